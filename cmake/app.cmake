@@ -1,0 +1,32 @@
+# The explorer, shared by desktop and web: Dear ImGui (from Debian's source package), the app layer
+# (views, plots, heatmaps, state) and the embedded GLSL shaders. Expects POSENC_SDL2_TARGET.
+if(NOT EXISTS ${IMGUI_DIR}/imgui.cpp)
+  message(FATAL_ERROR "Dear ImGui sources not found at ${IMGUI_DIR}: run scripts/bootstrap")
+endif()
+add_library(imgui STATIC
+  ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp
+  ${IMGUI_DIR}/imgui_widgets.cpp
+  ${IMGUI_DIR}/backends/imgui_impl_sdl.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
+target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+target_link_libraries(imgui PUBLIC ${POSENC_SDL2_TARGET})
+if(EMSCRIPTEN)
+  target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_FILE_FUNCTIONS)
+endif()
+
+# GLSL sources in shaders/ become string constants (the #version line is added per target at run time).
+file(GLOB POSENC_SHADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl)
+set(POSENC_SHADER_HEADER ${CMAKE_BINARY_DIR}/generated/posenc_shaders.h)
+add_custom_command(OUTPUT ${POSENC_SHADER_HEADER}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${POSENC_SHADER_HEADER} "-DIN=${POSENC_SHADERS}"
+          -P ${PROJECT_SOURCE_DIR}/cmake/embed_shaders.cmake
+  DEPENDS ${POSENC_SHADERS} ${PROJECT_SOURCE_DIR}/cmake/embed_shaders.cmake
+  COMMENT "Embedding GLSL shaders")
+
+file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/src/app/*.cpp ${PROJECT_SOURCE_DIR}/src/app/views/*.cpp)
+add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER})
+target_include_directories(posenc_app PUBLIC ${PROJECT_SOURCE_DIR}/src ${CMAKE_BINARY_DIR}/generated)
+target_link_libraries(posenc_app PUBLIC posenc_core imgui PRIVATE posenc_warnings)
+
+file(GLOB POSENC_PLATFORM_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/platform/*.cpp)

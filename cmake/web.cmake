@@ -1,0 +1,44 @@
+# Web target: the explorer compiled to WebAssembly SIMD128, a static site in POSENC_SITE_DIR.
+set(POSENC_SITE_DIR "${PROJECT_SOURCE_DIR}/build/web" CACHE PATH "Where the static web site is written")
+
+# -msimd128 for everything we compile (core kernels use wasm_simd128.h; clang autovectorises the rest).
+add_compile_options(-msimd128)
+
+if(POSENC_BUILD_APP)
+  find_package(SDL2 REQUIRED CONFIG)  # SDL2_DIR must point at the wasm build from scripts/bootstrap
+  if(NOT TARGET SDL2::SDL2-static)
+    message(FATAL_ERROR "SDL2_DIR=${SDL2_DIR} is not the SDL2 built for wasm by scripts/bootstrap")
+  endif()
+  set(POSENC_SDL2_TARGET SDL2::SDL2-static)
+  include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
+
+  add_executable(posenc-web ${POSENC_PLATFORM_SOURCES})
+  target_link_libraries(posenc-web PRIVATE posenc_app posenc_warnings)
+  set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
+    RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
+  # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.
+  file(WRITE ${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt "$autoResumeAudioContext\n$dynCall\n")
+  target_link_options(posenc-web PRIVATE
+    -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=33554432
+    -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
+    -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt
+    --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
+  set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
+
+  # The site: index.html is the shell output; static assets from web/ are copied beside it.
+  file(GLOB POSENC_WEB_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.css ${PROJECT_SOURCE_DIR}/web/*.js
+       ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png)
+  file(GLOB POSENC_WEB_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.html)
+  list(FILTER POSENC_WEB_PAGES EXCLUDE REGEX "shell\\.html$")
+  add_custom_command(TARGET posenc-web POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_SITE_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
+    COMMAND ${CMAKE_COMMAND} -E remove -f ${POSENC_SITE_DIR}/posenc.html
+    COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_SITE_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
+    VERBATIM)
+  if(POSENC_WEB_ASSETS OR POSENC_WEB_PAGES)
+    add_custom_command(TARGET posenc-web POST_BUILD
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_WEB_ASSETS} ${POSENC_WEB_PAGES} ${POSENC_SITE_DIR}/
+      VERBATIM)
+  endif()
+endif()

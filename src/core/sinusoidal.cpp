@@ -1,0 +1,70 @@
+#include "sinusoidal.h"
+
+#include <cmath>
+#include <string>
+
+namespace posenc {
+namespace {
+
+void check_dim_base(int dim, double base) {
+  require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, " + std::to_string(kMaxDim) + "]");
+  require(dim % 2 == 0, "dim", "dim must be even (sin/cos pairs)");
+  require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
+}
+
+}  // namespace
+
+std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedule schedule) {
+  check_dim_base(dim, base);
+  const int half = dim / 2;
+  std::vector<double> w(half);
+  for (int k = 0; k < half; ++k) w[k] = std::pow(base, -2.0 * k / dim);
+  switch (schedule) {
+    case FrequencySchedule::Geometric:
+      break;
+    case FrequencySchedule::Linear: {
+      const double lo = w.back();
+      for (int k = 0; k < half; ++k) w[k] = half == 1 ? 1.0 : 1.0 + (lo - 1.0) * k / (half - 1);
+      break;
+    }
+    case FrequencySchedule::Increasing:
+      for (int k = 0; k < half / 2; ++k) std::swap(w[k], w[half - 1 - k]);
+      break;
+  }
+  return w;
+}
+
+Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base,
+                        FrequencySchedule schedule) {
+  const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
+  for (int64_t p : positions)
+    require(p >= -kMaxPosition && p <= kMaxPosition, "positions",
+            "positions must lie in [-10^6, 10^6]");
+  Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
+  for (Eigen::Index r = 0; r < P.rows(); ++r) {
+    const double p = static_cast<double>(positions[r]);
+    for (int k = 0; k < dim / 2; ++k) {
+      const double angle = p * w[k];
+      P(r, 2 * k) = std::sin(angle);
+      P(r, 2 * k + 1) = std::cos(angle);
+    }
+  }
+  return P;
+}
+
+MatrixF sinusoidal_table_f(int n, int dim, double base, FrequencySchedule schedule) {
+  require(n >= 1 && n <= kMaxPosition, "n", "n must be in [1, 10^6]");
+  const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
+  MatrixF P(n, dim);
+  for (int p = 0; p < n; ++p) {
+    float* row = P.row(p).data();
+    for (int k = 0; k < dim / 2; ++k) {
+      const double angle = p * w[k];
+      row[2 * k] = static_cast<float>(std::sin(angle));
+      row[2 * k + 1] = static_cast<float>(std::cos(angle));
+    }
+  }
+  return P;
+}
+
+}  // namespace posenc

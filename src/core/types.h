@@ -1,0 +1,33 @@
+// Shared types of the posenc core: row-major Eigen matrices and the one error type.
+#pragma once
+
+#include <Eigen/Core>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace posenc {
+
+using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::VectorXd;
+using VectorF = Eigen::VectorXf;
+
+// Every bad argument to the core throws this, naming the offending field so the CLI and the UI
+// can say exactly what was wrong ("dim", "scaling.factor", ...).
+class InvalidArgument : public std::invalid_argument {
+ public:
+  InvalidArgument(std::string field, const std::string& message)
+      : std::invalid_argument(message), field_(std::move(field)) {}
+  const std::string& field() const noexcept { return field_; }
+
+ private:
+  std::string field_;
+};
+
+// Throws InvalidArgument(field, message) unless cond holds.
+inline void require(bool cond, const char* field, const std::string& message) {
+  if (!cond) throw InvalidArgument(field, message);
+}
+
+}  // namespace posenc
