@@ -37,7 +37,7 @@ TEST(Sinusoidal, ScheduleEndpointsAndOrder) {
   const auto lin = sinusoidal_frequencies(16, 10000.0, FrequencySchedule::Linear);
   const auto inc = sinusoidal_frequencies(16, 10000.0, FrequencySchedule::Increasing);
   EXPECT_DOUBLE_EQ(lin.front(), geo.front());
-  EXPECT_DOUBLE_EQ(lin.back(), geo.back());
+  EXPECT_NEAR(lin.back(), geo.back(), 1e-15);
   for (size_t k = 1; k < geo.size(); ++k) {
     EXPECT_LT(geo[k], geo[k - 1]);
     EXPECT_LT(lin[k], lin[k - 1]);
