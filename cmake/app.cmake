@@ -10,6 +10,8 @@ add_library(imgui STATIC
 target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_link_libraries(imgui PUBLIC ${POSENC_SDL2_TARGET})
+# Third-party code: C++20 deprecates some of its enum arithmetic; not ours to fix.
+target_compile_options(imgui PRIVATE -Wno-deprecated-enum-enum-conversion)
 if(EMSCRIPTEN)
   target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_FILE_FUNCTIONS)
 endif()
@@ -17,11 +19,12 @@ endif()
 # GLSL sources in shaders/ become string constants (the #version line is added per target at run time).
 file(GLOB POSENC_SHADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/shaders/*.glsl)
 set(POSENC_SHADER_HEADER ${CMAKE_BINARY_DIR}/generated/posenc_shaders.h)
+string(REPLACE ";" "," _posenc_shader_list "${POSENC_SHADERS}")
 add_custom_command(OUTPUT ${POSENC_SHADER_HEADER}
-  COMMAND ${CMAKE_COMMAND} -DOUT=${POSENC_SHADER_HEADER} "-DIN=${POSENC_SHADERS}"
+  COMMAND ${CMAKE_COMMAND} -DOUT=${POSENC_SHADER_HEADER} -DIN=${_posenc_shader_list}
           -P ${PROJECT_SOURCE_DIR}/cmake/embed_shaders.cmake
   DEPENDS ${POSENC_SHADERS} ${PROJECT_SOURCE_DIR}/cmake/embed_shaders.cmake
-  COMMENT "Embedding GLSL shaders")
+  COMMENT "Embedding GLSL shaders" VERBATIM)
 
 file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp ${PROJECT_SOURCE_DIR}/src/app/views/*.cpp)

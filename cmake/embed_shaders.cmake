@@ -1,6 +1,7 @@
 # cmake -DOUT=header -DIN="a.glsl;b.glsl" -P embed_shaders.cmake
-# Writes one `inline constexpr const char* kShader_<name>` raw string per shader file.
+# (IN is comma-separated.) Writes one `inline constexpr const char* kShader_<name>` raw string per shader file.
 set(body "// Generated from shaders/*.glsl by cmake/embed_shaders.cmake. Do not edit.\n#pragma once\n\nnamespace posenc::shaders {\n")
+string(REPLACE "," ";" IN "${IN}")
 foreach(file IN LISTS IN)
   get_filename_component(name ${file} NAME_WE)
   file(READ ${file} text)

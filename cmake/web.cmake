@@ -3,6 +3,9 @@ set(POSENC_SITE_DIR "${PROJECT_SOURCE_DIR}/build/web" CACHE PATH "Where the stat
 
 # -msimd128 for everything we compile (core kernels use wasm_simd128.h; clang autovectorises the rest).
 add_compile_options(-msimd128)
+# The core reports bad arguments with exceptions; Emscripten only catches them with -fexceptions.
+add_compile_options(-fexceptions)
+add_link_options(-fexceptions)
 
 if(POSENC_BUILD_APP)
   find_package(SDL2 REQUIRED CONFIG)  # SDL2_DIR must point at the wasm build from scripts/bootstrap

@@ -1,0 +1,232 @@
+#include "app/heatmap.h"
+
+#include <posenc_shaders.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "app/plot.h"
+#include "app/probe.h"
+
+namespace posenc::app {
+namespace {
+
+GLuint compile(GLenum type, const char* body) {
+  const char* sources[2] = {POSENC_GLSL_HEADER, body};
+  GLuint s = glCreateShader(type);
+  glShaderSource(s, 2, sources, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    std::fprintf(stderr, "posenc: heatmap shader failed to compile: %s\n", log);
+  }
+  return s;
+}
+
+// One program and one quad, shared by every heatmap.
+struct HeatmapProgram {
+  GLuint program = 0, vao = 0, vbo = 0;
+  GLint u_values = -1, u_range = -1, u_colormap = -1, u_window = -1, u_masked = -1;
+
+  HeatmapProgram() {
+    GLuint vs = compile(GL_VERTEX_SHADER, shaders::k_heatmap_vert);
+    GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::k_heatmap_frag);
+    program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+      char log[2048];
+      glGetProgramInfoLog(program, sizeof log, nullptr, log);
+      std::fprintf(stderr, "posenc: heatmap program failed to link: %s\n", log);
+    }
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    u_values = glGetUniformLocation(program, "u_values");
+    u_range = glGetUniformLocation(program, "u_range");
+    u_colormap = glGetUniformLocation(program, "u_colormap");
+    u_window = glGetUniformLocation(program, "u_window");
+    u_masked = glGetUniformLocation(program, "u_masked_color");
+    const float quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+    glGenVertexArrays(1, &vao);
+    glBindVertexArray(vao);
+    glGenBuffers(1, &vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, vbo);
+    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+    glBindVertexArray(0);
+  }
+};
+
+HeatmapProgram& heatmap_program() {
+  static HeatmapProgram program;
+  return program;
+}
+
+}  // namespace
+
+GpuHeatmap::~GpuHeatmap() {
+  if (values_tex_) glDeleteTextures(1, &values_tex_);
+  if (out_tex_) glDeleteTextures(1, &out_tex_);
+  if (fbo_) glDeleteFramebuffers(1, &fbo_);
+}
+
+void GpuHeatmap::set_values(const float* data, int rows, int cols) {
+  if (!values_tex_) {
+    glGenTextures(1, &values_tex_);
+    glBindTexture(GL_TEXTURE_2D, values_tex_);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glBindTexture(GL_TEXTURE_2D, values_tex_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (rows == rows_ && cols == cols_)
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, data);
+  else
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, data);
+  rows_ = rows;
+  cols_ = cols;
+  dirty_ = true;
+}
+
+ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
+                               const ImVec4& window) {
+  width_px = std::max(1, width_px);
+  height_px = std::max(1, height_px);
+  if (!values_tex_) return nullptr;
+  if (!out_tex_) {
+    glGenTextures(1, &out_tex_);
+    glGenFramebuffers(1, &fbo_);
+  }
+  if (width_px != out_w_ || height_px != out_h_) {
+    glBindTexture(GL_TEXTURE_2D, out_tex_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width_px, height_px, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, out_tex_, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    out_w_ = width_px;
+    out_h_ = height_px;
+    dirty_ = true;
+  }
+  const bool same_window = window.x == last_window_.x && window.y == last_window_.y &&
+                           window.z == last_window_.z && window.w == last_window_.w;
+  if (!dirty_ && cmap == last_cmap_ && vmin == last_vmin_ && vmax == last_vmax_ && same_window)
+    return (ImTextureID)(intptr_t)out_tex_;
+
+  HeatmapProgram& hp = heatmap_program();
+  GLint prev_viewport[4];
+  glGetIntegerv(GL_VIEWPORT, prev_viewport);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, width_px, height_px);
+  glDisable(GL_BLEND);
+  glDisable(GL_SCISSOR_TEST);
+  glUseProgram(hp.program);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, values_tex_);
+  glUniform1i(hp.u_values, 0);
+  glUniform2f(hp.u_range, vmin, vmax);
+  glUniform1i(hp.u_colormap, static_cast<int>(cmap));
+  glUniform4f(hp.u_window, window.x, window.y, window.z, window.w);
+  glUniform3f(hp.u_masked, 0.55f, 0.55f, 0.58f);
+  glBindVertexArray(hp.vao);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
+
+  dirty_ = false;
+  last_cmap_ = cmap;
+  last_vmin_ = vmin;
+  last_vmax_ = vmax;
+  last_window_ = window;
+  return (ImTextureID)(intptr_t)out_tex_;
+}
+
+HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes,
+                                 Colormap cmap, float vmin, float vmax) {
+  HeatmapHover hover;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeight();
+  // Room for the y tick labels on the left, the x labels below and the colorbar on the right.
+  const float left = ImGui::CalcTextSize("00000").x + 10;
+  const float top = line + 8;
+  const float bottom = 2 * line + 12;
+  const float colorbar_w = 14, colorbar_gap = 12, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
+  const float right = colorbar_gap + colorbar_w + colorbar_labels;
+  const ImVec2 img_min(origin.x + left, origin.y + top);
+  const ImVec2 img_size(std::max(16.0f, size.x - left - right), std::max(16.0f, size.y - top - bottom));
+  const ImVec2 img_max(img_min.x + img_size.x, img_min.y + img_size.y);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (map_.rows() > 0) {
+    ImTextureID tex = map_.render(int(std::lround(img_size.x * scale.x)), int(std::lround(img_size.y * scale.y)),
+                                  cmap, vmin, vmax);
+    dl->AddImage(tex, img_min, img_max);
+  }
+  probe_rect(probe_name, img_min, img_max);
+
+  // Axes label cell centres: column c spans [c, c+1) in cell units.
+  const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
+  AxisMap ax{axes.x_first - 0.5, axes.x_first + cols - 0.5, img_min.x, img_max.x};
+  AxisMap ay{axes.y_first - 0.5, axes.y_first + rows - 0.5, img_min.y, img_max.y};
+  draw_axis_x(dl, img_min, img_max, ax, axes.x_title);
+  draw_axis_y(dl, img_min, img_max, ay, axes.y_title);
+
+  // Colorbar: the same shader over a ramp from vmax (top) to vmin (bottom).
+  if (colorbar_vmin_ != vmin || colorbar_vmax_ != vmax || colorbar_.rows() == 0) {
+    std::vector<float> ramp(256);
+    for (int i = 0; i < 256; ++i) ramp[i] = vmax + (vmin - vmax) * (i + 0.5f) / 256.0f;
+    colorbar_.set_values(ramp.data(), 256, 1);
+    colorbar_vmin_ = vmin;
+    colorbar_vmax_ = vmax;
+  }
+  const ImVec2 cb_min(img_max.x + colorbar_gap, img_min.y);
+  const ImVec2 cb_max(cb_min.x + colorbar_w, img_max.y);
+  dl->AddImage(colorbar_.render(int(colorbar_w * scale.x), int(img_size.y * scale.y), cmap, vmin, vmax), cb_min, cb_max);
+  dl->AddRect(cb_min, cb_max, ImGui::GetColorU32(ImGuiCol_Border));
+  AxisMap acb{vmax, vmin, cb_min.y, cb_max.y};
+  for (double t : nice_ticks(vmin, vmax, std::max(2, int(img_size.y / 40)))) {
+    const float y = acb.to_px(t);
+    dl->AddLine(ImVec2(cb_max.x, y), ImVec2(cb_max.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text));
+    const std::string s = format_tick(t);
+    dl->AddText(ImVec2(cb_max.x + 6, y - line * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), s.c_str());
+  }
+  probe_rect((std::string(probe_name) + ".colorbar").c_str(), cb_min, cb_max);
+
+  // Hover: the cell under the mouse.
+  ImGui::SetCursorScreenPos(img_min);
+  ImGui::InvisibleButton(probe_name, img_size);
+  if (ImGui::IsItemHovered() && map_.rows() > 0) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    hover.col = std::clamp(int((m.x - img_min.x) / img_size.x * map_.cols()), 0, map_.cols() - 1);
+    hover.row = std::clamp(int((m.y - img_min.y) / img_size.y * map_.rows()), 0, map_.rows() - 1);
+    hover.active = true;
+    // Outline the hovered cell when cells are big enough to see.
+    const float cw = img_size.x / map_.cols(), ch = img_size.y / map_.rows();
+    if (cw >= 3 && ch >= 3) {
+      const ImVec2 a(img_min.x + hover.col * cw, img_min.y + hover.row * ch);
+      dl->AddRect(a, ImVec2(a.x + cw, a.y + ch), IM_COL32(255, 255, 255, 220));
+    }
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  ImGui::Dummy(ImVec2(size.x, 0));
+  return hover;
+}
+
+}  // namespace posenc::app

@@ -1,0 +1,73 @@
+// GPU heatmaps: a float matrix uploaded once as an R32F texture, coloured by the GLSL shader in
+// shaders/heatmap_frag.glsl into an RGBA8 texture that ImGui shows as an image. The colouring pass
+// only reruns when the data, the size, the range or the zoom changed.
+#pragma once
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+
+#include "app/gl.h"
+
+namespace posenc::app {
+
+enum class Colormap : int { Viridis = 0, Diverging = 1 };
+
+// Cells with this value (or larger) are drawn as masked.
+inline constexpr float kMaskedCell = 3.0e38f;
+
+class GpuHeatmap {
+ public:
+  GpuHeatmap() = default;
+  GpuHeatmap(const GpuHeatmap&) = delete;
+  GpuHeatmap& operator=(const GpuHeatmap&) = delete;
+  ~GpuHeatmap();
+
+  // Uploads rows x cols floats (row-major, row 0 drawn at the top).
+  void set_values(const float* data, int rows, int cols);
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+
+  // Colours the visible window (u0, v0, du, dv in [0,1]) into a width x height pixel texture and
+  // returns it for ImGui::Image.
+  ImTextureID render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
+                     const ImVec4& window = ImVec4(0, 0, 1, 1));
+
+ private:
+  GLuint values_tex_ = 0, out_tex_ = 0, fbo_ = 0;
+  int rows_ = 0, cols_ = 0, out_w_ = 0, out_h_ = 0;
+  bool dirty_ = true;
+  Colormap last_cmap_ = Colormap::Viridis;
+  float last_vmin_ = 0, last_vmax_ = 0;
+  ImVec4 last_window_{0, 0, 0, 0};
+};
+
+// A heatmap with axes, colorbar and hover, as one widget.
+struct HeatmapAxes {
+  const char* x_title = "";
+  const char* y_title = "";
+  double x_first = 0;  // value at the first column (ticks label cell centres)
+  double y_first = 0;  // value at the first row
+};
+
+struct HeatmapHover {
+  bool active = false;
+  int row = -1, col = -1;
+};
+
+class HeatmapWidget {
+ public:
+  // Draws the matrix filling `size` (axes and colorbar included) and returns the hovered cell.
+  // `probe_name` records the image rectangle for tests.
+  HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap,
+                    float vmin, float vmax);
+  GpuHeatmap& map() { return map_; }
+
+ private:
+  GpuHeatmap map_;
+  GpuHeatmap colorbar_;
+  float colorbar_vmin_ = 1, colorbar_vmax_ = 0;
+};
+
+}  // namespace posenc::app

@@ -1,0 +1,20 @@
+// Named screen rectangles of UI items, recorded every frame so tests (and the JS API) can aim at
+// a slider or a heatmap instead of guessing pixels.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+
+namespace posenc::app {
+
+// Records the last ImGui item's rectangle under `name` (call right after the widget).
+void probe_last_item(const char* name);
+// Records an explicit rectangle.
+void probe_rect(const char* name, ImVec2 min, ImVec2 max);
+// Looks a rectangle up; false if it was not drawn in the last frame.
+bool find_probe(const std::string& name, ImVec2* min, ImVec2* max);
+// Called at the start of every frame: forget last frame's rectangles.
+void clear_probes();
+
+}  // namespace posenc::app

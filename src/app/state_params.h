@@ -1,0 +1,24 @@
+// Reading view parameters from URL state: parse, range-check, and on any problem keep the current
+// value and say what was ignored and why.
+#pragma once
+
+#include <string>
+
+#include "app/view.h"
+
+namespace posenc::app {
+
+inline constexpr double kBaseMin = 2.0;
+inline constexpr double kBaseMax = 1.0e7;
+
+// Shortest text that reads back as the same double.
+std::string format_number(double v);
+
+void read_int(const StateMap& in, const char* key, int lo, int hi, int& value, std::string& notices);
+void read_double(const StateMap& in, const char* key, double lo, double hi, double& value, std::string& notices);
+
+// Query string <-> map ("a=1&b=2", percent-decoding, later duplicates win).
+StateMap parse_query(const std::string& query);
+std::string to_query(const StateMap& state);
+
+}  // namespace posenc::app

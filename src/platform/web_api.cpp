@@ -1,0 +1,60 @@
+// The browser side of the runner: functions the page's JS calls (window.posenc in web/shell.html),
+// and the page notifications (first frame, state changes mirrored into the address bar).
+#include "platform/platform.h"
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+
+#include <cstdio>
+#include <string>
+
+#include "app/probe.h"
+
+using posenc::platform::runner;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() {
+  return runner().app ? unsigned(runner().app->frame_count()) : 0u;
+}
+
+// The state as a query string (same keys as the URL). The pointer stays valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
+  static std::string state;
+  state = runner().app ? runner().app->state_query() : "";
+  return state.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
+  if (runner().app && query) runner().app->load_state_query(query);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
+  static std::string notices;
+  notices = runner().app ? runner().app->notices() : "";
+  return notices.c_str();
+}
+
+// "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, or "" if not drawn last frame.
+EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
+  static char buf[96];
+  ImVec2 min, max;
+  if (!name || !posenc::app::find_probe(name, &min, &max)) return "";
+  std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f,%.2f", min.x, min.y, max.x - min.x, max.y - min.y);
+  return buf;
+}
+
+}  // extern "C"
+
+namespace posenc::platform {
+
+void notify_frame_done(Runner& r) {
+  if (r.app->frame_count() == 1) EM_ASM({ if (Module.onFirstFrame) Module.onFirstFrame(); });
+  if (r.app->take_state_changed()) EM_ASM({ if (Module.onStateChange) Module.onStateChange(); });
+}
+
+bool save_framebuffer_png(const std::string&, int, int) { return false; }
+
+}  // namespace posenc::platform
+
+#endif  // __EMSCRIPTEN__

@@ -1,0 +1,104 @@
+// End-to-end: the web build in headless Chromium draws the sinusoidal PE matrix, and a slider drag
+// changes it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  serveStatic, launchBrowser, openPage, waitReady, waitFrames, screenshot, pixel, VIRIDIS, colorDistance, artifactsDir,
+} from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+// Centre of cell (row, col) of a rows x cols heatmap drawn in rect r.
+function cellCenter(r, rows, cols, row, col) {
+  return [r.x + (col + 0.5) * r.width / cols, r.y + (row + 0.5) * r.height / rows];
+}
+
+test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', async () => {
+  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=64&d=32&base=10000`);
+  const firstFrameMs = await waitReady(page);
+  await waitFrames(page, 3);
+  assert.deepEqual(await page.evaluate(() => window.posenc.getState()), { view: 'waves', n: '64', d: '32', base: '10000' });
+
+  const rect = await page.evaluate(() => window.posenc.itemRect('heatmap.pe'));
+  assert.ok(rect && rect.width > 200 && rect.height > 200, `heatmap rect ${JSON.stringify(rect)}`);
+  const png = await screenshot(page, 'web-waves.png');
+
+  // Row 0: sin(0) = 0 -> viridis middle, cos(0) = 1 -> viridis top (yellow), in every pair.
+  for (const col of [0, 2, 14, 30]) {
+    const c = pixel(png, ...cellCenter(rect, 64, 32, 0, col));
+    assert.ok(colorDistance(c, VIRIDIS[0.5]) < 40, `P[0][${col}] = sin 0 should be viridis(0.5), got ${c}`);
+    const c1 = pixel(png, ...cellCenter(rect, 64, 32, 0, col + 1));
+    assert.ok(colorDistance(c1, VIRIDIS[1]) < 40, `P[0][${col + 1}] = cos 0 should be viridis(1), got ${c1}`);
+  }
+  // Row 3, dim 0: sin(3) = 0.141 -> a bit above the middle; dim 1: cos(3) = -0.99 -> viridis bottom (purple).
+  const low = pixel(png, ...cellCenter(rect, 64, 32, 3, 1));
+  assert.ok(colorDistance(low, VIRIDIS[0]) < 40, `P[3][1] = cos 3 should be viridis(0), got ${low}`);
+  // The lowest-frequency pair barely moves over 64 positions: its last row still looks like row 0.
+  const slow = pixel(png, ...cellCenter(rect, 64, 32, 63, 31));
+  assert.ok(colorDistance(slow, VIRIDIS[1]) < 40, `P[63][31] = cos(63e-4*...) ~ 1, got ${slow}`);
+
+  // Drag the n slider to the right: n grows, the picture changes.
+  const slider = await page.evaluate(() => window.posenc.itemRect('slider.n'));
+  assert.ok(slider, 'n slider is drawn');
+  const y = slider.y + slider.height / 2;
+  const before = png;
+  await page.mouse.move(slider.x + slider.width * 0.5, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; ++i) await page.mouse.move(slider.x + slider.width * (0.5 + 0.04 * i), y);
+  await page.mouse.up();
+  await waitFrames(page, 3);
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.ok(Number(state.n) > 64, `n grew after the drag: ${state.n}`);
+  assert.match(await page.evaluate(() => location.search), new RegExp(`n=${state.n}`), 'the URL follows the state');
+  const after = await screenshot(page, 'web-waves-after-drag.png');
+  let changed = 0, total = 0;
+  for (let yy = rect.y + 2; yy < rect.y + rect.height - 2; yy += 7) {
+    for (let xx = rect.x + 2; xx < rect.x + rect.width - 2; xx += 7) {
+      ++total;
+      if (colorDistance(pixel(before, xx, yy), pixel(after, xx, yy)) > 30) ++changed;
+    }
+  }
+  assert.ok(changed / total > 0.2, `heatmap changed after the drag (${changed}/${total} samples)`);
+
+  assert.deepEqual(errors, [], 'no console errors');
+  fs.mkdirSync(artifactsDir, { recursive: true });
+  fs.writeFileSync(path.join(artifactsDir, 'web-metrics.json'), JSON.stringify({ firstFrameMs }, null, 2));
+  console.log(`# time to first frame: ${firstFrameMs.toFixed(0)} ms`);
+  await context.close();
+});
+
+test('largest matrix (n = 4096, d = 1024) renders and wasm memory stays near the matrix size', async () => {
+  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=4096&d=1024`);
+  await waitReady(page);
+  await waitFrames(page, 3);
+  const heap = await page.evaluate(() => Module.HEAP8.length);
+  const matrixBytes = 4096 * 1024 * 4;
+  console.log(`# wasm memory at n=4096, d=1024: ${(heap / 2 ** 20).toFixed(1)} MiB (matrix float32: ${(matrixBytes / 2 ** 20).toFixed(0)} MiB)`);
+  assert.ok(heap < 3 * matrixBytes, `wasm memory ${heap} should stay within 3x the float32 matrix (${matrixBytes})`);
+  await screenshot(page, 'web-waves-4096x1024.png');
+  assert.deepEqual(errors, []);
+  const metrics = path.join(artifactsDir, 'web-metrics.json');
+  const prev = fs.existsSync(metrics) ? JSON.parse(fs.readFileSync(metrics, 'utf8')) : {};
+  fs.writeFileSync(metrics, JSON.stringify({ ...prev, heapBytesAt4096x1024: heap }, null, 2));
+  await context.close();
+});
+
+test('out-of-range URL values fall back to defaults with a notice, never a crash', async () => {
+  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=999999&d=abc&bogus=1`);
+  await waitReady(page);
+  await waitFrames(page, 2);
+  const notices = await page.evaluate(() => window.posenc.notices());
+  assert.match(notices, /n=999999/);
+  assert.match(notices, /d="abc"/);
+  assert.match(notices, /bogus/);
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.equal(state.n, '64');
+  assert.equal(state.d, '128');
+  await screenshot(page, 'web-waves-bad-params.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
