@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  serveStatic, launchBrowser, openPage, waitReady, waitFrames, screenshot, pixel, VIRIDIS, colorDistance, artifactsDir,
+  serveSite, launchBrowser, openPage, waitReady, waitFrames, screenshot, pixel, VIRIDIS, colorDistance, artifactsDir,
 } from './harness.mjs';
 
 let server, browser;
-before(async () => { server = await serveStatic(); browser = await launchBrowser(); });
+before(async () => { server = await serveSite(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 // Centre of cell (row, col) of a rows x cols heatmap drawn in rect r.

@@ -1,42 +1,20 @@
 // Shared browser-test harness: a static server for build/web, Debian's Chromium through
 // playwright-core, console-error capture, and PNG pixel helpers.
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { serveStatic } from '../../scripts/static-server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '..', '..');
 export const siteDir = path.join(repo, 'build', 'web');
 export const artifactsDir = path.join(repo, 'build', 'test-artifacts');
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
-  '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
-
-// Serves `root` on 127.0.0.1 at a free port. Resolves to {url, close}.
-export function serveStatic(root = siteDir) {
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = path.normalize(path.join(root, urlPath));
-    if (!file.startsWith(root)) { res.writeHead(403).end(); return; }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404).end('not found'); return; }
-      res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream' });
-      res.end(data);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(r)) });
-    });
-  });
+// Serves build/web on a free loopback port. Resolves to {url, close}.
+export function serveSite(root = siteDir) {
+  return serveStatic(root, 0);
 }
 
 export const CHROMIUM_ARGS = [

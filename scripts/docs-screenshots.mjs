@@ -1,0 +1,31 @@
+// Regenerates the README/docs screenshots from the current web build:
+//   node scripts/docs-screenshots.mjs   (after `cmake --build --preset web`)
+// One PNG per entry below, written to docs/<name>.png.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHOTS = [
+  { name: 'waves', query: 'view=waves&n=128&d=128&base=10000' },
+];
+
+const server = await serveSite();
+const browser = await launchBrowser();
+try {
+  for (const { name, query } of SHOTS) {
+    const { page, context, errors } = await openPage(browser, `${server.url}/?${query}`, { width: 1280, height: 720 });
+    await waitReady(page);
+    await waitFrames(page, 3);
+    await page.mouse.move(0, 0);
+    await waitFrames(page, 2);
+    const file = path.join(repo, 'docs', `${name}.png`);
+    await page.screenshot({ path: file });
+    if (errors.length) throw new Error(`${name}: console errors: ${errors.join('; ')}`);
+    console.log(`wrote ${path.relative(repo, file)}`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
