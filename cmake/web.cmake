@@ -8,7 +8,11 @@ add_compile_options(-fexceptions)
 add_link_options(-fexceptions)
 
 if(POSENC_BUILD_APP)
-  find_package(SDL2 REQUIRED CONFIG)  # SDL2_DIR must point at the wasm build from scripts/bootstrap
+  # SDL2 built for wasm by scripts/bootstrap (Emscripten's own SDL2 port cannot be used offline).
+  if(NOT SDL2_DIR)
+    set(SDL2_DIR "${POSENC_DEPS}/sdl2-wasm/lib/cmake/SDL2" CACHE PATH "SDL2 for wasm" FORCE)
+  endif()
+  find_package(SDL2 REQUIRED CONFIG)
   if(NOT TARGET SDL2::SDL2-static)
     message(FATAL_ERROR "SDL2_DIR=${SDL2_DIR} is not the SDL2 built for wasm by scripts/bootstrap")
   endif()
