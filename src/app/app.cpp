@@ -4,12 +4,14 @@
 
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/views/frequencies_view.h"
 #include "app/views/waves_view.h"
 
 namespace posenc::app {
 
 App::App() {
   views_.push_back(std::make_unique<WavesView>());
+  views_.push_back(std::make_unique<FrequenciesView>());
   current_ = views_.front().get();
 }
 

@@ -72,3 +72,174 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 }
 
 }  // namespace posenc::app
+
+#include <algorithm>
+#include <limits>
+
+#include "app/probe.h"
+
+namespace posenc::app {
+
+ImU32 palette_color(int i) {
+  static const ImU32 colors[] = {
+      IM_COL32(86, 180, 233, 255),  IM_COL32(230, 159, 0, 255),   IM_COL32(0, 158, 115, 255),
+      IM_COL32(240, 228, 66, 255),  IM_COL32(204, 121, 167, 255), IM_COL32(213, 94, 0, 255),
+      IM_COL32(0, 114, 178, 255),   IM_COL32(200, 200, 200, 255),
+  };
+  return colors[((i % 8) + 8) % 8];
+}
+
+namespace {
+
+// The y value as drawn (log10 on a log axis); NaN when it cannot be drawn.
+double plot_y(double y, bool log_y) {
+  if (!std::isfinite(y)) return NAN;
+  if (log_y) return y > 0 ? std::log10(y) : NAN;
+  return y;
+}
+
+// Index of the point with x nearest to `x` (x sorted ascending).
+size_t nearest_index(const std::vector<double>& xs, double x) {
+  auto it = std::lower_bound(xs.begin(), xs.end(), x);
+  if (it == xs.end()) return xs.size() - 1;
+  if (it == xs.begin()) return 0;
+  const size_t i = size_t(it - xs.begin());
+  return (x - xs[i - 1] < xs[i] - x) ? i - 1 : i;
+}
+
+}  // namespace
+
+PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series,
+                    const LinePlotOptions& opt) {
+  PlotHover hover;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeight();
+  const float left = ImGui::CalcTextSize("-0.0000").x + 12, right = 12;
+  const float top = line + 10, bottom = 2 * line + 14;
+  const ImVec2 pmin(origin.x + left, origin.y + top);
+  const ImVec2 pmax(origin.x + std::max(left + 40, size.x - right), origin.y + std::max(top + 40, size.y - bottom));
+
+  // Data bounds.
+  double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
+  for (const Series& s : series) {
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      const double y = plot_y(s.y[i], opt.log_y);
+      if (!std::isfinite(s.x[i]) || !std::isfinite(y)) continue;
+      x0 = std::min(x0, s.x[i]);
+      x1 = std::max(x1, s.x[i]);
+      y0 = std::min(y0, y);
+      y1 = std::max(y1, y);
+    }
+  }
+  if (std::isfinite(opt.x_min)) x0 = opt.x_min;
+  if (std::isfinite(opt.x_max)) x1 = opt.x_max;
+  if (std::isfinite(opt.y_min)) y0 = plot_y(opt.y_min, opt.log_y);
+  if (std::isfinite(opt.y_max)) y1 = plot_y(opt.y_max, opt.log_y);
+  if (!std::isfinite(x0) || !std::isfinite(x1)) x0 = 0, x1 = 1;
+  if (!std::isfinite(y0) || !std::isfinite(y1)) y0 = 0, y1 = 1;
+  if (x1 <= x0) x1 = x0 + 1;
+  if (y1 <= y0) {
+    const double pad = std::max(std::abs(y0) * 0.05, 0.5);
+    y0 -= pad;
+    y1 += pad;
+  } else if (!std::isfinite(opt.y_min) || !std::isfinite(opt.y_max)) {
+    const double pad = (y1 - y0) * 0.05;
+    if (!std::isfinite(opt.y_min)) y0 -= pad;
+    if (!std::isfinite(opt.y_max)) y1 += pad;
+  }
+  const AxisMap ax{x0, x1, pmin.x, pmax.x};
+  const AxisMap ay{y0, y1, pmax.y, pmin.y};
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(pmin, pmax, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  // Grid at the y ticks.
+  for (double t : nice_ticks(y0, y1, std::max(2, int((pmax.y - pmin.y) / 40))))
+    dl->AddLine(ImVec2(pmin.x, ay.to_px(t)), ImVec2(pmax.x, ay.to_px(t)), IM_COL32(128, 128, 128, 40));
+  draw_axis_x(dl, pmin, pmax, ax, opt.x_title);
+  if (opt.log_y) {
+    // Decade ticks labelled 10^k.
+    for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {
+      const float y = ay.to_px(k);
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "1e%g", k);
+      const ImVec2 sz = ImGui::CalcTextSize(buf);
+      dl->AddLine(ImVec2(pmin.x - 4, y), ImVec2(pmin.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
+      dl->AddText(ImVec2(pmin.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), buf);
+    }
+    if (opt.y_title && *opt.y_title) dl->AddText(ImVec2(origin.x, pmin.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), opt.y_title);
+  } else {
+    draw_axis_y(dl, pmin, pmax, ay, opt.y_title);
+  }
+
+  dl->PushClipRect(pmin, pmax, true);
+  for (size_t si = 0; si < series.size(); ++si) {
+    const Series& s = series[si];
+    const ImU32 color = s.color ? s.color : palette_color(int(si));
+    ImVec2 prev;
+    bool have_prev = false;
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      const double y = plot_y(s.y[i], opt.log_y);
+      if (!std::isfinite(y) || !std::isfinite(s.x[i])) {
+        have_prev = false;
+        continue;
+      }
+      const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(y));
+      if (have_prev) {
+        if (s.steps) {
+          dl->AddLine(prev, ImVec2(p.x, prev.y), color, 1.5f);
+          dl->AddLine(ImVec2(p.x, prev.y), p, color, 1.5f);
+        } else {
+          dl->AddLine(prev, p, color, 1.5f);
+        }
+      }
+      if (s.markers) dl->AddCircleFilled(p, 2.5f, color);
+      prev = p;
+      have_prev = true;
+    }
+  }
+  dl->PopClipRect();
+  dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));
+
+  // Legend, top right inside the plot.
+  float ly = pmin.y + 4;
+  for (size_t si = 0; si < series.size(); ++si) {
+    if (series[si].label.empty()) continue;
+    const ImU32 color = series[si].color ? series[si].color : palette_color(int(si));
+    const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
+    const float lx = pmax.x - sz.x - 26;
+    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), IM_COL32(0, 0, 0, 110));
+    dl->AddLine(ImVec2(lx, ly + sz.y * 0.5f), ImVec2(lx + 16, ly + sz.y * 0.5f), color, 2.0f);
+    dl->AddText(ImVec2(lx + 20, ly), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
+    ly += sz.y + 2;
+  }
+  probe_rect(probe_name, pmin, pmax);
+
+  ImGui::SetCursorScreenPos(pmin);
+  ImGui::InvisibleButton(probe_name, ImVec2(pmax.x - pmin.x, pmax.y - pmin.y));
+  if (ImGui::IsItemHovered()) {
+    hover.active = true;
+    hover.x = ax.to_value(ImGui::GetIO().MousePos.x);
+    dl->AddLine(ImVec2(ImGui::GetIO().MousePos.x, pmin.y), ImVec2(ImGui::GetIO().MousePos.x, pmax.y),
+                IM_COL32(255, 255, 255, 90));
+    ImGui::BeginTooltip();
+    for (size_t si = 0; si < series.size(); ++si) {
+      const Series& s = series[si];
+      if (s.x.empty()) continue;
+      const size_t i = nearest_index(s.x, hover.x);
+      const ImU32 color = s.color ? s.color : palette_color(int(si));
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
+      char value[64];
+      std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);
+      ImGui::Text("%s  x = %s: %s", s.label.empty() ? "·" : s.label.c_str(), format_tick(s.x[i]).c_str(), value);
+      ImGui::PopStyleColor();
+      const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(plot_y(s.y[i], opt.log_y)));
+      if (std::isfinite(p.y)) dl->AddCircle(p, 4.0f, color);
+    }
+    ImGui::EndTooltip();
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  ImGui::Dummy(ImVec2(size.x, 0));
+  return hover;
+}
+
+}  // namespace posenc::app

@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,40 @@ struct AxisMap {
 // Draws tick marks and labels left of (y) or below (x) the rectangle [min, max], and the axis title.
 void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title);
 void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title);
+
+}  // namespace posenc::app
+
+namespace posenc::app {
+
+// One curve of a line plot. x and y have the same length; non-finite points break the line.
+struct Series {
+  std::string label;
+  std::vector<double> x, y;
+  ImU32 color = 0;       // 0 = next colour of the palette
+  bool markers = false;  // draw a dot at every point
+  bool steps = false;    // draw as a staircase (value held until the next x)
+};
+
+struct LinePlotOptions {
+  const char* x_title = "";
+  const char* y_title = "";
+  bool log_y = false;                  // log10 y axis (non-positive values are skipped)
+  double y_min = NAN, y_max = NAN;     // fixed y range; NaN = fit the data
+  double x_min = NAN, x_max = NAN;     // fixed x range; NaN = fit the data
+  const char* hover_format = "%.6g";   // printf format of values in the hover readout
+};
+
+struct PlotHover {
+  bool active = false;
+  double x = 0;  // data x under the mouse
+};
+
+// Categorical palette (colour-blind-friendly, Okabe-Ito order).
+ImU32 palette_color(int i);
+
+// Draws curves with axes, ticks, a legend and a hover readout (nearest point of every series).
+// `probe_name` records the plot rectangle for tests.
+PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series,
+                    const LinePlotOptions& options);
 
 }  // namespace posenc::app
