@@ -1,9 +1,16 @@
 # Native targets: the posenc CLI, the desktop explorer and (in tests/) the unit tests.
 find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 2 REQUIRED)
 
+# The CLI's subcommands are a library (the unit tests call evaluate_request in-process); main.cpp is the
+# executable.
 file(GLOB POSENC_CLI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/cli/*.cpp)
-add_executable(posenc ${POSENC_CLI_SOURCES})
-target_link_libraries(posenc PRIVATE posenc_core nlohmann_json::nlohmann_json posenc_warnings)
+list(FILTER POSENC_CLI_SOURCES EXCLUDE REGEX "/main\\.cpp$")
+add_library(posenc_cli STATIC ${POSENC_CLI_SOURCES})
+target_include_directories(posenc_cli PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(posenc_cli PUBLIC posenc_core nlohmann_json::nlohmann_json CLI11::CLI11 PRIVATE posenc_warnings)
+add_executable(posenc ${PROJECT_SOURCE_DIR}/src/cli/main.cpp)
+target_link_libraries(posenc PRIVATE posenc_cli posenc_warnings)
 
 if(POSENC_BUILD_APP)
   find_package(SDL2 REQUIRED)

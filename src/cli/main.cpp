@@ -1,12 +1,32 @@
-// posenc command line: JSON in, JSON out (the eval contract is implemented in eval.cpp).
-#include <cstdio>
-#include <cstring>
+// posenc command line. Each subcommand lives in its own file (eval.cpp; render/export to come) and
+// registers itself on the CLI11 app here.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "eval.h"
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::strcmp(argv[1], "--version") == 0) {
-    std::puts("posenc 0.1.0");
-    return 0;
+  CLI::App app{"posenc: positional encodings of Transformers, evaluated exactly"};
+  app.set_version_flag("--version", "posenc 0.1.0");
+  app.require_subcommand(1);
+
+  posenc::cli::EvalOptions eval_options;
+  CLI::App* eval = posenc::cli::add_eval_command(app, eval_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    // Usage errors follow the eval error contract too: exit 2, one JSON object on stderr.
+    std::cerr << posenc::cli::error_json(std::string("usage: ") + e.what() + " (try posenc --help)", "");
+    return 2;
   }
-  std::fputs("usage: posenc eval FILE|-\n", stderr);
+
+  if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
   return 2;
 }

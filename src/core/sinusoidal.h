@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "limits.h"
 #include "types.h"
 
 namespace posenc {
@@ -16,9 +17,6 @@ enum class FrequencySchedule {
   Increasing,  // the geometric frequencies reversed: w_k grows with k (the seed's "what if")
 };
 
-// Limits shared by the core, the CLI and the UI.
-inline constexpr int kMaxDim = 4096;
-inline constexpr int64_t kMaxPosition = 1'000'000;
 
 // w_k for k = 0..dim/2-1. dim must be even and in [2, kMaxDim]; base > 1.
 std::vector<double> sinusoidal_frequencies(int dim, double base = 10000.0,

@@ -1,0 +1,406 @@
+#include "eval.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "core/alibi.h"
+#include "core/attention.h"
+#include "core/deberta.h"
+#include "core/limits.h"
+#include "core/rope.h"
+#include "core/sinusoidal.h"
+#include "core/t5.h"
+#include "json_fields.h"
+
+namespace posenc::cli {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+// ---------------------------------------------------------------- output helpers
+
+double finite(double x, const char* blame) {
+  if (!std::isfinite(x)) throw InvalidArgument(blame, "the result is not finite: inputs too large");
+  return x;
+}
+
+ojson matrix_json(const Matrix& m, const char* blame) {
+  ojson rows = ojson::array();
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    ojson row = ojson::array();
+    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(finite(m(r, c), blame));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+ojson vector_json(const std::vector<double>& v, const char* blame) {
+  ojson a = ojson::array();
+  for (double x : v) a.push_back(finite(x, blame));
+  return a;
+}
+
+// ---------------------------------------------------------------- shared request pieces
+
+RopeScaling read_scaling(const Fields& parent, const char* key) {
+  RopeScaling s;
+  if (!parent.has(key)) return s;
+  const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast",
+                                       "beta_slow", "low_freq_factor", "high_freq_factor"});
+  const std::string type = f.string("type");
+  const auto t = rope_scaling_type_from_name(type);
+  if (!t)
+    throw InvalidArgument(f.path("type"), f.path("type") + " must be one of none, linear, ntk, dynamic, yarn, llama3");
+  s.type = *t;
+  const std::string what = "a '" + type + "' scaling";
+  if (s.type != RopeScalingType::Dynamic) f.forbid("seq_len", what);
+  if (s.type != RopeScalingType::Yarn) {
+    f.forbid("beta_fast", what);
+    f.forbid("beta_slow", what);
+  }
+  if (s.type != RopeScalingType::Llama3) {
+    f.forbid("low_freq_factor", what);
+    f.forbid("high_freq_factor", what);
+  }
+  // factor and original_max_position_embeddings are common to every type; read (and type-check) them
+  // when present, require them where the type uses them.
+  const bool needs_factor = s.type != RopeScalingType::None;
+  const bool needs_length = s.type == RopeScalingType::Dynamic || s.type == RopeScalingType::Yarn ||
+                            s.type == RopeScalingType::Llama3;
+  if (needs_factor || f.has("factor")) s.factor = f.number("factor");
+  if (needs_length || f.has("original_max_position_embeddings"))
+    s.original_max_position_embeddings = f.integer("original_max_position_embeddings");
+  if (s.type == RopeScalingType::Dynamic) s.seq_len = f.opt_integer("seq_len");
+  if (s.type == RopeScalingType::Yarn) {
+    s.beta_fast = f.opt_number("beta_fast").value_or(32.0);
+    s.beta_slow = f.opt_number("beta_slow").value_or(1.0);
+  }
+  if (s.type == RopeScalingType::Llama3) {
+    s.low_freq_factor = f.number("low_freq_factor");
+    s.high_freq_factor = f.number("high_freq_factor");
+  }
+  return s;
+}
+
+// Core errors about "scaling.*", "base", "bias", ... are re-rooted under `prefix` (e.g. "position.").
+template <class F>
+auto under(const std::string& prefix, F&& f) {
+  try {
+    return f();
+  } catch (const InvalidArgument& e) {
+    if (prefix.empty() || e.field().rfind(prefix, 0) == 0) throw;
+    throw InvalidArgument(prefix + e.field(), e.what());
+  }
+}
+
+RopeLayout read_layout(const Fields& f) {
+  const std::string l = f.string("layout");
+  if (l == "half") return RopeLayout::Half;
+  if (l == "interleaved") return RopeLayout::Interleaved;
+  throw InvalidArgument(f.path("layout"), f.path("layout") + " must be \"half\" or \"interleaved\"");
+}
+
+int read_dim(const Fields& f) {
+  const int64_t dim = f.integer("dim");
+  require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, 4096]");
+  require(dim % 2 == 0, "dim", "dim must be even");
+  return static_cast<int>(dim);
+}
+
+void check_positions(const std::vector<int64_t>& pos, const char* field) {
+  for (int64_t p : pos)
+    require(p >= -kMaxPosition && p <= kMaxPosition, field, std::string(field) + " must lie in [-10^6, 10^6]");
+}
+
+// ---------------------------------------------------------------- ops
+
+ojson op_sinusoidal(const json& req) {
+  const Fields f(req, "", {"op", "positions", "dim", "base"});
+  const std::vector<int64_t> pos = f.int_array("positions");
+  const int dim = read_dim(f);
+  const double base = f.opt_number("base").value_or(10000.0);
+  check_positions(pos, "positions");
+  require(static_cast<int64_t>(pos.size()) * dim <= kMaxCells, "positions", "len(positions) * dim must be <= 2^24");
+  return {{"values", matrix_json(sinusoidal_table(pos, dim, base), "positions")}};
+}
+
+ojson op_t5_bucket(const json& req) {
+  const Fields f(req, "", {"op", "relative_positions", "bidirectional", "num_buckets", "max_distance"});
+  const std::vector<int64_t> rel = f.int_array("relative_positions");
+  const bool bidirectional = f.boolean("bidirectional");
+  const int64_t nb = f.integer("num_buckets");
+  const int64_t md = f.integer("max_distance");
+  require(nb >= 1 && nb <= kMaxBuckets, "num_buckets", "num_buckets must be in [1, 2^20]");
+  for (int64_t r : rel)
+    require(r >= -kMaxRelative && r <= kMaxRelative, "relative_positions",
+            "relative_positions must lie in [-2*10^6, 2*10^6]");
+  return {{"buckets", t5_buckets(rel, bidirectional, static_cast<int>(nb), md)}};
+}
+
+ojson op_deberta_relative_positions(const json& req) {
+  const Fields f(req, "", {"op", "query_size", "key_size", "bucket_size", "max_position"});
+  const MatrixI R = deberta_relative_positions(f.integer("query_size"), f.integer("key_size"),
+                                               f.integer("bucket_size"), f.integer("max_position"));
+  ojson rows = ojson::array();
+  for (Eigen::Index r = 0; r < R.rows(); ++r) {
+    ojson row = ojson::array();
+    for (Eigen::Index c = 0; c < R.cols(); ++c) row.push_back(R(r, c));
+    rows.push_back(std::move(row));
+  }
+  return {{"relative_positions", std::move(rows)}};
+}
+
+ojson op_rope_frequencies(const json& req) {
+  const Fields f(req, "", {"op", "dim", "base", "scaling"});
+  const int dim = read_dim(f);
+  const double base = f.number("base");
+  const RopeScaling s = read_scaling(f, "scaling");
+  const RopeFrequencies fr = rope_frequencies(dim, base, s);
+  return {{"inv_freq", vector_json(fr.inv_freq, "base")}, {"attention_scaling", finite(fr.attention_scaling, "scaling")}};
+}
+
+ojson op_rope_apply(const json& req) {
+  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout"});
+  Matrix x = f.matrix("x");
+  const std::vector<int64_t> pos = f.int_array("positions");
+  const int dim = read_dim(f);
+  const double base = f.number("base");
+  const RopeScaling s = read_scaling(f, "scaling");
+  const RopeLayout layout = read_layout(f);
+  if (x.rows() == 0) x.resize(0, dim);
+  require(x.cols() == dim, "x", "every row of x must have dim entries");
+  require(static_cast<Eigen::Index>(pos.size()) == x.rows(), "positions", "positions must have one entry per row of x");
+  check_positions(pos, "positions");
+  return {{"values", matrix_json(rope_apply(x, pos, dim, base, s, layout), "x")}};
+}
+
+ojson op_alibi_slopes(const json& req) {
+  const Fields f(req, "", {"op", "heads"});
+  const int64_t heads = f.integer("heads");
+  require(heads >= 1 && heads <= kMaxHeads, "heads", "heads must be in [1, 1024]");
+  return {{"slopes", vector_json(alibi_slopes(static_cast<int>(heads)), "heads")}};
+}
+
+PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
+  const json& raw = req.raw().at("position");
+  if (!raw.is_object()) throw InvalidArgument("position", "position must be a JSON object");
+  if (!raw.contains("scheme")) throw InvalidArgument("position.scheme", "missing field 'position.scheme'");
+  if (!raw.at("scheme").is_string()) throw InvalidArgument("position.scheme", "position.scheme must be a string");
+  const std::string scheme = raw.at("scheme").get<std::string>();
+  auto fields = [&](std::initializer_list<const char*> keys) { return req.object("position", keys); };
+  PositionScheme out;
+  if (scheme == "none") {
+    const Fields f = fields({"scheme", "scale"});
+    scale = f.opt_number("scale");
+    out = NoPosition{};
+  } else if (scheme == "rope") {
+    const Fields f = fields({"scheme", "base", "scaling", "layout", "scale"});
+    scale = f.opt_number("scale");
+    RopePosition p;
+    p.base = f.number("base");
+    p.scaling = read_scaling(f, "scaling");
+    p.layout = read_layout(f);
+    out = p;
+  } else if (scheme == "t5") {
+    const Fields f = fields({"scheme", "bidirectional", "num_buckets", "max_distance", "bias", "scale"});
+    scale = f.opt_number("scale");
+    T5Position p;
+    p.bidirectional = f.boolean("bidirectional");
+    const int64_t nb = f.integer("num_buckets");
+    require(nb >= 1 && nb <= kMaxBuckets, "position.num_buckets", "position.num_buckets must be in [1, 2^20]");
+    p.num_buckets = static_cast<int>(nb);
+    p.max_distance = f.integer("max_distance");
+    p.bias = f.number_array("bias");
+    under("position.", [&] { validate_t5_buckets(p.bidirectional, p.num_buckets, p.max_distance); return 0; });
+    require(static_cast<int64_t>(p.bias.size()) == nb, "position.bias", "position.bias must have num_buckets entries");
+    out = p;
+  } else if (scheme == "alibi") {
+    const Fields f = fields({"scheme", "slope", "scale"});
+    scale = f.opt_number("scale");
+    out = AlibiPosition{f.number("slope")};
+  } else if (scheme == "shaw") {
+    const Fields f = fields({"scheme", "max_relative_position", "key_table", "value_table", "scale"});
+    scale = f.opt_number("scale");
+    ShawPosition p;
+    p.max_relative_position = f.integer("max_relative_position");
+    require(p.max_relative_position >= 0 && p.max_relative_position <= kMaxPosition, "position.max_relative_position",
+            "position.max_relative_position must be in [0, 10^6]");
+    p.key_table = f.matrix("key_table");
+    if (f.has("value_table")) p.value_table = f.matrix("value_table");
+    out = p;
+  } else if (scheme == "deberta") {
+    const Fields f = fields({"scheme", "bucket_size", "max_position", "pos_key", "pos_query", "scale"});
+    scale = f.opt_number("scale");
+    DebertaPosition p;
+    p.bucket_size = f.integer("bucket_size");
+    p.max_position = f.integer("max_position");
+    p.pos_key = f.matrix("pos_key");
+    p.pos_query = f.matrix("pos_query");
+    out = p;
+  } else if (scheme == "xl") {
+    const Fields f = fields({"scheme", "u", "v", "r_proj", "base", "scale"});
+    scale = f.opt_number("scale");
+    XlPosition p;
+    p.u = f.vector("u");
+    p.v = f.vector("v");
+    p.r_proj = f.matrix("r_proj");
+    p.base = f.number("base");
+    out = p;
+  } else {
+    throw InvalidArgument("position.scheme",
+                          "position.scheme must be one of none, rope, t5, alibi, shaw, deberta, xl");
+  }
+  return out;
+}
+
+ojson op_attention(const json& req) {
+  const Fields f(req, "", {"op", "q", "k", "v", "query_positions", "key_positions", "causal", "position"});
+  const Matrix q = f.matrix("q");
+  const Matrix k = f.matrix("k");
+  std::optional<Matrix> v;
+  if (f.has("v")) v = f.matrix("v");
+  const std::vector<int64_t> qpos = f.int_array("query_positions");
+  const std::vector<int64_t> kpos = f.int_array("key_positions");
+  AttentionSpec spec;
+  spec.causal = f.boolean("causal");
+  if (!f.has("position")) throw InvalidArgument("position", "missing field 'position'");
+  spec.position = read_position(f, spec.scale);
+  const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec);
+
+  ojson logits = ojson::array();
+  for (Eigen::Index i = 0; i < r.logits.rows(); ++i) {
+    ojson row = ojson::array();
+    for (Eigen::Index j = 0; j < r.logits.cols(); ++j) {
+      if (r.masked(i, j)) row.push_back(nullptr);
+      else row.push_back(finite(r.logits(i, j), "q"));
+    }
+    logits.push_back(std::move(row));
+  }
+  ojson out = {{"logits", std::move(logits)}, {"weights", matrix_json(r.weights, "q")}};
+  if (r.output) out["output"] = matrix_json(*r.output, "v");
+  return out;
+}
+
+using Op = std::function<ojson(const json&)>;
+
+const std::map<std::string, Op>& op_table() {
+  static const std::map<std::string, Op> table = {
+      {"sinusoidal", op_sinusoidal},
+      {"t5_bucket", op_t5_bucket},
+      {"deberta_relative_positions", op_deberta_relative_positions},
+      {"rope_frequencies", op_rope_frequencies},
+      {"rope_apply", op_rope_apply},
+      {"alibi_slopes", op_alibi_slopes},
+      {"attention", op_attention},
+  };
+  return table;
+}
+
+// Parses strictly: one value, no comments, no NaN/Infinity, no duplicate keys (the parser would
+// silently keep the last one).
+json parse_request(const std::string& text) {
+  struct Frame {
+    std::set<std::string> keys;
+    std::string last;
+  };
+  std::vector<Frame> stack;
+  std::string duplicate;
+  auto callback = [&](int, json::parse_event_t ev, json& parsed) {
+    switch (ev) {
+      case json::parse_event_t::object_start:
+        stack.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        if (!stack.empty()) stack.pop_back();
+        break;
+      case json::parse_event_t::key: {
+        const std::string key = parsed.get<std::string>();
+        if (!stack.empty()) {
+          if (!stack.back().keys.insert(key).second && duplicate.empty()) {
+            for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last + ".";
+            duplicate += key;
+          }
+          stack.back().last = key;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+  } catch (const json::exception& e) {
+    std::string what = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the sentence is for people.
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw InvalidArgument("", "malformed JSON: " + what);
+  }
+  if (!duplicate.empty()) throw InvalidArgument(duplicate, "duplicate field '" + duplicate + "'");
+  return j;
+}
+
+}  // namespace
+
+std::string evaluate_request(const std::string& text) {
+  const json req = parse_request(text);
+  if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
+  if (!req.contains("op")) throw InvalidArgument("op", "missing field 'op'");
+  if (!req.at("op").is_string()) throw InvalidArgument("op", "op must be a string");
+  const std::string op = req.at("op").get<std::string>();
+  const auto& table = op_table();
+  const auto it = table.find(op);
+  if (it == table.end()) {
+    std::string names;
+    for (const auto& [name, fn] : table) names += (names.empty() ? "" : ", ") + name;
+    throw InvalidArgument("op", "unknown op '" + op + "' (one of " + names + ")");
+  }
+  return it->second(req).dump() + "\n";
+}
+
+std::string error_json(const std::string& message, const std::string& field) {
+  ojson e = {{"error", message}, {"field", field.empty() ? ojson(nullptr) : ojson(field)}};
+  // Messages may quote request bytes: replace invalid UTF-8 rather than throw while reporting.
+  return e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
+  CLI::App* cmd = app.add_subcommand("eval", "Evaluate one JSON request (a file, or - for stdin); see docs/cli.md");
+  cmd->add_option("FILE", options.file, "Request file, or - for standard input")->required();
+  return cmd;
+}
+
+int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
+  try {
+    std::string text;
+    if (options.file == "-") {
+      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+      std::ifstream in(options.file, std::ios::binary);
+      if (!in) throw InvalidArgument("", "cannot read request file '" + options.file + "'");
+      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::string response = evaluate_request(text);  // fully built before anything is written
+    out << response;
+    out.flush();
+    return 0;
+  } catch (const InvalidArgument& e) {
+    err << error_json(e.what(), e.field());
+  } catch (const std::bad_alloc&) {
+    err << error_json("out of memory while evaluating the request", "");
+  } catch (const std::exception& e) {
+    err << error_json(std::string("internal error: ") + e.what(), "");
+  }
+  return 2;
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,30 @@
+// `posenc eval FILE|-`: one JSON request in, one JSON response out (contract v1, docs/cli.md).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace posenc::cli {
+
+struct EvalOptions {
+  std::string file;  // path or "-" for stdin
+};
+
+// Registers the `eval` subcommand on app; options are filled when it is parsed.
+CLI::App* add_eval_command(CLI::App& app, EvalOptions& options);
+
+// Reads the request, writes the response on out (exit code 0) or one JSON error object on err (exit 2).
+int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err);
+
+// The pure part: request text -> response text. Throws posenc::InvalidArgument on bad input
+// (field "" means no particular field).
+std::string evaluate_request(const std::string& text);
+
+// {"error": message, "field": field or null} followed by a newline.
+std::string error_json(const std::string& message, const std::string& field);
+
+}  // namespace posenc::cli

@@ -1,0 +1,148 @@
+#include "json_fields.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/limits.h"
+
+namespace posenc::cli {
+namespace {
+
+std::string object_name(const std::string& prefix) {
+  return prefix.empty() ? "the request" : "'" + prefix.substr(0, prefix.size() - 1) + "'";
+}
+
+double to_number(const json& v, const std::string& path) {
+  // nlohmann rejects NaN/Infinity literals and overflowing literals at parse time; check anyway.
+  if (!v.is_number()) throw InvalidArgument(path, path + " must be a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x)) throw InvalidArgument(path, path + " must be finite");
+  return x;
+}
+
+int64_t to_integer(const json& v, const std::string& path) {
+  if (v.is_number_integer()) return v.get<int64_t>();  // number_integer
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      throw InvalidArgument(path, path + " is out of range");
+    return static_cast<int64_t>(u);
+  }
+  throw InvalidArgument(path, path + " must be an integer");
+}
+
+}  // namespace
+
+Fields::Fields(const json& j, std::string prefix, std::initializer_list<const char*> allowed)
+    : j_(j), prefix_(std::move(prefix)) {
+  if (!j_.is_object()) {
+    if (prefix_.empty()) throw InvalidArgument("", "the request must be a JSON object");
+    const std::string p = prefix_.substr(0, prefix_.size() - 1);
+    throw InvalidArgument(p, p + " must be a JSON object");
+  }
+  for (const auto& [key, value] : j_.items()) {
+    bool ok = false;
+    for (const char* a : allowed) ok = ok || key == a;
+    if (!ok) throw InvalidArgument(prefix_ + key, "unknown field '" + prefix_ + key + "' in " + object_name(prefix_));
+  }
+}
+
+const json& Fields::at(const char* key) const {
+  auto it = j_.find(key);
+  if (it == j_.end()) throw InvalidArgument(path(key), "missing field '" + path(key) + "'");
+  return *it;
+}
+
+void Fields::forbid(const char* key, const std::string& what) const {
+  if (has(key)) throw InvalidArgument(path(key), "'" + path(key) + "' is not a field of " + what);
+}
+
+double Fields::number(const char* key) const { return to_number(at(key), path(key)); }
+
+std::optional<double> Fields::opt_number(const char* key) const {
+  if (!has(key)) return std::nullopt;
+  return number(key);
+}
+
+int64_t Fields::integer(const char* key) const { return to_integer(at(key), path(key)); }
+
+std::optional<int64_t> Fields::opt_integer(const char* key) const {
+  if (!has(key)) return std::nullopt;
+  return integer(key);
+}
+
+int Fields::int32(const char* key) const {
+  const int64_t v = integer(key);
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
+    throw InvalidArgument(path(key), path(key) + " is out of range");
+  return static_cast<int>(v);
+}
+
+bool Fields::boolean(const char* key) const {
+  const json& v = at(key);
+  if (!v.is_boolean()) throw InvalidArgument(path(key), path(key) + " must be true or false");
+  return v.get<bool>();
+}
+
+std::string Fields::string(const char* key) const {
+  const json& v = at(key);
+  if (!v.is_string()) throw InvalidArgument(path(key), path(key) + " must be a string");
+  return v.get<std::string>();
+}
+
+std::vector<int64_t> Fields::int_array(const char* key) const {
+  const json& v = at(key);
+  const std::string p = path(key);
+  if (!v.is_array()) throw InvalidArgument(p, p + " must be an array of integers");
+  if (static_cast<int64_t>(v.size()) > kMaxCells) throw InvalidArgument(p, p + " has more than 2^24 entries");
+  std::vector<int64_t> out;
+  out.reserve(v.size());
+  for (const json& e : v) {
+    if (!e.is_number_integer()) throw InvalidArgument(p, p + " must be an array of integers");
+    out.push_back(to_integer(e, p));
+  }
+  return out;
+}
+
+std::vector<double> Fields::number_array(const char* key) const {
+  const json& v = at(key);
+  const std::string p = path(key);
+  if (!v.is_array()) throw InvalidArgument(p, p + " must be an array of numbers");
+  if (static_cast<int64_t>(v.size()) > kMaxCells) throw InvalidArgument(p, p + " has more than 2^24 entries");
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (const json& e : v) out.push_back(to_number(e, p));
+  return out;
+}
+
+Vector Fields::vector(const char* key) const {
+  const std::vector<double> a = number_array(key);
+  return Eigen::Map<const Vector>(a.data(), static_cast<Eigen::Index>(a.size()));
+}
+
+Matrix Fields::matrix(const char* key) const {
+  const json& v = at(key);
+  const std::string p = path(key);
+  const std::string shape = p + " must be a matrix: an array of rows, each an array of numbers of the same length";
+  if (!v.is_array()) throw InvalidArgument(p, shape);
+  if (v.empty()) return Matrix(0, 0);
+  if (!v[0].is_array()) throw InvalidArgument(p, shape);
+  const size_t rows = v.size(), cols = v[0].size();
+  if (static_cast<int64_t>(rows) > kMaxCells || static_cast<int64_t>(cols) > kMaxCells ||
+      static_cast<int64_t>(rows * cols) > kMaxCells)
+    throw InvalidArgument(p, p + " has more than 2^24 entries");
+  Matrix m(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+  for (size_t r = 0; r < rows; ++r) {
+    const json& row = v[r];
+    if (!row.is_array() || row.size() != cols) throw InvalidArgument(p, shape);
+    for (size_t c = 0; c < cols; ++c)
+      m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = to_number(row[c], p);
+  }
+  return m;
+}
+
+Fields Fields::object(const char* key, std::initializer_list<const char*> allowed) const {
+  return Fields(at(key), path(key) + ".", allowed);
+}
+
+}  // namespace posenc::cli

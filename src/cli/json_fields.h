@@ -1,0 +1,51 @@
+// Strict readers for the fields of one JSON request object: every read names the field's path
+// ("scaling.factor", "position.bias"), unknown keys are rejected up front (typos must not pass), integers
+// are accepted where numbers are expected but not the other way round.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/types.h"
+
+namespace posenc::cli {
+
+using json = nlohmann::json;
+
+class Fields {
+ public:
+  // Throws unless j is an object whose keys are all in `allowed`. prefix is "" or "scaling." etc.
+  Fields(const json& j, std::string prefix, std::initializer_list<const char*> allowed);
+
+  const json& raw() const { return j_; }
+  bool has(const char* key) const { return j_.contains(key); }
+  std::string path(const char* key) const { return prefix_ + key; }
+
+  double number(const char* key) const;
+  std::optional<double> opt_number(const char* key) const;
+  int64_t integer(const char* key) const;
+  std::optional<int64_t> opt_integer(const char* key) const;
+  int int32(const char* key) const;  // an integer that fits in int
+  bool boolean(const char* key) const;
+  std::string string(const char* key) const;
+  std::vector<int64_t> int_array(const char* key) const;
+  std::vector<double> number_array(const char* key) const;
+  // Row-major nested array of numbers, all rows the same length. `[]` gives 0 x 0.
+  Matrix matrix(const char* key) const;
+  Vector vector(const char* key) const;
+  Fields object(const char* key, std::initializer_list<const char*> allowed) const;
+
+  // Throws InvalidArgument(path(key), "<path> is not a field of <what>") if key is present.
+  void forbid(const char* key, const std::string& what) const;
+
+ private:
+  const json& at(const char* key) const;  // throws "missing" when absent
+  const json& j_;
+  std::string prefix_;
+};
+
+}  // namespace posenc::cli

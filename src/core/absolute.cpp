@@ -1,0 +1,110 @@
+#include "absolute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "rng.h"
+
+namespace posenc {
+namespace {
+
+void check_n_dim(int n, int dim) {
+  require(n >= 1 && n <= kMaxPosition, "n", "n must be in [1, 10^6]");
+  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  require(static_cast<int64_t>(n) * dim <= kMaxCells, "n", "n * dim must be <= 2^24");
+}
+
+}  // namespace
+
+Matrix integer_encoding(int n, int dim) {
+  check_n_dim(n, dim);
+  Matrix P(n, dim);
+  for (int p = 0; p < n; ++p) P.row(p).setConstant(p);
+  return P;
+}
+
+Matrix normalised_encoding(int n, int dim) {
+  check_n_dim(n, dim);
+  Matrix P(n, dim);
+  for (int p = 0; p < n; ++p) P.row(p).setConstant(n == 1 ? 0.0 : static_cast<double>(p) / (n - 1));
+  return P;
+}
+
+Matrix binary_encoding(int n, int dim) {
+  check_n_dim(n, dim);
+  require(dim >= 63 || (int64_t{1} << dim) >= n, "dim", "dim bits cannot represent positions 0..n-1");
+  Matrix P(n, dim);
+  for (int p = 0; p < n; ++p)
+    for (int c = 0; c < dim; ++c) P(p, c) = c < 31 ? ((p >> c) & 1) : 0;
+  return P;
+}
+
+Matrix sine_only_encoding(std::span<const int64_t> positions, int dim, double base, FrequencySchedule schedule) {
+  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  const std::vector<double> w = sinusoidal_frequencies(2 * dim, base, schedule);
+  Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
+  for (Eigen::Index r = 0; r < P.rows(); ++r) {
+    require(positions[r] >= -kMaxPosition && positions[r] <= kMaxPosition, "positions",
+            "positions must lie in [-10^6, 10^6]");
+    for (int c = 0; c < dim; ++c) P(r, c) = std::sin(static_cast<double>(positions[r]) * w[c]);
+  }
+  return P;
+}
+
+Matrix learned_position_table(int max_len, int dim, uint64_t seed, double stddev) {
+  check_n_dim(max_len, dim);
+  require(std::isfinite(stddev) && stddev >= 0, "stddev", "stddev must be a finite number >= 0");
+  NormalRng rng(seed);
+  Matrix P(max_len, dim);
+  for (int p = 0; p < max_len; ++p)
+    for (int c = 0; c < dim; ++c) P(p, c) = stddev * rng.normal();
+  return P;
+}
+
+int learned_defined_rows(int n, const AbsoluteParams& params) { return std::min(n, params.learned_max_len); }
+
+Matrix absolute_encoding(AbsoluteScheme scheme, int n, int dim, const AbsoluteParams& params) {
+  switch (scheme) {
+    case AbsoluteScheme::Integer: return integer_encoding(n, dim);
+    case AbsoluteScheme::Normalised: return normalised_encoding(n, dim);
+    case AbsoluteScheme::Binary: return binary_encoding(n, dim);
+    case AbsoluteScheme::SineOnly:
+    case AbsoluteScheme::Sinusoidal: {
+      check_n_dim(n, dim);
+      std::vector<int64_t> pos(n);
+      for (int p = 0; p < n; ++p) pos[p] = p;
+      return scheme == AbsoluteScheme::SineOnly ? sine_only_encoding(pos, dim, params.base, params.schedule)
+                                                : sinusoidal_table(pos, dim, params.base, params.schedule);
+    }
+    case AbsoluteScheme::Learned: {
+      check_n_dim(n, dim);
+      Matrix P = Matrix::Zero(n, dim);
+      const int rows = learned_defined_rows(n, params);
+      P.topRows(rows) = learned_position_table(params.learned_max_len, dim, params.seed).topRows(rows);
+      return P;
+    }
+  }
+  return {};
+}
+
+const char* absolute_scheme_name(AbsoluteScheme s) {
+  switch (s) {
+    case AbsoluteScheme::Integer: return "integer";
+    case AbsoluteScheme::Normalised: return "normalised";
+    case AbsoluteScheme::Binary: return "binary";
+    case AbsoluteScheme::SineOnly: return "sine_only";
+    case AbsoluteScheme::Sinusoidal: return "sinusoidal";
+    case AbsoluteScheme::Learned: return "learned";
+  }
+  return "sinusoidal";
+}
+
+std::optional<AbsoluteScheme> absolute_scheme_from_name(const std::string& name) {
+  for (auto s : {AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Binary,
+                 AbsoluteScheme::SineOnly, AbsoluteScheme::Sinusoidal, AbsoluteScheme::Learned})
+    if (name == absolute_scheme_name(s)) return s;
+  return std::nullopt;
+}
+
+}  // namespace posenc

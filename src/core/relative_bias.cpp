@@ -1,0 +1,30 @@
+#include "relative_bias.h"
+
+#include "limits.h"
+#include "rng.h"
+
+namespace posenc {
+
+Matrix relative_bias_table(int64_t max_distance, int heads, uint64_t seed, double stddev) {
+  require(max_distance >= 0 && max_distance <= kMaxPosition, "max_distance", "max_distance must be in [0, 10^6]");
+  require(heads >= 1 && heads <= kMaxHeads, "heads", "heads must be in [1, 1024]");
+  require((2 * max_distance + 1) * heads <= kMaxCells, "max_distance", "(2 max + 1) * heads must be <= 2^24");
+  NormalRng rng(seed);
+  Matrix T(2 * max_distance + 1, heads);
+  for (Eigen::Index r = 0; r < T.rows(); ++r)
+    for (Eigen::Index c = 0; c < T.cols(); ++c) T(r, c) = stddev * rng.normal();
+  return T;
+}
+
+Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> qpos,
+                            std::span<const int64_t> kpos) {
+  require(table.rows() % 2 == 1, "table", "table must have 2 * max + 1 rows");
+  require(head >= 0 && head < table.cols(), "head", "head out of range");
+  const int64_t max = (table.rows() - 1) / 2;
+  Matrix B(static_cast<Eigen::Index>(qpos.size()), static_cast<Eigen::Index>(kpos.size()));
+  for (Eigen::Index i = 0; i < B.rows(); ++i)
+    for (Eigen::Index j = 0; j < B.cols(); ++j) B(i, j) = table(relative_bias_index(qpos[i], kpos[j], max), head);
+  return B;
+}
+
+}  // namespace posenc

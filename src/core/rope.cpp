@@ -1,0 +1,222 @@
+#include "rope.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace posenc {
+namespace {
+
+void check_dim_base(int dim, double base) {
+  require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, " + std::to_string(kMaxDim) + "]");
+  require(dim % 2 == 0, "dim", "dim must be even (rotation pairs)");
+  require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
+}
+
+void require_factor(const RopeScaling& s) {
+  // HF's validators state "factor must be a float >= 1"; below 1 the schemes compress, not extend.
+  require(std::isfinite(s.factor) && s.factor >= 1.0 && s.factor <= 1e6, "scaling.factor",
+          "scaling.factor must be a number in [1, 10^6]");
+}
+
+void require_original_length(const RopeScaling& s) {
+  require(s.original_max_position_embeddings >= 1 && s.original_max_position_embeddings <= kMaxLength,
+          "scaling.original_max_position_embeddings",
+          "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
+}
+
+std::vector<double> inv_freq_for_base(int dim, double base) {
+  std::vector<double> inv(dim / 2);
+  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim);
+  return inv;
+}
+
+}  // namespace
+
+void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
+  check_dim_base(dim, base);
+  switch (s.type) {
+    case RopeScalingType::None:
+      return;
+    case RopeScalingType::Linear:
+      require_factor(s);
+      return;
+    case RopeScalingType::Ntk:
+      require_factor(s);
+      // The exponent dim / (dim - 2) is undefined for dim == 2 (the reference divides by zero).
+      require(dim >= 4, "dim", "NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
+      return;
+    case RopeScalingType::Dynamic:
+      require_factor(s);
+      require_original_length(s);
+      require(dim >= 4, "dim", "dynamic NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
+      if (s.seq_len)
+        require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
+                "scaling.seq_len must be an integer in [1, 2^30]");
+      return;
+    case RopeScalingType::Yarn:
+      require_factor(s);
+      require_original_length(s);
+      require(std::isfinite(s.beta_fast) && s.beta_fast > 0 && s.beta_fast <= 1e6, "scaling.beta_fast",
+              "scaling.beta_fast must be a number in (0, 10^6]");
+      require(std::isfinite(s.beta_slow) && s.beta_slow > 0 && s.beta_slow <= 1e6, "scaling.beta_slow",
+              "scaling.beta_slow must be a number in (0, 10^6]");
+      return;
+    case RopeScalingType::Llama3:
+      require_factor(s);
+      require_original_length(s);
+      require(std::isfinite(s.low_freq_factor) && s.low_freq_factor > 0 && s.low_freq_factor <= 1e6,
+              "scaling.low_freq_factor", "scaling.low_freq_factor must be a number in (0, 10^6]");
+      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor > s.low_freq_factor &&
+                  s.high_freq_factor <= 1e6,
+              "scaling.high_freq_factor",
+              "scaling.high_freq_factor must be a number greater than scaling.low_freq_factor");
+      return;
+  }
+}
+
+std::vector<double> rope_default_inv_freq(int dim, double base) {
+  check_dim_base(dim, base);
+  return inv_freq_for_base(dim, base);
+}
+
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                                int64_t L) {
+  // find_correction_dim: the pair index whose wavelength completes `rot` turns over L positions.
+  auto correction_dim = [&](double rot) {
+    return (dim * std::log(static_cast<double>(L) / (rot * 2 * std::numbers::pi))) / (2 * std::log(base));
+  };
+  const double low = std::floor(correction_dim(beta_fast));
+  const double high = std::ceil(correction_dim(beta_slow));
+  return {std::max(low, 0.0), std::min(high, static_cast<double>(dim - 1))};
+}
+
+RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
+  validate_rope_scaling(s, dim, base);
+  RopeFrequencies out;
+  const int half = dim / 2;
+  const double f = s.factor;
+  const double L = static_cast<double>(s.original_max_position_embeddings);
+  switch (s.type) {
+    case RopeScalingType::None:
+      out.inv_freq = inv_freq_for_base(dim, base);
+      break;
+    case RopeScalingType::Linear:  // position interpolation: p/f, i.e. inv_freq/f
+      out.inv_freq = inv_freq_for_base(dim, base);
+      for (double& w : out.inv_freq) w /= f;
+      break;
+    case RopeScalingType::Ntk:
+      out.inv_freq = inv_freq_for_base(dim, base * std::pow(f, dim / (dim - 2.0)));
+      break;
+    case RopeScalingType::Dynamic: {
+      const int64_t S = s.seq_len.value_or(s.original_max_position_embeddings);
+      if (S > s.original_max_position_embeddings) {
+        // Same arrangement as HF: (factor * seq_len / max_pos) - (factor - 1).
+        const double b = base * std::pow((f * static_cast<double>(S) / L) - (f - 1), dim / (dim - 2.0));
+        out.inv_freq = inv_freq_for_base(dim, b);
+      } else {
+        out.inv_freq = inv_freq_for_base(dim, base);
+      }
+      break;
+    }
+    case RopeScalingType::Yarn: {
+      auto [low, high] = yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings);
+      if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
+      out.inv_freq.resize(half);
+      for (int i = 0; i < half; ++i) {
+        const double pos_freq = std::pow(base, static_cast<double>(2 * i) / dim);
+        const double extrapolation = 1.0 / pos_freq;
+        const double interpolation = 1.0 / (f * pos_freq);
+        const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+        const double extrapolation_factor = 1.0 - ramp;
+        out.inv_freq[i] = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor;
+      }
+      out.attention_scaling = 0.1 * std::log(f) + 1.0;
+      break;
+    }
+    case RopeScalingType::Llama3: {
+      out.inv_freq = inv_freq_for_base(dim, base);
+      const double low_wavelen = L / s.low_freq_factor;
+      const double high_wavelen = L / s.high_freq_factor;
+      for (double& w : out.inv_freq) {
+        const double wavelen = 2 * std::numbers::pi / w;
+        if (wavelen < high_wavelen) continue;  // high frequencies: kept
+        if (wavelen > low_wavelen) {           // low frequencies: interpolated
+          w = w / f;
+          continue;
+        }
+        // Band edges land here (HF: ~(wl < high) & ~(wl > low)): smooth blend.
+        const double smooth = (L / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+        w = (1 - smooth) * w / f + smooth * w;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
+                  RopeLayout layout) {
+  const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(x.cols() == 2 * half, "x", "x must have dim columns");
+  require(static_cast<Eigen::Index>(positions.size()) == x.rows(), "positions",
+          "positions must have one entry per row of x");
+  for (int64_t p : positions)
+    require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+  Matrix out(x.rows(), x.cols());
+  const double a = freqs.attention_scaling;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    const double p = static_cast<double>(positions[r]);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      const double angle = p * freqs.inv_freq[i];
+      const double c = std::cos(angle) * a, s = std::sin(angle) * a;
+      const Eigen::Index i0 = layout == RopeLayout::Half ? i : 2 * i;
+      const Eigen::Index i1 = layout == RopeLayout::Half ? i + half : 2 * i + 1;
+      const double x0 = x(r, i0), x1 = x(r, i1);
+      out(r, i0) = x0 * c - x1 * s;
+      out(r, i1) = x1 * c + x0 * s;
+    }
+  }
+  return out;
+}
+
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
+                  const RopeScaling& scaling, RopeLayout layout) {
+  RopeScaling s = scaling;
+  if (s.type == RopeScalingType::Dynamic && !s.seq_len && !positions.empty()) {
+    const int64_t mx = *std::max_element(positions.begin(), positions.end());
+    s.seq_len = std::clamp<int64_t>(mx + 1, 1, kMaxLength);
+  }
+  require(x.cols() == dim, "x", "x must have dim columns");
+  return rope_apply(x, positions, rope_frequencies(dim, base, s), layout);
+}
+
+std::vector<int> rope_interleaved_to_half(int dim) {
+  std::vector<int> perm(dim);
+  for (int c = 0; c < dim; ++c) perm[c] = (c % 2 == 0) ? c / 2 : dim / 2 + c / 2;
+  return perm;
+}
+
+std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name) {
+  if (name == "none") return RopeScalingType::None;
+  if (name == "linear") return RopeScalingType::Linear;
+  if (name == "ntk") return RopeScalingType::Ntk;
+  if (name == "dynamic") return RopeScalingType::Dynamic;
+  if (name == "yarn") return RopeScalingType::Yarn;
+  if (name == "llama3") return RopeScalingType::Llama3;
+  return std::nullopt;
+}
+
+const char* rope_scaling_type_name(RopeScalingType t) {
+  switch (t) {
+    case RopeScalingType::None: return "none";
+    case RopeScalingType::Linear: return "linear";
+    case RopeScalingType::Ntk: return "ntk";
+    case RopeScalingType::Dynamic: return "dynamic";
+    case RopeScalingType::Yarn: return "yarn";
+    case RopeScalingType::Llama3: return "llama3";
+  }
+  return "none";
+}
+
+}  // namespace posenc

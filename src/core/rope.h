@@ -1,0 +1,70 @@
+// Rotary position embedding (Su et al., RoFormer) and its context-extension schemes, following
+// Hugging Face transformers' modeling_rope_utils.py (default / linear / dynamic / yarn / llama3) plus
+// static NTK-aware scaling. Frequencies and angles are computed in double precision (the reference
+// computes inv_freq in float32; we keep the same arrangement of operations but in double).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "limits.h"
+#include "types.h"
+
+namespace posenc {
+
+enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3 };
+
+// One `rope_scaling` configuration. Fields not used by `type` are ignored.
+struct RopeScaling {
+  RopeScalingType type = RopeScalingType::None;
+  double factor = 1.0;                               // f >= 1 (all types but none)
+  int64_t original_max_position_embeddings = 0;     // L: trained length (dynamic, yarn, llama3)
+  std::optional<int64_t> seq_len;                    // dynamic: current length S (default L)
+  double beta_fast = 32.0, beta_slow = 1.0;          // yarn
+  double low_freq_factor = 0.0, high_freq_factor = 0.0;  // llama3 (both required)
+};
+
+// Throws InvalidArgument with fields "scaling.<name>" (or "dim"/"base") if the configuration is unusable.
+void validate_rope_scaling(const RopeScaling& s, int dim, double base);
+
+struct RopeFrequencies {
+  std::vector<double> inv_freq;  // dim/2 angular frequencies
+  double attention_scaling = 1.0;  // cos and sin are both multiplied by it (YaRN's temperature)
+};
+
+// HF default: inv_freq[i] = 1 / base^(2i/dim).
+std::vector<double> rope_default_inv_freq(int dim, double base);
+
+// inv_freq and attention_scaling for a scaling configuration (validated first).
+RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& scaling = {});
+
+// YaRN's correction range [low, high] (pair indices, floor/ceil rounded, clamped to [0, dim-1]).
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                                int64_t original_max_position_embeddings);
+
+enum class RopeLayout {
+  Half,         // GPT-NeoX / LLaMA rotate_half: pair i = dims (i, i + dim/2)
+  Interleaved,  // RoFormer / GPT-J rotate_every_two: pair i = dims (2i, 2i + 1)
+};
+
+// Rotates each row x[r] by angle positions[r] * inv_freq[i] on pair i; cos and sin are multiplied by
+// attention_scaling (as HF does). x must have 2 * inv_freq.size() columns.
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
+                  RopeLayout layout);
+
+// Convenience: frequencies from (dim, base, scaling); a dynamic scaling without seq_len uses
+// max(positions) + 1 as the current length.
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
+                  const RopeScaling& scaling, RopeLayout layout);
+
+// Column permutation that maps the interleaved layout onto the half layout: half[:, perm[c]] = inter[:, c].
+std::vector<int> rope_interleaved_to_half(int dim);
+
+// Name <-> enum helpers used by the CLI and the UI.
+std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name);
+const char* rope_scaling_type_name(RopeScalingType t);
+
+}  // namespace posenc
