@@ -21,7 +21,9 @@ test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', a
   const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=64&d=32&base=10000`);
   const firstFrameMs = await waitReady(page);
   await waitFrames(page, 3);
-  assert.deepEqual(await page.evaluate(() => window.posenc.getState()), { view: 'waves', n: '64', d: '32', base: '10000' });
+  const loaded = await page.evaluate(() => window.posenc.getState());
+  assert.deepEqual({ view: loaded.view, n: loaded.n, d: loaded.d, base: loaded.base }, { view: 'waves', n: '64', d: '32', base: '10000' });
+  assert.equal(loaded.scheme, 'sinusoidal', 'the default encoding is sinusoidal');
 
   const rect = await page.evaluate(() => window.posenc.itemRect('heatmap.pe'));
   assert.ok(rect && rect.width > 200 && rect.height > 200, `heatmap rect ${JSON.stringify(rect)}`);

@@ -1,8 +1,13 @@
-// PE waves: the sinusoidal positional-encoding matrix P (positions x dims) as a heatmap.
+// PE waves: an absolute positional encoding P (positions x dims) as curves of selected dimensions
+// over position and as a heatmap of the whole matrix.
 #pragma once
+
+#include <string>
+#include <vector>
 
 #include "app/heatmap.h"
 #include "app/view.h"
+#include "core/absolute.h"
 #include "core/types.h"
 
 namespace posenc::app {
@@ -11,9 +16,7 @@ class WavesView final : public View {
  public:
   const char* id() const override { return "waves"; }
   const char* title() const override { return "PE waves"; }
-  const char* caption() const override {
-    return "P[p][2k] = sin(p w_k), P[p][2k+1] = cos(p w_k), w_k = base^(-2k/d)";
-  }
+  const char* caption() const override;
   bool draw_controls() override;
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
@@ -21,15 +24,27 @@ class WavesView final : public View {
 
   static constexpr int kMaxN = 4096;
   static constexpr int kMaxD = 1024;
+  static constexpr int kMaxCurves = 6;
 
  private:
   void recompute();
+  double value_at(int p, int i) const;  // exact (double) entry of P for the hover readout
 
+  AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
+  FrequencySchedule schedule_ = FrequencySchedule::Geometric;
   int n_ = 64;
   int d_ = 128;
   double base_ = 10000.0;
+  int learned_max_len_ = 512;
+  std::vector<int> dims_{0, 1, 8, 32};  // dimensions drawn as curves
+  char dims_text_[64] = "0,1,8,32";
+
   bool dirty_ = true;
-  MatrixF table_;
+  std::string error_;  // why the current parameters cannot be drawn (e.g. binary needs n <= 2^d)
+  Matrix table_;       // double precision, for curves and hover
+  MatrixF table_f_;    // uploaded to the GPU
+  float vmin_ = -1, vmax_ = 1;
+  Colormap cmap_ = Colormap::Viridis;
   HeatmapWidget heatmap_;
 };
 
