@@ -90,13 +90,27 @@ void GpuHeatmap::set_values(const float* data, int rows, int cols) {
   }
   glBindTexture(GL_TEXTURE_2D, values_tex_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (rows == rows_ && cols == cols_)
+  if (rows == rows_ && cols == cols_ && data)
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, data);
-  else
+  else if (rows != rows_ || cols != cols_)
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, data);
   rows_ = rows;
   cols_ = cols;
   dirty_ = true;
+}
+
+void GpuHeatmap::set_values(const double* data, int rows, int cols, int masked_from_row) {
+  set_values(static_cast<const float*>(nullptr), rows, cols);  // allocate (or keep) the texture
+  constexpr int kChunkRows = 64;
+  std::vector<float> chunk(size_t(std::min(rows, kChunkRows)) * cols);
+  glBindTexture(GL_TEXTURE_2D, values_tex_);
+  for (int r0 = 0; r0 < rows; r0 += kChunkRows) {
+    const int nr = std::min(kChunkRows, rows - r0);
+    for (int r = 0; r < nr; ++r)
+      for (int c = 0; c < cols; ++c)
+        chunk[size_t(r) * cols + c] = r0 + r >= masked_from_row ? kMaskedCell : float(data[size_t(r0 + r) * cols + c]);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, r0, cols, nr, GL_RED, GL_FLOAT, chunk.data());
+  }
 }
 
 ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
@@ -176,15 +190,16 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (map_.rows() > 0) {
     ImTextureID tex = map_.render(int(std::lround(img_size.x * scale.x)), int(std::lround(img_size.y * scale.y)),
-                                  cmap, vmin, vmax);
+                                  cmap, vmin, vmax, window_);
     dl->AddImage(tex, img_min, img_max);
   }
   probe_rect(probe_name, img_min, img_max);
 
-  // Axes label cell centres: column c spans [c, c+1) in cell units.
+  // Axes label cell centres: column c spans [c, c+1) in cell units; only the zoomed window is shown.
   const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
-  AxisMap ax{axes.x_first - 0.5, axes.x_first + cols - 0.5, img_min.x, img_max.x};
-  AxisMap ay{axes.y_first - 0.5, axes.y_first + rows - 0.5, img_min.y, img_max.y};
+  const double x_lo = axes.x_first - 0.5 + window_.x * cols, y_lo = axes.y_first - 0.5 + window_.y * rows;
+  AxisMap ax{x_lo, x_lo + window_.z * cols, img_min.x, img_max.x};
+  AxisMap ay{y_lo, y_lo + window_.w * rows, img_min.y, img_max.y};
   draw_axis_x(dl, img_min, img_max, ax, axes.x_title);
   draw_axis_y(dl, img_min, img_max, ay, axes.y_title);
 
@@ -212,21 +227,57 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   // Hover: the cell under the mouse.
   ImGui::SetCursorScreenPos(img_min);
   ImGui::InvisibleButton(probe_name, img_size);
+  handle_zoom_and_pan(img_min, img_size);
   if (ImGui::IsItemHovered() && map_.rows() > 0) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    hover.col = std::clamp(int((m.x - img_min.x) / img_size.x * map_.cols()), 0, map_.cols() - 1);
-    hover.row = std::clamp(int((m.y - img_min.y) / img_size.y * map_.rows()), 0, map_.rows() - 1);
+    const double u = window_.x + (m.x - img_min.x) / img_size.x * window_.z;
+    const double v = window_.y + (m.y - img_min.y) / img_size.y * window_.w;
+    hover.col = std::clamp(int(u * map_.cols()), 0, map_.cols() - 1);
+    hover.row = std::clamp(int(v * map_.rows()), 0, map_.rows() - 1);
     hover.active = true;
     // Outline the hovered cell when cells are big enough to see.
-    const float cw = img_size.x / map_.cols(), ch = img_size.y / map_.rows();
+    const float cw = img_size.x / (map_.cols() * window_.z), ch = img_size.y / (map_.rows() * window_.w);
     if (cw >= 3 && ch >= 3) {
-      const ImVec2 a(img_min.x + hover.col * cw, img_min.y + hover.row * ch);
+      const ImVec2 a(img_min.x + float((double(hover.col) / map_.cols() - window_.x) / window_.z) * img_size.x,
+                     img_min.y + float((double(hover.row) / map_.rows() - window_.y) / window_.w) * img_size.y);
+      dl->PushClipRect(img_min, img_max, true);
       dl->AddRect(a, ImVec2(a.x + cw, a.y + ch), IM_COL32(255, 255, 255, 220));
+      dl->PopClipRect();
     }
+  }
+  if (window_.z < 1 || window_.w < 1) {
+    const char* hint = "zoomed: double-click to reset";
+    dl->AddText(ImVec2(img_min.x + 4, img_max.y - ImGui::GetTextLineHeight() - 2), IM_COL32(255, 255, 255, 200), hint);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
   return hover;
+}
+
+void HeatmapWidget::handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size) {
+  if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
+  ImGuiIO& io = ImGui::GetIO();
+  request_wheel();  // the page lets the wheel reach the canvas while a zoomable map is under it
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    reset_zoom();
+    return;
+  }
+  // Zoom about the point under the mouse; never below one cell per 4 pixels or above the whole map.
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) {
+    const float mx = (io.MousePos.x - img_min.x) / img_size.x, my = (io.MousePos.y - img_min.y) / img_size.y;
+    const float factor = std::pow(0.85f, io.MouseWheel);
+    const float min_w = std::min(1.0f, 4.0f / std::max(1, map_.cols())), min_h = std::min(1.0f, 4.0f / std::max(1, map_.rows()));
+    const float new_w = std::clamp(window_.z * factor, min_w, 1.0f), new_h = std::clamp(window_.w * factor, min_h, 1.0f);
+    const float u = window_.x + mx * window_.z, v = window_.y + my * window_.w;
+    window_ = ImVec4(std::clamp(u - mx * new_w, 0.0f, 1.0f - new_w), std::clamp(v - my * new_h, 0.0f, 1.0f - new_h), new_w,
+                     new_h);
+  }
+  // Drag to pan.
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+    const ImVec2 delta = io.MouseDelta;
+    window_.x = std::clamp(window_.x - delta.x / img_size.x * window_.z, 0.0f, 1.0f - window_.z);
+    window_.y = std::clamp(window_.y - delta.y / img_size.y * window_.w, 0.0f, 1.0f - window_.w);
+  }
 }
 
 }  // namespace posenc::app

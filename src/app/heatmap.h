@@ -26,6 +26,9 @@ class GpuHeatmap {
 
   // Uploads rows x cols floats (row-major, row 0 drawn at the top).
   void set_values(const float* data, int rows, int cols);
+  // Uploads a double matrix through a small float staging buffer (no full float copy in memory);
+  // rows from `masked_from_row` on are drawn as masked.
+  void set_values(const double* data, int rows, int cols, int masked_from_row = 1 << 30);
   int rows() const { return rows_; }
   int cols() const { return cols_; }
 
@@ -63,9 +66,16 @@ class HeatmapWidget {
   HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap,
                     float vmin, float vmax);
   GpuHeatmap& map() { return map_; }
+  // Visible part of the matrix as (u0, v0, du, dv) in [0,1]: wheel zooms about the mouse, drag pans,
+  // double-click resets.
+  const ImVec4& zoom_window() const { return window_; }
+  void reset_zoom() { window_ = ImVec4(0, 0, 1, 1); }
 
  private:
+  void handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size);
+
   GpuHeatmap map_;
+  ImVec4 window_{0, 0, 1, 1};
   GpuHeatmap colorbar_;
   float colorbar_vmin_ = 1, colorbar_vmax_ = 0;
 };

@@ -8,6 +8,7 @@ std::map<std::string, std::pair<ImVec2, ImVec2>>& probes() {
   static std::map<std::string, std::pair<ImVec2, ImVec2>> map;
   return map;
 }
+bool g_wheel_requested = false;
 }  // namespace
 
 void probe_last_item(const char* name) { probe_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
@@ -22,6 +23,12 @@ bool find_probe(const std::string& name, ImVec2* min, ImVec2* max) {
   return true;
 }
 
-void clear_probes() { probes().clear(); }
+void clear_probes() {
+  probes().clear();
+  g_wheel_requested = false;
+}
+
+void request_wheel() { g_wheel_requested = true; }
+bool wheel_requested() { return g_wheel_requested; }
 
 }  // namespace posenc::app

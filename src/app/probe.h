@@ -14,7 +14,12 @@ void probe_last_item(const char* name);
 void probe_rect(const char* name, ImVec2 min, ImVec2 max);
 // Looks a rectangle up; false if it was not drawn in the last frame.
 bool find_probe(const std::string& name, ImVec2* min, ImVec2* max);
-// Called at the start of every frame: forget last frame's rectangles.
+// Called at the start of every frame: forget last frame's rectangles (and the wheel request).
 void clear_probes();
+
+// A widget under the mouse that uses the wheel (zoomable map) asks for it this frame; the browser page
+// lets wheel events reach the app only then, so an embed never hijacks the page's scrolling.
+void request_wheel();
+bool wheel_requested();
 
 }  // namespace posenc::app

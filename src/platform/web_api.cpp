@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include <imgui_internal.h>
+
 #include "app/probe.h"
 
 using posenc::platform::runner;
@@ -42,6 +44,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
   if (!name || !posenc::app::find_probe(name, &min, &max)) return "";
   std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f,%.2f", min.x, min.y, max.x - min.x, max.y - min.y);
   return buf;
+}
+
+// Whether the wheel should reach the app: over a zoomable map, or over a panel that can scroll.
+// Otherwise the page scrolls as if the canvas were not there.
+EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
+  if (posenc::app::wheel_requested()) return 1;
+  const ImGuiWindow* hovered = ImGui::GetCurrentContext() ? ImGui::GetCurrentContext()->HoveredWindow : nullptr;
+  return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
 }
 
 }  // extern "C"

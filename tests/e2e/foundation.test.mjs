@@ -78,9 +78,10 @@ test('largest matrix (n = 4096, d = 1024) renders and wasm memory stays near the
   await waitReady(page);
   await waitFrames(page, 3);
   const heap = await page.evaluate(() => Module.HEAP8.length);
-  const matrixBytes = 4096 * 1024 * 4;
-  console.log(`# wasm memory at n=4096, d=1024: ${(heap / 2 ** 20).toFixed(1)} MiB (matrix float32: ${(matrixBytes / 2 ** 20).toFixed(0)} MiB)`);
-  assert.ok(heap < 3 * matrixBytes, `wasm memory ${heap} should stay within 3x the float32 matrix (${matrixBytes})`);
+  // The view keeps the exact (double) matrix for hover and curves; the GPU gets float32 in chunks.
+  const matrixBytes = 4096 * 1024 * 8;
+  console.log(`# wasm memory at n=4096, d=1024: ${(heap / 2 ** 20).toFixed(1)} MiB (matrix float64: ${(matrixBytes / 2 ** 20).toFixed(0)} MiB)`);
+  assert.ok(heap < 2 * matrixBytes, `wasm memory ${heap} should stay within 2x the float64 matrix (${matrixBytes})`);
   await screenshot(page, 'web-waves-4096x1024.png');
   assert.deepEqual(errors, []);
   const metrics = path.join(artifactsDir, 'web-metrics.json');

@@ -113,9 +113,6 @@ void WavesView::recompute() {
     table_.resize(0, 0);
     return;
   }
-  table_f_ = table_.cast<float>();
-  if (scheme_ == AbsoluteScheme::Learned)  // rows past max_len do not exist in the model
-    for (int p = learned_defined_rows(n_, params); p < n_; ++p) table_f_.row(p).setConstant(kMaskedCell);
   switch (scheme_) {
     case AbsoluteScheme::Sinusoidal:
     case AbsoluteScheme::SineOnly: vmin_ = -1, vmax_ = 1, cmap_ = Colormap::Viridis; break;
@@ -124,7 +121,9 @@ void WavesView::recompute() {
     case AbsoluteScheme::Integer: vmin_ = 0, vmax_ = float(std::max(1, n_ - 1)), cmap_ = Colormap::Viridis; break;
     case AbsoluteScheme::Learned: vmin_ = -0.06f, vmax_ = 0.06f, cmap_ = Colormap::Diverging; break;
   }
-  heatmap_.map().set_values(table_f_.data(), int(table_f_.rows()), int(table_f_.cols()));
+  // Rows past max_len do not exist in a learned model: drawn masked.
+  const int defined = scheme_ == AbsoluteScheme::Learned ? learned_defined_rows(n_, params) : n_;
+  heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined);
 }
 
 double WavesView::value_at(int p, int i) const { return table_(p, i); }

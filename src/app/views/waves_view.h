@@ -42,7 +42,6 @@ class WavesView final : public View {
   bool dirty_ = true;
   std::string error_;  // why the current parameters cannot be drawn (e.g. binary needs n <= 2^d)
   Matrix table_;       // double precision, for curves and hover
-  MatrixF table_f_;    // uploaded to the GPU
   float vmin_ = -1, vmax_ = 1;
   Colormap cmap_ = Colormap::Viridis;
   HeatmapWidget heatmap_;
