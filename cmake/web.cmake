@@ -3,9 +3,13 @@ set(POSENC_SITE_DIR "${PROJECT_SOURCE_DIR}/build/web" CACHE PATH "Where the stat
 
 # -msimd128 for everything we compile (core kernels use wasm_simd128.h; clang autovectorises the rest).
 add_compile_options(-msimd128)
-# The core reports bad arguments with exceptions; Emscripten only catches them with -fexceptions.
+# The core reports bad arguments by throwing InvalidArgument; emcc's default only lets exceptions abort,
+# so enable catching (the cache holds the prebuilt -except libc++/libc++abi variants).
 add_compile_options(-fexceptions)
 add_link_options(-fexceptions)
+# posenc_core is defined before this file is included, so the directory options above miss it.
+target_compile_options(posenc_core PUBLIC -msimd128 -fexceptions)
+target_link_options(posenc_core PUBLIC -fexceptions)
 
 if(POSENC_BUILD_APP)
   # SDL2 built for wasm by scripts/bootstrap (Emscripten's own SDL2 port cannot be used offline).

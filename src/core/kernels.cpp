@@ -1,0 +1,364 @@
+#include "kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace posenc::kernels {
+
+// ---------------------------------------------------------------- portable
+
+void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[i * d + k] * B[j * d + k];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+}
+
+void add_portable(float* dst, const float* src, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) dst[i] += src[i];
+}
+
+void softmax_rows_portable(float* X, int n, int m) {
+  for (int i = 0; i < n; ++i) {
+    float* row = X + static_cast<std::size_t>(i) * m;
+    float mx = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < m; ++j) mx = std::max(mx, row[j]);
+    if (mx == -std::numeric_limits<float>::infinity()) {
+      std::fill(row, row + m, 0.0f);  // fully masked row
+      continue;
+    }
+    float sum = 0.0f;
+    for (int j = 0; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);  // exp(-inf) = 0
+    const float inv = 1.0f / sum;
+    for (int j = 0; j < m; ++j) row[j] *= inv;
+  }
+}
+
+void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                          float* out) {
+  const int h = d / 2;
+  for (int r = 0; r < n; ++r) {
+    const float* xr = x + static_cast<std::size_t>(r) * d;
+    float* o = out + static_cast<std::size_t>(r) * d;
+    const float* c = cos + static_cast<std::size_t>(r) * h;
+    const float* s = sin + static_cast<std::size_t>(r) * h;
+    for (int p = 0; p < h; ++p) {
+      const int i0 = layout == RopeLayout::Half ? p : 2 * p;
+      const int i1 = layout == RopeLayout::Half ? p + h : 2 * p + 1;
+      const float x0 = xr[i0], x1 = xr[i1];
+      o[i0] = x0 * c[p] - x1 * s[p];
+      o[i1] = x1 * c[p] + x0 * s[p];
+    }
+  }
+}
+
+// ---------------------------------------------------------------- SIMD128
+
+#if defined(__wasm_simd128__)
+
+void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  // Transpose B once so that a row of C is a sum over k of A[i][k] * Bt[k][:]: broadcast-multiply-add
+  // along j needs no horizontal reduction. Register block: 4 rows of A x 8 columns of C.
+  std::vector<float> Bt(static_cast<std::size_t>(d) * m);
+  for (int j = 0; j < m; ++j)
+    for (int k = 0; k < d; ++k) Bt[static_cast<std::size_t>(k) * m + j] = B[static_cast<std::size_t>(j) * d + k];
+  const v128_t vs = wasm_f32x4_splat(scale);
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    int j = 0;
+    for (; j + 8 <= m; j += 8) {
+      v128_t acc[4][2];
+      for (auto& a : acc) a[0] = a[1] = wasm_f32x4_splat(0.0f);
+      for (int k = 0; k < d; ++k) {
+        const float* b = &Bt[static_cast<std::size_t>(k) * m + j];
+        const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+        for (int r = 0; r < 4; ++r) {
+          const v128_t a = wasm_f32x4_splat(A[static_cast<std::size_t>(i + r) * d + k]);
+          acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
+          acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
+        }
+      }
+      for (int r = 0; r < 4; ++r) {
+        float* c = C + static_cast<std::size_t>(i + r) * m + j;
+        wasm_v128_store(c, wasm_f32x4_mul(acc[r][0], vs));
+        wasm_v128_store(c + 4, wasm_f32x4_mul(acc[r][1], vs));
+      }
+    }
+    for (; j + 4 <= m; j += 4) {
+      v128_t acc[4];
+      for (auto& a : acc) a = wasm_f32x4_splat(0.0f);
+      for (int k = 0; k < d; ++k) {
+        const v128_t b0 = wasm_v128_load(&Bt[static_cast<std::size_t>(k) * m + j]);
+        for (int r = 0; r < 4; ++r)
+          acc[r] = wasm_f32x4_add(acc[r], wasm_f32x4_mul(wasm_f32x4_splat(A[static_cast<std::size_t>(i + r) * d + k]), b0));
+      }
+      for (int r = 0; r < 4; ++r) wasm_v128_store(C + static_cast<std::size_t>(i + r) * m + j, wasm_f32x4_mul(acc[r], vs));
+    }
+    for (; j < m; ++j)
+      for (int r = 0; r < 4; ++r) {
+        float acc = 0.0f;
+        for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i + r) * d + k] * Bt[static_cast<std::size_t>(k) * m + j];
+        C[static_cast<std::size_t>(i + r) * m + j] = scale * acc;
+      }
+  }
+  for (; i < n; ++i) {  // leftover rows: one at a time, 4 columns per vector
+    int j = 0;
+    for (; j + 4 <= m; j += 4) {
+      v128_t acc = wasm_f32x4_splat(0.0f);
+      for (int k = 0; k < d; ++k)
+        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(A[static_cast<std::size_t>(i) * d + k]),
+                                                 wasm_v128_load(&Bt[static_cast<std::size_t>(k) * m + j])));
+      wasm_v128_store(C + static_cast<std::size_t>(i) * m + j, wasm_f32x4_mul(acc, vs));
+    }
+    for (; j < m; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * Bt[static_cast<std::size_t>(k) * m + j];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+  }
+}
+
+void add_simd128(float* dst, const float* src, std::size_t count) {
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) wasm_v128_store(dst + i, wasm_f32x4_add(wasm_v128_load(dst + i), wasm_v128_load(src + i)));
+  for (; i < count; ++i) dst[i] += src[i];
+}
+
+namespace {
+
+// e^x for x <= 0 (softmax arguments), ~2 ulp: x = n ln2 + r, |r| <= ln2/2, e^r by a degree-6 polynomial,
+// 2^n by building the float exponent. Inputs below -87 flush to 0 (e^-87 is below float's normal range).
+inline v128_t exp_nonpositive(v128_t x) {
+  const v128_t min_x = wasm_f32x4_splat(-87.0f);
+  const v128_t underflow = wasm_f32x4_lt(x, min_x);  // also true for -inf
+  x = wasm_f32x4_max(x, min_x);
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  // Cody-Waite split of ln 2 keeps r accurate.
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.0f / 720);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 120));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 24));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 6));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0.5f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  const v128_t pow2n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return wasm_v128_andnot(wasm_f32x4_mul(p, pow2n), underflow);
+}
+
+inline float hmax(v128_t v) {
+  v = wasm_f32x4_max(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+  v = wasm_f32x4_max(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
+  return wasm_f32x4_extract_lane(v, 0);
+}
+
+inline float hsum(v128_t v) {
+  v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+  v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
+  return wasm_f32x4_extract_lane(v, 0);
+}
+
+}  // namespace
+
+void softmax_rows_simd128(float* X, int n, int m) {
+  const float ninf = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < n; ++i) {
+    float* row = X + static_cast<std::size_t>(i) * m;
+    v128_t vmax = wasm_f32x4_splat(ninf);
+    int j = 0;
+    for (; j + 4 <= m; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(row + j));
+    float mx = hmax(vmax);
+    for (; j < m; ++j) mx = std::max(mx, row[j]);
+    if (mx == ninf) {
+      std::fill(row, row + m, 0.0f);
+      continue;
+    }
+    const v128_t vmx = wasm_f32x4_splat(mx);
+    v128_t vsum = wasm_f32x4_splat(0.0f);
+    for (j = 0; j + 4 <= m; j += 4) {
+      const v128_t e = exp_nonpositive(wasm_f32x4_sub(wasm_v128_load(row + j), vmx));
+      wasm_v128_store(row + j, e);
+      vsum = wasm_f32x4_add(vsum, e);
+    }
+    float sum = hsum(vsum);
+    for (; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);
+    const v128_t inv = wasm_f32x4_splat(1.0f / sum);
+    for (j = 0; j + 4 <= m; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
+    for (; j < m; ++j) row[j] *= 1.0f / sum;
+  }
+}
+
+void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                         float* out) {
+  const int h = d / 2;
+  for (int r = 0; r < n; ++r) {
+    const float* xr = x + static_cast<std::size_t>(r) * d;
+    float* o = out + static_cast<std::size_t>(r) * d;
+    const float* c = cos + static_cast<std::size_t>(r) * h;
+    const float* s = sin + static_cast<std::size_t>(r) * h;
+    int p = 0;
+    if (layout == RopeLayout::Half) {
+      for (; p + 4 <= h; p += 4) {
+        const v128_t x0 = wasm_v128_load(xr + p), x1 = wasm_v128_load(xr + p + h);
+        const v128_t vc = wasm_v128_load(c + p), vsn = wasm_v128_load(s + p);
+        wasm_v128_store(o + p, wasm_f32x4_sub(wasm_f32x4_mul(x0, vc), wasm_f32x4_mul(x1, vsn)));
+        wasm_v128_store(o + p + h, wasm_f32x4_add(wasm_f32x4_mul(x1, vc), wasm_f32x4_mul(x0, vsn)));
+      }
+      for (; p < h; ++p) {
+        const float x0 = xr[p], x1 = xr[p + h];
+        o[p] = x0 * c[p] - x1 * s[p];
+        o[p + h] = x1 * c[p] + x0 * s[p];
+      }
+    } else {
+      // Two pairs per vector: [x0 x1 x2 x3] * [c0 c0 c1 c1] + [x1 x0 x3 x2] * [-s0 s0 -s1 s1].
+      const v128_t sign = wasm_f32x4_make(-1.0f, 1.0f, -1.0f, 1.0f);
+      for (; p + 2 <= h; p += 2) {
+        const v128_t v = wasm_v128_load(xr + 2 * p);
+        const v128_t cs = wasm_v128_load64_zero(c + p), ss = wasm_v128_load64_zero(s + p);
+        const v128_t cd = wasm_i32x4_shuffle(cs, cs, 0, 0, 1, 1);
+        const v128_t sd = wasm_f32x4_mul(wasm_i32x4_shuffle(ss, ss, 0, 0, 1, 1), sign);
+        const v128_t sw = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);
+        wasm_v128_store(o + 2 * p, wasm_f32x4_add(wasm_f32x4_mul(v, cd), wasm_f32x4_mul(sw, sd)));
+      }
+      for (; p < h; ++p) {
+        const float x0 = xr[2 * p], x1 = xr[2 * p + 1];
+        o[2 * p] = x0 * c[p] - x1 * s[p];
+        o[2 * p + 1] = x1 * c[p] + x0 * s[p];
+      }
+    }
+  }
+}
+
+#endif  // __wasm_simd128__
+
+// ---------------------------------------------------------------- dispatch
+
+void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+#if defined(__wasm_simd128__)
+  logits_simd128(A, B, n, m, d, scale, C);
+#else
+  logits_portable(A, B, n, m, d, scale, C);
+#endif
+}
+
+void add(float* dst, const float* src, std::size_t count) {
+#if defined(__wasm_simd128__)
+  add_simd128(dst, src, count);
+#else
+  add_portable(dst, src, count);
+#endif
+}
+
+void softmax_rows(float* X, int n, int m) {
+#if defined(__wasm_simd128__)
+  softmax_rows_simd128(X, n, m);
+#else
+  softmax_rows_portable(X, n, m);
+#endif
+}
+
+void rope_rotate(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
+#if defined(__wasm_simd128__)
+  rope_rotate_simd128(x, cos, sin, n, d, layout, out);
+#else
+  rope_rotate_portable(x, cos, sin, n, d, layout, out);
+#endif
+}
+
+void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin) {
+  const Eigen::Index h = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  cos.resize(static_cast<Eigen::Index>(positions.size()), h);
+  sin.resize(cos.rows(), h);
+  for (Eigen::Index r = 0; r < cos.rows(); ++r)
+    for (Eigen::Index p = 0; p < h; ++p) {
+      const double angle = static_cast<double>(positions[r]) * freqs.inv_freq[p];  // double: p up to 10^6
+      cos(r, p) = static_cast<float>(std::cos(angle) * freqs.attention_scaling);
+      sin(r, p) = static_cast<float>(std::sin(angle) * freqs.attention_scaling);
+    }
+}
+
+namespace {
+
+bool use_simd(Path path) {
+  require(path != Path::Simd128 || kHaveSimd128, "path", "this build has no SIMD128 kernels");
+  return kHaveSimd128 && path != Path::Portable;
+}
+
+void run_logits(bool simd, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c) {
+  c.resize(a.rows(), b.rows());
+  const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.rows()), d = static_cast<int>(a.cols());
+#if defined(__wasm_simd128__)
+  if (simd) return logits_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+#else
+  (void)simd;
+#endif
+  logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
+}
+
+}  // namespace
+
+MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
+                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
+  const Eigen::Index d = q.cols();
+  require(d == 2 * static_cast<Eigen::Index>(freqs.inv_freq.size()), "q", "q must have 2 * inv_freq.size() columns");
+  require(k.cols() == d, "k", "k must have as many columns as q");
+  require(static_cast<Eigen::Index>(qpos.size()) == q.rows(), "query_positions", "one position per query");
+  require(static_cast<Eigen::Index>(kpos.size()) == k.rows(), "key_positions", "one position per key");
+  const bool simd = use_simd(path);
+  MatrixF qc, qs, kc, ks;
+  rope_cos_sin(qpos, freqs, qc, qs);
+  rope_cos_sin(kpos, freqs, kc, ks);
+  MatrixF qr(q.rows(), d), kr(k.rows(), d);
+  auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
+#if defined(__wasm_simd128__)
+    if (simd) return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+#endif
+    rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+  };
+  rotate(q, qc, qs, qr);
+  rotate(k, kc, ks, kr);
+  MatrixF out;
+  run_logits(simd, qr, kr, scale, out);
+  return out;
+}
+
+MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path) {
+  require(k.cols() == q.cols(), "k", "k must have as many columns as q");
+  require(bias.rows() == q.rows() && bias.cols() == k.rows(), "bias", "bias must be n x m");
+  const bool simd = use_simd(path);
+  MatrixF out;
+  run_logits(simd, q, k, scale, out);
+#if defined(__wasm_simd128__)
+  if (simd) {
+    add_simd128(out.data(), bias.data(), static_cast<std::size_t>(out.size()));
+    return out;
+  }
+#endif
+  add_portable(out.data(), bias.data(), static_cast<std::size_t>(out.size()));
+  return out;
+}
+
+MatrixF softmax(const MatrixF& logits, Path path) {
+  const bool simd = use_simd(path);
+  MatrixF out = logits;
+#if defined(__wasm_simd128__)
+  if (simd) {
+    softmax_rows_simd128(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+    return out;
+  }
+#endif
+  (void)simd;
+  softmax_rows_portable(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+  return out;
+}
+
+}  // namespace posenc::kernels
