@@ -138,9 +138,10 @@ void SimilarityView::recompute() {
     if (error_.empty()) error_ = std::string("curves: ") + e.what();
   }
 
-  // Neighbour distance: the selected scheme, with sinusoidal and binary for reference.
+  // Neighbour distance: the selected scheme, with binary and sinusoidal for reference (sinusoidal last, so
+  // its flat line stays visible over binary's jumps).
   neighbour_.clear();
-  std::vector<AbsoluteScheme> shown = {AbsoluteScheme::Sinusoidal, AbsoluteScheme::Binary};
+  std::vector<AbsoluteScheme> shown = {AbsoluteScheme::Binary, AbsoluteScheme::Sinusoidal};
   if (scheme_ != AbsoluteScheme::Sinusoidal && scheme_ != AbsoluteScheme::Binary) shown.insert(shown.begin(), scheme_);
   for (size_t i = 0; i < shown.size(); ++i) {
     try {
