@@ -111,6 +111,11 @@ void SimilarityView::recompute() {
     heatmap_.map().set_values(G.data(), int(G.rows()), int(G.cols()));
   } catch (const InvalidArgument& e) {
     error_ = std::string(absolute_scheme_name(scheme_)) + ": " + e.what();
+    if (scheme_ == AbsoluteScheme::Binary) {
+      int bits = 1;
+      while ((int64_t{1} << bits) < n_) ++bits;
+      error_ += " (n = " + std::to_string(n_) + " needs d >= " + std::to_string(bits) + " bits)";
+    }
     dots_.reset();
   }
 
