@@ -8,6 +8,9 @@ import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../te
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOTS = [
   { name: 'waves', query: 'view=waves&n=128&d=128&base=10000' },
+  { name: 'similarity', query: 'view=similarity&scheme=sinusoidal&n=128&d=64&base=10000&pstep=24' },
+  { name: 'buckets', query: 'view=buckets&scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0' },
+  { name: 'toy', query: 'view=toy&theta=0.5' },
 ];
 
 const server = await serveSite();

@@ -4,7 +4,10 @@
 
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/views/buckets_view.h"
 #include "app/views/frequencies_view.h"
+#include "app/views/similarity_view.h"
+#include "app/views/toy_view.h"
 #include "app/views/waves_view.h"
 
 namespace posenc::app {
@@ -12,6 +15,9 @@ namespace posenc::app {
 App::App() {
   views_.push_back(std::make_unique<WavesView>());
   views_.push_back(std::make_unique<FrequenciesView>());
+  views_.push_back(std::make_unique<SimilarityView>());
+  views_.push_back(std::make_unique<BucketsView>());
+  views_.push_back(std::make_unique<ToyView>());
   current_ = views_.front().get();
 }
 

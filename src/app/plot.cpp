@@ -107,6 +107,61 @@ size_t nearest_index(const std::vector<double>& xs, double x) {
   return (x - xs[i - 1] < xs[i] - x) ? i - 1 : i;
 }
 
+// A series in screen space, split into runs of finite points. With more points than 2 per pixel column,
+// each column keeps only its lowest and highest point (in their original order): the picture looks the
+// same, spikes included, and a plot of many long series stays within ImGui's 16-bit vertex budget per
+// window (WebGL2 has no base-vertex draw, so the backend cannot offset past 65536 vertices).
+bool is_decimated(const Series& s, float width_px) {
+  return std::min(s.x.size(), s.y.size()) > size_t(2 * std::max(1.0f, width_px));
+}
+
+std::vector<std::vector<ImVec2>> screen_runs(const Series& s, const AxisMap& ax, const AxisMap& ay, bool log_y,
+                                             float width_px) {
+  std::vector<std::vector<ImVec2>> runs(1);
+  const size_t count = std::min(s.x.size(), s.y.size());
+  const bool decimate = is_decimated(s, width_px);
+  // The current pixel column's lowest [0] and highest [1] point (decimating only).
+  struct Column {
+    bool open = false;
+    int x = 0;
+    size_t idx[2] = {0, 0};
+    ImVec2 pt[2];
+  } col;
+  auto flush = [&] {
+    if (!col.open) return;
+    const int first = col.idx[0] <= col.idx[1] ? 0 : 1;
+    runs.back().push_back(col.pt[first]);
+    if (col.idx[0] != col.idx[1]) runs.back().push_back(col.pt[1 - first]);
+    col.open = false;
+  };
+  for (size_t i = 0; i < count; ++i) {
+    const double y = plot_y(s.y[i], log_y);
+    if (!std::isfinite(y) || !std::isfinite(s.x[i])) {
+      flush();
+      if (!runs.back().empty()) runs.emplace_back();
+      continue;
+    }
+    const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(y));
+    if (!decimate) {
+      runs.back().push_back(p);
+      continue;
+    }
+    const int x = int(std::floor(p.x));
+    if (!col.open || x != col.x) {
+      flush();
+      col.open = true;
+      col.x = x;
+      for (int k = 0; k < 2; ++k) col.idx[k] = i, col.pt[k] = p;
+      continue;
+    }
+    if (p.y > col.pt[0].y) col.idx[0] = i, col.pt[0] = p;  // screen y grows downwards: the lowest value
+    if (p.y < col.pt[1].y) col.idx[1] = i, col.pt[1] = p;  // the highest value
+  }
+  flush();
+  if (runs.back().empty()) runs.pop_back();
+  return runs;
+}
+
 }  // namespace
 
 PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series,
@@ -175,27 +230,27 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
     const ImU32 color = s.color ? s.color : palette_color(int(si));
-    ImVec2 prev;
-    bool have_prev = false;
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      const double y = plot_y(s.y[i], opt.log_y);
-      if (!std::isfinite(y) || !std::isfinite(s.x[i])) {
-        have_prev = false;
-        continue;
-      }
-      const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(y));
-      if (have_prev) {
-        if (s.steps) {
-          dl->AddLine(prev, ImVec2(p.x, prev.y), color, 1.5f);
-          dl->AddLine(ImVec2(p.x, prev.y), p, color, 1.5f);
-        } else {
-          dl->AddLine(prev, p, color, 1.5f);
+    const std::vector<std::vector<ImVec2>> runs = screen_runs(s, ax, ay, opt.log_y, pmax.x - pmin.x);
+    // Decimated runs zigzag within a pixel column: anti-aliased joins would fold over (and cost more
+    // vertices), so draw them as plain quads.
+    const ImDrawListFlags saved_flags = dl->Flags;
+    if (is_decimated(s, pmax.x - pmin.x)) dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
+    for (const std::vector<ImVec2>& run : runs) {
+      if (s.steps) {
+        std::vector<ImVec2> stairs;
+        stairs.reserve(2 * run.size());
+        for (size_t i = 0; i < run.size(); ++i) {
+          if (i) stairs.push_back(ImVec2(run[i].x, run[i - 1].y));
+          stairs.push_back(run[i]);
         }
+        dl->AddPolyline(stairs.data(), int(stairs.size()), color, ImDrawFlags_None, 1.5f);
+      } else {
+        dl->AddPolyline(run.data(), int(run.size()), color, ImDrawFlags_None, 1.5f);
       }
-      if (s.markers) dl->AddCircleFilled(p, 2.5f, color);
-      prev = p;
-      have_prev = true;
+      if (s.markers && run.size() <= 256)
+        for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
     }
+    dl->Flags = saved_flags;
   }
   dl->PopClipRect();
   dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));

@@ -1,0 +1,349 @@
+#include "app/views/buckets_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "app/probe.h"
+#include "app/state_params.h"
+#include "core/alibi.h"
+#include "core/deberta.h"
+#include "core/shaw.h"
+#include "core/similarity.h"
+#include "core/t5.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr const char* kSchemeIds[] = {"t5", "deberta", "shaw", "alibi"};
+constexpr const char* kSchemeLabels[] = {"T5 buckets", "DeBERTa log buckets", "Shaw clip window", "ALiBi per head"};
+
+Series steps(std::string label, int64_t r0, const std::vector<double>& y, ImU32 color) {
+  Series s{std::move(label), {}, {}, color, false, true};
+  s.x.reserve(y.size());
+  for (size_t i = 0; i < y.size(); ++i) s.x.push_back(double(r0 + int64_t(i)));
+  s.y = y;
+  return s;
+}
+
+void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  if (m == 0) m = 1;
+  lo = float(-m);
+  hi = float(m);
+}
+
+}  // namespace
+
+const char* BucketsView::caption() const {
+  switch (scheme_) {
+    case Scheme::T5:
+      return "T5: score = q_i . k_j + b[bucket(j - i)]; exact buckets below max_exact, log-spaced up to max_distance";
+    case Scheme::Deberta:
+      return "DeBERTa: delta(i, j) = i - j if |i - j| <= bucket_size/2, else sign * (ceil(log ratio * (mid-1)) + mid)";
+    case Scheme::Shaw:
+      return "Shaw: e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d); distances past K share the end vector";
+    case Scheme::Alibi:
+      return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) (Press et al.)";
+  }
+  return "";
+}
+
+bool BucketsView::draw_controls() {
+  bool changed = false;
+  ImGui::TextUnformatted("Scheme");
+  int idx = int(scheme_);
+  if (ImGui::Combo("##scheme", &idx, kSchemeLabels, IM_ARRAYSIZE(kSchemeLabels))) {
+    scheme_ = Scheme(idx);
+    changed = true;
+  }
+  probe_last_item("combo.scheme");
+  ImGui::TextUnformatted("Sequence length n");
+  changed |= ImGui::SliderInt("##n", &n_, 2, kMaxN, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+  probe_last_item("slider.n");
+  ImGui::Separator();
+  switch (scheme_) {
+    case Scheme::T5:
+      changed |= ImGui::Checkbox("bidirectional (encoder)", &bidirectional_);
+      probe_last_item("check.bidirectional");
+      ImGui::TextUnformatted("num_buckets");
+      changed |= ImGui::SliderInt("##num_buckets", &num_buckets_, 2, 256, "num_buckets = %d",
+                                  ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.num_buckets");
+      ImGui::TextUnformatted("max_distance");
+      changed |= ImGui::SliderInt("##max_distance", &max_distance_, 2, 65536, "max_distance = %d",
+                                  ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.max_distance");
+      ImGui::TextUnformatted("Bias table seed");
+      changed |= ImGui::SliderInt("##seed", &seed_, 0, 1000, "seed = %d", ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.seed");
+      changed |= ImGui::Checkbox("matrix shows the bias", &show_bias_);
+      probe_last_item("check.show_bias");
+      break;
+    case Scheme::Deberta:
+      ImGui::TextUnformatted("bucket_size (position_buckets)");
+      changed |= ImGui::SliderInt("##bucket_size", &bucket_size_, 0, 4096, "bucket_size = %d",
+                                  ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.bucket_size");
+      ImGui::TextUnformatted("max_position (max_relative_positions)");
+      changed |= ImGui::SliderInt("##max_position", &max_position_, 0, 65536, "max_position = %d",
+                                  ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.max_position");
+      ImGui::TextDisabled("bucket_size = 0 turns log bucketing off");
+      break;
+    case Scheme::Shaw:
+      ImGui::TextUnformatted("Clip distance K");
+      changed |= ImGui::SliderInt("##clip", &clip_, 1, 1024, "K = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.clip");
+      ImGui::TextUnformatted("Table seed");
+      changed |= ImGui::SliderInt("##seed", &seed_, 0, 1000, "seed = %d", ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.seed");
+      break;
+    case Scheme::Alibi:
+      ImGui::TextUnformatted("Heads H");
+      changed |= ImGui::SliderInt("##heads", &heads_, 1, 64, "H = %d", ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.heads");
+      ImGui::TextUnformatted("Head drawn in the matrix");
+      head_ = std::min(head_, heads_ - 1);
+      changed |= ImGui::SliderInt("##head", &head_, 0, heads_ - 1, "head h = %d", ImGuiSliderFlags_AlwaysClamp);
+      probe_last_item("slider.head");
+      break;
+  }
+  if (changed) dirty_ = true;
+  return changed;
+}
+
+void BucketsView::recompute() {
+  dirty_ = false;
+  error_.clear();
+  index_series_.clear();
+  value_series_.clear();
+  bucket_by_offset_.assign(size_t(2 * n_ - 1), 0.0);
+  value_by_offset_.assign(size_t(2 * n_ - 1), 0.0);
+  heatmap_n_ = std::min(n_, kMaxHeatmapN);
+  const int64_t r0 = -(n_ - 1);
+  try {
+    switch (scheme_) {
+      case Scheme::T5: {
+        std::vector<int64_t> rel(size_t(2 * n_ - 1));
+        for (size_t i = 0; i < rel.size(); ++i) rel[i] = r0 + int64_t(i);
+        const std::vector<int> buckets = t5_buckets(rel, bidirectional_, num_buckets_, max_distance_);
+        t5_bias_ = seeded_bias(num_buckets_, uint64_t(seed_));
+        for (size_t i = 0; i < rel.size(); ++i) {
+          bucket_by_offset_[i] = buckets[i];
+          value_by_offset_[i] = t5_bias_[size_t(buckets[i])];
+        }
+        index_title_ = "bucket(j - i)";
+        value_title_ = "bias b[bucket(j - i)] (seeded)";
+        index_series_.push_back(steps(bidirectional_ ? "bidirectional" : "causal", r0, bucket_by_offset_, palette_color(0)));
+        value_series_.push_back(steps("bias", r0, value_by_offset_, palette_color(1)));
+        if (show_bias_) {
+          cmap_ = Colormap::Diverging;
+          symmetric_range(t5_bias_, vmin_, vmax_);
+        } else {
+          cmap_ = Colormap::Viridis;
+          vmin_ = 0;
+          vmax_ = float(std::max(1, num_buckets_ - 1));
+        }
+        break;
+      }
+      case Scheme::Deberta: {
+        validate_deberta_buckets(bucket_size_, max_position_);
+        const int64_t span = deberta_span(bucket_size_, max_position_);
+        for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+          const int64_t r = r0 + int64_t(i);  // j - i; DeBERTa's own relative position is i - j = -r
+          const int64_t delta = deberta_relative_position(0, r, bucket_size_, max_position_);
+          bucket_by_offset_[i] = double(delta);
+          value_by_offset_[i] = double(std::clamp<int64_t>(delta + span, 0, 2 * span - 1));
+        }
+        index_title_ = "delta = log bucket of (i - j)";
+        value_title_ = "row of the 2s position table: clamp(delta + s, 0, 2s - 1)";
+        index_series_.push_back(steps("delta(i, j)", r0, bucket_by_offset_, palette_color(0)));
+        std::vector<double> identity(bucket_by_offset_.size());
+        for (size_t i = 0; i < identity.size(); ++i) identity[i] = -double(r0 + int64_t(i));
+        index_series_.push_back(steps("i - j (no bucketing)", r0, identity, IM_COL32(200, 200, 200, 120)));
+        value_series_.push_back(steps("table row", r0, value_by_offset_, palette_color(1)));
+        cmap_ = Colormap::Diverging;
+        symmetric_range(bucket_by_offset_, vmin_, vmax_);
+        break;
+      }
+      case Scheme::Shaw: {
+        const Matrix table = shaw_random_table(clip_, 3, uint64_t(seed_));
+        std::vector<std::vector<double>> comps(3, std::vector<double>(bucket_by_offset_.size()));
+        for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+          const int64_t r = r0 + int64_t(i);
+          const int64_t row = shaw_index(0, r, clip_);
+          bucket_by_offset_[i] = double(row - clip_);  // clip(j - i, -K, K)
+          value_by_offset_[i] = double(row - clip_);
+          for (int c = 0; c < 3; ++c) comps[size_t(c)][i] = table(row, c);
+        }
+        index_title_ = "clip(j - i, -K, K)";
+        value_title_ = "a^K[clip(j - i)][c], c = 0..2 (seeded table)";
+        index_series_.push_back(steps("clipped distance", r0, bucket_by_offset_, palette_color(0)));
+        for (int c = 0; c < 3; ++c)
+          value_series_.push_back(steps("component " + std::to_string(c), r0, comps[size_t(c)], palette_color(c + 1)));
+        cmap_ = Colormap::Diverging;
+        vmin_ = float(-clip_);
+        vmax_ = float(clip_);
+        break;
+      }
+      case Scheme::Alibi: {
+        alibi_slopes_ = alibi_slopes(heads_);
+        head_ = std::min(head_, heads_ - 1);
+        const double m = alibi_slopes_[size_t(head_)];
+        for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+          const int64_t r = r0 + int64_t(i);
+          bucket_by_offset_[i] = double(std::abs(r));
+          value_by_offset_[i] = -m * double(std::abs(r));
+        }
+        index_title_ = "bias -m_h |j - i| of every head";
+        value_title_ = "slope m_h per head";
+        for (int h = 0; h < heads_; ++h) {
+          std::vector<double> x = {double(r0), 0.0, double(n_ - 1)};
+          std::vector<double> y = {-alibi_slopes_[size_t(h)] * (n_ - 1), 0.0, -alibi_slopes_[size_t(h)] * (n_ - 1)};
+          Series s{heads_ <= 8 ? "h = " + std::to_string(h) : std::string(), x, y, palette_color(h), false, false};
+          index_series_.push_back(std::move(s));
+        }
+        Series slopes{"m_h", {}, alibi_slopes_, palette_color(0), true, false};
+        for (int h = 0; h < heads_; ++h) slopes.x.push_back(h);
+        value_series_.push_back(std::move(slopes));
+        cmap_ = Colormap::Viridis;
+        vmin_ = float(-m * double(heatmap_n_ - 1));
+        vmax_ = 0;
+        if (!(vmax_ > vmin_)) vmin_ = -1;
+        break;
+      }
+    }
+  } catch (const InvalidArgument& e) {
+    error_ = std::string(kSchemeIds[int(scheme_)]) + " " + e.field() + ": " + e.what();
+    return;
+  }
+  // The capped matrix uses the offsets -(heatmap_n - 1)..heatmap_n - 1 of the full vectors.
+  // Bias values for ALiBi and T5 (when asked), otherwise the bucket / bucketed or clipped distance.
+  const bool draw_values = scheme_ == Scheme::Alibi || (scheme_ == Scheme::T5 && show_bias_);
+  const std::vector<double>& drawn = draw_values ? value_by_offset_ : bucket_by_offset_;
+  const auto first = drawn.begin() + (n_ - heatmap_n_);
+  const std::vector<double> block(first, first + (2 * heatmap_n_ - 1));
+  const MatrixF M = relative_matrix_f(block, heatmap_n_);
+  heatmap_.map().set_values(M.data(), int(M.rows()), int(M.cols()));
+}
+
+void BucketsView::draw_hover(int i, int j) const {
+  const int64_t r = int64_t(j) - i;
+  const size_t o = size_t(offset_index(r));
+  ImGui::BeginTooltip();
+  ImGui::Text("query i = %d, key j = %d, relative distance j - i = %lld", i, j, (long long)r);
+  switch (scheme_) {
+    case Scheme::T5:
+      ImGui::Text("bucket = %d of %d (%s)", int(bucket_by_offset_[o]), num_buckets_, bidirectional_ ? "bidirectional" : "causal");
+      ImGui::Text("bias b[bucket] = %.17g", value_by_offset_[o]);
+      break;
+    case Scheme::Deberta:
+      ImGui::Text("DeBERTa relative i - j = %lld, bucketed delta = %lld", (long long)-r, (long long)bucket_by_offset_[o]);
+      ImGui::Text("position-table row = %lld", (long long)value_by_offset_[o]);
+      break;
+    case Scheme::Shaw:
+      ImGui::Text("clip(j - i, -%d, %d) = %lld, table row = %lld", clip_, clip_, (long long)bucket_by_offset_[o],
+                  (long long)bucket_by_offset_[o] + clip_);
+      break;
+    case Scheme::Alibi:
+      ImGui::Text("head %d, slope m = %.17g", head_, alibi_slopes_[size_t(head_)]);
+      ImGui::Text("bias -m |j - i| = %.17g", value_by_offset_[o]);
+      break;
+  }
+  ImGui::EndTooltip();
+}
+
+void BucketsView::draw_content(ImVec2 size) {
+  if (dirty_) recompute();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (!error_.empty()) {
+    ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.4f, 1.0f), "Cannot draw: %s", error_.c_str());
+    return;
+  }
+  const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
+  const float right_w = size.x - left_w - style.ItemSpacing.x;
+
+  ImGui::BeginGroup();
+  const char* what = scheme_ == Scheme::T5 ? (show_bias_ ? "bias" : "bucket index")
+                     : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
+                     : scheme_ == Scheme::Shaw    ? "clipped distance"
+                                                  : "bias of the selected head";
+  if (heatmap_n_ < n_)
+    ImGui::TextColored(ImVec4(1.0f, 0.75f, 0.3f, 1.0f), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+  else
+    ImGui::Text("n x n matrix: %s", what);
+  const float h = std::min(left_w, size.y - line);
+  const HeatmapAxes axes{"key j", "query i", 0, 0};
+  const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
+  if (hover.active) draw_hover(hover.row, hover.col);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  const float plot_h = (size.y - style.ItemSpacing.y) * 0.5f;
+  LinePlotOptions io;
+  io.x_title = "relative distance j - i";
+  io.y_title = index_title_;
+  io.hover_format = "%.12g";
+  line_plot("plot.buckets.index", ImVec2(right_w, plot_h), index_series_, io);
+  LinePlotOptions vo = io;
+  vo.y_title = value_title_;
+  if (scheme_ == Scheme::Alibi) vo.x_title = "head h";
+  line_plot("plot.buckets.value", ImVec2(right_w, plot_h), value_series_, vo);
+  ImGui::EndGroup();
+}
+
+void BucketsView::save_state(StateMap& out) const {
+  out["scheme"] = kSchemeIds[int(scheme_)];
+  out["n"] = std::to_string(n_);
+  out["bidirectional"] = bidirectional_ ? "1" : "0";
+  out["num_buckets"] = std::to_string(num_buckets_);
+  out["max_distance"] = std::to_string(max_distance_);
+  out["seed"] = std::to_string(seed_);
+  out["show"] = show_bias_ ? "bias" : "bucket";
+  out["bucket_size"] = std::to_string(bucket_size_);
+  out["max_position"] = std::to_string(max_position_);
+  out["clip"] = std::to_string(clip_);
+  out["heads"] = std::to_string(heads_);
+  out["head"] = std::to_string(head_);
+}
+
+void BucketsView::load_state(const StateMap& in, std::string& notices) {
+  if (auto it = in.find("scheme"); it != in.end()) {
+    const auto found = std::find_if(std::begin(kSchemeIds), std::end(kSchemeIds),
+                                    [&](const char* s) { return it->second == s; });
+    if (found != std::end(kSchemeIds))
+      scheme_ = Scheme(found - std::begin(kSchemeIds));
+    else
+      notices += "scheme=\"" + it->second + "\" is not one of t5, deberta, shaw, alibi: ignored. ";
+  }
+  read_int(in, "n", 2, kMaxN, n_, notices);
+  int bidirectional = bidirectional_ ? 1 : 0;
+  read_int(in, "bidirectional", 0, 1, bidirectional, notices);
+  bidirectional_ = bidirectional != 0;
+  read_int(in, "num_buckets", 2, 256, num_buckets_, notices);
+  read_int(in, "max_distance", 2, 65536, max_distance_, notices);
+  read_int(in, "seed", 0, 1000, seed_, notices);
+  if (auto it = in.find("show"); it != in.end()) {
+    if (it->second == "bias" || it->second == "bucket")
+      show_bias_ = it->second == "bias";
+    else
+      notices += "show=\"" + it->second + "\" is not bucket or bias: ignored. ";
+  }
+  read_int(in, "bucket_size", 0, 4096, bucket_size_, notices);
+  read_int(in, "max_position", 0, 65536, max_position_, notices);
+  read_int(in, "clip", 1, 1024, clip_, notices);
+  read_int(in, "heads", 1, 64, heads_, notices);
+  read_int(in, "head", 0, 63, head_, notices);
+  if (head_ >= heads_) {
+    notices += "head=" + std::to_string(head_) + " is not below heads=" + std::to_string(heads_) + ": using " +
+               std::to_string(heads_ - 1) + ". ";
+    head_ = heads_ - 1;
+  }
+  dirty_ = true;
+}
+
+}  // namespace posenc::app
