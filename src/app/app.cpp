@@ -5,6 +5,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/frequencies_view.h"
+#include "app/views/scores_view.h"
 #include "app/views/waves_view.h"
 
 namespace posenc::app {
@@ -12,6 +13,7 @@ namespace posenc::app {
 App::App() {
   views_.push_back(std::make_unique<WavesView>());
   views_.push_back(std::make_unique<FrequenciesView>());
+  views_.push_back(std::make_unique<ScoresView>());
   current_ = views_.front().get();
 }
 
