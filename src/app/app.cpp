@@ -5,6 +5,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/frequencies_view.h"
+#include "app/views/rope_view.h"
 #include "app/views/scores_view.h"
 #include "app/views/waves_view.h"
 
@@ -14,6 +15,7 @@ App::App() {
   views_.push_back(std::make_unique<WavesView>());
   views_.push_back(std::make_unique<FrequenciesView>());
   views_.push_back(std::make_unique<ScoresView>());
+  views_.push_back(std::make_unique<RopeView>());
   current_ = views_.front().get();
 }
 
