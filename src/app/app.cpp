@@ -5,6 +5,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/frequencies_view.h"
+#include "app/views/permutation_view.h"
 #include "app/views/rope_view.h"
 #include "app/views/scores_view.h"
 #include "app/views/waves_view.h"
@@ -16,6 +17,7 @@ App::App() {
   views_.push_back(std::make_unique<FrequenciesView>());
   views_.push_back(std::make_unique<ScoresView>());
   views_.push_back(std::make_unique<RopeView>());
+  views_.push_back(std::make_unique<PermutationView>());
   current_ = views_.front().get();
 }
 
