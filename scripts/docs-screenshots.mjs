@@ -8,6 +8,9 @@ import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../te
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOTS = [
   { name: 'waves', query: 'view=waves&n=128&d=128&base=10000' },
+  { name: 'scores', query: 'view=scores&scheme=sinusoidal&n=48&d=32&content=random&causal=1' },
+  { name: 'rope', query: 'view=rope&dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0' },
+  { name: 'permutation', query: 'view=permutation&pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat' },
 ];
 
 const server = await serveSite();
