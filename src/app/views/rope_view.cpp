@@ -182,6 +182,19 @@ void RopeView::draw_rotation(ImVec2 size) {
   ImGui::Dummy(ImVec2(size.x, 0));
 }
 
+// Appends the selected method's numbers for the pair nearest to x to the plot's hover tooltip.
+void RopeView::pair_tooltip(double x) const {
+  const int k = std::clamp(int(std::lround(x)), 0, int(analysis_.pairs.size()) - 1);
+  const RopePairAnalysis& p = analysis_.pairs[k];
+  ImGui::BeginTooltip();
+  ImGui::Separator();
+  ImGui::Text("pair k = %d (%s): %s", k, kScalingNames[scaling_], pair_coverage_name(p.coverage));
+  ImGui::Text("w_k = %.17g, w'_k = %.17g", p.inv_freq, p.inv_freq_scaled);
+  ImGui::Text("ratio w'_k / w_k = %.17g, wavelength 2 pi / w_k = %.10g", p.ratio, p.wavelength);
+  ImGui::Text("L w_k = %.17g rad, T w'_k = %.17g rad", p.trained_angle, p.target_angle);
+  ImGui::EndTooltip();
+}
+
 void RopeView::draw_content(ImVec2 size) {
   if (dirty_) recompute();
   if (analysis_.pairs.empty()) {
@@ -248,7 +261,8 @@ void RopeView::draw_content(ImVec2 size) {
     o.y_max = 1.05;
     o.x_min = 0;
     o.x_max = std::max(1, half - 1);
-    line_plot("plot.ratio", ImVec2(half_w - 8, half_h), s, o);
+    const PlotHover h = line_plot("plot.ratio", ImVec2(half_w - 8, half_h), s, o);
+    if (h.active) pair_tooltip(h.x);
   }
 
   // Bottom right: largest angle at the target length vs. the angle seen in training.
@@ -264,8 +278,10 @@ void RopeView::draw_content(ImVec2 size) {
       trained.y.push_back(p.trained_angle);
       target.x.push_back(p.pair);
       target.y.push_back(p.target_angle);
-      extrapolated.x.push_back(p.pair);
-      extrapolated.y.push_back(p.coverage == PairCoverage::Extrapolated ? p.target_angle : NAN);
+      if (p.coverage == PairCoverage::Extrapolated) {  // only these points: the hover never shows a gap value
+        extrapolated.x.push_back(p.pair);
+        extrapolated.y.push_back(p.target_angle);
+      }
     }
     LinePlotOptions o;
     o.x_title = "pair k";
@@ -273,7 +289,8 @@ void RopeView::draw_content(ImVec2 size) {
     o.log_y = true;
     o.x_min = 0;
     o.x_max = std::max(1, half - 1);
-    line_plot("plot.angles", ImVec2(half_w, half_h), {trained, target, extrapolated, turn}, o);
+    const PlotHover h = line_plot("plot.angles", ImVec2(half_w, half_h), {trained, target, extrapolated, turn}, o);
+    if (h.active) pair_tooltip(h.x);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));

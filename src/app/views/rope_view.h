@@ -33,6 +33,7 @@ class RopeView final : public View {
   RopeScaling scaling_for(RopeScalingType type) const;
   void recompute();
   void draw_rotation(ImVec2 size);
+  void pair_tooltip(double x) const;
 
   int dim_ = 128;
   double base_ = 10000.0;
