@@ -322,13 +322,13 @@ void RopeView::load_state(const StateMap& in, std::string& notices) {
   read_int(in, "orig", 16, kMaxLength, orig_, notices);
   read_int(in, "target", 16, kMaxLength, target_, notices);
   read_int(in, "pair", 0, kMaxDim / 2 - 1, pair_, notices);
-  if (pair_ > dim_ / 2 - 1) {
-    notices += "pair=" + std::to_string(pair_) + " needs pair < dim/2: using " + std::to_string(dim_ / 2 - 1) + ". ";
+  if (pair_ > dim_ / 2 - 1) {  // a default pair past a small dim is clamped silently
+    if (in.count("pair")) notices += "pair=" + std::to_string(pair_) + " needs pair < dim/2: using " + std::to_string(dim_ / 2 - 1) + ". ";
     pair_ = dim_ / 2 - 1;
   }
   read_int(in, "pos", 0, kMaxLength - 1, pos_, notices);
   if (pos_ >= target_) {
-    notices += "pos=" + std::to_string(pos_) + " needs pos < target: using " + std::to_string(target_ - 1) + ". ";
+    if (in.count("pos")) notices += "pos=" + std::to_string(pos_) + " needs pos < target: using " + std::to_string(target_ - 1) + ". ";
     pos_ = target_ - 1;
   }
   read_flag(in, "play", play_, notices);

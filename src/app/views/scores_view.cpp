@@ -423,7 +423,7 @@ void ScoresView::load_state(const StateMap& in, std::string& notices) {
   read_int(in, "heads", 1, 64, heads_, notices);
   read_int(in, "head", 0, 63, head_, notices);
   if (head_ >= heads_) {
-    notices += "head=" + std::to_string(head_) + " needs head < heads: using " + std::to_string(heads_ - 1) + ". ";
+    if (in.count("head")) notices += "head=" + std::to_string(head_) + " needs head < heads: using " + std::to_string(heads_ - 1) + ". ";
     head_ = heads_ - 1;
   }
   dirty_ = true;
