@@ -11,6 +11,9 @@ const SHOTS = [
   { name: 'similarity', query: 'view=similarity&scheme=sinusoidal&n=128&d=64&base=10000&pstep=24' },
   { name: 'buckets', query: 'view=buckets&scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0' },
   { name: 'toy', query: 'view=toy&theta=0.5' },
+  { name: 'scores', query: 'view=scores&scheme=sinusoidal&n=48&d=32&content=random&causal=1' },
+  { name: 'rope', query: 'view=rope&dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0' },
+  { name: 'permutation', query: 'view=permutation&pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat' },
 ];
 
 const server = await serveSite();

@@ -8,6 +8,9 @@
 #include "app/views/frequencies_view.h"
 #include "app/views/similarity_view.h"
 #include "app/views/toy_view.h"
+#include "app/views/permutation_view.h"
+#include "app/views/rope_view.h"
+#include "app/views/scores_view.h"
 #include "app/views/waves_view.h"
 
 namespace posenc::app {
@@ -17,6 +20,9 @@ App::App() {
   views_.push_back(std::make_unique<FrequenciesView>());
   views_.push_back(std::make_unique<SimilarityView>());
   views_.push_back(std::make_unique<BucketsView>());
+  views_.push_back(std::make_unique<ScoresView>());
+  views_.push_back(std::make_unique<RopeView>());
+  views_.push_back(std::make_unique<PermutationView>());
   views_.push_back(std::make_unique<ToyView>());
   current_ = views_.front().get();
 }

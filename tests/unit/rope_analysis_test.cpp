@@ -1,0 +1,127 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <numeric>
+#include <vector>
+
+#include "core/rope.h"
+#include "core/rope_analysis.h"
+
+using namespace posenc;
+
+namespace {
+std::vector<int64_t> range(int64_t lo, int64_t hi) {
+  std::vector<int64_t> v;
+  for (int64_t m = lo; m <= hi; ++m) v.push_back(m);
+  return v;
+}
+double mean(const std::vector<double>& v, size_t lo, size_t hi) {
+  return std::accumulate(v.begin() + lo, v.begin() + hi, 0.0) / double(hi - lo);
+}
+}  // namespace
+
+TEST(RopeDecay, NormalisedBoundIsOneAtZeroAndRawIsHalfOfPairsPlusOne) {
+  const auto w = rope_default_inv_freq(128, 10000.0);
+  const std::vector<int64_t> zero{0};
+  EXPECT_DOUBLE_EQ(rope_decay_bound_normalised(w, zero)[0], 1.0);
+  EXPECT_DOUBLE_EQ(rope_decay_bound(w, zero)[0], (64 + 1) / 2.0);
+}
+
+TEST(RopeDecay, HandComputedTwoPairs) {
+  // d = 4, base 10000: theta = (1, 0.01). m = 1: |S_1| = 1, |S_2| = |e^i + e^{0.01 i}| = 2 cos(0.495).
+  const auto w = rope_default_inv_freq(4, 10000.0);
+  const std::vector<int64_t> one{1};
+  EXPECT_NEAR(rope_decay_bound(w, one)[0], (1.0 + 2.0 * std::cos(0.495)) / 2.0, 1e-14);
+}
+
+TEST(RopeDecay, OnePairIsFlat) {
+  const auto w = rope_default_inv_freq(2, 10000.0);
+  for (double v : rope_decay_bound_normalised(w, range(0, 100))) EXPECT_NEAR(v, 1.0, 1e-15);
+}
+
+TEST(RopeDecay, DecreasingTrendOverDistance) {
+  // RoFormer Fig. 2 (d = 128, base 10000): the bound falls with relative distance, with oscillations;
+  // window means decrease from each window to the next, and every value stays <= 1.
+  const auto w = rope_default_inv_freq(128, 10000.0);
+  const auto b = rope_decay_bound_normalised(w, range(0, 1023));
+  for (double v : b) {
+    EXPECT_LE(v, 1.0 + 1e-12);
+    EXPECT_GE(v, 0.0);
+  }
+  const double m0 = mean(b, 0, 16), m1 = mean(b, 16, 64), m2 = mean(b, 64, 256), m3 = mean(b, 256, 1024);
+  EXPECT_GT(m0, m1);
+  EXPECT_GT(m1, m2);
+  EXPECT_GT(m2, m3);
+  EXPECT_LT(m3, 0.5);
+}
+
+TEST(RopeDecay, SampleDistancesIncludesEnds) {
+  const auto s = sample_distances(100000, 2048);
+  EXPECT_EQ(s.front(), 0);
+  EXPECT_EQ(s.back(), 100000);
+  EXPECT_LE(s.size(), 2048u);
+  for (size_t i = 1; i < s.size(); ++i) EXPECT_GT(s[i], s[i - 1]);
+  EXPECT_EQ(sample_distances(10, 2048).size(), 11u);
+}
+
+TEST(RopeExtension, LinearRatioIsOneOverFactorAndNothingExtrapolatesAtFL) {
+  RopeScaling s;
+  s.type = RopeScalingType::Linear;
+  s.factor = 4;
+  s.original_max_position_embeddings = 2048;
+  const auto a = rope_extension_analysis(128, 10000.0, s, 4 * 2048);
+  ASSERT_EQ(a.pairs.size(), 64u);
+  for (const auto& p : a.pairs) {
+    EXPECT_NEAR(p.ratio, 0.25, 1e-15);
+    EXPECT_NE(p.coverage, PairCoverage::Extrapolated) << "pair " << p.pair;
+  }
+  EXPECT_EQ(a.extrapolated, 0);
+  EXPECT_GT(a.interpolated, 0);
+  EXPECT_EQ(a.full_turn + a.interpolated, 64);
+}
+
+TEST(RopeExtension, NoScalingBeyondTrainedLengthExtrapolatesTheSlowPairs) {
+  RopeScaling s;
+  s.original_max_position_embeddings = 2048;
+  const auto a = rope_extension_analysis(128, 10000.0, s, 8192);
+  for (const auto& p : a.pairs) {
+    EXPECT_DOUBLE_EQ(p.ratio, 1.0);
+    // A pair is new territory exactly when its wavelength exceeds the trained length.
+    const bool slow = p.wavelength > 2048.0;
+    EXPECT_EQ(p.coverage == PairCoverage::Extrapolated, slow) << "pair " << p.pair;
+  }
+  EXPECT_GT(a.extrapolated, 0);
+  EXPECT_GT(a.full_turn, 0);
+}
+
+TEST(RopeExtension, YarnKeepsFastPairsAndInterpolatesSlowOnes) {
+  RopeScaling s;
+  s.type = RopeScalingType::Yarn;
+  s.factor = 8;
+  s.original_max_position_embeddings = 4096;
+  const auto a = rope_extension_analysis(128, 10000.0, s, 8 * 4096);
+  EXPECT_NEAR(a.pairs.front().ratio, 1.0, 1e-15);       // highest frequency: extrapolated as is
+  EXPECT_NEAR(a.pairs.back().ratio, 1.0 / 8, 1e-15);    // lowest: interpolated by f
+  for (size_t k = 1; k < a.pairs.size(); ++k) EXPECT_LE(a.pairs[k].ratio, a.pairs[k - 1].ratio + 1e-15);
+  EXPECT_NEAR(a.attention_scaling, 0.1 * std::log(8.0) + 1.0, 1e-15);
+  EXPECT_EQ(a.extrapolated, 0);
+}
+
+TEST(RopeExtension, DynamicUsesTargetLength) {
+  RopeScaling s;
+  s.type = RopeScalingType::Dynamic;
+  s.factor = 2;
+  s.original_max_position_embeddings = 1024;
+  const auto within = rope_extension_analysis(64, 10000.0, s, 1024);
+  for (const auto& p : within.pairs) EXPECT_DOUBLE_EQ(p.ratio, 1.0);
+  const auto beyond = rope_extension_analysis(64, 10000.0, s, 4096);
+  EXPECT_DOUBLE_EQ(beyond.pairs.front().ratio, 1.0);  // k = 0: base^0 whatever the base
+  EXPECT_LT(beyond.pairs.back().ratio, 1.0);
+}
+
+TEST(RopeExtension, RejectsBadTarget) {
+  RopeScaling s;
+  s.original_max_position_embeddings = 16;
+  EXPECT_THROW(rope_extension_analysis(8, 10000.0, s, 0), InvalidArgument);
+}
