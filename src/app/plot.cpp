@@ -243,9 +243,9 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
           if (i) stairs.push_back(ImVec2(run[i].x, run[i - 1].y));
           stairs.push_back(run[i]);
         }
-        dl->AddPolyline(stairs.data(), int(stairs.size()), color, ImDrawFlags_None, 1.5f);
+        dl->AddPolyline(stairs.data(), int(stairs.size()), color, ImDrawFlags_None, 2.0f);
       } else {
-        dl->AddPolyline(run.data(), int(run.size()), color, ImDrawFlags_None, 1.5f);
+        dl->AddPolyline(run.data(), int(run.size()), color, ImDrawFlags_None, 2.0f);
       }
       if (s.markers && run.size() <= 256)
         for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
