@@ -7,9 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "app/export.h"
 #include "app/view.h"
 
 namespace posenc::app {
+
+enum class Theme { Auto, Light, Dark };
+
+// Things the app asks its platform to do (clipboard, downloads, reading pixels back).
+enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson };
 
 class App {
  public:
@@ -19,25 +25,47 @@ class App {
   // Builds one frame's UI. Call between ImGui::NewFrame() and ImGui::Render().
   void frame();
 
-  // The whole state as a URL query string ("view=waves&n=64&..."), and back.
+  // The whole state as a URL query string ("view=waves&n=64&..."), and back. App-level keys:
+  // view, embed (1 = only the view), controls (0 = hide the view's controls), theme (light|dark).
   std::string state_query() const;
   void load_state_query(const std::string& query);
   // What the last load ignored and why (empty when everything was taken).
   const std::string& notices() const { return notices_; }
   // True once per state change made through the UI (the platform mirrors it into the URL).
   bool take_state_changed();
+  // Next action the UI asked for (then None).
+  AppAction take_action();
+
+  // The page's prefers-color-scheme, used while theme is Auto.
+  void set_system_dark(bool dark);
+  bool dark() const;
+  bool embed() const { return embed_; }
+  // Height (in window units) the current view would like in embed mode, so an iframe can fit it.
+  int preferred_height() const { return preferred_height_; }
+
+  // The data behind the current view (CSV / JSON export).
+  ExportData export_data() const;
 
   uint64_t frame_count() const { return frame_count_; }
   View* current_view() { return current_; }
 
  private:
   void draw_menu_bar();
+  void draw_notices();
+  void apply_theme();
   View* find_view(const std::string& id);
 
   std::vector<std::unique_ptr<View>> views_;
   View* current_ = nullptr;
   std::string notices_;
   bool state_changed_ = false;
+  AppAction action_ = AppAction::None;
+  bool embed_ = false;
+  bool show_controls_ = true;
+  Theme theme_ = Theme::Auto;
+  bool system_dark_ = true;
+  int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)
+  int preferred_height_ = 480;
   uint64_t frame_count_ = 0;
 };
 

@@ -4,7 +4,10 @@
 #include <imgui.h>
 
 #include <map>
+#include <vector>
 #include <string>
+
+#include "app/export.h"
 
 namespace posenc::app {
 
@@ -24,6 +27,8 @@ class View {
   // Parameters to and from the URL state. `notices` collects what was ignored and why.
   virtual void save_state(StateMap& out) const = 0;
   virtual void load_state(const StateMap& in, std::string& notices) = 0;
+  // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
+  virtual void export_data(std::vector<ExportTable>& /*tables*/) const {}
 };
 
 }  // namespace posenc::app

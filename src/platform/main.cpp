@@ -197,7 +197,7 @@ int main(int argc, char** argv) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
-  ImGui::StyleColorsDark();
+  // Colours come from the app's theme (App::apply_theme).
   ImGui_ImplSDL2_InitForOpenGL(r.window, r.gl);
   ImGui_ImplOpenGL3_Init(glsl_version);
 #if defined(__EMSCRIPTEN__)
