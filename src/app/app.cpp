@@ -95,6 +95,12 @@ AppAction App::take_action() {
   return a;
 }
 
+bool App::take_capture_frame() {
+  const bool c = capture_frame_;
+  capture_frame_ = false;
+  return c;
+}
+
 void App::set_system_dark(bool dark) { system_dark_ = dark; }
 
 bool App::dark() const { return theme_ == Theme::Auto ? system_dark_ : theme_ == Theme::Dark; }
@@ -161,6 +167,11 @@ void App::draw_notices() {
 
 void App::frame() {
   clear_probes();
+  // A PNG export draws one frame with only the view, as an embed without controls would show it.
+  const bool capturing = capture_pending_;
+  capture_pending_ = false;
+  const bool saved_embed = embed_, saved_controls = show_controls_;
+  if (capturing) embed_ = true, show_controls_ = false;
   apply_theme();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -203,6 +214,11 @@ void App::frame() {
   preferred_height_ = int(std::clamp(std::max(controls_bottom + top, width * 0.62f), 320.0f, 1400.0f));
 
   ImGui::End();
+  if (capturing) {
+    embed_ = saved_embed;
+    show_controls_ = saved_controls;
+    capture_frame_ = true;
+  }
   ++frame_count_;
 }
 

@@ -43,6 +43,11 @@ class App {
   // Height (in window units) the current view would like in embed mode, so an iframe can fit it.
   int preferred_height() const { return preferred_height_; }
 
+  // PNG export: the next frame is drawn chrome-less (only the view); the platform reads it back when
+  // take_capture_frame() says the frame just drawn is that one.
+  void request_capture() { capture_pending_ = true; }
+  bool take_capture_frame();
+
   // The data behind the current view (CSV / JSON export).
   ExportData export_data() const;
 
@@ -66,6 +71,7 @@ class App {
   bool system_dark_ = true;
   int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)
   int preferred_height_ = 480;
+  bool capture_pending_ = false, capture_frame_ = false;
   uint64_t frame_count_ = 0;
 };
 

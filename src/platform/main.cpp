@@ -88,6 +88,7 @@ void run_frame(Runner& r) {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  handle_app_actions(r, fb_w, fb_h);
 
   if (r.frames_left > 0 && --r.frames_left == 0) {
     if (!r.screenshot.empty() && !save_framebuffer_png(r.screenshot, fb_w, fb_h)) {

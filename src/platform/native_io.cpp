@@ -2,7 +2,11 @@
 #include "platform/platform.h"
 
 #if !defined(__EMSCRIPTEN__)
+#include <cstdio>
+#include <fstream>
 #include <vector>
+
+#include "app/export.h"
 
 #include "app/gl.h"
 
@@ -22,6 +26,32 @@ bool save_framebuffer_png(const std::string& path, int width, int height) {
 }
 
 void notify_frame_done(Runner&) {}
+
+// Desktop: exports go to files in the working directory, links to the clipboard.
+void handle_app_actions(Runner& r, int fb_width, int fb_height) {
+  const std::string base = std::string("posenc-") + r.app->current_view()->id();
+  if (r.app->take_capture_frame()) {
+    const std::string path = base + ".png";
+    if (save_framebuffer_png(path, fb_width, fb_height)) std::fprintf(stderr, "posenc-app: wrote %s\n", path.c_str());
+  }
+  const app::AppAction action = r.app->take_action();
+  switch (action) {
+    case app::AppAction::None: break;
+    case app::AppAction::CopyLink:
+    case app::AppAction::CopyEmbedCode: SDL_SetClipboardText(("?" + r.app->state_query()).c_str()); break;
+    case app::AppAction::ExportPng: r.app->request_capture(); break;
+    case app::AppAction::ExportCsv:
+    case app::AppAction::ExportJson: {
+      const bool csv = action == app::AppAction::ExportCsv;
+      const std::string path = base + (csv ? ".csv" : ".json");
+      const app::ExportData data = r.app->export_data();
+      std::ofstream out(path, std::ios::binary);
+      out << (csv ? app::export_csv(data) : app::export_json(data));
+      std::fprintf(stderr, out ? "posenc-app: wrote %s\n" : "posenc-app: could not write %s\n", path.c_str());
+      break;
+    }
+  }
+}
 
 }  // namespace posenc::platform
 #endif

@@ -26,8 +26,12 @@ void run_frame(Runner& r);
 // Writes the current default framebuffer as a PNG (native only). Returns false on failure.
 bool save_framebuffer_png(const std::string& path, int width, int height);
 
-// Web only: tells the page about frames and state (no-ops natively).
+// Web: tells the page about frames and state (no-op natively).
 void notify_frame_done(Runner& r);
+
+// Carries out what the UI asked for (clipboard, PNG/CSV/JSON export). Called after the frame is drawn
+// and before it is presented, so a PNG capture reads this frame's pixels.
+void handle_app_actions(Runner& r, int fb_width, int fb_height);
 
 }  // namespace posenc::platform
 

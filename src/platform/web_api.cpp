@@ -54,6 +54,32 @@ EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
   return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
 }
 
+EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
+  if (runner().app) runner().app->set_system_dark(dark != 0);
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return runner().app ? runner().app->preferred_height() : 0; }
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
+  return runner().app ? runner().app->current_view()->title() : "";
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return runner().app && runner().app->dark() ? 1 : 0; }
+
+// The data behind the current view: format "csv" or "json". Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
+  static std::string out;
+  if (!runner().app || !format) return "";
+  const posenc::app::ExportData data = runner().app->export_data();
+  out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
+  return out.c_str();
+}
+
+// The PNG export draws one chrome-less frame; the page reads the canvas right after it.
+EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
+  if (runner().app) runner().app->request_capture();
+}
+
 }  // extern "C"
 
 namespace posenc::platform {
@@ -64,6 +90,21 @@ void notify_frame_done(Runner& r) {
 }
 
 bool save_framebuffer_png(const std::string&, int, int) { return false; }
+
+void handle_app_actions(Runner& r, int, int) {
+  // The canvas still holds this frame (we are inside the animation-frame callback): read it now.
+  if (r.app->take_capture_frame()) EM_ASM({ if (Module.onCapture) Module.onCapture(); });
+  const char* name = nullptr;
+  switch (r.app->take_action()) {
+    case app::AppAction::None: break;
+    case app::AppAction::CopyLink: name = "copy-link"; break;
+    case app::AppAction::CopyEmbedCode: name = "copy-embed"; break;
+    case app::AppAction::ExportPng: r.app->request_capture(); name = "export-png"; break;
+    case app::AppAction::ExportCsv: name = "export-csv"; break;
+    case app::AppAction::ExportJson: name = "export-json"; break;
+  }
+  if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
+}
 
 }  // namespace posenc::platform
 
