@@ -210,6 +210,10 @@ int main(int argc, char** argv) {
 
   app::App app;
   r.app = &app;
+#if defined(__EMSCRIPTEN__)
+  // theme=auto follows the page's prefers-color-scheme (the page reports later changes).
+  app.set_system_dark(EM_ASM_INT({ return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; }) != 0);
+#endif
   if (!state.empty()) app.load_state_query(state);
 
 #if defined(__EMSCRIPTEN__)
