@@ -269,9 +269,11 @@ ojson op_attention(const json& req) {
   const std::vector<int64_t> qpos = f.int_array("query_positions");
   const std::vector<int64_t> kpos = f.int_array("key_positions");
   AttentionSpec spec;
-  spec.causal = f.boolean("causal");
-  if (!f.has("position")) throw InvalidArgument("position", "missing field 'position'");
-  spec.position = read_position(f, spec.scale);
+  // Reading: omitted `causal` means false and omitted `position` means {"scheme": "none"} (plain
+  // scaled dot-product attention), the defaults of every reference attention module.
+  spec.causal = f.has("causal") ? f.boolean("causal") : false;
+  if (f.has("position")) spec.position = read_position(f, spec.scale);
+  else spec.position = NoPosition{};
   const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec);
 
   ojson logits = ojson::array();

@@ -198,7 +198,7 @@ TEST(Eval, BadInputNamesTheField) {
 
   std::string no_position = std::string("{") + kAttentionHead;
   no_position.back() = '}';  // drop the trailing comma
-  EXPECT_EQ(bad_field(no_position), "position");
+  EXPECT_EQ(bad_field(no_position), "<ok>");  // omitted position = {"scheme": "none"}
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"sinusoidal"})")), "position.scheme");
   EXPECT_EQ(bad_field(attention_with(R"({"base":10000})")), "position.scheme");
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"alibi","slope":1,"sloep":2})")), "position.sloep");
@@ -236,7 +236,14 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(att + R"("q":[[1e300,0]],"k":[[1e300,0]],"query_positions":[0],"key_positions":[0]})"), "q");
   EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0]],"query_positions":[0],"key_positions":[0],"causal":true})"),
             "causal");  // duplicate
-  EXPECT_EQ(bad_field(R"({"op":"attention","q":[[1]],"k":[[1]],"query_positions":[0],"key_positions":[0],"position":{"scheme":"none"}})"),
+  // Omitted causal = false: no cell masked although key 1 lies after query 0.
+  {
+    const auto r = nlohmann::json::parse(evaluate_request(
+        R"({"op":"attention","q":[[1]],"k":[[1],[2]],"query_positions":[0],"key_positions":[0,1],"position":{"scheme":"none"}})"));
+    EXPECT_FALSE(r["logits"][0][1].is_null());
+    EXPECT_DOUBLE_EQ(r["logits"][0][1].get<double>(), 2.0);
+  }
+  EXPECT_EQ(bad_field(R"({"op":"attention","q":[[1]],"k":[[1]],"query_positions":[0],"key_positions":[0],"causal":1})"),
             "causal");
 }
 #endif  // POSENC_HAVE_EVAL
