@@ -7,13 +7,14 @@ import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../te
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHOTS = [
-  { name: 'waves', query: 'view=waves&n=128&d=128&base=10000' },
-  { name: 'similarity', query: 'view=similarity&scheme=sinusoidal&n=128&d=64&base=10000&pstep=24' },
-  { name: 'buckets', query: 'view=buckets&scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0' },
-  { name: 'toy', query: 'view=toy&theta=0.5' },
-  { name: 'scores', query: 'view=scores&scheme=sinusoidal&n=48&d=32&content=random&causal=1' },
-  { name: 'rope', query: 'view=rope&dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0' },
-  { name: 'permutation', query: 'view=permutation&pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat' },
+  { name: 'waves', query: 'view=waves&n=128&d=128&base=10000&theme=dark' },
+  { name: 'frequencies', query: 'view=frequencies&d=128&base=10000&n=512&theme=dark' },
+  { name: 'similarity', query: 'view=similarity&scheme=sinusoidal&n=128&d=64&base=10000&pstep=24&theme=dark' },
+  { name: 'buckets', query: 'view=buckets&scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0&theme=dark' },
+  { name: 'toy', query: 'view=toy&theta=0.5&theme=dark' },
+  { name: 'scores', query: 'view=scores&scheme=sinusoidal&n=48&d=32&content=random&causal=1&theme=dark' },
+  { name: 'rope', query: 'view=rope&dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0&theme=dark' },
+  { name: 'permutation', query: 'view=permutation&pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat&theme=dark' },
 ];
 
 const server = await serveSite();

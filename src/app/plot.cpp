@@ -67,7 +67,9 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   if (title && *title) {
     // ImGui has no rotated text: stack the title above the axis instead.
     const ImVec2 sz = ImGui::CalcTextSize(title);
-    dl->AddText(ImVec2(min.x - 6 - std::max(widest, sz.x * 0.5f), min.y - sz.y - 4), axis_color(), title);
+    // Never left of the visible area (a long title over a narrow tick column would be cut).
+    const float x = std::max(min.x - 6 - std::max(widest, sz.x * 0.5f), dl->GetClipRectMin().x + 2);
+    dl->AddText(ImVec2(x, min.y - sz.y - 4), axis_color(), title);
   }
 }
 
