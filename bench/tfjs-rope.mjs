@@ -2,7 +2,8 @@
 // Same job as our rope_logits: angles = pos x inv_freq, cos/sin, rotate q and k (half layout, LLaMA
 // rotate_half), then scale * Q' K'^T. Inputs are uploaded once; each timed run computes everything from the
 // positions (like ours) and is synchronous in the wasm backend; the n x n result stays in wasm memory (ours
-// too). The scale is folded into q' (n x d) rather than the n x n output, tfjs's cheapest arrangement.
+// too). The scale is folded into q' (n x d) rather than the n x n output, and k' is transposed explicitly:
+// tfjs's cheapest arrangement.
 //   node bench/tfjs-rope.mjs [budget_ms_per_case] [threads]   -> JSON lines
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +50,9 @@ function ropeLogits(q, k, pos, invFreq, scale) {
       const [x1, x2] = tf.split(x, 2, 1);
       return tf.concat([tf.sub(tf.mul(x1, c), tf.mul(x2, s)), tf.add(tf.mul(x2, c), tf.mul(x1, s))], 1);
     };
-    return tf.matMul(tf.mul(rotate(q), scale), rotate(k), false, true);
+    // matMul(a, b, false, true) takes a slow path in tfjs-backend-wasm 4.22 (~14x slower at n = 2048):
+    // transposing k' explicitly is the fast arrangement (XNNPACK), so the peer gets that.
+    return tf.matMul(tf.mul(rotate(q), scale), tf.transpose(rotate(k)));
   });
 }
 
