@@ -1,5 +1,6 @@
 // Native benchmarks of the float32 hot kernels (the same jobs as bench/wasm/kernels_wasm.cpp):
 //   rope_logits   n x n RoPE scores: cos/sin tables, rotate q and k, scale * Q' K'^T   (n, d)
+//                 (Path::Best: Eigen's GEMM natively; rope_logits_portable: the scalar reference loops)
 //   bias_logits   scale * Q K^T + bias (T5 / ALiBi add)                                 (n, d)
 //   softmax       row softmax of an n x n logit matrix                                  (n)
 //   pe_table      sinusoidal PE table n x d, float                                      (n, d)
@@ -16,13 +17,14 @@ using namespace posenc;
 
 namespace {
 
+template <kernels::Path kPath>
 void rope_logits(benchmark::State& st) {
   const int n = static_cast<int>(st.range(0)), d = static_cast<int>(st.range(1));
   const MatrixF q = bench::random_matrix_f(n, d, 1), k = bench::random_matrix_f(n, d, 2);
   const auto pos = bench::positions(n);
   const RopeFrequencies f = rope_frequencies(d, 10000.0);
   for (auto _ : st) {
-    MatrixF s = kernels::rope_logits(q, k, pos, pos, f, RopeLayout::Half, 1.0f / std::sqrt(float(d)));
+    MatrixF s = kernels::rope_logits(q, k, pos, pos, f, RopeLayout::Half, 1.0f / std::sqrt(float(d)), kPath);
     benchmark::DoNotOptimize(s.data());
   }
   st.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate,
@@ -72,7 +74,8 @@ void nd_args(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-BENCHMARK(rope_logits)->Apply(nd_args)->Unit(benchmark::kMillisecond);
+BENCHMARK(rope_logits<kernels::Path::Best>)->Name("rope_logits")->Apply(nd_args)->Unit(benchmark::kMillisecond);
+BENCHMARK(rope_logits<kernels::Path::Portable>)->Name("rope_logits_portable")->Apply(nd_args)->Unit(benchmark::kMillisecond);
 BENCHMARK(bias_logits)->Apply(nd_args)->Unit(benchmark::kMillisecond);
 BENCHMARK(softmax)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(pe_table)->Apply(nd_args)->Unit(benchmark::kMillisecond);
