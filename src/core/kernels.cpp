@@ -64,66 +64,69 @@ void rope_rotate_portable(const float* x, const float* cos, const float* sin, in
 
 #if defined(__wasm_simd128__)
 
-void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
-  // Transpose B once so that a row of C is a sum over k of A[i][k] * Bt[k][:]: broadcast-multiply-add
-  // along j needs no horizontal reduction. Register block: 4 rows of A x 8 columns of C.
-  std::vector<float> Bt(static_cast<std::size_t>(d) * m);
-  for (int j = 0; j < m; ++j)
-    for (int k = 0; k < d; ++k) Bt[static_cast<std::size_t>(k) * m + j] = B[static_cast<std::size_t>(j) * d + k];
-  const v128_t vs = wasm_f32x4_splat(scale);
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    int j = 0;
-    for (; j + 8 <= m; j += 8) {
-      v128_t acc[4][2];
-      for (auto& a : acc) a[0] = a[1] = wasm_f32x4_splat(0.0f);
-      for (int k = 0; k < d; ++k) {
-        const float* b = &Bt[static_cast<std::size_t>(k) * m + j];
-        const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
-        for (int r = 0; r < 4; ++r) {
-          const v128_t a = wasm_f32x4_splat(A[static_cast<std::size_t>(i + r) * d + k]);
-          acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
-          acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
-        }
-      }
-      for (int r = 0; r < 4; ++r) {
-        float* c = C + static_cast<std::size_t>(i + r) * m + j;
-        wasm_v128_store(c, wasm_f32x4_mul(acc[r][0], vs));
-        wasm_v128_store(c + 4, wasm_f32x4_mul(acc[r][1], vs));
+namespace {
+
+// R rows of C (R x 8 per panel) against every packed 8-column panel of B: acc[r][0..1] += A[i+r][k] * panel[k].
+template <int R>
+inline void logits_rows_simd128(const float* A, const float* Bp, int panels, int m, int d, v128_t vs, float* C) {
+  for (int p = 0; p < panels; ++p) {
+    const float* b = Bp + static_cast<std::size_t>(p) * d * 8;
+    v128_t acc[R][2];
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0.0f);
+    for (int k = 0; k < d; ++k, b += 8) {
+      const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+      for (int r = 0; r < R; ++r) {
+        const v128_t a = wasm_v128_load32_splat(A + static_cast<std::size_t>(r) * d + k);
+        acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
+        acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
       }
     }
-    for (; j + 4 <= m; j += 4) {
-      v128_t acc[4];
-      for (auto& a : acc) a = wasm_f32x4_splat(0.0f);
-      for (int k = 0; k < d; ++k) {
-        const v128_t b0 = wasm_v128_load(&Bt[static_cast<std::size_t>(k) * m + j]);
-        for (int r = 0; r < 4; ++r)
-          acc[r] = wasm_f32x4_add(acc[r], wasm_f32x4_mul(wasm_f32x4_splat(A[static_cast<std::size_t>(i + r) * d + k]), b0));
-      }
-      for (int r = 0; r < 4; ++r) wasm_v128_store(C + static_cast<std::size_t>(i + r) * m + j, wasm_f32x4_mul(acc[r], vs));
+    for (int r = 0; r < R; ++r) {
+      float* c = C + static_cast<std::size_t>(r) * m + 8 * p;
+      wasm_v128_store(c, wasm_f32x4_mul(acc[r][0], vs));
+      wasm_v128_store(c + 4, wasm_f32x4_mul(acc[r][1], vs));
     }
-    for (; j < m; ++j)
-      for (int r = 0; r < 4; ++r) {
-        float acc = 0.0f;
-        for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i + r) * d + k] * Bt[static_cast<std::size_t>(k) * m + j];
-        C[static_cast<std::size_t>(i + r) * m + j] = scale * acc;
-      }
   }
-  for (; i < n; ++i) {  // leftover rows: one at a time, 4 columns per vector
-    int j = 0;
-    for (; j + 4 <= m; j += 4) {
-      v128_t acc = wasm_f32x4_splat(0.0f);
-      for (int k = 0; k < d; ++k)
-        acc = wasm_f32x4_add(acc, wasm_f32x4_mul(wasm_f32x4_splat(A[static_cast<std::size_t>(i) * d + k]),
-                                                 wasm_v128_load(&Bt[static_cast<std::size_t>(k) * m + j])));
-      wasm_v128_store(C + static_cast<std::size_t>(i) * m + j, wasm_f32x4_mul(acc, vs));
+}
+
+}  // namespace
+
+void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  // Pack B into panels of 8 rows, k-major (panel p: Bp[p][k][0..7] = B[8p .. 8p+7][k]), so that a row of
+  // C is a sum over k of A[i][k] * panel[k]: broadcast-multiply-add along j, no horizontal reduction, and
+  // each k step reads 32 contiguous bytes. Register block: 6 rows of A x 8 columns of C (12 accumulators,
+  // as XNNPACK's wasm SIMD GEMM). Each cell sums over k in order with separate mul and add (no FMA in
+  // SIMD128), exactly as the portable path does.
+  const int panels = m / 8;
+  std::vector<float> Bp(static_cast<std::size_t>(panels) * d * 8);
+  for (int p = 0; p < panels; ++p)
+    for (int c = 0; c < 8; ++c) {
+      const float* src = B + static_cast<std::size_t>(8 * p + c) * d;
+      float* dst = &Bp[static_cast<std::size_t>(p) * d * 8 + c];
+      for (int k = 0; k < d; ++k) dst[static_cast<std::size_t>(k) * 8] = src[k];
     }
-    for (; j < m; ++j) {
+  const v128_t vs = wasm_f32x4_splat(scale);
+  // Column chunks of panels that fit in ~128 KiB (L2) are swept by all rows before the next chunk.
+  const int chunk = std::max(1, 4096 / std::max(d, 1));
+  for (int p0 = 0; p0 < panels; p0 += chunk) {
+    const int np = std::min(chunk, panels - p0);
+    const float* bp = Bp.data() + static_cast<std::size_t>(p0) * d * 8;
+    float* c0 = C + 8 * p0;
+    int i = 0;
+    for (; i + 6 <= n; i += 6)
+      logits_rows_simd128<6>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
+    for (; i + 2 <= n; i += 2)
+      logits_rows_simd128<2>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
+    for (; i < n; ++i)
+      logits_rows_simd128<1>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
+  }
+  // Leftover columns (m % 8): dot products, in k order.
+  for (int j = 8 * panels; j < m; ++j)
+    for (int i = 0; i < n; ++i) {
       float acc = 0.0f;
-      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * Bt[static_cast<std::size_t>(k) * m + j];
+      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * B[static_cast<std::size_t>(j) * d + k];
       C[static_cast<std::size_t>(i) * m + j] = scale * acc;
     }
-  }
 }
 
 void add_simd128(float* dst, const float* src, std::size_t count) {
@@ -288,19 +291,40 @@ void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& fre
 
 namespace {
 
-bool use_simd(Path path) {
+// Which logits implementation a Path means in this build: Portable is always the scalar reference loop;
+// Best is the SIMD128 kernel in wasm -msimd128 builds, Eigen's GEMM in native builds (vectorised with
+// SSE/AVX/AVX-512 by Eigen natively; Eigen has no wasm packet backend, so scalar wasm keeps the portable loop).
+enum class Impl { Portable, Simd128, Eigen };
+
+Impl pick(Path path) {
   require(path != Path::Simd128 || kHaveSimd128, "path", "this build has no SIMD128 kernels");
-  return kHaveSimd128 && path != Path::Portable;
+  if (path == Path::Portable) return Impl::Portable;
+  if (kHaveSimd128) return Impl::Simd128;
+#if defined(__EMSCRIPTEN__)
+  return Impl::Portable;
+#else
+  return Impl::Eigen;
+#endif
 }
 
-void run_logits(bool simd, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c) {
+bool use_simd(Path path) { return pick(path) == Impl::Simd128; }
+
+void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c) {
   c.resize(a.rows(), b.rows());
   const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.rows()), d = static_cast<int>(a.cols());
+  switch (impl) {
+    case Impl::Simd128:
 #if defined(__wasm_simd128__)
-  if (simd) return logits_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+      return logits_simd128(a.data(), b.data(), n, m, d, scale, c.data());
 #else
-  (void)simd;
+      break;
 #endif
+    case Impl::Eigen:
+      c.noalias() = (scale * a) * b.transpose();  // Eigen folds the scalar into its GEMM's alpha
+      return;
+    case Impl::Portable:
+      break;
+  }
   logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
 }
 
@@ -313,10 +337,13 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   require(k.cols() == d, "k", "k must have as many columns as q");
   require(static_cast<Eigen::Index>(qpos.size()) == q.rows(), "query_positions", "one position per query");
   require(static_cast<Eigen::Index>(kpos.size()) == k.rows(), "key_positions", "one position per key");
-  const bool simd = use_simd(path);
+  [[maybe_unused]] const bool simd = use_simd(path);
   MatrixF qc, qs, kc, ks;
   rope_cos_sin(qpos, freqs, qc, qs);
-  rope_cos_sin(kpos, freqs, kc, ks);
+  // Self-attention (the views' case): the key positions are the query positions, so reuse the tables
+  // (the double-precision cos/sin are ~15% of the whole job at d = 128 in wasm).
+  const bool same_pos = kpos.size() == qpos.size() && std::equal(kpos.begin(), kpos.end(), qpos.begin());
+  if (!same_pos) rope_cos_sin(kpos, freqs, kc, ks);
   MatrixF qr(q.rows(), d), kr(k.rows(), d);
   auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
 #if defined(__wasm_simd128__)
@@ -325,18 +352,18 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
     rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
   };
   rotate(q, qc, qs, qr);
-  rotate(k, kc, ks, kr);
+  rotate(k, same_pos ? qc : kc, same_pos ? qs : ks, kr);
   MatrixF out;
-  run_logits(simd, qr, kr, scale, out);
+  run_logits(pick(path), qr, kr, scale, out);
   return out;
 }
 
 MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path) {
   require(k.cols() == q.cols(), "k", "k must have as many columns as q");
   require(bias.rows() == q.rows() && bias.cols() == k.rows(), "bias", "bias must be n x m");
-  const bool simd = use_simd(path);
+  [[maybe_unused]] const bool simd = use_simd(path);
   MatrixF out;
-  run_logits(simd, q, k, scale, out);
+  run_logits(pick(path), q, k, scale, out);
 #if defined(__wasm_simd128__)
   if (simd) {
     add_simd128(out.data(), bias.data(), static_cast<std::size_t>(out.size()));
@@ -348,7 +375,7 @@ MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, flo
 }
 
 MatrixF softmax(const MatrixF& logits, Path path) {
-  const bool simd = use_simd(path);
+  [[maybe_unused]] const bool simd = use_simd(path);
   MatrixF out = logits;
 #if defined(__wasm_simd128__)
   if (simd) {
@@ -356,7 +383,6 @@ MatrixF softmax(const MatrixF& logits, Path path) {
     return out;
   }
 #endif
-  (void)simd;
   softmax_rows_portable(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
   return out;
 }

@@ -50,6 +50,9 @@ void rope_rotate(const float* x, const float* cos, const float* sin, int n, int 
 // attention_scaling, stored as float.
 void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin);
 
+// Portable: the scalar reference loops. Simd128: the wasm SIMD128 kernels (wasm -msimd128 builds only).
+// Best: Simd128 where compiled in; natively, the Q K^T product goes to Eigen's GEMM (vectorised by Eigen
+// with SSE/AVX natively) and the rest to the portable loops; scalar wasm builds use the portable loops.
 enum class Path { Portable, Simd128, Best };
 
 // The whole n x m RoPE score job: rotate q and k at their positions, then scale * Q' K'^T.

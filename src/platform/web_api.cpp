@@ -11,6 +11,7 @@
 #include <imgui_internal.h>
 
 #include "app/probe.h"
+#include "app/update_timer.h"
 
 using posenc::platform::runner;
 
@@ -19,6 +20,9 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() {
   return runner().app ? unsigned(runner().app->frame_count()) : 0u;
 }
+
+// Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
+EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
 
 // The state as a query string (same keys as the URL). The pointer stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {

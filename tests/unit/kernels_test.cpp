@@ -30,6 +30,10 @@ TEST(Kernels, PortableRopeLogitsMatchDoubleCore) {
     const Matrix ref = rope_apply(q, qp, f, layout) * rope_apply(k, kp, f, layout).transpose() / 4.0;
     const MatrixF got = kernels::rope_logits_portable(to_f(q), to_f(k), qp, kp, f, layout, 0.25f);
     EXPECT_LT(max_rel_err(got, ref), 1e-5);
+    // The dispatched path (SIMD128 in wasm, Eigen's GEMM natively), with distinct and shared positions.
+    EXPECT_LT(max_rel_err(kernels::rope_logits(to_f(q), to_f(k), qp, kp, f, layout, 0.25f), ref), 1e-5);
+    const Matrix ref_self = rope_apply(q, qp, f, layout) * rope_apply(q, qp, f, layout).transpose() / 4.0;
+    EXPECT_LT(max_rel_err(kernels::rope_logits(to_f(q), to_f(q), qp, qp, f, layout, 0.25f), ref_self), 1e-5);
   }
 }
 
@@ -55,7 +59,7 @@ TEST(Kernels, BiasLogitsAndSoftmax) {
 #if defined(__wasm_simd128__)
 // The SIMD128 paths against the portable ones, on shapes that exercise every block and tail.
 TEST(KernelsSimd128, LogitsMatchPortable) {
-  for (auto [n, m, d] : {std::tuple{1, 1, 1}, {4, 8, 4}, {5, 9, 3}, {13, 17, 16}, {64, 64, 64}, {7, 3, 130}}) {
+  for (auto [n, m, d] : {std::tuple{1, 1, 1}, {4, 8, 4}, {5, 9, 3}, {13, 17, 16}, {64, 64, 64}, {7, 3, 130}, {13, 300, 128}}) {
     const MatrixF A = to_f(random_matrix(n, d, 7)), B = to_f(random_matrix(m, d, 8));
     MatrixF cp(n, m), cs(n, m);
     kernels::logits_portable(A.data(), B.data(), n, m, d, 0.3f, cp.data());

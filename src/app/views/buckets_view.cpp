@@ -1,4 +1,5 @@
 #include "app/views/buckets_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -256,7 +257,10 @@ void BucketsView::draw_hover(int i, int j) const {
 }
 
 void BucketsView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   if (!error_.empty()) {

@@ -1,4 +1,5 @@
 #include "app/views/permutation_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,7 +156,10 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
 }
 
 void PermutationView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   if (result_.perm.empty()) {
     ImGui::TextWrapped("%s", error_.empty() ? "Nothing to show." : error_.c_str());
     return;

@@ -1,4 +1,5 @@
 #include "app/views/rope_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -196,7 +197,10 @@ void RopeView::pair_tooltip(double x) const {
 }
 
 void RopeView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   if (analysis_.pairs.empty()) {
     ImGui::TextWrapped("%s", error_.empty() ? "Nothing to show." : error_.c_str());
     return;

@@ -1,4 +1,5 @@
 #include "app/views/scores_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -332,7 +333,10 @@ void ScoresView::draw_hover(int i, int j) const {
 }
 
 void ScoresView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   if (n_ > kMaxHeatmapN) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
     ImGui::Text("n = %d is above the heatmap cap: showing positions 0..%d.", n_, kMaxHeatmapN - 1);

@@ -1,4 +1,5 @@
 #include "app/views/similarity_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -162,7 +163,10 @@ void SimilarityView::recompute() {
 }
 
 void SimilarityView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));

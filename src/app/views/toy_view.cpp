@@ -1,4 +1,5 @@
 #include "app/views/toy_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,7 +174,10 @@ void ToyView::draw_hover(int panel, int i, int j) const {
 }
 
 void ToyView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Four panels in a row when there is room for readable cells, otherwise a 2 x 2 grid.

@@ -1,4 +1,5 @@
 #include "app/views/waves_view.h"
+#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -129,7 +130,10 @@ void WavesView::recompute() {
 double WavesView::value_at(int p, int i) const { return table_(p, i); }
 
 void WavesView::draw_content(ImVec2 size) {
-  if (dirty_) recompute();
+  if (dirty_) {
+    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
+    recompute();
+  }
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
     ImGui::TextWrapped("Cannot draw these parameters: %s", error_.c_str());

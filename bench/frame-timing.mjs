@@ -1,0 +1,87 @@
+// Per-frame cost of a state change in the browser (issue 4): headless Chromium (SwiftShader WebGL2),
+// the built site in build/web. For each case the page gets a state through window.posenc.setState, then
+// for each repeat a parameter is toggled (base 10000 <-> 10001, which forces a full recompute) and we record:
+//   update_ms  - the view's recompute + texture upload, measured in wasm (posenc_last_update_ms)
+//   frame_ms   - the whole main-loop iteration that drew the change (Module.preMainLoop -> postMainLoop)
+//   latency_ms - from setState to the end of that frame (includes waiting for the next animation frame)
+//   idle_frame_ms - a main-loop iteration with nothing changed (the steady cost of drawing the view)
+// Medians over repeats. Usage: node bench/frame-timing.mjs [repeats]   (needs build/web: cmake --build --preset web)
+import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
+
+const repeats = Number(process.argv[2] || 15);
+const CASES = [
+  { name: 'scores, RoPE, n = 512, d = 64', state: { view: 'scores', scheme: 'rope', n: '512', d: '64' } },
+  { name: 'scores, RoPE, n = 2048, d = 64', state: { view: 'scores', scheme: 'rope', n: '2048', d: '64' } },
+  { name: 'waves, sinusoidal, n = 512, d = 128', state: { view: 'waves', scheme: 'sinusoidal', n: '512', d: '128' } },
+  { name: 'waves, sinusoidal, n = 2048, d = 128', state: { view: 'waves', scheme: 'sinusoidal', n: '2048', d: '128' } },
+];
+
+// Main-loop iterations with no change (the steady cost of drawing the view), `count` of them.
+function idleFrames(page, count) {
+  return page.evaluate((count) => new Promise((resolve) => {
+    const out = [];
+    let start = 0;
+    Module.preMainLoop = () => { start = performance.now(); };
+    Module.postMainLoop = () => {
+      out.push(performance.now() - start);
+      if (out.length >= count) { Module.preMainLoop = Module.postMainLoop = null; resolve(out); }
+    };
+  }), count);
+}
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
+
+// One state change, timed inside the page.
+function measure(page, partial) {
+  return page.evaluate((partial) => new Promise((resolve) => {
+    const f0 = window.posenc.frameCount();
+    let frameStart = 0;
+    Module.preMainLoop = () => { frameStart = performance.now(); };
+    const t0 = performance.now();
+    Module.postMainLoop = () => {
+      if (window.posenc.frameCount() <= f0) return;
+      const t1 = performance.now();
+      Module.preMainLoop = Module.postMainLoop = null;
+      resolve({ latency_ms: t1 - t0, frame_ms: t1 - frameStart, update_ms: Module._posenc_last_update_ms() });
+    };
+    window.posenc.setState(partial);
+  }), partial);
+}
+
+const server = await serveSite();
+const browser = await launchBrowser();
+const rows = [];
+try {
+  const { page, errors } = await openPage(browser, server.url);
+  await waitReady(page);
+  for (const c of CASES) {
+    await page.evaluate((s) => window.posenc.setState(s), { ...c.state, base: '10000' });
+    await waitFrames(page, 3);
+    const notices = await page.evaluate(() => window.posenc.notices());
+    const r = [];
+    for (let i = 0; i < repeats + 2; ++i) {
+      const m = await measure(page, { base: i % 2 ? '10000' : '10001' });
+      if (i >= 2) r.push(m);  // two warm-up changes
+      await waitFrames(page, 1);
+    }
+    const idle = await idleFrames(page, 9);
+    const row = {
+      case: c.name, repeats,
+      idle_frame_ms: median(idle),
+      update_ms: median(r.map((x) => x.update_ms)),
+      frame_ms: median(r.map((x) => x.frame_ms)),
+      latency_ms: median(r.map((x) => x.latency_ms)),
+      notices: notices || undefined,
+    };
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+  if (errors.length) console.error('console errors:', errors);
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log('\n| case | recompute + upload (ms) | frame with the change (ms) | state change -> frame drawn (ms) | idle frame (ms) |');
+console.log('|---|---:|---:|---:|---:|');
+for (const r of rows)
+  console.log(`| ${r.case} | ${r.update_ms.toFixed(1)} | ${r.frame_ms.toFixed(1)} | ${r.latency_ms.toFixed(1)} | ${r.idle_frame_ms.toFixed(1)} |`);

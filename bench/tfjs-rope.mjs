@@ -1,0 +1,79 @@
+// The peer: the whole n x n RoPE score job done by TensorFlow.js with the wasm backend (XNNPACK), in node.
+// Same job as our rope_logits: angles = pos x inv_freq, cos/sin, rotate q and k (half layout, LLaMA
+// rotate_half), then scale * Q' K'^T. Inputs are uploaded once; each timed run computes everything from the
+// positions (like ours) and is synchronous in the wasm backend; the n x n result stays in wasm memory (ours
+// too). The scale is folded into q' (n x d) rather than the n x n output, and k' is transposed explicitly:
+// tfjs's cheapest arrangement.
+//   node bench/tfjs-rope.mjs [budget_ms_per_case] [threads]   -> JSON lines
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const tf = require('@tensorflow/tfjs-core');
+const wasm = require('@tensorflow/tfjs-backend-wasm');
+
+const budget = Number(process.argv[2] || 1500);
+const threads = Number(process.argv[3] || 1);
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(repo, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep;
+
+// .wasm files from disk (node: a file path prefix); the backend picks the SIMD variant when supported.
+wasm.setWasmPaths(dist);
+if (threads <= 1) tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+else wasm.setThreadsCount(threads);
+await tf.setBackend('wasm');
+await tf.ready();
+const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
+const mt = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
+const build = `tfjs-wasm${simd ? '-simd' : ''}${mt ? `-threads${wasm.getThreadsCount()}` : ''}`;
+console.error(`tfjs-core ${tf.version_core}, backend ${tf.getBackend()}, simd=${simd}, multithread=${mt}`);
+
+function lcg(seed) {  // same distribution as bench/bench_inputs.h (values differ: irrelevant to timing)
+  let s = BigInt(seed);
+  return () => {
+    s = (s * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+    return Number(s >> 40n) / 2 ** 23 - 1;
+  };
+}
+function randomTensor(n, d, seed) {
+  const r = lcg(seed), a = new Float32Array(n * d);
+  for (let i = 0; i < a.length; ++i) a[i] = r();
+  return tf.tensor2d(a, [n, d]);
+}
+
+function ropeLogits(q, k, pos, invFreq, scale) {
+  return tf.tidy(() => {
+    const ang = tf.outerProduct(pos, invFreq);  // n x d/2, float32
+    const c = tf.cos(ang), s = tf.sin(ang);
+    const rotate = (x) => {
+      const [x1, x2] = tf.split(x, 2, 1);
+      return tf.concat([tf.sub(tf.mul(x1, c), tf.mul(x2, s)), tf.add(tf.mul(x2, c), tf.mul(x1, s))], 1);
+    };
+    // matMul(a, b, false, true) takes a slow path in tfjs-backend-wasm 4.22 (~14x slower at n = 2048):
+    // transposing k' explicitly is the fast arrangement (XNNPACK), so the peer gets that.
+    return tf.matMul(tf.mul(rotate(q), scale), tf.transpose(rotate(k)));
+  });
+}
+
+const now = () => performance.now();
+for (const n of [512, 1024, 2048]) {
+  for (const d of [64, 128]) {
+    const q = randomTensor(n, d, 1), k = randomTensor(n, d, 2);
+    const pos = tf.range(0, n, 1, 'float32');
+    const invFreq = tf.tensor1d(Array.from({ length: d / 2 }, (_, i) => 1 / Math.pow(10000, (2 * i) / d)));
+    const scale = tf.scalar(1 / Math.sqrt(d));
+    const job = () => { const out = ropeLogits(q, k, pos, invFreq, scale); out.dispose(); };
+    for (let w = 0; w < 2; ++w) job();
+    const t = [];
+    const start = now();
+    while (t.length < 5 || (t.length < 51 && now() - start < budget)) {
+      const t0 = now();
+      job();
+      t.push(now() - t0);
+    }
+    t.sort((a, b) => a - b);
+    console.log(JSON.stringify({ build, kernel: 'rope_logits', n, d, ms: Number(t[t.length >> 1].toFixed(4)), reps: t.length }));
+    tf.dispose([q, k, pos, invFreq, scale]);
+  }
+}

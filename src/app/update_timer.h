@@ -1,0 +1,27 @@
+// Wall-clock time of the last view recompute (core computation + texture upload), for the per-frame
+// benchmark (bench/frame-timing.mjs reads it through posenc_last_update_ms in the web build).
+#pragma once
+
+#include <chrono>
+
+namespace posenc::app {
+
+inline double g_last_update_ms = 0.0;
+
+inline double last_update_ms() { return g_last_update_ms; }
+
+// Scoped timer: `if (dirty_) { const UpdateTimer timer; recompute(); }`.
+class UpdateTimer {
+ public:
+  UpdateTimer() : t0_(std::chrono::steady_clock::now()) {}
+  ~UpdateTimer() {
+    g_last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  }
+  UpdateTimer(const UpdateTimer&) = delete;
+  UpdateTimer& operator=(const UpdateTimer&) = delete;
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+};
+
+}  // namespace posenc::app
