@@ -83,6 +83,17 @@ void App::load_state_query(const std::string& query) {
   current_->load_state(in, notices_);
 }
 
+bool App::load_state_query_strict(const std::string& query, std::string& field, std::string& message) {
+  load_state_query(query);
+  if (notices_.empty()) return true;
+  field = notice_field(notices_);
+  // The lenient wording says what the app does instead ("ignored", "using 4"); here nothing is used.
+  message = "invalid state: " + notices_;
+  for (size_t p; (p = message.find(": ignored.")) != std::string::npos;) message.replace(p, 10, ".");
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return false;
+}
+
 bool App::take_state_changed() {
   const bool changed = state_changed_;
   state_changed_ = false;
@@ -114,6 +125,9 @@ ExportData App::export_data() const {
   ExportData data;
   data.view = current_->id();
   data.state = state_query();
+  // The view's data is a cache of its parameters: bring it up to date (no GL) before reading it, so a
+  // headless export that never drew a frame gets the same numbers as the app.
+  current_->prepare();
   current_->export_data(data.tables);
   return data;
 }

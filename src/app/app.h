@@ -31,6 +31,9 @@ class App {
   void load_state_query(const std::string& query);
   // What the last load ignored and why (empty when everything was taken).
   const std::string& notices() const { return notices_; }
+  // Strict load for the command line: like load_state_query, but anything the lenient load would ignore
+  // or correct is an error. Returns false and sets `field` (the URL key) and `message` (all notices).
+  bool load_state_query_strict(const std::string& query, std::string& field, std::string& message);
   // True once per state change made through the UI (the platform mirrors it into the URL).
   bool take_state_changed();
   // Next action the UI asked for (then None).
