@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -44,7 +45,10 @@ class HeadlessGl {
  public:
   HeadlessGl() {
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (has_extension(client, "EGL_MESA_platform_surfaceless")) {
+    // POSENC_RENDER_NO_SURFACELESS=1 skips the surfaceless platform (to test the X11 fallback).
+    const char* skip = std::getenv("POSENC_RENDER_NO_SURFACELESS");
+    const bool surfaceless = has_extension(client, "EGL_MESA_platform_surfaceless") && !(skip && *skip == '1');
+    if (surfaceless) {
       auto get_platform_display =
           reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
       if (get_platform_display) display_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
@@ -54,7 +58,9 @@ class HeadlessGl {
     EGLint major = 0, minor = 0;
     if (!eglInitialize(display_, &major, &minor)) {
       display_ = EGL_NO_DISPLAY;
-      fail("eglInitialize failed (is Mesa's libegl-mesa0 / libgl1-mesa-dri installed?)");
+      fail(surfaceless ? "eglInitialize failed on the surfaceless platform (are libegl-mesa0 and libgl1-mesa-dri installed?)"
+                       : "no surfaceless EGL here and the default EGL display failed: run under an X server "
+                         "(xvfb-run -a posenc render ...)");
     }
     if (!eglBindAPI(EGL_OPENGL_API)) fail("this EGL has no desktop OpenGL");
     EGLConfig config = nullptr;
