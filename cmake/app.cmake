@@ -3,15 +3,18 @@
 if(NOT EXISTS ${IMGUI_DIR}/imgui.cpp)
   message(FATAL_ERROR "Dear ImGui sources not found at ${IMGUI_DIR}: run scripts/bootstrap")
 endif()
+# imgui: the core and the OpenGL 3 renderer (all the app layer and the headless CLI renderer need);
+# imgui_sdl: the SDL2 platform backend, for the windowed runners only.
 add_library(imgui STATIC
   ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp
-  ${IMGUI_DIR}/imgui_widgets.cpp
-  ${IMGUI_DIR}/backends/imgui_impl_sdl.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+  ${IMGUI_DIR}/imgui_widgets.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
 target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
 target_compile_definitions(imgui PUBLIC IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
-target_link_libraries(imgui PUBLIC ${POSENC_SDL2_TARGET})
+add_library(imgui_sdl STATIC ${IMGUI_DIR}/backends/imgui_impl_sdl.cpp)
+target_link_libraries(imgui_sdl PUBLIC imgui ${POSENC_SDL2_TARGET})
 # Third-party code: C++20 deprecates some of its enum arithmetic; not ours to fix.
 target_compile_options(imgui PRIVATE -Wno-deprecated-enum-enum-conversion)
+target_compile_options(imgui_sdl PRIVATE -Wno-deprecated-enum-enum-conversion)
 if(EMSCRIPTEN)
   target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_FILE_FUNCTIONS)
 endif()

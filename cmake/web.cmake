@@ -24,7 +24,7 @@ if(POSENC_BUILD_APP)
   include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
 
   add_executable(posenc-web ${POSENC_PLATFORM_SOURCES})
-  target_link_libraries(posenc-web PRIVATE posenc_app posenc_warnings)
+  target_link_libraries(posenc-web PRIVATE posenc_app imgui_sdl posenc_warnings)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
     RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
   # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.

@@ -6,6 +6,7 @@
 
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/update_timer.h"
 #include "app/views/buckets_view.h"
 #include "app/views/frequencies_view.h"
 #include "app/views/similarity_view.h"
@@ -50,6 +51,7 @@ std::string App::state_query() const {
 
 void App::load_state_query(const std::string& query) {
   notices_.clear();
+  time_next_update_ = true;
   StateMap in = parse_query(query);
   if (auto it = in.find("view"); it != in.end()) {
     if (View* v = find_view(it->second))
@@ -81,6 +83,17 @@ void App::load_state_query(const std::string& query) {
   for (const auto& [key, value] : in)
     if (!known.count(key)) notices_ += "unknown parameter \"" + key + "\": ignored. ";
   current_->load_state(in, notices_);
+}
+
+bool App::load_state_query_strict(const std::string& query, std::string& field, std::string& message) {
+  load_state_query(query);
+  if (notices_.empty()) return true;
+  field = notice_field(notices_);
+  // The lenient wording says what the app does instead ("ignored", "using 4"); here nothing is used.
+  message = "invalid state: " + notices_;
+  for (size_t p; (p = message.find(": ignored.")) != std::string::npos;) message.replace(p, 10, ".");
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return false;
 }
 
 bool App::take_state_changed() {
@@ -120,6 +133,9 @@ ExportData App::export_data() const {
   ExportData data;
   data.view = current_->id();
   data.state = state_query();
+  // The view's data is a cache of its parameters: bring it up to date (no GL) before reading it, so a
+  // headless export that never drew a frame gets the same numbers as the app.
+  current_->prepare();
   current_->export_data(data.tables);
   return data;
 }
@@ -205,7 +221,15 @@ void App::frame() {
   ImGui::BeginChild("content", ImVec2(0, 0), false);
   ImGui::TextDisabled("%s", current_->caption());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  current_->draw_content(avail);
+  if (state_changed_ || time_next_update_) {
+    // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
+    const UpdateTimer timer;
+    current_->prepare();
+    current_->draw_content(avail);
+    time_next_update_ = false;
+  } else {
+    current_->draw_content(avail);
+  }
   ImGui::EndChild();
 
   // An embed asks for enough height to show all its controls, and a pleasant plot aspect.

@@ -31,6 +31,9 @@ class App {
   void load_state_query(const std::string& query);
   // What the last load ignored and why (empty when everything was taken).
   const std::string& notices() const { return notices_; }
+  // Strict load for the command line: like load_state_query, but anything the lenient load would ignore
+  // or correct is an error. Returns false and sets `field` (the URL key) and `message` (all notices).
+  bool load_state_query_strict(const std::string& query, std::string& field, std::string& message);
   // True once per state change made through the UI (the platform mirrors it into the URL).
   bool take_state_changed();
   // Next action the UI asked for (then None).
@@ -64,6 +67,7 @@ class App {
   View* current_ = nullptr;
   std::string notices_;
   bool state_changed_ = false;
+  bool time_next_update_ = true;  // the next frame follows a state load: time its update
   AppAction action_ = AppAction::None;
   bool embed_ = false;
   bool show_controls_ = true;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,47 @@ std::string csv_escape(const std::string& s) {
 }
 
 }  // namespace
+
+std::string format_coordinate(double v) {
+  char buf[40];
+  if (v == std::floor(v) && std::abs(v) < 1e15) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
+                         const Matrix& m, double row_first, double col_first, int defined_rows) {
+  return matrix_table(std::move(name), std::move(row_label), std::move(col_label), std::move(row_header),
+                      int(m.rows()), int(m.cols()), [&](int r, int c) { return m(r, c); }, row_first, col_first,
+                      defined_rows);
+}
+
+ExportTable curve_table(std::string name, std::string x_label, std::string y_label, std::string x_header,
+                        const std::vector<ExportSeries>& series) {
+  ExportTable t{std::move(name), std::move(x_label), std::move(y_label), {std::move(x_header)}, {}};
+  // x -> one value per series; a std::map keeps the rows sorted by x.
+  std::map<double, std::vector<double>> rows;
+  for (size_t s = 0; s < series.size(); ++s) {
+    t.columns.push_back(series[s].label);
+    for (size_t i = 0; i < series[s].x.size() && i < series[s].y.size(); ++i) {
+      auto [it, fresh] = rows.try_emplace(series[s].x[i], std::vector<double>(series.size(), NAN));
+      it->second[s] = series[s].y[i];
+    }
+  }
+  t.rows.reserve(rows.size());
+  for (auto& [x, values] : rows) {
+    std::vector<double> row{x};
+    row.insert(row.end(), values.begin(), values.end());
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
 
 std::string export_csv(const ExportData& data) {
   std::string out;

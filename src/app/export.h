@@ -1,8 +1,11 @@
 // The data behind a view, for CSV / JSON export (in the app and headless from the CLI).
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
+
+#include "core/types.h"
 
 namespace posenc::app {
 
@@ -19,6 +22,49 @@ struct ExportData {
   std::string state;                  // URL query string of the state that produced it
   std::vector<ExportTable> tables;
 };
+
+// "3" for integers, shortest round-trip text otherwise (column headers of matrix coordinates).
+std::string format_coordinate(double v);
+
+// A matrix as a table: the first column holds the row coordinate (row_first + r, headed `row_header`),
+// then one column per matrix column headed by its coordinate (col_first + c). `value(r, c)` gives the
+// double-precision entry; rows from `defined_rows` on are undefined (all NaN).
+template <class ValueAt>
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
+                         int rows, int cols, ValueAt value, double row_first = 0, double col_first = 0,
+                         int defined_rows = -1) {
+  ExportTable t{std::move(name), std::move(row_label), std::move(col_label), {std::move(row_header)}, {}};
+  for (int c = 0; c < cols; ++c) t.columns.push_back(format_coordinate(col_first + c));
+  if (defined_rows < 0) defined_rows = rows;
+  t.rows.reserve(size_t(rows));
+  for (int r = 0; r < rows; ++r) {
+    std::vector<double> row(size_t(cols) + 1, NAN);
+    row[0] = row_first + r;
+    if (r < defined_rows)
+      for (int c = 0; c < cols; ++c) row[size_t(c) + 1] = value(r, c);
+    t.rows.push_back(std::move(row));
+  }
+  return t;
+}
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
+                         const Matrix& m, double row_first = 0, double col_first = 0, int defined_rows = -1);
+
+// Curves as a table: column "x" (or `x_header`) then one column per series. Series may have different x
+// samples: rows are the sorted union of all x, with NaN where a series has no point (or a non-finite one).
+struct ExportSeries {
+  std::string label;
+  std::vector<double> x, y;
+};
+ExportTable curve_table(std::string name, std::string x_label, std::string y_label, std::string x_header,
+                        const std::vector<ExportSeries>& series);
+// The same from plot series (anything with label, x and y), e.g. the views' std::vector<Series>.
+template <class SeriesT>
+ExportTable curve_table(std::string name, std::string x_label, std::string y_label, std::string x_header,
+                        const std::vector<SeriesT>& series) {
+  std::vector<ExportSeries> out;
+  for (const SeriesT& s : series) out.push_back(ExportSeries{s.label, s.x, s.y});
+  return curve_table(std::move(name), std::move(x_label), std::move(y_label), std::move(x_header), out);
+}
 
 // CSV: one block per table ("# name" line, header line, rows); NaN cells are empty.
 std::string export_csv(const ExportData& data);

@@ -23,6 +23,12 @@ bool find_probe(const std::string& name, ImVec2* min, ImVec2* max) {
   return true;
 }
 
+std::vector<NamedRect> all_probes() {
+  std::vector<NamedRect> out;
+  for (const auto& [name, rect] : probes()) out.push_back({name, rect.first, rect.second});
+  return out;
+}
+
 void clear_probes() {
   probes().clear();
   g_wheel_requested = false;

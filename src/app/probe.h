@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace posenc::app {
 
@@ -14,6 +15,12 @@ void probe_last_item(const char* name);
 void probe_rect(const char* name, ImVec2 min, ImVec2 max);
 // Looks a rectangle up; false if it was not drawn in the last frame.
 bool find_probe(const std::string& name, ImVec2* min, ImVec2* max);
+// Every rectangle recorded in the last frame, sorted by name (the headless renderer's --probes sidecar).
+struct NamedRect {
+  std::string name;
+  ImVec2 min, max;
+};
+std::vector<NamedRect> all_probes();
 // Called at the start of every frame: forget last frame's rectangles (and the wheel request).
 void clear_probes();
 

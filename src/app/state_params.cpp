@@ -51,6 +51,17 @@ void read_double(const StateMap& in, const char* key, double lo, double hi, doub
   value = v;
 }
 
+std::string notice_field(const std::string& notices) {
+  static const std::string kUnknown = "unknown parameter \"";
+  if (notices.compare(0, kUnknown.size(), kUnknown) == 0) {
+    const size_t end = notices.find('"', kUnknown.size());
+    return notices.substr(kUnknown.size(), end == std::string::npos ? std::string::npos : end - kUnknown.size());
+  }
+  size_t end = 0;
+  while (end < notices.size() && (std::isalnum((unsigned char)notices[end]) || notices[end] == '_')) ++end;
+  return notices.substr(0, end);
+}
+
 namespace {
 std::string percent_decode(const std::string& s) {
   std::string out;

@@ -17,6 +17,11 @@ std::string format_number(double v);
 void read_int(const StateMap& in, const char* key, int lo, int hi, int& value, std::string& notices);
 void read_double(const StateMap& in, const char* key, double lo, double hi, double& value, std::string& notices);
 
+// The URL key a notice is about. Every notice names its key first ("n=9999 is outside [...]",
+// "d must be even: ...", "scheme=\"x\" is not ...") except App's `unknown parameter "key": ignored.`;
+// the strict CLI reports this key as the error's field.
+std::string notice_field(const std::string& notices);
+
 // Query string <-> map ("a=1&b=2", percent-decoding, later duplicates win).
 StateMap parse_query(const std::string& query);
 std::string to_query(const StateMap& state);

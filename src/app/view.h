@@ -27,7 +27,13 @@ class View {
   // Parameters to and from the URL state. `notices` collects what was ignored and why.
   virtual void save_state(StateMap& out) const = 0;
   virtual void load_state(const StateMap& in, std::string& notices) = 0;
+  // Brings the view's data (double-precision matrices and curves) up to date with its parameters.
+  // No GL and no ImGui calls here: the headless `posenc export` runs it without any context.
+  virtual void prepare() {}
+  // Why the current parameters cannot be computed (empty when they can); valid after prepare().
+  virtual std::string error() const { return {}; }
   // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
+  // Call prepare() first.
   virtual void export_data(std::vector<ExportTable>& /*tables*/) const {}
 };
 

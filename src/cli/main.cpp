@@ -1,9 +1,16 @@
-// posenc command line. Each subcommand lives in its own file (eval.cpp; render/export to come) and
-// registers itself on the CLI11 app here.
+// posenc command line. Each subcommand lives in its own file (eval.cpp, export.cpp, render.cpp) and
+// registers itself on the CLI11 app here. export and render need the explorer (POSENC_BUILD_APP), render
+// also EGL; builds without them simply have no such subcommand.
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "eval.h"
+#if defined(POSENC_HAVE_APP)
+#include "export.h"
+#endif
+#if defined(POSENC_HAVE_RENDER)
+#include "render.h"
+#endif
 
 int main(int argc, char** argv) {
   CLI::App app{"posenc: positional encodings of Transformers, evaluated exactly"};
@@ -12,6 +19,14 @@ int main(int argc, char** argv) {
 
   posenc::cli::EvalOptions eval_options;
   CLI::App* eval = posenc::cli::add_eval_command(app, eval_options);
+#if defined(POSENC_HAVE_APP)
+  posenc::cli::ExportOptions export_options;
+  CLI::App* export_cmd = posenc::cli::add_export_command(app, export_options);
+#endif
+#if defined(POSENC_HAVE_RENDER)
+  posenc::cli::RenderOptions render_options;
+  CLI::App* render = posenc::cli::add_render_command(app, render_options);
+#endif
 
   try {
     app.parse(argc, argv);
@@ -28,5 +43,11 @@ int main(int argc, char** argv) {
   }
 
   if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
+#if defined(POSENC_HAVE_APP)
+  if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);
+#endif
+#if defined(POSENC_HAVE_RENDER)
+  if (render->parsed()) return posenc::cli::run_render(render_options, std::cout, std::cerr);
+#endif
   return 2;
 }

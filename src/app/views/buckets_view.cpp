@@ -1,5 +1,4 @@
 #include "app/views/buckets_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -220,14 +219,56 @@ void BucketsView::recompute() {
     error_ = std::string(kSchemeIds[int(scheme_)]) + " " + e.field() + ": " + e.what();
     return;
   }
-  // The capped matrix uses the offsets -(heatmap_n - 1)..heatmap_n - 1 of the full vectors.
-  // Bias values for ALiBi and T5 (when asked), otherwise the bucket / bucketed or clipped distance.
+  upload_pending_ = true;
+}
+
+void BucketsView::prepare() {
+  if (dirty_) recompute();
+}
+
+// Bias values for ALiBi and T5 (when asked), otherwise the bucket / bucketed or clipped distance.
+const std::vector<double>& BucketsView::drawn_by_offset() const {
   const bool draw_values = scheme_ == Scheme::Alibi || (scheme_ == Scheme::T5 && show_bias_);
-  const std::vector<double>& drawn = draw_values ? value_by_offset_ : bucket_by_offset_;
+  return draw_values ? value_by_offset_ : bucket_by_offset_;
+}
+
+void BucketsView::upload_heatmap() {
+  upload_pending_ = false;
+  // The capped matrix uses the offsets -(heatmap_n - 1)..heatmap_n - 1 of the full vectors.
+  const std::vector<double>& drawn = drawn_by_offset();
   const auto first = drawn.begin() + (n_ - heatmap_n_);
   const std::vector<double> block(first, first + (2 * heatmap_n_ - 1));
   const MatrixF M = relative_matrix_f(block, heatmap_n_);
   heatmap_.map().set_values(M.data(), int(M.rows()), int(M.cols()));
+}
+
+void BucketsView::export_data(std::vector<ExportTable>& tables) const {
+  if (!error_.empty() || bucket_by_offset_.empty()) return;
+  static constexpr const char* kMatrixNames[] = {"bucket_matrix", "delta_matrix", "clip_matrix", "bias_matrix"};
+  static constexpr const char* kIndexNames[] = {"bucket_curve", "delta_curve", "clip_curve", "bias_curves"};
+  static constexpr const char* kValueNames[] = {"bias_curve", "table_row_curve", "table_curve", "slopes"};
+  const int s = int(scheme_);
+  const std::vector<double>& drawn = drawn_by_offset();
+  const std::string matrix_name = scheme_ == Scheme::T5 && show_bias_ ? "bias_matrix" : kMatrixNames[s];
+  tables.push_back(matrix_table(matrix_name, "query i", "key j", "i", heatmap_n_, heatmap_n_,
+                                [&](int i, int j) { return drawn[size_t(offset_index(int64_t(j) - i))]; }));
+  if (scheme_ == Scheme::Alibi) {
+    // The plot draws each head as a 3-point polyline; export its value at every distance.
+    std::vector<ExportSeries> heads;
+    for (int h = 0; h < heads_; ++h) {
+      ExportSeries e{"h = " + std::to_string(h), {}, {}};
+      for (int64_t r = -(n_ - 1); r <= n_ - 1; ++r) {
+        e.x.push_back(double(r));
+        e.y.push_back(-alibi_slopes_[size_t(h)] * double(std::abs(r)));
+      }
+      heads.push_back(std::move(e));
+    }
+    tables.push_back(curve_table(kIndexNames[s], "relative distance j - i", index_title_, "j - i", heads));
+    tables.push_back(curve_table(kValueNames[s], "head h", value_title_, "h", value_series_));
+  } else {
+    tables.push_back(curve_table(kIndexNames[s], "relative distance j - i", index_title_, "j - i", index_series_));
+    tables.push_back(curve_table(kValueNames[s], "relative distance j - i", value_title_, "j - i", value_series_));
+  }
 }
 
 void BucketsView::draw_hover(int i, int j) const {
@@ -257,10 +298,8 @@ void BucketsView::draw_hover(int i, int j) const {
 }
 
 void BucketsView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
-  }
+  prepare();
+  if (upload_pending_ && error_.empty()) upload_heatmap();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   if (!error_.empty()) {

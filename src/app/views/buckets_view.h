@@ -23,12 +23,17 @@ class BucketsView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxN = 8192;         // relative distances of the curves: -(n-1)..n-1
   static constexpr int kMaxHeatmapN = 2048;  // the matrix is drawn for at most this many positions
 
  private:
   void recompute();
+  void upload_heatmap();  // the drawn n x n block into the texture (GL)
+  const std::vector<double>& drawn_by_offset() const;
   void draw_hover(int i, int j) const;
   int64_t offset_index(int64_t r) const { return r + n_ - 1; }
 
@@ -50,6 +55,7 @@ class BucketsView final : public View {
   int head_ = 0;
 
   bool dirty_ = true;
+  bool upload_pending_ = false;
   std::string error_;
   int heatmap_n_ = 0;
   float vmin_ = 0, vmax_ = 1;

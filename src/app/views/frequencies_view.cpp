@@ -80,6 +80,33 @@ void FrequenciesView::draw_content(ImVec2 size) {
   line_plot("plot.wavelength", ImVec2(size.x, h), wave, wo);
 }
 
+void FrequenciesView::export_data(std::vector<ExportTable>& tables) const {
+  const std::pair<bool, FrequencySchedule> schedules[] = {{show_geometric_, FrequencySchedule::Geometric},
+                                                          {show_linear_, FrequencySchedule::Linear},
+                                                          {show_increasing_, FrequencySchedule::Increasing}};
+  const char* labels[] = {"geometric", "linear", "increasing"};
+  std::vector<ExportSeries> freq, wave;
+  for (int i = 0; i < 3; ++i) {
+    if (!schedules[i].first) continue;
+    const std::vector<double> w = sinusoidal_frequencies(d_, base_, schedules[i].second);
+    ExportSeries f{labels[i], {}, {}}, l{labels[i], {}, {}};
+    for (size_t k = 0; k < w.size(); ++k) {
+      f.x.push_back(double(k));
+      f.y.push_back(w[k]);
+      l.x.push_back(double(k));
+      l.y.push_back(2 * std::numbers::pi / w[k]);
+    }
+    freq.push_back(std::move(f));
+    wave.push_back(std::move(l));
+  }
+  // The sequence length reference line of the wavelength plot, at every pair.
+  ExportSeries n_line{"n", {}, {}};
+  for (int k = 0; k < d_ / 2; ++k) n_line.x.push_back(k), n_line.y.push_back(n_);
+  wave.push_back(std::move(n_line));
+  tables.push_back(curve_table("frequency", "pair k", "frequency w_k (rad / position)", "k", freq));
+  tables.push_back(curve_table("wavelength", "pair k", "wavelength 2 pi / w_k (positions)", "k", wave));
+}
+
 void FrequenciesView::save_state(StateMap& out) const {
   out["d"] = std::to_string(d_);
   out["base"] = format_number(base_);

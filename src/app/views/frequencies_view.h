@@ -17,6 +17,7 @@ class FrequenciesView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void export_data(std::vector<ExportTable>& tables) const override;
 
  private:
   int d_ = 128;

@@ -1,5 +1,4 @@
 #include "app/views/permutation_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,10 +113,30 @@ void PermutationView::recompute() {
   // One colour scale for all four, so a difference is seen against the size of the outputs.
   double mx = std::max(result_.output.cwiseAbs().maxCoeff(), result_.output_shuffled.cwiseAbs().maxCoeff());
   vmax_ = mx > 0 ? float(mx) : 1.0f;
+  upload_pending_ = true;
+}
+
+void PermutationView::prepare() {
+  if (dirty_) recompute();
+}
+
+void PermutationView::upload_heatmaps() {
+  upload_pending_ = false;
   for (Tile& t : tiles_) {
     const MatrixF f = t.values->cast<float>();
     t.heatmap.map().set_values(f.data(), int(f.rows()), int(f.cols()));
   }
+}
+
+void PermutationView::export_data(std::vector<ExportTable>& tables) const {
+  if (result_.perm.empty()) return;
+  tables.push_back(matrix_table("output", "row r (original order)", "dimension", "r", result_.output));
+  tables.push_back(matrix_table("output_shuffled", "row r (shuffled order)", "dimension", "r", result_.output_shuffled));
+  tables.push_back(matrix_table("row_difference", "row r: O'[r] - O[perm[r]]", "dimension", "r", result_.row_difference));
+  tables.push_back(matrix_table("pooled", "0 = mean of O, 1 = mean of O'", "dimension", "row", pooled_));
+  ExportTable perm{"perm", "shuffled row r", "original row perm[r]", {"r", "perm[r]"}, {}};
+  for (size_t r = 0; r < result_.perm.size(); ++r) perm.rows.push_back({double(r), double(result_.perm[r])});
+  tables.push_back(std::move(perm));
 }
 
 void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
@@ -156,10 +175,8 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
 }
 
 void PermutationView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
-  }
+  prepare();
+  if (upload_pending_ && !result_.perm.empty()) upload_heatmaps();
   if (result_.perm.empty()) {
     ImGui::TextWrapped("%s", error_.empty() ? "Nothing to show." : error_.c_str());
     return;

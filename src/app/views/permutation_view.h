@@ -23,6 +23,9 @@ class PermutationView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxWords = 16;
   static constexpr int kMaxWordLength = 24;
@@ -37,6 +40,7 @@ class PermutationView final : public View {
     HeatmapWidget heatmap;
   };
   void recompute();
+  void upload_heatmaps();
   bool set_sentence(const std::string& text, std::string* notices);
   void draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels);
 
@@ -47,6 +51,7 @@ class PermutationView final : public View {
   int seed_ = 1;
 
   bool dirty_ = true;
+  bool upload_pending_ = false;
   std::string error_;
   std::vector<std::string> words_, shuffled_words_;
   PermutationResult result_;

@@ -1,5 +1,4 @@
 #include "app/views/rope_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -196,11 +195,47 @@ void RopeView::pair_tooltip(double x) const {
   ImGui::EndTooltip();
 }
 
-void RopeView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
+void RopeView::prepare() {
+  if (dirty_) recompute();
+}
+
+void RopeView::export_data(std::vector<ExportTable>& tables) const {
+  if (analysis_.pairs.empty()) return;
+  std::vector<ExportSeries> decay{{"no scaling", decay_x_, decay_plain_}};
+  if (scaling_ != int(RopeScalingType::None)) decay.push_back({kScalingNames[scaling_], decay_x_, decay_scaled_});
+  tables.push_back(curve_table("decay", "relative distance m", "bound / bound(0)", "m", decay));
+
+  const int half = int(analysis_.pairs.size());
+  std::vector<double> ks(half);
+  for (int k = 0; k < half; ++k) ks[k] = k;
+  // The ratio plot's curves in its order: the compared methods, then the selected one.
+  std::vector<ExportSeries> ratio;
+  for (int t = 1; t < 6; ++t)
+    if (t != scaling_ && compare_ && !ratio_by_type_[t].empty()) ratio.push_back({kScalingNames[t], ks, ratio_by_type_[t]});
+  if (!ratio_by_type_[scaling_].empty())
+    ratio.push_back({std::string(kScalingNames[scaling_]) + " (selected)", ks, ratio_by_type_[scaling_]});
+  tables.push_back(curve_table("frequency_ratio", "pair k", "w'_k / w_k", "k", ratio));
+
+  ExportSeries trained{"trained L w_k", ks, {}}, target{"target T w'_k", ks, {}}, extrapolated{"extrapolated", ks, {}};
+  ExportSeries turn{"2 pi", ks, std::vector<double>(size_t(half), kTwoPi)};
+  for (const auto& p : analysis_.pairs) {
+    trained.y.push_back(p.trained_angle);
+    target.y.push_back(p.target_angle);
+    extrapolated.y.push_back(p.coverage == PairCoverage::Extrapolated ? p.target_angle : NAN);
   }
+  tables.push_back(curve_table("angles", "pair k", "rotation angle (rad)", "k", {trained, target, extrapolated, turn}));
+
+  // Every pair's numbers of the selected method (what the hovers show).
+  ExportTable pairs{"pairs", "pair k", "", {"k", "inv_freq", "inv_freq_scaled", "ratio", "wavelength", "trained_angle",
+                                             "target_angle", "extrapolated"}, {}};
+  for (const auto& p : analysis_.pairs)
+    pairs.rows.push_back({double(p.pair), p.inv_freq, p.inv_freq_scaled, p.ratio, p.wavelength, p.trained_angle,
+                          p.target_angle, p.coverage == PairCoverage::Extrapolated ? 1.0 : 0.0});
+  tables.push_back(std::move(pairs));
+}
+
+void RopeView::draw_content(ImVec2 size) {
+  prepare();
   if (analysis_.pairs.empty()) {
     ImGui::TextWrapped("%s", error_.empty() ? "Nothing to show." : error_.c_str());
     return;

@@ -24,6 +24,9 @@ class RopeView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxDim = 1024;
   static constexpr int kMaxLength = 1 << 22;  // target / trained lengths accepted

@@ -1,5 +1,4 @@
 #include "app/views/scores_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -259,7 +258,31 @@ void ScoresView::recompute() {
   add_tile(result_->terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
            &result_->logits, false);
   add_tile("softmax weights a_ij", "heatmap.scores.weights", &result_->weights, true);
+  upload_pending_ = true;
+}
 
+void ScoresView::prepare() {
+  if (dirty_) recompute();
+}
+
+void ScoresView::export_data(std::vector<ExportTable>& tables) const {
+  if (!result_) return;
+  const int n = shown_n();
+  // Masked cells (key after query under the causal mask) are undefined in every tile.
+  auto table = [&](std::string name, const Matrix& m) {
+    return matrix_table(std::move(name), "query i", "key j", "i", n, n,
+                        [&](int i, int j) { return result_->masked(i, j) ? NAN : m(i, j); });
+  };
+  if (result_->terms.size() > 1)
+    for (const AttentionTerm& t : result_->terms) tables.push_back(table("term: " + t.name, t.values));
+  tables.push_back(table("logits", result_->logits));
+  tables.push_back(table("weights", result_->weights));
+}
+
+void ScoresView::upload_heatmaps() {
+  upload_pending_ = false;
+  if (!result_) return;
+  const int n = shown_n();
   std::vector<float> buffer(size_t(n) * n);
   double shared_max = 0;
   for (Tile& t : tiles_) {
@@ -333,10 +356,8 @@ void ScoresView::draw_hover(int i, int j) const {
 }
 
 void ScoresView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
-  }
+  prepare();
+  if (upload_pending_) upload_heatmaps();
   if (n_ > kMaxHeatmapN) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
     ImGui::Text("n = %d is above the heatmap cap: showing positions 0..%d.", n_, kMaxHeatmapN - 1);

@@ -25,6 +25,9 @@ class ScoresView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxN = 4096;         // accepted by the slider and the URL
   static constexpr int kMaxHeatmapN = 1024;  // positions actually computed and drawn
@@ -41,6 +44,7 @@ class ScoresView final : public View {
   };
 
   void recompute();
+  void upload_heatmaps();  // tiles' float textures and colour ranges (GL)
   int shown_n() const { return n_ < kMaxHeatmapN ? n_ : kMaxHeatmapN; }
   std::string bucket_text(int i, int j) const;
   void draw_hover(int i, int j) const;
@@ -62,6 +66,7 @@ class ScoresView final : public View {
   int head_ = 0;
 
   bool dirty_ = true;
+  bool upload_pending_ = false;
   std::string error_;
   std::optional<AttentionResult> result_;
   double alibi_slope_ = 0;

@@ -1,5 +1,4 @@
 #include "app/views/similarity_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -84,32 +83,10 @@ void SimilarityView::recompute() {
   heatmap_n_ = std::min(n_, kMaxHeatmapN);
   const int64_t curve_limit = int64_t(kCurves - 1) * p_step_ + n_;
 
-  // Heatmap of the selected scheme.
+  // Heatmap of the selected scheme: exact dots here, the float texture in upload_heatmap() (GL).
   try {
     dots_ = std::make_unique<PositionDots>(scheme_, n_, d_, params, n_);
-    MatrixF G = position_similarity_f(scheme_, heatmap_n_, d_, params);
-    if (scheme_ == AbsoluteScheme::Normalised && heatmap_n_ < n_) {
-      // The normalised code depends on n: rescale the capped block to the real n.
-      const double s = double(heatmap_n_ - 1) / double(n_ - 1);
-      G *= float(s * s);
-    }
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (Eigen::Index i = 0; i < G.size(); ++i) {
-      float& v = G.data()[i];
-      if (!std::isfinite(v)) {
-        v = kMaskedCell;  // undefined rows of the learned table
-        continue;
-      }
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    if (!(hi > lo)) {  // a constant matrix (e.g. integer at n = 1): any non-empty range
-      lo = std::isfinite(lo) ? lo - 1 : 0;
-      hi = std::isfinite(hi) ? hi + 1 : 1;
-    }
-    vmin_ = lo;
-    vmax_ = hi;
-    heatmap_.map().set_values(G.data(), int(G.rows()), int(G.cols()));
+    upload_pending_ = true;
   } catch (const InvalidArgument& e) {
     error_ = std::string(absolute_scheme_name(scheme_)) + ": " + e.what();
     if (scheme_ == AbsoluteScheme::Binary) {
@@ -162,11 +139,64 @@ void SimilarityView::recompute() {
   }
 }
 
-void SimilarityView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
+void SimilarityView::prepare() {
+  if (dirty_) recompute();
+}
+
+void SimilarityView::upload_heatmap() {
+  upload_pending_ = false;
+  if (!dots_) return;
+  AbsoluteParams params;
+  params.base = base_;
+  params.learned_max_len = max_len_;
+  params.seed = uint64_t(seed_);
+  MatrixF G;
+  try {
+    G = position_similarity_f(scheme_, heatmap_n_, d_, params);
+  } catch (const InvalidArgument& e) {
+    error_ = std::string(absolute_scheme_name(scheme_)) + ": " + e.what();
+    return;
   }
+  if (scheme_ == AbsoluteScheme::Normalised && heatmap_n_ < n_) {
+    // The normalised code depends on n: rescale the capped block to the real n.
+    const double s = double(heatmap_n_ - 1) / double(n_ - 1);
+    G *= float(s * s);
+  }
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (Eigen::Index i = 0; i < G.size(); ++i) {
+    float& v = G.data()[i];
+    if (!std::isfinite(v)) {
+      v = kMaskedCell;  // undefined rows of the learned table
+      continue;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+  }
+  if (!(hi > lo)) {  // a constant matrix (e.g. integer at n = 1): any non-empty range
+    lo = std::isfinite(lo) ? lo - 1 : 0;
+    hi = std::isfinite(hi) ? hi + 1 : 1;
+  }
+  vmin_ = lo;
+  vmax_ = hi;
+  heatmap_.map().set_values(G.data(), int(G.rows()), int(G.cols()));
+}
+
+void SimilarityView::export_data(std::vector<ExportTable>& tables) const {
+  if (dots_) {
+    // P_a . P_b in double precision from the same PositionDots the hover reads (NaN where undefined).
+    tables.push_back(matrix_table("similarity", "position a", "position b", "a", heatmap_n_, heatmap_n_,
+                                  [&](int a, int b) { return dots_->dot(a, b); }));
+  }
+  if (!sinus_curves_.empty()) {
+    tables.push_back(curve_table("shifted_dot_sinusoidal", "offset delta", "P_p . P_{p+delta}", "delta", sinus_curves_));
+    tables.push_back(curve_table("shifted_dot_sine_only", "offset delta", "P_p . P_{p+delta}", "delta", sine_only_curves_));
+  }
+  tables.push_back(curve_table("neighbour_distance", "position p", "||P_{p+1} - P_p||", "p", neighbour_));
+}
+
+void SimilarityView::draw_content(ImVec2 size) {
+  prepare();
+  if (upload_pending_) upload_heatmap();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));

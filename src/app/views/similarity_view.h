@@ -26,6 +26,9 @@ class SimilarityView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxN = 4096;         // positions of the curves
   static constexpr int kMaxHeatmapN = 2048;  // P P^T is drawn for at most this many positions
@@ -34,6 +37,7 @@ class SimilarityView final : public View {
 
  private:
   void recompute();
+  void upload_heatmap();  // P P^T (float) into the texture, and its colour range
 
   AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
   int n_ = 128;
@@ -44,6 +48,7 @@ class SimilarityView final : public View {
   int seed_ = 0;
 
   bool dirty_ = true;
+  bool upload_pending_ = false;      // the heatmap texture needs the new P P^T
   std::string error_;                // why the selected scheme cannot be drawn (e.g. binary with too few bits)
   std::string binary_note_;          // why the binary reference curve is missing
   int heatmap_n_ = 0;                // rows drawn (n capped at kMaxHeatmapN)

@@ -1,5 +1,4 @@
 #include "app/views/toy_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -140,6 +139,26 @@ void ToyView::recompute() {
     range = std::max(range, scores_[size_t(k)].cwiseAbs().maxCoeff());
   }
   range_ = float(range > 0 ? range : 1.0);
+  upload_pending_ = true;
+}
+
+void ToyView::prepare() {
+  if (dirty_) recompute();
+}
+
+void ToyView::export_data(std::vector<ExportTable>& tables) const {
+  static constexpr const char* kPanelIds[] = {"none", "absolute", "relative", "rope"};
+  // Positions are numbered from 1 like the seed's example (row / column coordinates 1..3).
+  for (int k = 0; k < kPanels; ++k)
+    tables.push_back(matrix_table(std::string("scores: ") + kPanelIds[k], "query position i", "key position j", "i",
+                                  scores_[size_t(k)], 1, 1));
+  for (int k = 0; k < kPanels; ++k)
+    tables.push_back(matrix_table(std::string("weights: ") + kPanelIds[k], "query position i", "key position j", "i",
+                                  weights_[size_t(k)], 1, 1));
+}
+
+void ToyView::upload_heatmaps() {
+  upload_pending_ = false;
   for (int k = 0; k < kPanels; ++k) {
     const MatrixF values = (show_weights_ ? weights_[size_t(k)] : scores_[size_t(k)]).cast<float>();
     heatmaps_[size_t(k)].map().set_values(values.data(), kTokens, kTokens);
@@ -174,10 +193,8 @@ void ToyView::draw_hover(int panel, int i, int j) const {
 }
 
 void ToyView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
-  }
+  prepare();
+  if (upload_pending_) upload_heatmaps();
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Four panels in a row when there is room for readable cells, otherwise a 2 x 2 grid.

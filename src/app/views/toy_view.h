@@ -24,12 +24,15 @@ class ToyView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kTokens = 3;
   static constexpr int kPanels = 4;
 
  private:
   void recompute();
+  void upload_heatmaps();
   void draw_hover(int panel, int i, int j) const;
 
   using Vec2 = std::array<double, 2>;
@@ -42,6 +45,7 @@ class ToyView final : public View {
   bool show_weights_ = false;                 // softmax weights instead of scores
 
   bool dirty_ = true;
+  bool upload_pending_ = false;
   std::array<Matrix, kPanels> scores_, weights_;
   Matrix x_, x_abs_, x_rope_;  // token vectors at positions 1..3 (after reordering), +P, rotated
   float range_ = 1;

@@ -1,5 +1,4 @@
 #include "app/views/waves_view.h"
-#include "app/update_timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -122,17 +121,25 @@ void WavesView::recompute() {
     case AbsoluteScheme::Integer: vmin_ = 0, vmax_ = float(std::max(1, n_ - 1)), cmap_ = Colormap::Viridis; break;
     case AbsoluteScheme::Learned: vmin_ = -0.06f, vmax_ = 0.06f, cmap_ = Colormap::Diverging; break;
   }
-  // Rows past max_len do not exist in a learned model: drawn masked.
-  const int defined = scheme_ == AbsoluteScheme::Learned ? learned_defined_rows(n_, params) : n_;
-  heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined);
+  upload_pending_ = true;
+}
+
+void WavesView::prepare() {
+  if (dirty_) recompute();
+}
+
+int WavesView::defined_rows() const {
+  return scheme_ == AbsoluteScheme::Learned ? std::min(n_, learned_max_len_) : n_;
 }
 
 double WavesView::value_at(int p, int i) const { return table_(p, i); }
 
 void WavesView::draw_content(ImVec2 size) {
-  if (dirty_) {
-    const UpdateTimer timer;  // recompute + upload time, for bench/frame-timing.mjs
-    recompute();
+  prepare();
+  if (upload_pending_ && error_.empty()) {
+    // Rows past max_len do not exist in a learned model: drawn masked.
+    heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined_rows());
+    upload_pending_ = false;
   }
   if (!error_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
@@ -142,7 +149,7 @@ void WavesView::draw_content(ImVec2 size) {
   }
   // Curves of the chosen dimensions over position.
   std::vector<Series> curves;
-  const int defined = scheme_ == AbsoluteScheme::Learned ? std::min(n_, learned_max_len_) : n_;
+  const int defined = defined_rows();
   for (size_t c = 0; c < dims_.size(); ++c) {
     const int i = dims_[c];
     if (i >= d_) continue;
@@ -182,6 +189,23 @@ void WavesView::draw_content(ImVec2 size) {
     }
     ImGui::EndTooltip();
   }
+}
+
+void WavesView::export_data(std::vector<ExportTable>& tables) const {
+  if (!error_.empty() || table_.size() == 0) return;
+  const int defined = defined_rows();
+  tables.push_back(matrix_table("P", "position p", "dimension i", "p", table_, 0, 0, defined));
+  std::vector<ExportSeries> curves;
+  for (int i : dims_) {
+    if (i >= d_) continue;
+    ExportSeries s{"dim " + std::to_string(i), {}, {}};
+    for (int p = 0; p < n_; ++p) {
+      s.x.push_back(p);
+      s.y.push_back(p < defined ? table_(p, i) : NAN);
+    }
+    curves.push_back(std::move(s));
+  }
+  tables.push_back(curve_table("curves", "position p", "P[p][i]", "p", curves));
 }
 
 void WavesView::save_state(StateMap& out) const {

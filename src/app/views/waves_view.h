@@ -21,6 +21,9 @@ class WavesView final : public View {
   void draw_content(ImVec2 size) override;
   void save_state(StateMap& out) const override;
   void load_state(const StateMap& in, std::string& notices) override;
+  void prepare() override;
+  std::string error() const override { return error_; }
+  void export_data(std::vector<ExportTable>& tables) const override;
 
   static constexpr int kMaxN = 4096;
   static constexpr int kMaxD = 1024;
@@ -28,6 +31,7 @@ class WavesView final : public View {
 
  private:
   void recompute();
+  int defined_rows() const;             // rows of P that exist (learned: none past max_len)
   double value_at(int p, int i) const;  // exact (double) entry of P for the hover readout
 
   AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
@@ -40,6 +44,7 @@ class WavesView final : public View {
   char dims_text_[64] = "0,1,8,32";
 
   bool dirty_ = true;
+  bool upload_pending_ = false;  // table_ changed since the heatmap texture was filled
   std::string error_;  // why the current parameters cannot be drawn (e.g. binary needs n <= 2^d)
   Matrix table_;       // double precision, for curves and hover
   float vmin_ = -1, vmax_ = 1;

@@ -1,0 +1,37 @@
+// `posenc export --state QUERY --format csv|json [-o FILE]`: the data behind one view of the explorer,
+// computed headless (no window, no GL), and the strict state loading shared with `posenc render`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace posenc::app {
+class App;
+}
+
+namespace posenc::cli {
+
+struct ExportOptions {
+  std::string state;            // URL query string ("view=waves&n=64"), a leading '?' is fine
+  std::string format = "json";  // csv | json
+  std::string output;           // file, or empty / "-" for stdout
+};
+
+CLI::App* add_export_command(CLI::App& app, ExportOptions& options);
+
+// Writes the export on out (or the file) and returns 0, or one JSON error object on err and returns 2.
+int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err);
+
+// Loads `state` into app; an unknown key or a bad value throws posenc::InvalidArgument naming the key.
+// The view's data is then computed (View::prepare), and a view that cannot compute these parameters
+// throws too (field null).
+void load_state_strict(app::App& app, const std::string& state);
+
+// Writes `text` to `path` ("-" or empty: `out`); throws InvalidArgument("output", ...) on failure.
+void write_output(const std::string& text, const std::string& path, std::ostream& out);
+
+}  // namespace posenc::cli

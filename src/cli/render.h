@@ -1,0 +1,29 @@
+// `posenc render --state QUERY -o fig.png [--width W --height H --theme light|dark] [--probes FILE]`: one
+// view drawn chrome-less (embed mode) into an offscreen OpenGL 3.3 framebuffer through EGL (Mesa's
+// surfaceless platform: no window, no X server), read back and written as a PNG.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace posenc::cli {
+
+struct RenderOptions {
+  std::string state;
+  std::string output;       // PNG path
+  int width = 1200, height = 800;
+  std::string theme;        // light | dark; empty: the state's theme, else light
+  std::string probes;       // optional JSON sidecar: the named rectangles (heatmaps, plots) in pixels
+  int frames = 4;           // ImGui needs a few frames to settle its layout
+};
+
+CLI::App* add_render_command(CLI::App& app, RenderOptions& options);
+
+// Writes the PNG (and the probes file) and returns 0, or one JSON error object on err and returns 2.
+int run_render(const RenderOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace posenc::cli
