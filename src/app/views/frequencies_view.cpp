@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -12,17 +13,8 @@ namespace posenc::app {
 
 bool FrequenciesView::draw_controls() {
   bool changed = false;
-  ImGui::TextUnformatted("Model width d (even)");
-  int d = d_;
-  if (ImGui::SliderInt("##d", &d, 2, 1024, "d = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    d_ = std::max(2, d - d % 2);
-    changed = true;
-  }
-  probe_last_item("slider.d");
-  ImGui::TextUnformatted("Base");
-  changed |= ImGui::SliderScalar("##base", ImGuiDataType_Double, &base_, &kBaseMin, &kBaseMax, "base = %.0f",
-                                 ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.base");
+  changed |= even_width_slider("Model width d (even)", d_, 1024);
+  changed |= base_slider(base_);
   ImGui::TextUnformatted("Sequence length n (reference line)");
   changed |= ImGui::SliderInt("##n", &n_, 1, 1 << 20, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   probe_last_item("slider.n");

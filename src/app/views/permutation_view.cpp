@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/choice_param.h"
@@ -79,11 +80,7 @@ bool PermutationView::draw_controls() {
     seed_ = std::clamp(seed_, 0, 1000000);
     changed = true;
   }
-  if (!error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_text(error_);
   if (changed) dirty_ = true;
   return changed;
 }

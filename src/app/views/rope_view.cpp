@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -81,9 +82,7 @@ bool RopeView::draw_controls() {
     }
   }
   probe_last_item("slider.dim");
-  ImGui::TextUnformatted("Base");
-  changed |= ImGui::SliderScalar("##base", ImGuiDataType_Double, &base_, &kBaseMin, &kBaseMax, "base = %.0f", log_clamp);
-  probe_last_item("slider.base");
+  changed |= base_slider(base_);
   ImGui::TextUnformatted("Context extension");
   changed |= ImGui::Combo("##scaling", &scaling_, kScalingLabels, 6);
   probe_last_item("combo.scaling");
@@ -125,11 +124,7 @@ bool RopeView::draw_controls() {
   changed |= ImGui::SliderInt("##decay", &decay_max_, 1, kMaxLength, "%d", log_clamp);
   probe_last_item("slider.decay");
   changed |= ImGui::Checkbox("compare all methods", &compare_);
-  if (!error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_text(error_);
   if (changed) dirty_ = true;
   return changed;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/choice_param.h"
@@ -104,10 +105,7 @@ bool ScoresView::draw_controls() {
     case Sinusoidal:
     case Rope:
     case Xl:
-      ImGui::TextUnformatted("Base");
-      changed |= ImGui::SliderScalar("##base", ImGuiDataType_Double, &base_, &kBaseMin, &kBaseMax, "base = %.0f",
-                                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-      probe_last_item("slider.base");
+      changed |= base_slider(base_);
       break;
     case T5:
       ImGui::TextUnformatted("Buckets (per direction: half)");
@@ -148,11 +146,7 @@ bool ScoresView::draw_controls() {
     default:
       break;
   }
-  if (!error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", error_.c_str());
-    ImGui::PopStyleColor();
-  }
+  error_text(error_);
   if (changed) dirty_ = true;
   return changed;
 }

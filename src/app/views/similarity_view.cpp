@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
 
@@ -40,17 +41,8 @@ bool SimilarityView::draw_controls() {
   ImGui::TextUnformatted("Sequence length n");
   changed |= ImGui::SliderInt("##n", &n_, 2, kMaxN, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   probe_last_item("slider.n");
-  ImGui::TextUnformatted("Model width d (even)");
-  int d = d_;
-  if (ImGui::SliderInt("##d", &d, 2, kMaxD, "d = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    d_ = std::max(2, d - d % 2);
-    changed = true;
-  }
-  probe_last_item("slider.d");
-  ImGui::TextUnformatted("Base");
-  changed |= ImGui::SliderScalar("##base", ImGuiDataType_Double, &base_, &kBaseMin, &kBaseMax, "base = %.0f",
-                                 ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.base");
+  changed |= even_width_slider("Model width d (even)", d_, kMaxD);
+  changed |= base_slider(base_);
   ImGui::TextUnformatted("Curves at p = 0, s, 2s, 3s");
   changed |= ImGui::SliderInt("##pstep", &p_step_, 1, 1024, "s = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   probe_last_item("slider.pstep");

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -70,18 +71,9 @@ bool WavesView::draw_controls() {
   ImGui::TextUnformatted("Sequence length n");
   changed |= ImGui::SliderInt("##n", &n_, 1, kMaxN, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
   probe_last_item("slider.n");
-  ImGui::TextUnformatted("Model width d (even)");
-  int d = d_;
-  if (ImGui::SliderInt("##d", &d, 2, kMaxD, "d = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    d_ = std::max(2, d - d % 2);  // sin/cos pairs need an even width
-    changed = true;
-  }
-  probe_last_item("slider.d");
+  changed |= even_width_slider("Model width d (even)", d_, kMaxD);
   if (scheme_ == AbsoluteScheme::Sinusoidal || scheme_ == AbsoluteScheme::SineOnly) {
-    ImGui::TextUnformatted("Base");
-    changed |= ImGui::SliderScalar("##base", ImGuiDataType_Double, &base_, &kBaseMin, &kBaseMax, "base = %.0f",
-                                   ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    probe_last_item("slider.base");
+    changed |= base_slider(base_);
     ImGui::TextUnformatted("Frequency schedule");
     int sched = static_cast<int>(schedule_);
     if (ImGui::Combo("##schedule", &sched, kScheduleNames, 3)) schedule_ = FrequencySchedule(sched), changed = true;
