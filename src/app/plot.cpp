@@ -264,7 +264,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
     const ImU32 color = series[si].color ? series[si].color : palette_color(int(si));
     const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
     const float lx = pmax.x - sz.x - 26;
-    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), IM_COL32(0, 0, 0, 110));
+    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
     dl->AddLine(ImVec2(lx, ly + sz.y * 0.5f), ImVec2(lx + 16, ly + sz.y * 0.5f), color, 2.0f);
     dl->AddText(ImVec2(lx + 20, ly), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
     ly += sz.y + 2;
