@@ -55,11 +55,7 @@ Matrix sine_only_encoding(std::span<const int64_t> positions, int dim, double ba
 Matrix learned_position_table(int max_len, int dim, uint64_t seed, double stddev) {
   check_n_dim(max_len, dim);
   require(std::isfinite(stddev) && stddev >= 0, "stddev", "stddev must be a finite number >= 0");
-  NormalRng rng(seed);
-  Matrix P(max_len, dim);
-  for (int p = 0; p < max_len; ++p)
-    for (int c = 0; c < dim; ++c) P(p, c) = stddev * rng.normal();
-  return P;
+  return seeded_normal_matrix(max_len, dim, seed, stddev);
 }
 
 int learned_defined_rows(int n, const AbsoluteParams& params) { return std::min(n, params.learned_max_len); }

@@ -28,14 +28,6 @@ uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-Matrix seeded_matrix(int rows, int cols, uint64_t seed, double stddev) {
-  NormalRng rng(seed);
-  Matrix m(rows, cols);
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) m(r, c) = stddev * rng.normal();
-  return m;
-}
-
 Matrix attend(const Matrix& x, const Matrix& wq, const Matrix& wk, const Matrix& wv, PermutationEncoding enc,
               double base) {
   const int n = static_cast<int>(x.rows()), d = static_cast<int>(x.cols());
@@ -110,9 +102,9 @@ PermutationResult permutation_test(const Matrix& x, const std::vector<int>& perm
   out.perm = perm;
   const Matrix shuffled = permute_rows(x, perm);  // validates perm
   const double stddev = 1.0 / std::sqrt(static_cast<double>(d));
-  const Matrix wq = seeded_matrix(d, d, weight_seed * 3 + 1, stddev);
-  const Matrix wk = seeded_matrix(d, d, weight_seed * 3 + 2, stddev);
-  const Matrix wv = seeded_matrix(d, d, weight_seed * 3 + 3, stddev);
+  const Matrix wq = seeded_normal_matrix(d, d, weight_seed * 3 + 1, stddev);
+  const Matrix wk = seeded_normal_matrix(d, d, weight_seed * 3 + 2, stddev);
+  const Matrix wv = seeded_normal_matrix(d, d, weight_seed * 3 + 3, stddev);
   out.output = attend(x, wq, wk, wv, encoding, base);
   out.output_shuffled = attend(shuffled, wq, wk, wv, encoding, base);
   out.row_difference = out.output_shuffled - permute_rows(out.output, perm);

@@ -9,11 +9,7 @@ Matrix relative_bias_table(int64_t max_distance, int heads, uint64_t seed, doubl
   require(max_distance >= 0 && max_distance <= kMaxPosition, "max_distance", "max_distance must be in [0, 10^6]");
   require(heads >= 1 && heads <= kMaxHeads, "heads", "heads must be in [1, 1024]");
   require((2 * max_distance + 1) * heads <= kMaxCells, "max_distance", "(2 max + 1) * heads must be <= 2^24");
-  NormalRng rng(seed);
-  Matrix T(2 * max_distance + 1, heads);
-  for (Eigen::Index r = 0; r < T.rows(); ++r)
-    for (Eigen::Index c = 0; c < T.cols(); ++c) T(r, c) = stddev * rng.normal();
-  return T;
+  return seeded_normal_matrix(2 * max_distance + 1, heads, seed, stddev);
 }
 
 Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> qpos,

@@ -8,6 +8,8 @@
 #include <numbers>
 #include <random>
 
+#include "types.h"
+
 namespace posenc {
 
 class NormalRng {
@@ -37,5 +39,15 @@ class NormalRng {
   double spare_ = 0.0;
   bool has_spare_ = false;
 };
+
+// rows x cols entries stddev * N(0, 1) from NormalRng(seed), filled row by row: every seeded table of
+// the core (learned positions, Shaw tables, relative bias, toy weights) is drawn this way.
+inline Matrix seeded_normal_matrix(Eigen::Index rows, Eigen::Index cols, uint64_t seed, double stddev) {
+  NormalRng rng(seed);
+  Matrix m(rows, cols);
+  for (Eigen::Index r = 0; r < rows; ++r)
+    for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = stddev * rng.normal();
+  return m;
+}
 
 }  // namespace posenc
