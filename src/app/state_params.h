@@ -22,6 +22,31 @@ void read_double(const StateMap& in, const char* key, double lo, double hi, doub
 // the strict CLI reports this key as the error's field.
 std::string notice_field(const std::string& notices);
 
+// Sets `index` to the position of in[key] among names[0..count); an unknown name keeps the current value
+// and adds a notice listing the accepted names.
+inline void read_choice(const StateMap& in, const char* key, const char* const* names, int count, int& index,
+                        std::string& notices) {
+  auto it = in.find(key);
+  if (it == in.end()) return;
+  for (int i = 0; i < count; ++i)
+    if (it->second == names[i]) {
+      index = i;
+      return;
+    }
+  std::string list;
+  for (int i = 0; i < count; ++i) list += (i ? ", " : "") + std::string(names[i]);
+  notices += std::string(key) + "=\"" + it->second + "\" is not one of " + list + ": ignored. ";
+}
+
+inline void read_flag(const StateMap& in, const char* key, bool& value, std::string& notices) {
+  auto it = in.find(key);
+  if (it == in.end()) return;
+  if (it->second == "0" || it->second == "1")
+    value = it->second == "1";
+  else
+    notices += std::string(key) + "=\"" + it->second + "\" must be 0 or 1: ignored. ";
+}
+
 // Query string <-> map ("a=1&b=2", percent-decoding, later duplicates win).
 StateMap parse_query(const std::string& query);
 std::string to_query(const StateMap& state);

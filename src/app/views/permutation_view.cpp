@@ -6,7 +6,6 @@
 #include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
-#include "app/views/choice_param.h"
 
 namespace posenc::app {
 namespace {

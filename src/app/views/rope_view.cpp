@@ -8,7 +8,6 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
-#include "app/views/choice_param.h"
 
 namespace posenc::app {
 namespace {

@@ -7,7 +7,6 @@
 #include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
-#include "app/views/choice_param.h"
 #include "core/absolute_attention.h"
 #include "core/alibi.h"
 #include "core/deberta.h"
