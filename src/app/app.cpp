@@ -4,30 +4,21 @@
 
 #include <algorithm>
 
+#include "app/controls.h"
+#include "app/params.h"
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/update_timer.h"
-#include "app/views/buckets_view.h"
-#include "app/views/frequencies_view.h"
-#include "app/views/similarity_view.h"
-#include "app/views/toy_view.h"
-#include "app/views/permutation_view.h"
-#include "app/views/rope_view.h"
-#include "app/views/scores_view.h"
-#include "app/views/waves_view.h"
+#include "app/views/views.h"
 
 namespace posenc::app {
 
-App::App() {
-  views_.push_back(std::make_unique<WavesView>());
-  views_.push_back(std::make_unique<FrequenciesView>());
-  views_.push_back(std::make_unique<SimilarityView>());
-  views_.push_back(std::make_unique<BucketsView>());
-  views_.push_back(std::make_unique<ScoresView>());
-  views_.push_back(std::make_unique<RopeView>());
-  views_.push_back(std::make_unique<PermutationView>());
-  views_.push_back(std::make_unique<ToyView>());
-  current_ = views_.front().get();
+App::App() : views_(make_views()) { current_ = views_.front().get(); }
+
+std::vector<std::string> App::view_ids() {
+  std::vector<std::string> ids;
+  for (const auto& v : make_views()) ids.push_back(v->id());
+  return ids;
 }
 
 App::~App() = default;
@@ -53,46 +44,62 @@ void App::load_state_query(const std::string& query) {
   notices_.clear();
   time_next_update_ = true;
   StateMap in = parse_query(query);
+  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL).
+  for (auto it = in.begin(); it != in.end();) {
+    if (is_clean_text(it->first) && is_clean_text(it->second)) {
+      ++it;
+      continue;
+    }
+    const std::string key = quote_for_notice(it->first);
+    notices_.push_back({key, key + "=\"" + quote_for_notice(it->second) +
+                                 "\" holds a control character or invalid UTF-8: ignored."});
+    it = in.erase(it);
+  }
   if (auto it = in.find("view"); it != in.end()) {
     if (View* v = find_view(it->second))
       current_ = v;
     else
-      notices_ += "view=\"" + it->second + "\" is not a view: ignored. ";
+      notices_.push_back({"view", "view=\"" + quote_for_notice(it->second) + "\" is not a view: ignored."});
     in.erase(it);
   }
-  auto read_flag = [&](const char* key, bool& value) {
-    auto it = in.find(key);
-    if (it == in.end()) return;
-    if (it->second == "1" || it->second == "true") value = true;
-    else if (it->second == "0" || it->second == "false") value = false;
-    else notices_ += std::string(key) + "=\"" + it->second + "\" is not 0 or 1: ignored. ";
-    in.erase(it);
-  };
-  read_flag("embed", embed_);
-  read_flag("controls", show_controls_);
+  // App-level flags follow the views' flag rule (0/1 or false/true).
+  ParamList app_params;
+  app_params.flag("embed", embed_);
+  app_params.flag("controls", show_controls_);
+  for (const Param& p : app_params.items())
+    if (auto it = in.find(p.key); it != in.end()) {
+      p.read(it->second, notices_);
+      in.erase(it);
+    }
   if (auto it = in.find("theme"); it != in.end()) {
     if (it->second == "light") theme_ = Theme::Light;
     else if (it->second == "dark") theme_ = Theme::Dark;
     else if (it->second == "auto" || it->second.empty()) theme_ = Theme::Auto;
-    else notices_ += "theme=\"" + it->second + "\" is not light or dark: ignored. ";
+    else notices_.push_back({"theme", "theme=\"" + quote_for_notice(it->second) + "\" is not light or dark: ignored."});
     in.erase(it);
   }
   // Keys no view parameter claims are reported, not silently dropped.
-  StateMap known;
-  current_->save_state(known);
+  const ParamList known = current_->param_list();
   for (const auto& [key, value] : in)
-    if (!known.count(key)) notices_ += "unknown parameter \"" + key + "\": ignored. ";
+    if (!known.find(key)) notices_.push_back({key, "unknown parameter \"" + key + "\": ignored."});
   current_->load_state(in, notices_);
+}
+
+Notices App::notice_list() {
+  Notices all = notices_;
+  current_->prepare();
+  if (current_->error()) all.push_back(*current_->error());
+  return all;
 }
 
 bool App::load_state_query_strict(const std::string& query, std::string& field, std::string& message) {
   load_state_query(query);
-  if (notices_.empty()) return true;
-  field = notice_field(notices_);
+  const Notices all = notice_list();
+  if (all.empty()) return true;
+  field = all.front().key;
   // The lenient wording says what the app does instead ("ignored", "using 4"); here nothing is used.
-  message = "invalid state: " + notices_;
+  message = "invalid state: " + notices_text(all);
   for (size_t p; (p = message.find(": ignored.")) != std::string::npos;) message.replace(p, 10, ".");
-  while (!message.empty() && message.back() == ' ') message.pop_back();
   return false;
 }
 
@@ -173,8 +180,8 @@ void App::draw_menu_bar() {
 
 void App::draw_notices() {
   if (notices_.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, dark() ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f));
-  ImGui::TextWrapped("Notice: %s", notices_.c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
+  ImGui::TextWrapped("Notice: %s", notices_text(notices_).c_str());
   ImGui::PopStyleColor();
   probe_last_item("notice");
   ImGui::SameLine();
@@ -211,7 +218,9 @@ void App::frame() {
       ImGui::Separator();
     }
     ImGui::PushItemWidth(-1);
-    if (current_->draw_controls()) state_changed_ = true;
+    const std::string before = state_query();
+    current_->draw_controls();
+    if (state_query() != before) state_changed_ = true;
     ImGui::PopItemWidth();
     controls_bottom = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     ImGui::EndChild();

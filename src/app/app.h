@@ -25,14 +25,20 @@ class App {
   // Builds one frame's UI. Call between ImGui::NewFrame() and ImGui::Render().
   void frame();
 
+  // Every view's id, in menu order (the one list tests, CMake test registration and docs read).
+  static std::vector<std::string> view_ids();
+
   // The whole state as a URL query string ("view=waves&n=64&..."), and back. App-level keys:
   // view, embed (1 = only the view), controls (0 = hide the view's controls), theme (light|dark).
   std::string state_query() const;
   void load_state_query(const std::string& query);
-  // What the last load ignored and why (empty when everything was taken).
-  const std::string& notices() const { return notices_; }
+  // What the last load ignored or corrected and why, plus why the current view cannot compute its state
+  // (if it cannot): one entry per key. notices() is the same as text (empty when everything was taken).
+  Notices notice_list();
+  std::string notices() { return notices_text(notice_list()); }
   // Strict load for the command line: like load_state_query, but anything the lenient load would ignore
-  // or correct is an error. Returns false and sets `field` (the URL key) and `message` (all notices).
+  // or correct, and a state the view cannot compute, is an error. Returns false and sets `field` (the URL
+  // key of the first notice) and `message` (all notices).
   bool load_state_query_strict(const std::string& query, std::string& field, std::string& message);
   // True once per state change made through the UI (the platform mirrors it into the URL).
   bool take_state_changed();
@@ -65,7 +71,7 @@ class App {
 
   std::vector<std::unique_ptr<View>> views_;
   View* current_ = nullptr;
-  std::string notices_;
+  Notices notices_;
   bool state_changed_ = false;
   bool time_next_update_ = true;  // the next frame follows a state load: time its update
   AppAction action_ = AppAction::None;

@@ -1,39 +1,155 @@
 #include "app/controls.h"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
 
 #include "app/probe.h"
-#include "app/state_params.h"
 
 namespace posenc::app {
+namespace {
 
-bool even_width_slider(const char* label, int& d, int max_d) {
-  ImGui::TextUnformatted(label);
-  int value = d;
-  if (!ImGui::SliderInt("##d", &value, 2, max_d, "d = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
-    probe_last_item("slider.d");
-    return false;
-  }
-  probe_last_item("slider.d");
-  value = std::max(2, value - value % 2);
-  const bool changed = value != d;
-  d = value;
+std::string probe_name(const char* kind, const Param& p) { return std::string(kind) + "." + p.key; }
+
+ImGuiSliderFlags slider_flags(const Param& p) {
+  return ImGuiSliderFlags_AlwaysClamp | (p.opt.log ? ImGuiSliderFlags_Logarithmic : 0);
+}
+
+std::string default_format(const Param& p, const char* spec) { return p.key + " = " + spec; }
+
+bool draw_integer(const Param& p) {
+  const std::string format = p.opt.format ? p.opt.format : default_format(p, "%d");
+  int value = *p.i;
+  const bool moved = ImGui::SliderInt(("##" + p.key).c_str(), &value, int(p.lo), int(p.hi), format.c_str(),
+                                      slider_flags(p));
+  probe_last_item(probe_name("slider", p).c_str());
+  if (!moved) return false;
+  if (p.opt.even && value % 2) value = value - 1 >= p.lo ? value - 1 : value + 1;
+  const bool changed = value != *p.i;
+  *p.i = value;
   return changed;
 }
 
-bool base_slider(double& base) {
-  ImGui::TextUnformatted("Base");
-  const bool changed = ImGui::SliderScalar("##base", ImGuiDataType_Double, &base, &kBaseMin, &kBaseMax, "base = %.0f",
-                                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.base");
+bool draw_real(const Param& p) {
+  const std::string format = p.opt.format ? p.opt.format : default_format(p, "%.6g");
+  const bool changed = ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi,
+                                           format.c_str(), slider_flags(p));
+  probe_last_item(probe_name("slider", p).c_str());
   return changed;
+}
+
+bool draw_choice(const Param& p) {
+  const auto shown = [&](size_t k) { return k < p.opt.labels.size() ? p.opt.labels[k] : p.names[k]; };
+  int index = std::clamp(p.get_index(), 0, int(p.names.size()) - 1);
+  bool changed = false;
+  switch (p.opt.widget) {
+    case ChoiceWidget::Checkbox: {
+      bool on = index == 1;
+      changed = ImGui::Checkbox(p.label(), &on);
+      probe_last_item(probe_name("check", p).c_str());
+      index = on ? 1 : 0;
+      break;
+    }
+    case ChoiceWidget::Radio:
+      for (size_t k = 0; k < p.names.size(); ++k) {
+        changed |= ImGui::RadioButton(shown(k), &index, int(k));
+        probe_last_item((probe_name("combo", p) + "." + p.names[k]).c_str());
+      }
+      break;
+    case ChoiceWidget::Combo:
+      if (ImGui::BeginCombo(("##" + p.key).c_str(), shown(size_t(index)))) {
+        for (size_t k = 0; k < p.names.size(); ++k)
+          if (ImGui::Selectable(shown(k), int(k) == index)) changed = int(k) != index, index = int(k);
+        ImGui::EndCombo();
+      }
+      probe_last_item(probe_name("combo", p).c_str());
+      break;
+  }
+  if (changed) p.set_index(index);
+  return changed;
+}
+
+bool draw_numbers(const Param& p) {
+  const bool changed = ImGui::DragScalarN(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, p.count, 0.01f, &p.lo,
+                                          &p.hi, p.opt.format ? p.opt.format : "%.3f", ImGuiSliderFlags_AlwaysClamp);
+  probe_last_item(probe_name("input", p).c_str());
+  return changed;
+}
+
+// Text being edited, per key: while the field is active it holds what the user typed (which may not
+// parse yet); otherwise it follows the value.
+struct TextEdit {
+  std::string text;
+  std::string why;      // why the text does not parse ("" when it does)
+  bool active = false;  // the field had the keyboard last frame
+};
+std::map<std::string, TextEdit>& text_edits() {
+  static std::map<std::string, TextEdit> edits;
+  return edits;
+}
+
+bool draw_text(const Param& p) {
+  TextEdit& edit = text_edits()[p.key];
+  const std::string current = p.format();
+  if (!edit.active && edit.why.empty()) edit.text = current;
+  bool changed = false;
+  if (ImGui::InputText(("##" + p.key).c_str(), &edit.text)) {
+    edit.why = p.parse(edit.text);
+    changed = edit.why.empty() && p.format() != current;
+  }
+  edit.active = ImGui::IsItemActive();
+  probe_last_item(probe_name("input", p).c_str());
+  // Leaving the field with text that does not parse: show the value again.
+  if (!edit.active && !edit.why.empty()) edit.text = p.format(), edit.why.clear();
+  error_text(edit.why);
+  return changed;
+}
+
+}  // namespace
+
+const Param& Controls::param(const char* key) const {
+  if (const Param* p = list_.find(key)) return *p;
+  throw std::logic_error(std::string("parameter not declared: ") + key);
+}
+
+bool Controls::draw(const char* key) {
+  const Param& p = param(key);
+  const bool own_label = p.kind == ParamKind::Flag ||
+                         (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
+  if (!own_label) ImGui::TextUnformatted(p.label());
+  switch (p.kind) {
+    case ParamKind::Integer: return draw_integer(p);
+    case ParamKind::Real: return draw_real(p);
+    case ParamKind::Choice: return draw_choice(p);
+    case ParamKind::Flag: {
+      const bool changed = ImGui::Checkbox(p.label(), p.b);
+      probe_last_item(probe_name("check", p).c_str());
+      return changed;
+    }
+    case ParamKind::Numbers: return draw_numbers(p);
+    case ParamKind::Text: return draw_text(p);
+  }
+  return false;
+}
+
+ImVec4 error_color() {
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
+  return dark_bg ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.75f, 0.1f, 0.05f, 1.0f);
+}
+
+ImVec4 warning_color() {
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
+  return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f);
 }
 
 void error_text(const std::string& message) {
   if (message.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_Text, error_color());
   ImGui::TextWrapped("%s", message.c_str());
   ImGui::PopStyleColor();
 }

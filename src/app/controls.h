@@ -1,18 +1,32 @@
-// Controls several views share, drawn, named and probed alike (tests find them as "slider.d", ...).
+// The declared parameters drawn as controls, each the same way in every view: a label above a full-width
+// widget whose range, scale and format come from the declaration (params.h). Probe names for tests:
+// slider.<key>, combo.<key>, check.<key>, input.<key>.
 #pragma once
+
+#include <imgui.h>
 
 #include <string>
 
+#include "app/params.h"
+
 namespace posenc::app {
 
-// "<label>" above a logarithmic slider over even widths 2..max_d (sin/cos and rotation pairs need an
-// even width); probed as "slider.d". Returns true when d changed.
-bool even_width_slider(const char* label, int& d, int max_d);
+class Controls {
+ public:
+  explicit Controls(const ParamList& list) : list_(list) {}
+  // Draws the declared control of `key`; true when the user changed its value.
+  bool draw(const char* key);
+  // The declaration of `key` (its range for a custom widget). The key must be declared.
+  const Param& param(const char* key) const;
 
-// "Base" above a logarithmic slider over [kBaseMin, kBaseMax]; probed as "slider.base".
-bool base_slider(double& base);
+ private:
+  const ParamList& list_;
+};
 
-// A message in the error colour (nothing when empty).
+// A message in the theme's error colour (nothing when empty).
 void error_text(const std::string& message);
+// The theme's colours for errors and warnings (readable on the current window background).
+ImVec4 error_color();
+ImVec4 warning_color();
 
 }  // namespace posenc::app

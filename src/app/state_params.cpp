@@ -8,60 +8,6 @@
 
 namespace posenc::app {
 
-std::string format_number(double v) {
-  char buf[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-void read_int(const StateMap& in, const char* key, int lo, int hi, int& value, std::string& notices) {
-  auto it = in.find(key);
-  if (it == in.end()) return;
-  const std::string& s = it->second;
-  int v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) {
-    notices += std::string(key) + "=\"" + s + "\" is not an integer: ignored. ";
-    return;
-  }
-  if (v < lo || v > hi) {
-    notices += std::string(key) + "=" + s + " is outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]: ignored. ";
-    return;
-  }
-  value = v;
-}
-
-void read_double(const StateMap& in, const char* key, double lo, double hi, double& value, std::string& notices) {
-  auto it = in.find(key);
-  if (it == in.end()) return;
-  const std::string& s = it->second;
-  char* end = nullptr;
-  const double v = s.empty() ? NAN : std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) {
-    notices += std::string(key) + "=\"" + s + "\" is not a finite number: ignored. ";
-    return;
-  }
-  if (v < lo || v > hi) {
-    notices += std::string(key) + "=" + s + " is outside [" + format_number(lo) + ", " + format_number(hi) + "]: ignored. ";
-    return;
-  }
-  value = v;
-}
-
-std::string notice_field(const std::string& notices) {
-  static const std::string kUnknown = "unknown parameter \"";
-  if (notices.compare(0, kUnknown.size(), kUnknown) == 0) {
-    const size_t end = notices.find('"', kUnknown.size());
-    return notices.substr(kUnknown.size(), end == std::string::npos ? std::string::npos : end - kUnknown.size());
-  }
-  size_t end = 0;
-  while (end < notices.size() && (std::isalnum((unsigned char)notices[end]) || notices[end] == '_')) ++end;
-  return notices.substr(0, end);
-}
-
 namespace {
 std::string percent_decode(const std::string& s) {
   std::string out;

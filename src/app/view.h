@@ -1,18 +1,35 @@
 // A view of the explorer: one window in the app, and one embeddable single view.
+//
+// A view declares its URL parameters once (`params`), computes from them in `recompute` (no GL, no
+// ImGui: the headless `posenc export` runs it), uploads textures in `upload` and draws in `draw_figure`.
+// The base class owns the cycle: `prepare()` calls `recompute()` only when a declared parameter changed
+// since the last computation, and a computation that throws becomes the view's error, reported as a
+// notice that names the URL key it is about.
 #pragma once
 
 #include <imgui.h>
 
 #include <map>
-#include <vector>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/export.h"
+#include "app/notices.h"
+#include "app/params.h"
 
 namespace posenc::app {
 
 // Key/value parameters of a view as they appear in the URL query string.
 using StateMap = std::map<std::string, std::string>;
+
+class Controls;
+
+// Thrown by a view's recompute() when its parameters cannot be computed: names the URL key to blame.
+struct CannotCompute {
+  std::string key;
+  std::string message;
+};
 
 class View {
  public:
@@ -20,21 +37,55 @@ class View {
   virtual const char* id() const = 0;       // stable id used in URLs and tests ("waves", ...)
   virtual const char* title() const = 0;    // menu title
   virtual const char* caption() const = 0;  // one-line formula of what the view shows
-  // The view's own controls (sliders); returns true when a parameter changed.
-  virtual bool draw_controls() = 0;
-  // The view's plots, filling `size`.
-  virtual void draw_content(ImVec2 size) = 0;
-  // Parameters to and from the URL state. `notices` collects what was ignored and why.
-  virtual void save_state(StateMap& out) const = 0;
-  virtual void load_state(const StateMap& in, std::string& notices) = 0;
-  // Brings the view's data (double-precision matrices and curves) up to date with its parameters.
-  // No GL and no ImGui calls here: the headless `posenc export` runs it without any context.
-  virtual void prepare() {}
-  // Why the current parameters cannot be computed (empty when they can); valid after prepare().
-  virtual std::string error() const { return {}; }
+
+  // Declares every URL parameter (key, member, range or choices, label) in reading order. Called often
+  // (every frame, every save and load): it must only declare.
+  virtual void params(ParamList& list) = 0;
+
+  // The declared parameters (ranges evaluated for the current values).
+  ParamList param_list() const;
+  // Declared parameters to and from the URL state. Loading reads the given keys in declaration order;
+  // a value a dependency moved out of its range is brought back into it.
+  void save_state(StateMap& out) const;
+  void load_state(const StateMap& in, Notices& notices);
+
+  // Brings the view's data up to date with its parameters: recompute() when a declared parameter changed
+  // (or invalidate() was called). No GL, no ImGui.
+  void prepare();
+  // Why the current parameters cannot be computed, naming the key; valid after prepare().
+  const std::optional<Notice>& error() const { return error_; }
+
+  // The view's controls (sliders, ...); the app detects parameter changes itself.
+  void draw_controls();
+  // The view's plots, filling `size`: prepare(), upload() after a recompute, then draw_figure() (or the
+  // error in the one format every view shares).
+  void draw_content(ImVec2 size);
+
   // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
-  // Call prepare() first.
+  // Call prepare() first; nothing when error() is set.
   virtual void export_data(std::vector<ExportTable>& /*tables*/) const {}
+
+ protected:
+  // Computes the view's data from its parameters. Throw CannotCompute (or posenc::InvalidArgument, whose
+  // field key_for_field maps to a URL key) when they cannot be computed.
+  virtual void recompute() = 0;
+  // GL work after a successful recompute (texture uploads); called from draw_content only.
+  virtual void upload() {}
+  virtual void draw_figure(ImVec2 size) = 0;
+  // Lays out the controls; each declared parameter is drawn with c.draw("key") (its declared range and
+  // label), custom widgets use c.param("key") for the range.
+  virtual void controls(Controls& c) = 0;
+  // The URL key a core InvalidArgument field is about (default: the field itself when declared).
+  virtual std::string key_for_field(const std::string& field) const;
+  // Forces a recompute at the next prepare() (for inputs that are not URL parameters).
+  void invalidate() { computed_.clear(); }
+  bool failed() const { return error_.has_value(); }
+
+ private:
+  std::string fingerprint() const;
+  std::string computed_;  // fingerprint of the parameters last computed ("" = never)
+  bool upload_pending_ = false;
+  std::optional<Notice> error_;
 };
 
 }  // namespace posenc::app

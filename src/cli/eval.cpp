@@ -101,9 +101,7 @@ auto under(const std::string& prefix, F&& f) {
 }
 
 RopeLayout read_layout(const Fields& f) {
-  const std::string l = f.string("layout");
-  if (l == "half") return RopeLayout::Half;
-  if (l == "interleaved") return RopeLayout::Interleaved;
+  if (auto layout = from_name<RopeLayout>(f.string("layout"))) return *layout;
   throw InvalidArgument(f.path("layout"), f.path("layout") + " must be \"half\" or \"interleaved\"");
 }
 

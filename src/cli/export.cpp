@@ -14,9 +14,6 @@ namespace posenc::cli {
 void load_state_strict(app::App& app, const std::string& state) {
   std::string field, message;
   if (!app.load_state_query_strict(state, field, message)) throw InvalidArgument(field, message);
-  app.current_view()->prepare();
-  const std::string why = app.current_view()->error();
-  if (!why.empty()) throw InvalidArgument("", std::string(app.current_view()->id()) + " view cannot compute this state: " + why);
 }
 
 void write_output(const std::string& text, const std::string& path, std::ostream& out) {

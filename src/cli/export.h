@@ -26,9 +26,8 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& options);
 // Writes the export on out (or the file) and returns 0, or one JSON error object on err and returns 2.
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err);
 
-// Loads `state` into app; an unknown key or a bad value throws posenc::InvalidArgument naming the key.
-// The view's data is then computed (View::prepare), and a view that cannot compute these parameters
-// throws too (field null).
+// Loads `state` into app; an unknown key, a bad value or a state the view cannot compute throws
+// posenc::InvalidArgument naming the URL key.
 void load_state_strict(app::App& app, const std::string& state);
 
 // Writes `text` to `path` ("-" or empty: `out`); throws InvalidArgument("output", ...) on failure.

@@ -84,23 +84,4 @@ Matrix absolute_encoding(AbsoluteScheme scheme, int n, int dim, const AbsolutePa
   return {};
 }
 
-const char* absolute_scheme_name(AbsoluteScheme s) {
-  switch (s) {
-    case AbsoluteScheme::Integer: return "integer";
-    case AbsoluteScheme::Normalised: return "normalised";
-    case AbsoluteScheme::Binary: return "binary";
-    case AbsoluteScheme::SineOnly: return "sine_only";
-    case AbsoluteScheme::Sinusoidal: return "sinusoidal";
-    case AbsoluteScheme::Learned: return "learned";
-  }
-  return "sinusoidal";
-}
-
-std::optional<AbsoluteScheme> absolute_scheme_from_name(const std::string& name) {
-  for (auto s : {AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Binary,
-                 AbsoluteScheme::SineOnly, AbsoluteScheme::Sinusoidal, AbsoluteScheme::Learned})
-    if (name == absolute_scheme_name(s)) return s;
-  return std::nullopt;
-}
-
 }  // namespace posenc

@@ -8,12 +8,17 @@
 #include <span>
 #include <string>
 
+#include "names.h"
 #include "sinusoidal.h"
 #include "types.h"
 
 namespace posenc {
 
-enum class AbsoluteScheme { Integer, Normalised, Binary, SineOnly, Sinusoidal, Learned };
+enum class AbsoluteScheme { Sinusoidal, SineOnly, Binary, Integer, Normalised, Learned };
+template <>
+struct EnumNames<AbsoluteScheme> {
+  static constexpr std::array<const char*, 6> names{"sinusoidal", "sine_only", "binary", "integer", "normalised", "learned"};
+};
 
 // P_p[c] = p for every column c: unbounded, dwarfs the embedding for long sequences.
 Matrix integer_encoding(int n, int dim);
@@ -45,7 +50,9 @@ struct AbsoluteParams {
 Matrix absolute_encoding(AbsoluteScheme scheme, int n, int dim, const AbsoluteParams& params = {});
 int learned_defined_rows(int n, const AbsoluteParams& params);
 
-const char* absolute_scheme_name(AbsoluteScheme s);
-std::optional<AbsoluteScheme> absolute_scheme_from_name(const std::string& name);
+inline const char* absolute_scheme_name(AbsoluteScheme s) { return name_of(s); }
+inline std::optional<AbsoluteScheme> absolute_scheme_from_name(const std::string& name) {
+  return from_name<AbsoluteScheme>(name);
+}
 
 }  // namespace posenc

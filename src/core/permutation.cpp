@@ -115,13 +115,4 @@ PermutationResult permutation_test(const Matrix& x, const std::vector<int>& perm
   return out;
 }
 
-const char* permutation_encoding_name(PermutationEncoding e) {
-  switch (e) {
-    case PermutationEncoding::None: return "none";
-    case PermutationEncoding::Sinusoidal: return "sinusoidal";
-    case PermutationEncoding::Rope: return "rope";
-  }
-  return "?";
-}
-
 }  // namespace posenc

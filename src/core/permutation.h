@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "names.h"
 #include "types.h"
 
 namespace posenc {
@@ -25,6 +26,10 @@ Matrix word_embeddings(const std::vector<std::string>& words, int dim, uint64_t 
 std::vector<std::string> split_words(const std::string& sentence);
 
 enum class PermutationEncoding { None, Sinusoidal, Rope };
+template <>
+struct EnumNames<PermutationEncoding> {
+  static constexpr std::array<const char*, 3> names{"none", "sinusoidal", "rope"};
+};
 
 struct PermutationResult {
   std::vector<int> perm;
@@ -42,6 +47,6 @@ struct PermutationResult {
 PermutationResult permutation_test(const Matrix& x, const std::vector<int>& perm, PermutationEncoding encoding,
                                    uint64_t weight_seed, double base = 10000.0);
 
-const char* permutation_encoding_name(PermutationEncoding e);
+inline const char* permutation_encoding_name(PermutationEncoding e) { return name_of(e); }
 
 }  // namespace posenc

@@ -197,26 +197,4 @@ std::vector<int> rope_interleaved_to_half(int dim) {
   return perm;
 }
 
-std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name) {
-  if (name == "none") return RopeScalingType::None;
-  if (name == "linear") return RopeScalingType::Linear;
-  if (name == "ntk") return RopeScalingType::Ntk;
-  if (name == "dynamic") return RopeScalingType::Dynamic;
-  if (name == "yarn") return RopeScalingType::Yarn;
-  if (name == "llama3") return RopeScalingType::Llama3;
-  return std::nullopt;
-}
-
-const char* rope_scaling_type_name(RopeScalingType t) {
-  switch (t) {
-    case RopeScalingType::None: return "none";
-    case RopeScalingType::Linear: return "linear";
-    case RopeScalingType::Ntk: return "ntk";
-    case RopeScalingType::Dynamic: return "dynamic";
-    case RopeScalingType::Yarn: return "yarn";
-    case RopeScalingType::Llama3: return "llama3";
-  }
-  return "none";
-}
-
 }  // namespace posenc

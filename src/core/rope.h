@@ -11,11 +11,16 @@
 #include <vector>
 
 #include "limits.h"
+#include "names.h"
 #include "types.h"
 
 namespace posenc {
 
 enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3 };
+template <>
+struct EnumNames<RopeScalingType> {
+  static constexpr std::array<const char*, 6> names{"none", "linear", "ntk", "dynamic", "yarn", "llama3"};
+};
 
 // One `rope_scaling` configuration. Fields not used by `type` are ignored.
 struct RopeScaling {
@@ -49,6 +54,10 @@ enum class RopeLayout {
   Half,         // GPT-NeoX / LLaMA rotate_half: pair i = dims (i, i + dim/2)
   Interleaved,  // RoFormer / GPT-J rotate_every_two: pair i = dims (2i, 2i + 1)
 };
+template <>
+struct EnumNames<RopeLayout> {
+  static constexpr std::array<const char*, 2> names{"half", "interleaved"};
+};
 
 // Rotates each row x[r] by angle positions[r] * inv_freq[i] on pair i; cos and sin are multiplied by
 // attention_scaling (as HF does). x must have 2 * inv_freq.size() columns.
@@ -64,7 +73,9 @@ Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, 
 std::vector<int> rope_interleaved_to_half(int dim);
 
 // Name <-> enum helpers used by the CLI and the UI.
-std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name);
-const char* rope_scaling_type_name(RopeScalingType t);
+inline std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name) {
+  return from_name<RopeScalingType>(name);
+}
+inline const char* rope_scaling_type_name(RopeScalingType t) { return name_of(t); }
 
 }  // namespace posenc

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "limits.h"
+#include "names.h"
 #include "types.h"
 
 namespace posenc {
@@ -15,6 +16,10 @@ enum class FrequencySchedule {
   Geometric,   // w_k = base^(-2k/d): the standard, wavelengths 2pi .. 2pi*base
   Linear,      // w_k falls linearly from 1 to base^(-(d-2)/d) (same end points as geometric)
   Increasing,  // the geometric frequencies reversed: w_k grows with k (the seed's "what if")
+};
+template <>
+struct EnumNames<FrequencySchedule> {
+  static constexpr std::array<const char*, 3> names{"geometric", "linear", "increasing"};
 };
 
 

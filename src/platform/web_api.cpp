@@ -41,6 +41,21 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
   return notices.c_str();
 }
 
+// The same as [{"key", "message"}, ...] (window.posenc.noticeList()).
+EMSCRIPTEN_KEEPALIVE const char* posenc_notice_list() {
+  static std::string list;
+  list = runner().app ? posenc::app::notices_json(runner().app->notice_list()) : "[]";
+  return list.c_str();
+}
+
+// Every view id, comma-separated, in menu order (window.posenc.views()).
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
+  static std::string ids;
+  ids.clear();
+  for (const std::string& id : posenc::app::App::view_ids()) ids += (ids.empty() ? "" : ",") + id;
+  return ids.c_str();
+}
+
 // "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, or "" if not drawn last frame.
 EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
   static char buf[96];

@@ -1,128 +1,129 @@
-#include "app/views/frequencies_view.h"
-
+// Frequencies: w_k per pair for the geometric, linear and increasing schedules, and the wavelengths
+// 2 pi / w_k against the sequence length.
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/state_params.h"
+#include "app/views/views.h"
 #include "core/sinusoidal.h"
 
 namespace posenc::app {
+namespace {
 
-bool FrequenciesView::draw_controls() {
-  bool changed = false;
-  changed |= even_width_slider("Model width d (even)", d_, 1024);
-  changed |= base_slider(base_);
-  ImGui::TextUnformatted("Sequence length n (reference line)");
-  changed |= ImGui::SliderInt("##n", &n_, 1, 1 << 20, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.n");
-  ImGui::Separator();
-  changed |= ImGui::Checkbox("geometric (standard)", &show_geometric_);
-  changed |= ImGui::Checkbox("linear", &show_linear_);
-  changed |= ImGui::Checkbox("increasing (reversed)", &show_increasing_);
-  ImGui::Separator();
-  const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
-  ImGui::TextWrapped("Geometric wavelengths run from 2 pi = 6.28 to 2 pi base^((d-2)/d) = %.4g positions. "
-                     "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
-                     longest);
-  return changed;
-}
+constexpr int kMaxWidth = 1024;
+constexpr int kMaxLength = 1 << 20;
+constexpr int kSchedules = 3;
+// URL letters of the schedules, in FrequencySchedule order.
+constexpr char kScheduleLetters[kSchedules + 1] = "gli";
+constexpr const char* kScheduleLabels[kSchedules] = {"geometric (standard)", "linear", "increasing (reversed)"};
 
-void FrequenciesView::draw_content(ImVec2 size) {
-  struct Schedule {
-    bool show;
-    const char* label;
-    FrequencySchedule schedule;
-  };
-  const Schedule schedules[] = {{show_geometric_, "geometric", FrequencySchedule::Geometric},
-                                {show_linear_, "linear", FrequencySchedule::Linear},
-                                {show_increasing_, "increasing", FrequencySchedule::Increasing}};
-  std::vector<Series> freq, wave;
-  int color = 0;
-  for (const Schedule& s : schedules) {
-    const int c = color++;
-    if (!s.show) continue;
-    const std::vector<double> w = sinusoidal_frequencies(d_, base_, s.schedule);
-    Series f{s.label, {}, {}, palette_color(c), d_ <= 128, false};
-    Series l{s.label, {}, {}, palette_color(c), d_ <= 128, false};
-    for (size_t k = 0; k < w.size(); ++k) {
-      f.x.push_back(double(k));
-      f.y.push_back(w[k]);
-      l.x.push_back(double(k));
-      l.y.push_back(2 * std::numbers::pi / w[k]);
+class FrequenciesView final : public View {
+ public:
+  const char* id() const override { return "frequencies"; }
+  const char* title() const override { return "Frequencies"; }
+  const char* caption() const override {
+    return "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k";
+  }
+
+  void params(ParamList& p) override {
+    p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
+    p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
+    p.integer("n", n_, 1, kMaxLength,
+              {.label = "Sequence length n (reference line)", .format = "n = %d", .log = true});
+    p.text("schedules", [this](const std::string& s) { return parse_schedules(s); }, [this] { return schedules_text(); },
+           {.label = "Schedules", .help = "subset of the letters `gli` (geometric, linear, increasing)"});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override {
+    tables.push_back(curve_table("frequency", "pair k", "frequency w_k (rad / position)", "k", frequency_));
+    std::vector<Series> wavelength = wavelength_;
+    wavelength.back().label = "n";
+    tables.push_back(curve_table("wavelength", "pair k", "wavelength 2 pi / w_k (positions)", "k", wavelength));
+  }
+
+ private:
+  void controls(Controls& c) override {
+    c.draw("d");
+    c.draw("base");
+    c.draw("n");
+    ImGui::Separator();
+    for (int s = 0; s < kSchedules; ++s) {
+      ImGui::Checkbox(kScheduleLabels[s], &show_[s]);
+      probe_last_item((std::string("check.schedules.") + kScheduleLetters[s]).c_str());
     }
-    freq.push_back(std::move(f));
-    wave.push_back(std::move(l));
+    ImGui::Separator();
+    const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
+    ImGui::TextWrapped("Geometric wavelengths run from 2 pi = 6.28 to 2 pi base^((d-2)/d) = %.4g positions. "
+                       "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
+                       longest);
   }
-  // Sequence length as a flat reference line on the wavelength plot.
-  wave.push_back(Series{"n = " + std::to_string(n_), {0.0, double(d_ / 2 - 1)}, {double(n_), double(n_)},
-                        IM_COL32(255, 255, 255, 150), false, false});
-  const float h = (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
-  LinePlotOptions fo;
-  fo.x_title = "pair k";
-  fo.y_title = "frequency w_k (rad / position)";
-  fo.log_y = true;
-  fo.x_min = 0;
-  fo.x_max = std::max(1, d_ / 2 - 1);
-  line_plot("plot.frequency", ImVec2(size.x, h), freq, fo);
-  LinePlotOptions wo = fo;
-  wo.y_title = "wavelength 2 pi / w_k (positions)";
-  line_plot("plot.wavelength", ImVec2(size.x, h), wave, wo);
-}
 
-void FrequenciesView::export_data(std::vector<ExportTable>& tables) const {
-  const std::pair<bool, FrequencySchedule> schedules[] = {{show_geometric_, FrequencySchedule::Geometric},
-                                                          {show_linear_, FrequencySchedule::Linear},
-                                                          {show_increasing_, FrequencySchedule::Increasing}};
-  const char* labels[] = {"geometric", "linear", "increasing"};
-  std::vector<ExportSeries> freq, wave;
-  for (int i = 0; i < 3; ++i) {
-    if (!schedules[i].first) continue;
-    const std::vector<double> w = sinusoidal_frequencies(d_, base_, schedules[i].second);
-    ExportSeries f{labels[i], {}, {}}, l{labels[i], {}, {}};
-    for (size_t k = 0; k < w.size(); ++k) {
-      f.x.push_back(double(k));
-      f.y.push_back(w[k]);
-      l.x.push_back(double(k));
-      l.y.push_back(2 * std::numbers::pi / w[k]);
+  std::string parse_schedules(const std::string& s) {
+    if (s.find_first_not_of(kScheduleLetters) != std::string::npos) return "may only use the letters g, l, i";
+    for (int k = 0; k < kSchedules; ++k) show_[k] = s.find(kScheduleLetters[k]) != std::string::npos;
+    return {};
+  }
+  std::string schedules_text() const {
+    std::string out;
+    for (int k = 0; k < kSchedules; ++k)
+      if (show_[k]) out += kScheduleLetters[k];
+    return out;
+  }
+
+  // The curves of every shown schedule, and n as a flat reference line on the wavelength plot.
+  void recompute() override {
+    frequency_.clear();
+    wavelength_.clear();
+    for (int s = 0; s < kSchedules; ++s) {
+      if (!show_[s]) continue;
+      const auto schedule = static_cast<FrequencySchedule>(s);
+      const std::vector<double> w = sinusoidal_frequencies(d_, base_, schedule);
+      Series f{name_of(schedule), {}, {}, palette_color(s), d_ <= 128, false};
+      Series l = f;
+      for (size_t k = 0; k < w.size(); ++k) {
+        f.x.push_back(double(k));
+        f.y.push_back(w[k]);
+        l.x.push_back(double(k));
+        l.y.push_back(2 * std::numbers::pi / w[k]);
+      }
+      frequency_.push_back(std::move(f));
+      wavelength_.push_back(std::move(l));
     }
-    freq.push_back(std::move(f));
-    wave.push_back(std::move(l));
+    Series n_line{"n", {}, {}, 0, false, false};
+    for (int k = 0; k < d_ / 2; ++k) n_line.x.push_back(k), n_line.y.push_back(n_);
+    wavelength_.push_back(std::move(n_line));
   }
-  // The sequence length reference line of the wavelength plot, at every pair.
-  ExportSeries n_line{"n", {}, {}};
-  for (int k = 0; k < d_ / 2; ++k) n_line.x.push_back(k), n_line.y.push_back(n_);
-  wave.push_back(std::move(n_line));
-  tables.push_back(curve_table("frequency", "pair k", "frequency w_k (rad / position)", "k", freq));
-  tables.push_back(curve_table("wavelength", "pair k", "wavelength 2 pi / w_k (positions)", "k", wave));
-}
 
-void FrequenciesView::save_state(StateMap& out) const {
-  out["d"] = std::to_string(d_);
-  out["base"] = format_number(base_);
-  out["n"] = std::to_string(n_);
-  out["schedules"] = std::string(show_geometric_ ? "g" : "") + (show_linear_ ? "l" : "") + (show_increasing_ ? "i" : "");
-}
+  void draw_figure(ImVec2 size) override {
+    // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
+    wavelength_.back().color = ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
+    wavelength_.back().label = "n = " + std::to_string(n_);
+    const float h = (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
+    LinePlotOptions fo;
+    fo.x_title = "pair k";
+    fo.y_title = "frequency w_k (rad / position)";
+    fo.log_y = true;
+    fo.x_min = 0;
+    fo.x_max = std::max(1, d_ / 2 - 1);
+    line_plot("plot.frequency", ImVec2(size.x, h), frequency_, fo);
+    LinePlotOptions wo = fo;
+    wo.y_title = "wavelength 2 pi / w_k (positions)";
+    line_plot("plot.wavelength", ImVec2(size.x, h), wavelength_, wo);
+  }
 
-void FrequenciesView::load_state(const StateMap& in, std::string& notices) {
-  read_int(in, "d", 2, 1024, d_, notices);
-  if (d_ % 2) {
-    notices += "d must be even: using " + std::to_string(d_ - 1) + ". ";
-    d_ -= 1;
-  }
-  read_double(in, "base", kBaseMin, kBaseMax, base_, notices);
-  read_int(in, "n", 1, 1 << 20, n_, notices);
-  if (auto it = in.find("schedules"); it != in.end()) {
-    if (it->second.find_first_not_of("gli") != std::string::npos) {
-      notices += "schedules=\"" + it->second + "\" may only use the letters g, l, i: ignored. ";
-    } else {
-      show_geometric_ = it->second.find('g') != std::string::npos;
-      show_linear_ = it->second.find('l') != std::string::npos;
-      show_increasing_ = it->second.find('i') != std::string::npos;
-    }
-  }
-}
+  int d_ = 128;
+  double base_ = 10000.0;
+  int n_ = 512;
+  bool show_[kSchedules] = {true, true, true};
+  std::vector<Series> frequency_, wavelength_;
+};
+
+}  // namespace
+
+std::unique_ptr<View> make_frequencies_view() { return std::make_unique<FrequenciesView>(); }
 
 }  // namespace posenc::app

@@ -1,51 +1,104 @@
-#include "app/views/waves_view.h"
-
+// PE waves: an absolute positional encoding P (positions x dims) as curves of selected dimensions over
+// position and as a heatmap of the whole matrix.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/controls.h"
+#include "app/heatmap.h"
 #include "app/plot.h"
-#include "app/probe.h"
-#include "app/state_params.h"
+#include "app/views/views.h"
+#include "core/absolute.h"
 #include "core/sinusoidal.h"
 
 namespace posenc::app {
 namespace {
 
-constexpr AbsoluteScheme kSchemes[] = {AbsoluteScheme::Sinusoidal, AbsoluteScheme::SineOnly, AbsoluteScheme::Binary,
-                                       AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Learned};
-constexpr const char* kScheduleNames[] = {"geometric", "linear", "increasing"};
+constexpr int kMaxPositions = 4096;
+constexpr int kMaxWidth = 1024;
+constexpr int kMaxCurves = 6;
 
-const char* schedule_name(FrequencySchedule s) { return kScheduleNames[static_cast<int>(s)]; }
+class WavesView final : public View {
+ public:
+  const char* id() const override { return "waves"; }
+  const char* title() const override { return "PE waves"; }
+  const char* caption() const override;
 
-// "0, 1,8" -> {0, 1, 8}; false if any item is not an integer.
-bool parse_dims(const std::string& text, std::vector<int>& out) {
-  std::vector<int> dims;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
-    if (item.empty()) continue;
-    char* end = nullptr;
-    const long v = std::strtol(item.c_str(), &end, 10);
-    if (*end != '\0' || v < 0 || v > 100000) return false;
-    dims.push_back(int(v));
+  void params(ParamList& p) override {
+    p.choice("scheme", scheme_, names_of<AbsoluteScheme>(), {.label = "Encoding"});
+    p.integer("n", n_, 1, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
+    p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
+    p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
+    p.choice("schedule", schedule_, names_of<FrequencySchedule>(), {.label = "Frequency schedule"});
+    p.integer("max_len", max_len_, 1, kMaxPositions,
+              {.label = "Trained length max_len", .format = "max_len = %d", .log = true});
+    p.text("dims", [this](const std::string& s) { return parse_dims(s); }, [this] { return dims_text(); },
+           {.label = "Curves: dimensions", .help = "comma list of dimensions, at most 6, each below d"});
   }
-  if (dims.size() > size_t(WavesView::kMaxCurves)) dims.resize(WavesView::kMaxCurves);
-  out = dims;
-  return true;
-}
 
-std::string dims_to_text(const std::vector<int>& dims) {
-  std::string s;
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
-  return s;
-}
+  void export_data(std::vector<ExportTable>& tables) const override;
 
-}  // namespace
+ private:
+  void controls(Controls& c) override {
+    c.draw("scheme");
+    c.draw("n");
+    c.draw("d");
+    if (scheme_ == AbsoluteScheme::Sinusoidal || scheme_ == AbsoluteScheme::SineOnly) {
+      c.draw("base");
+      c.draw("schedule");
+    }
+    if (scheme_ == AbsoluteScheme::Learned) c.draw("max_len");
+    c.draw("dims");
+  }
+  void recompute() override;
+  std::string key_for_field(const std::string& field) const override { return field == "dim" ? "d" : View::key_for_field(field); }
+  void upload() override {
+    // Rows past max_len do not exist in a learned model: drawn masked.
+    heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined_rows());
+  }
+  void draw_figure(ImVec2 size) override;
+
+  // "0, 1,8" -> {0, 1, 8}: at most kMaxCurves dimensions, each below d.
+  std::string parse_dims(const std::string& text) {
+    std::vector<int> dims;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ',')) {
+      item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
+      if (item.empty()) continue;
+      char* end = nullptr;
+      const long v = std::strtol(item.c_str(), &end, 10);
+      if (*end != '\0' || item[0] == '-' || item[0] == '+') return "is not a comma list of dimensions";
+      if (v >= d_) return "has dimension " + item + ", not below d = " + std::to_string(d_);
+      dims.push_back(int(v));
+    }
+    if (dims.size() > size_t(kMaxCurves)) return "has more than " + std::to_string(kMaxCurves) + " dimensions";
+    dims_ = dims;
+    return {};
+  }
+  std::string dims_text() const {
+    std::string s;
+    for (size_t i = 0; i < dims_.size(); ++i) s += (i ? "," : "") + std::to_string(dims_[i]);
+    return s;
+  }
+  int defined_rows() const { return scheme_ == AbsoluteScheme::Learned ? std::min(n_, max_len_) : n_; }
+
+  AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
+  FrequencySchedule schedule_ = FrequencySchedule::Geometric;
+  int n_ = 64;
+  int d_ = 128;
+  double base_ = 10000.0;
+  int max_len_ = 512;
+  std::vector<int> dims_{0, 1, 8, 32};  // dimensions drawn as curves
+
+  Matrix table_;  // double precision, for curves and hover
+  float vmin_ = -1, vmax_ = 1;
+  Colormap cmap_ = Colormap::Viridis;
+  HeatmapWidget heatmap_;
+};
 
 const char* WavesView::caption() const {
   switch (scheme_) {
@@ -59,52 +112,16 @@ const char* WavesView::caption() const {
   return "";
 }
 
-bool WavesView::draw_controls() {
-  bool changed = false;
-  ImGui::TextUnformatted("Encoding");
-  if (ImGui::BeginCombo("##scheme", absolute_scheme_name(scheme_))) {
-    for (AbsoluteScheme s : kSchemes)
-      if (ImGui::Selectable(absolute_scheme_name(s), s == scheme_)) scheme_ = s, changed = true;
-    ImGui::EndCombo();
-  }
-  probe_last_item("combo.scheme");
-  ImGui::TextUnformatted("Sequence length n");
-  changed |= ImGui::SliderInt("##n", &n_, 1, kMaxN, "n = %d", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.n");
-  changed |= even_width_slider("Model width d (even)", d_, kMaxD);
-  if (scheme_ == AbsoluteScheme::Sinusoidal || scheme_ == AbsoluteScheme::SineOnly) {
-    changed |= base_slider(base_);
-    ImGui::TextUnformatted("Frequency schedule");
-    int sched = static_cast<int>(schedule_);
-    if (ImGui::Combo("##schedule", &sched, kScheduleNames, 3)) schedule_ = FrequencySchedule(sched), changed = true;
-  }
-  if (scheme_ == AbsoluteScheme::Learned) {
-    ImGui::TextUnformatted("Trained length max_len");
-    changed |= ImGui::SliderInt("##maxlen", &learned_max_len_, 1, kMaxN, "max_len = %d",
-                                ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-  }
-  ImGui::TextUnformatted("Curves: dimensions");
-  if (ImGui::InputText("##dims", dims_text_, sizeof dims_text_)) {
-    if (parse_dims(dims_text_, dims_)) changed = true;
-  }
-  if (changed) dirty_ = true;
-  return changed;
-}
-
 void WavesView::recompute() {
-  dirty_ = false;
-  error_.clear();
   AbsoluteParams params;
   params.base = base_;
   params.schedule = schedule_;
-  params.learned_max_len = learned_max_len_;
-  try {
-    table_ = absolute_encoding(scheme_, n_, d_, params);
-  } catch (const InvalidArgument& e) {
-    error_ = std::string(e.what()) + " (" + e.field() + ")";
-    table_.resize(0, 0);
-    return;
-  }
+  params.learned_max_len = max_len_;
+  if (scheme_ == AbsoluteScheme::Binary && d_ < 31 && n_ > (1 << d_))
+    throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " +
+                                 std::to_string(1 << d_) + " positions; n = " + std::to_string(n_) +
+                                 " needs d >= " + std::to_string(int(std::ceil(std::log2(double(n_)))))};
+  table_ = absolute_encoding(scheme_, n_, d_, params);
   switch (scheme_) {
     case AbsoluteScheme::Sinusoidal:
     case AbsoluteScheme::SineOnly: vmin_ = -1, vmax_ = 1, cmap_ = Colormap::Viridis; break;
@@ -113,32 +130,9 @@ void WavesView::recompute() {
     case AbsoluteScheme::Integer: vmin_ = 0, vmax_ = float(std::max(1, n_ - 1)), cmap_ = Colormap::Viridis; break;
     case AbsoluteScheme::Learned: vmin_ = -0.06f, vmax_ = 0.06f, cmap_ = Colormap::Diverging; break;
   }
-  upload_pending_ = true;
 }
 
-void WavesView::prepare() {
-  if (dirty_) recompute();
-}
-
-int WavesView::defined_rows() const {
-  return scheme_ == AbsoluteScheme::Learned ? std::min(n_, learned_max_len_) : n_;
-}
-
-double WavesView::value_at(int p, int i) const { return table_(p, i); }
-
-void WavesView::draw_content(ImVec2 size) {
-  prepare();
-  if (upload_pending_ && error_.empty()) {
-    // Rows past max_len do not exist in a learned model: drawn masked.
-    heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined_rows());
-    upload_pending_ = false;
-  }
-  if (!error_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.4f, 1.0f));
-    ImGui::TextWrapped("Cannot draw these parameters: %s", error_.c_str());
-    ImGui::PopStyleColor();
-    return;
-  }
+void WavesView::draw_figure(ImVec2 size) {
   // Curves of the chosen dimensions over position.
   std::vector<Series> curves;
   const int defined = defined_rows();
@@ -170,21 +164,21 @@ void WavesView::draw_content(ImVec2 size) {
     const int p = hover.row, i = hover.col;
     ImGui::BeginTooltip();
     ImGui::Text("position p = %d, dim i = %d", p, i);
-    if (scheme_ == AbsoluteScheme::Learned && p >= learned_max_len_) {
+    if (scheme_ == AbsoluteScheme::Learned && p >= max_len_) {
       ImGui::TextUnformatted("no learned row past max_len: undefined");
     } else {
       if (scheme_ == AbsoluteScheme::Sinusoidal) {
         const double w = sinusoidal_frequencies(d_, base_, schedule_)[i / 2];
         ImGui::Text("pair k = %d (%s), w_k = %.10g, angle p w_k = %.10g", i / 2, i % 2 ? "cos" : "sin", w, p * w);
       }
-      ImGui::Text("P[p][i] = %.17g", value_at(p, i));
+      ImGui::Text("P[p][i] = %.17g", table_(p, i));
     }
     ImGui::EndTooltip();
   }
 }
 
 void WavesView::export_data(std::vector<ExportTable>& tables) const {
-  if (!error_.empty() || table_.size() == 0) return;
+  if (failed() || table_.size() == 0) return;
   const int defined = defined_rows();
   tables.push_back(matrix_table("P", "position p", "dimension i", "p", table_, 0, 0, defined));
   std::vector<ExportSeries> curves;
@@ -200,43 +194,8 @@ void WavesView::export_data(std::vector<ExportTable>& tables) const {
   tables.push_back(curve_table("curves", "position p", "P[p][i]", "p", curves));
 }
 
-void WavesView::save_state(StateMap& out) const {
-  out["scheme"] = absolute_scheme_name(scheme_);
-  out["n"] = std::to_string(n_);
-  out["d"] = std::to_string(d_);
-  out["base"] = format_number(base_);
-  out["schedule"] = schedule_name(schedule_);
-  out["max_len"] = std::to_string(learned_max_len_);
-  out["dims"] = dims_to_text(dims_);
-}
+}  // namespace
 
-void WavesView::load_state(const StateMap& in, std::string& notices) {
-  if (auto it = in.find("scheme"); it != in.end()) {
-    if (auto s = absolute_scheme_from_name(it->second))
-      scheme_ = *s;
-    else
-      notices += "scheme=\"" + it->second + "\" is not an absolute encoding: ignored. ";
-  }
-  read_int(in, "n", 1, kMaxN, n_, notices);
-  read_int(in, "d", 2, kMaxD, d_, notices);
-  if (d_ % 2) {
-    notices += "d must be even: using " + std::to_string(d_ - 1) + ". ";
-    d_ -= 1;
-  }
-  read_double(in, "base", kBaseMin, kBaseMax, base_, notices);
-  if (auto it = in.find("schedule"); it != in.end()) {
-    const auto* found = std::find(std::begin(kScheduleNames), std::end(kScheduleNames), it->second);
-    if (found != std::end(kScheduleNames))
-      schedule_ = FrequencySchedule(found - std::begin(kScheduleNames));
-    else
-      notices += "schedule=\"" + it->second + "\" is not geometric, linear or increasing: ignored. ";
-  }
-  read_int(in, "max_len", 1, kMaxN, learned_max_len_, notices);
-  if (auto it = in.find("dims"); it != in.end()) {
-    if (!parse_dims(it->second, dims_)) notices += "dims=\"" + it->second + "\" is not a list of dimensions: ignored. ";
-  }
-  std::snprintf(dims_text_, sizeof dims_text_, "%s", dims_to_text(dims_).c_str());
-  dirty_ = true;
-}
+std::unique_ptr<View> make_waves_view() { return std::make_unique<WavesView>(); }
 
 }  // namespace posenc::app

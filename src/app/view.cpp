@@ -1,0 +1,83 @@
+#include "app/view.h"
+
+#include <imgui.h>
+
+#include "app/controls.h"
+#include "core/types.h"
+
+namespace posenc::app {
+
+ParamList View::param_list() const {
+  ParamList list;
+  // Declaring only takes the members' addresses; nothing is changed here.
+  const_cast<View*>(this)->params(list);
+  return list;
+}
+
+void View::save_state(StateMap& out) const {
+  for (const Param& p : param_list().items()) out[p.key] = p.text();
+}
+
+void View::load_state(const StateMap& in, Notices& notices) {
+  // One parameter at a time, re-declaring in between: a range may depend on a parameter read before it
+  // (head < heads, pos < target).
+  for (size_t k = 0;; ++k) {
+    const ParamList list = param_list();
+    if (k >= list.items().size()) break;
+    const Param& p = list.items()[k];
+    if (auto it = in.find(p.key); it != in.end()) p.read(it->second, notices);
+    else p.fit();
+  }
+}
+
+std::string View::fingerprint() const {
+  std::string out;
+  for (const Param& p : param_list().items()) out += p.key + '=' + p.text() + '&';
+  return out;
+}
+
+std::string View::key_for_field(const std::string& field) const {
+  return param_list().find(field) ? field : std::string();
+}
+
+void View::prepare() {
+  std::string now = fingerprint();
+  if (now == computed_) return;
+  computed_ = std::move(now);
+  error_.reset();
+  try {
+    recompute();
+    upload_pending_ = true;
+  } catch (const CannotCompute& e) {
+    error_ = Notice{e.key, e.message};
+  } catch (const InvalidArgument& e) {
+    std::string key = key_for_field(e.field());
+    if (key.empty()) key = e.field();
+    error_ = Notice{key, e.what()};
+  }
+  if (error_) {
+    if (error_->key.empty()) error_->key = "view";
+    error_->message = "cannot compute this state (" + error_->key + "): " + error_->message;
+  }
+}
+
+void View::draw_controls() {
+  const ParamList list = param_list();
+  Controls c(list);
+  controls(c);
+}
+
+void View::draw_content(ImVec2 size) {
+  prepare();
+  if (error_) {
+    error_text("Cannot draw: " + error_->message);
+    return;
+  }
+  if (upload_pending_) {
+    upload();
+    upload_pending_ = false;
+  }
+  draw_figure(size);
+}
+
+}  // namespace posenc::app

@@ -1,0 +1,16 @@
+#include "app/views/views.h"
+
+namespace posenc::app {
+
+std::vector<std::unique_ptr<View>> make_views() {
+  using Factory = std::unique_ptr<View> (*)();
+  static constexpr Factory kFactories[] = {
+      make_waves_view,
+      make_frequencies_view,
+  };
+  std::vector<std::unique_ptr<View>> views;
+  for (Factory make : kFactories) views.push_back(make());
+  return views;
+}
+
+}  // namespace posenc::app
