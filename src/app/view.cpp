@@ -15,7 +15,8 @@ ParamList View::param_list() const {
 }
 
 void View::save_state(StateMap& out) const {
-  for (const Param& p : param_list().items()) out[p.key] = p.text();
+  const ParamList list = param_list();
+  for (const Param& p : list.items()) out[p.key] = p.text();
 }
 
 void View::load_state(const StateMap& in, Notices& notices) {
@@ -32,7 +33,8 @@ void View::load_state(const StateMap& in, Notices& notices) {
 
 std::string View::fingerprint() const {
   std::string out;
-  for (const Param& p : param_list().items()) out += p.key + '=' + p.text() + '&';
+  const ParamList list = param_list();
+  for (const Param& p : list.items()) out += p.key + '=' + p.text() + '&';
   return out;
 }
 
@@ -57,7 +59,7 @@ void View::prepare() {
   }
   if (error_) {
     if (error_->key.empty()) error_->key = "view";
-    error_->message = "cannot compute this state (" + error_->key + "): " + error_->message;
+    error_->message = "cannot compute (" + error_->key + "): " + error_->message;
   }
 }
 
@@ -70,7 +72,7 @@ void View::draw_controls() {
 void View::draw_content(ImVec2 size) {
   prepare();
   if (error_) {
-    error_text("Cannot draw: " + error_->message);
+    error_text("C" + error_->message.substr(1));
     return;
   }
   if (upload_pending_) {

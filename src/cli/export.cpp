@@ -6,6 +6,8 @@
 
 #include "app/app.h"
 #include "app/export.h"
+#include "app/params.h"
+#include "app/view.h"
 #include "core/types.h"
 #include "eval.h"
 
@@ -34,6 +36,32 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& options) {
   cmd->add_option("--format", options.format, "csv or json (default json)")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", options.output, "Output file (default: standard output)");
   return cmd;
+}
+
+CLI::App* add_views_command(CLI::App& app, ViewsOptions& options) {
+  CLI::App* cmd = app.add_subcommand("views", "List the explorer's view ids (or, with --markdown, their URL parameters)");
+  cmd->add_flag("--markdown", options.markdown, "Every view's URL parameters as Markdown tables");
+  return cmd;
+}
+
+int run_views(const ViewsOptions& options, std::ostream& out) {
+  if (!options.markdown) {
+    for (const std::string& id : app::App::view_ids()) out << id << "\n";
+    return 0;
+  }
+  app::App app;
+  for (const std::string& id : app::App::view_ids()) {
+    app.load_state_query("view=" + id);
+    const app::View& view = *app.current_view();
+    out << "`" << id << "` (" << view.title() << "):\n\n| key | meaning | values | default |\n|---|---|---|---|\n";
+    const app::ParamList list = view.param_list();
+    for (const app::Param& p : list.items()) {
+      std::string meaning = p.opt.help && p.kind != app::ParamKind::Text ? p.opt.help : p.label();
+      out << "| `" << p.key << "` | " << meaning << " | " << p.range_text() << " | `" << p.text() << "` |\n";
+    }
+    out << "\n";
+  }
+  return 0;
 }
 
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err) {

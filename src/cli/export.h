@@ -26,6 +26,14 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& options);
 // Writes the export on out (or the file) and returns 0, or one JSON error object on err and returns 2.
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err);
 
+// `posenc views [--markdown]`: every view id, one a line (App::view_ids()), or with --markdown the URL
+// parameter table of every view generated from the views' declarations (README's "URL parameters").
+struct ViewsOptions {
+  bool markdown = false;
+};
+CLI::App* add_views_command(CLI::App& app, ViewsOptions& options);
+int run_views(const ViewsOptions& options, std::ostream& out);
+
 // Loads `state` into app; an unknown key, a bad value or a state the view cannot compute throws
 // posenc::InvalidArgument naming the URL key.
 void load_state_strict(app::App& app, const std::string& state);

@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
 #if defined(POSENC_HAVE_APP)
   posenc::cli::ExportOptions export_options;
   CLI::App* export_cmd = posenc::cli::add_export_command(app, export_options);
+  posenc::cli::ViewsOptions views_options;
+  CLI::App* views = posenc::cli::add_views_command(app, views_options);
 #endif
 #if defined(POSENC_HAVE_RENDER)
   posenc::cli::RenderOptions render_options;
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
   if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
 #if defined(POSENC_HAVE_APP)
   if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);
+  if (views->parsed()) return posenc::cli::run_views(views_options, std::cout);
 #endif
 #if defined(POSENC_HAVE_RENDER)
   if (render->parsed()) return posenc::cli::run_render(render_options, std::cout, std::cerr);

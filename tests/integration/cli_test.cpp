@@ -1,7 +1,6 @@
 // Round trips through the posenc binary: exit code, stdout and stderr exactly as the eval contract says.
 #if defined(POSENC_HAVE_EVAL) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -9,31 +8,14 @@
 #include <sstream>
 #include <string>
 
+#include "process.h"
+
 using nlohmann::json;
 
 namespace {
 
-struct Proc {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Runs `posenc <args>` with `input` on stdin (via a file) and captures both streams.
-Proc run(const std::string& args, const std::string& input = "") {
-  const std::string dir = testing::TempDir();
-  const std::string in = dir + "posenc_cli_in.json", out = dir + "posenc_cli_out", err = dir + "posenc_cli_err";
-  std::ofstream(in, std::ios::binary) << input;
-  const std::string cmd = std::string("'") + POSENC_CLI_PATH + "' " + args + " < '" + in + "' > '" + out + "' 2> '" + err + "'";
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+using posenc::test::Proc;
+Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
 
 // Asserts the bad-input contract: exit 2, nothing on stdout, one JSON object on stderr naming `field`.
 void expect_bad(const std::string& request, const json& field) {
@@ -48,12 +30,7 @@ void expect_bad(const std::string& request, const json& field) {
   EXPECT_EQ(e["field"], field) << request << " -> " << r.err;
 }
 
-class Cli : public testing::Test {
- protected:
-  void SetUp() override {
-    if (std::string(POSENC_CLI_PATH).empty()) GTEST_SKIP() << "no posenc binary in this build";
-  }
-};
+using Cli = posenc::test::PosencBinary;
 
 }  // namespace
 

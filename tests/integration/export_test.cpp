@@ -1,8 +1,7 @@
-// Headless export and render: the URL state round trip of every view, strict rejection per field, the
-// exported numbers against `posenc eval`, and the rendered PNG's structure against the view's probes.
+// posenc export and render as a user runs them: the exported numbers against `posenc eval`, errors,
+// output files, and the rendered PNG's structure against the view's probes.
 #if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +14,7 @@
 #include "app/app.h"
 #include "app/export.h"
 #include "app/state_params.h"
+#include "process.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
@@ -25,50 +25,11 @@ using posenc::app::StateMap;
 
 namespace {
 
-const char* const kViews[] = {"waves", "frequencies", "similarity", "buckets", "scores", "rope", "permutation", "toy"};
-
-// One non-default state per view: every key set away from its default, so a lost key shows.
-const char* const kCustomStates[] = {
-    "view=waves&scheme=learned&n=100&d=20&base=500&schedule=linear&max_len=50&dims=0,3,7",
-    "view=frequencies&d=64&base=20000&n=1000&schedules=gi",
-    "view=similarity&scheme=sine_only&n=200&d=32&base=1000&pstep=10&max_len=100&seed=3",
-    "view=buckets&scheme=alibi&n=100&bidirectional=0&num_buckets=16&max_distance=64&seed=5&show=bias&bucket_size=16&"
-    "max_position=256&clip=4&heads=12&head=5",
-    "view=scores&scheme=deberta&n=20&d=16&seed=4&content=constant&causal=1&shared=1&base=500&buckets=16&"
-    "max_distance=64&deberta_buckets=8&deberta_max_position=64&clip=3&heads=4&head=2",
-    "view=rope&dim=64&base=500000&scaling=llama3&factor=8&orig=8192&target=65536&pair=7&pos=123&play=0&compare=0&"
-    "decay=2048",
-    "view=permutation&sentence=a%20b%20c%20d&shuffle=9&pe=rope&d=8&seed=2",
-    "view=toy&x1=1,2&x2=-1,0.5&x3=0,0&p1=0,0&p2=1,1&p3=2,2&bias=1,2,3&theta=-1.25&order=reversed&show=weights",
-};
-
-struct Proc {
-  int exit_code;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs `posenc <args>` (stdin from `input`) and captures both streams.
-Proc run(const std::string& args, const std::string& input = "") {
-  const std::string dir = testing::TempDir();
-  const std::string in = dir + "posenc_export_in", out = dir + "posenc_export_out", err = dir + "posenc_export_err";
-  std::ofstream(in, std::ios::binary) << input;
-  const std::string cmd = quote(POSENC_CLI_PATH) + " " + args + " < " + quote(in) + " > " + quote(out) + " 2> " + quote(err);
-  const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-}
+using posenc::test::Proc;
+using posenc::test::shell_quote;
+using posenc::test::slurp;
+Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
+std::string quote(const std::string& s) { return shell_quote(s); }
 
 json eval(const std::string& request) {
   const Proc r = run("eval -", request);
@@ -98,95 +59,9 @@ size_t column(const json& t, const std::string& header) {
   return 0;
 }
 
-class ExportCli : public testing::Test {
- protected:
-  void SetUp() override {
-    if (std::string(POSENC_CLI_PATH).empty()) GTEST_SKIP() << "no posenc binary in this build";
-  }
-};
+using ExportCli = posenc::test::PosencBinary;
 
 }  // namespace
-
-// ---------------------------------------------------------------- state round trip (in-process)
-
-TEST(ExportState, EveryViewsDefaultStateIsAFixedPoint) {
-  for (const char* view : kViews) {
-    App a;
-    a.load_state_query(std::string("view=") + view);
-    EXPECT_EQ(a.notices(), "") << view;
-    const std::string q = a.state_query();
-    App b;
-    b.load_state_query(q);
-    EXPECT_EQ(b.notices(), "") << q;
-    EXPECT_EQ(b.state_query(), q) << view;
-    EXPECT_EQ(std::string(b.current_view()->id()), view);
-  }
-}
-
-TEST(ExportState, CustomStatesRoundTripKeyByKey) {
-  for (const char* state : kCustomStates) {
-    App a;
-    a.load_state_query(state);
-    EXPECT_EQ(a.notices(), "") << state;
-    const std::string q = a.state_query();
-    // Every given key comes back with the value given (after percent-decoding).
-    const StateMap given = posenc::app::parse_query(state), saved = posenc::app::parse_query(q);
-    for (const auto& [key, value] : given) {
-      ASSERT_TRUE(saved.count(key)) << key << " lost from " << state;
-      EXPECT_EQ(saved.at(key), value) << key << " in " << state;
-    }
-    App b;
-    b.load_state_query(q);
-    EXPECT_EQ(b.state_query(), q);  // load(save()) is a fixed point
-    // Same data from the same state.
-    EXPECT_EQ(posenc::app::export_json(a.export_data()), posenc::app::export_json(b.export_data())) << state;
-  }
-}
-
-TEST(ExportState, AppKeysRoundTrip) {
-  App a;
-  a.load_state_query("view=toy&embed=1&controls=0&theme=dark");
-  EXPECT_EQ(a.notices(), "");
-  EXPECT_TRUE(a.embed());
-  EXPECT_TRUE(a.dark());
-  App b;
-  b.load_state_query(a.state_query());
-  EXPECT_EQ(b.state_query(), a.state_query());
-  EXPECT_NE(a.state_query().find("controls=0"), std::string::npos);
-  EXPECT_NE(a.state_query().find("theme=dark"), std::string::npos);
-}
-
-// Every key of every view: some malformed value is rejected, and the error names that key (and no other).
-TEST(ExportState, InvalidValuesAreRejectedPerField) {
-  const std::vector<std::string> bad = {"zzz", "99999999", "-99999999", "1.5", std::string(40, 'a')};
-  for (const char* view : kViews) {
-    App probe;
-    probe.load_state_query(std::string("view=") + view);
-    StateMap keys;
-    probe.current_view()->save_state(keys);
-    for (const auto& [key, value] : keys) {
-      int rejected = 0;
-      for (const std::string& v : bad) {
-        App a;
-        std::string field, message;
-        const std::string q = std::string("view=") + view + "&" + key + "=" + v;
-        if (a.load_state_query_strict(q, field, message)) continue;
-        ++rejected;
-        EXPECT_EQ(field, key) << q << " -> " << message;
-        EXPECT_FALSE(message.empty());
-      }
-      EXPECT_GT(rejected, 0) << view << ": no malformed value of " << key << " was rejected";
-    }
-  }
-  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{
-           {"view=nope", "view"}, {"view=waves&embed=2", "embed"}, {"view=waves&controls=x", "controls"},
-           {"view=waves&theme=blue", "theme"}, {"view=waves&nope=1", "nope"}}) {
-    App a;
-    std::string field, message;
-    EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
-    EXPECT_EQ(field, key) << q << " -> " << message;
-  }
-}
 
 // ---------------------------------------------------------------- posenc export vs posenc eval
 

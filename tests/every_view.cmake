@@ -1,0 +1,18 @@
+# CTest script: opens posenc-app on every view id that `posenc views` lists (the app's one list of views)
+# under a virtual X server and checks each writes its screenshot.
+execute_process(COMMAND ${POSENC} views OUTPUT_VARIABLE ids RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT rc EQUAL 0 OR ids STREQUAL "")
+  message(FATAL_ERROR "posenc views failed (${rc})")
+endif()
+string(REPLACE "\n" ";" ids "${ids}")
+list(LENGTH ids count)
+foreach(id IN LISTS ids)
+  set(png ${OUT}/native-view-${id}.png)
+  file(REMOVE ${png})
+  execute_process(COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24" ${APP} --state "view=${id}" --frames 5
+                          --screenshot ${png} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${png})
+    message(FATAL_ERROR "posenc-app failed on view ${id} (${rc})")
+  endif()
+endforeach()
+message(STATUS "${count} views opened: ${ids}")

@@ -1,0 +1,225 @@
+// The URL state of every view in-process: defaults and custom states round-trip key by key, app keys,
+// and every malformed value is rejected naming its key.
+#if defined(POSENC_HAVE_APP)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/export.h"
+#include "app/state_params.h"
+
+using posenc::app::App;
+using posenc::app::StateMap;
+
+namespace {
+
+// One non-default state per view: every key set away from its default, so a lost key shows.
+const char* const kCustomStates[] = {
+    "view=waves&scheme=learned&n=100&d=20&base=500&schedule=linear&max_len=50&dims=0,3,7",
+    "view=frequencies&d=64&base=20000&n=1000&schedules=gi",
+    "view=similarity&scheme=sine_only&n=200&d=32&base=1000&pstep=10&max_len=100&seed=3",
+    "view=buckets&scheme=alibi&n=100&bidirectional=0&num_buckets=16&max_distance=64&seed=5&show=bias&bucket_size=16&"
+    "max_position=256&clip=4&heads=12&head=5",
+    "view=scores&scheme=deberta&n=20&d=16&seed=4&content=constant&causal=1&shared=1&base=500&buckets=16&"
+    "max_distance=64&deberta_buckets=8&deberta_max_position=64&clip=3&heads=4&head=2",
+    "view=rope&dim=64&base=500000&scaling=llama3&factor=8&orig=8192&target=65536&pair=7&pos=123&play=0&compare=0&"
+    "decay=2048",
+    "view=permutation&sentence=a%20b%20c%20d&shuffle=9&pe=rope&d=8&seed=2",
+    "view=toy&x1=1,2&x2=-1,0.5&x3=0,0&p1=0,0&p2=1,1&p3=2,2&bias=1,2,3&theta=-1.25&order=reversed&show=weights",
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- state round trip (in-process)
+
+TEST(ExportState, EveryViewsDefaultStateIsAFixedPoint) {
+  for (const std::string& view : App::view_ids()) {
+    App a;
+    a.load_state_query("view=" + view);
+    EXPECT_EQ(a.notices(), "") << view;
+    const std::string q = a.state_query();
+    App b;
+    b.load_state_query(q);
+    EXPECT_EQ(b.notices(), "") << q;
+    EXPECT_EQ(b.state_query(), q) << view;
+    EXPECT_EQ(std::string(b.current_view()->id()), view);
+  }
+}
+
+TEST(ExportState, CustomStatesRoundTripKeyByKey) {
+  for (const char* state : kCustomStates) {
+    App a;
+    a.load_state_query(state);
+    EXPECT_EQ(a.notices(), "") << state;
+    const std::string q = a.state_query();
+    // Every given key comes back with the value given (after percent-decoding).
+    const StateMap given = posenc::app::parse_query(state), saved = posenc::app::parse_query(q);
+    for (const auto& [key, value] : given) {
+      ASSERT_TRUE(saved.count(key)) << key << " lost from " << state;
+      EXPECT_EQ(saved.at(key), value) << key << " in " << state;
+    }
+    App b;
+    b.load_state_query(q);
+    EXPECT_EQ(b.state_query(), q);  // load(save()) is a fixed point
+    // Same data from the same state.
+    EXPECT_EQ(posenc::app::export_json(a.export_data()), posenc::app::export_json(b.export_data())) << state;
+  }
+}
+
+TEST(ExportState, AppKeysRoundTrip) {
+  App a;
+  a.load_state_query("view=toy&embed=1&controls=0&theme=dark");
+  EXPECT_EQ(a.notices(), "");
+  EXPECT_TRUE(a.embed());
+  EXPECT_TRUE(a.dark());
+  App b;
+  b.load_state_query(a.state_query());
+  EXPECT_EQ(b.state_query(), a.state_query());
+  EXPECT_NE(a.state_query().find("controls=0"), std::string::npos);
+  EXPECT_NE(a.state_query().find("theme=dark"), std::string::npos);
+}
+
+// Every key of every view: some malformed value is rejected, and the error names that key (and no other).
+TEST(ExportState, InvalidValuesAreRejectedPerField) {
+  const std::vector<std::string> bad = {"zzz", "99999999", "-99999999", "1.5", std::string(40, 'a')};
+  for (const std::string& view : App::view_ids()) {
+    App probe;
+    probe.load_state_query("view=" + view);
+    StateMap keys;
+    probe.current_view()->save_state(keys);
+    for (const auto& [key, value] : keys) {
+      int rejected = 0;
+      for (const std::string& v : bad) {
+        App a;
+        std::string field, message;
+        const std::string q = "view=" + view + "&" + key + "=" + v;
+        if (a.load_state_query_strict(q, field, message)) continue;
+        ++rejected;
+        EXPECT_EQ(field, key) << q << " -> " << message;
+        EXPECT_FALSE(message.empty());
+      }
+      EXPECT_GT(rejected, 0) << view << ": no malformed value of " << key << " was rejected";
+    }
+  }
+  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{
+           {"view=nope", "view"}, {"view=waves&embed=2", "embed"}, {"view=waves&controls=x", "controls"},
+           {"view=waves&theme=blue", "theme"}, {"view=waves&nope=1", "nope"}}) {
+    App a;
+    std::string field, message;
+    EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
+    EXPECT_EQ(field, key) << q << " -> " << message;
+  }
+}
+
+
+// ---------------------------------------------------------------- notices
+
+namespace {
+
+// The notices of loading `query` (the compute error of the view included).
+posenc::app::Notices notices_of(const std::string& query) {
+  App a;
+  a.load_state_query(query);
+  return a.notice_list();
+}
+
+bool names_key(const posenc::app::Notices& notices, const std::string& key) {
+  for (const auto& n : notices)
+    if (n.key == key && n.message.find(key) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+// States every range allows but the view cannot compute: each is a notice naming the key, and the strict
+// CLI load fails with that key as the field (issue 8's examples).
+TEST(StateNotices, UncomputableStatesNameTheirKey) {
+  for (const auto& [query, key] : std::vector<std::pair<std::string, std::string>>{
+           {"view=buckets&max_distance=2", "max_distance"},
+           {"view=waves&scheme=binary&n=4096&d=2", "n"},
+           {"view=rope&dim=2&scaling=ntk&factor=64", "dim"}}) {
+    const auto notices = notices_of(query);
+    EXPECT_TRUE(names_key(notices, key)) << query << " -> " << posenc::app::notices_text(notices);
+    App a;
+    std::string field, message;
+    EXPECT_FALSE(a.load_state_query_strict(query, field, message)) << query;
+    EXPECT_EQ(field, key) << query << " -> " << message;
+  }
+}
+
+// Sweeping every declared range end of every view: whatever the view cannot compute carries a notice
+// whose key is one of the view's keys, and a state without notices draws (no error).
+TEST(StateNotices, EveryRangeEndIsComputedOrNamed) {
+  using posenc::app::ParamKind;
+  for (const std::string& view : App::view_ids()) {
+    App probe;
+    probe.load_state_query("view=" + view);
+    const posenc::app::ParamList list = probe.current_view()->param_list();
+    for (const posenc::app::Param& p : list.items()) {
+      std::vector<std::string> values;
+      if (p.kind == ParamKind::Integer) values = {std::to_string(int(p.lo)), std::to_string(int(p.hi))};
+      if (p.kind == ParamKind::Real) values = {posenc::app::format_number(p.lo), posenc::app::format_number(p.hi)};
+      if (p.kind == ParamKind::Choice)
+        for (const char* name : p.names) values.push_back(name);
+      for (const std::string& v : values) {
+        App a;
+        const std::string q = "view=" + view + "&" + p.key + "=" + v;
+        a.load_state_query(q);
+        const auto notices = a.notice_list();
+        if (a.current_view()->error()) {
+          ASSERT_FALSE(notices.empty()) << q;
+          EXPECT_TRUE(a.current_view()->param_list().find(a.current_view()->error()->key)) << q;
+        }
+      }
+    }
+  }
+}
+
+TEST(StateNotices, DimsOutOfRangeOrTooManyAreNoticed) {
+  EXPECT_TRUE(names_key(notices_of("view=waves&d=16&dims=0,16"), "dims"));
+  EXPECT_TRUE(names_key(notices_of("view=waves&dims=0,1,2,3,4,5,6"), "dims"));
+  EXPECT_TRUE(names_key(notices_of("view=waves&dims=-1"), "dims"));
+  EXPECT_TRUE(notices_of("view=waves&d=16&dims=0,15,3,4,5,6").empty());
+  App a;
+  std::string field, message;
+  EXPECT_FALSE(a.load_state_query_strict("view=waves&dims=0,1,2,3,4,5,6", field, message));
+  EXPECT_EQ(field, "dims");
+}
+
+TEST(StateNotices, ThetaBoundIsPi) {
+  EXPECT_TRUE(notices_of("view=toy&theta=3.141592653589793").empty());
+  EXPECT_TRUE(notices_of("view=toy&theta=-3.141592653589793").empty());
+  EXPECT_TRUE(names_key(notices_of("view=toy&theta=3.1415926535897936"), "theta"));
+}
+
+// A NUL byte or invalid UTF-8 in a value is a notice (escaped, never raw) and the notices after it stay.
+TEST(StateNotices, ControlBytesAndInvalidUtf8AreNoticedNotTruncating) {
+  for (const std::string bad : {"a%00b", "%FF", "%C0%AF", "x%0Ay", "%ED%A0%80"}) {
+    const std::string q = "view=waves&dims=" + bad + "&n=99999";
+    const auto notices = notices_of(q);
+    ASSERT_EQ(notices.size(), 2u) << q;
+    EXPECT_EQ(notices[0].key, "dims") << q;
+    EXPECT_EQ(notices[1].key, "n") << q;
+    const std::string text = posenc::app::notices_text(notices);
+    EXPECT_EQ(text.find('\0'), std::string::npos);
+    EXPECT_NE(text.find("n=99999"), std::string::npos) << text;
+    EXPECT_NE(posenc::app::notices_json(notices).find("n=99999"), std::string::npos);
+  }
+  EXPECT_TRUE(notices_of("view=permutation&sentence=caf%C3%A9%20au%20lait").empty());
+}
+
+TEST(StateNotices, FlagsAcceptZeroOneTrueFalse) {
+  for (const char* q : {"view=scores&causal=true&embed=true&controls=false", "view=scores&causal=1&embed=1&controls=0"}) {
+    App a;
+    a.load_state_query(q);
+    EXPECT_EQ(a.notices(), "") << q;
+    EXPECT_TRUE(a.embed());
+    EXPECT_NE(a.state_query().find("causal=1"), std::string::npos);
+    EXPECT_NE(a.state_query().find("controls=0"), std::string::npos);
+  }
+  EXPECT_TRUE(names_key(notices_of("view=scores&causal=yes"), "causal"));
+}
+
+#endif
