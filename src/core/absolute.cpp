@@ -1,3 +1,4 @@
+#include "limits.h"
 #include "absolute.h"
 
 #include <algorithm>
@@ -10,8 +11,8 @@ namespace posenc {
 namespace {
 
 void check_n_dim(int n, int dim) {
-  require(n >= 1 && n <= kMaxPosition, "n", "n must be in [1, 10^6]");
-  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  require_in_range(n, 1, kMaxPosition, "n");
+  require_in_range(dim, 1, kMaxDim, "dim");
   require(static_cast<int64_t>(n) * dim <= kMaxCells, "n", "n * dim must be <= 2^24");
 }
 
@@ -41,7 +42,7 @@ Matrix binary_encoding(int n, int dim) {
 }
 
 Matrix sine_only_encoding(std::span<const int64_t> positions, int dim, double base, FrequencySchedule schedule) {
-  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  require_in_range(dim, 1, kMaxDim, "dim");
   const std::vector<double> w = sinusoidal_frequencies(2 * dim, base, schedule);
   Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
   for (Eigen::Index r = 0; r < P.rows(); ++r) {

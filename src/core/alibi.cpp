@@ -20,7 +20,7 @@ std::vector<double> slopes_power_of_2(int n) {
 }  // namespace
 
 std::vector<double> alibi_slopes(int heads) {
-  require(heads >= 1 && heads <= kMaxHeads, "heads", "heads must be in [1, 1024]");
+  require_in_range(heads, 1, kMaxHeads, "heads");
   if (std::has_single_bit(static_cast<unsigned>(heads))) return slopes_power_of_2(heads);
   const int closest = static_cast<int>(std::bit_floor(static_cast<unsigned>(heads)));
   std::vector<double> s = slopes_power_of_2(closest);

@@ -27,7 +27,7 @@ std::vector<double> neighbour_distances(const Matrix& P) {
 
 std::vector<double> rope_decay_bound(std::span<const double> inv_freq, int64_t max_distance) {
   require(!inv_freq.empty(), "inv_freq", "inv_freq must not be empty");
-  require(max_distance >= 0 && max_distance <= kMaxPosition, "max_distance", "max_distance must be in [0, 10^6]");
+  require_in_range(max_distance, 0, kMaxPosition, "max_distance");
   const double half = static_cast<double>(inv_freq.size());
   std::vector<double> out(static_cast<size_t>(max_distance) + 1);
   for (int64_t r = 0; r <= max_distance; ++r) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace posenc {
 
@@ -13,5 +14,12 @@ inline constexpr int64_t kMaxWork = int64_t{1} << 31;   // multiply-adds of one 
 inline constexpr int kMaxHeads = 1024;
 inline constexpr int kMaxBuckets = 1 << 20;             // T5 num_buckets, DeBERTa bucket_size
 inline constexpr int64_t kMaxLength = int64_t{1} << 30;  // max_distance, max_position, context lengths
+
+// A limit as the docs write it: 10^6, 2^20, 2^30, or plain decimal (4096, 1024, 0).
+std::string limit_text(int64_t v);
+
+// Throws InvalidArgument(field, "<field> must be in [lo, hi]") unless lo <= value <= hi, with the bounds
+// written by limit_text, so every range message follows the constants above.
+void require_in_range(int64_t value, int64_t lo, int64_t hi, const std::string& field);
 
 }  // namespace posenc

@@ -44,7 +44,7 @@ Matrix attend(const Matrix& x, const Matrix& wq, const Matrix& wk, const Matrix&
 }  // namespace
 
 std::vector<int> seeded_permutation(int n, uint64_t seed) {
-  require(n >= 0 && n <= kMaxCells, "n", "n must be in [0, 2^24]");
+  require_in_range(n, 0, kMaxCells, "n");
   std::vector<int> perm(n);
   std::iota(perm.begin(), perm.end(), 0);
   if (seed == 0 || n < 2) return perm;
@@ -68,7 +68,7 @@ Matrix permute_rows(const Matrix& x, const std::vector<int>& perm) {
 }
 
 Matrix word_embeddings(const std::vector<std::string>& words, int dim, uint64_t seed) {
-  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  require_in_range(dim, 1, kMaxDim, "dim");
   Matrix x(static_cast<Eigen::Index>(words.size()), dim);
   for (size_t r = 0; r < words.size(); ++r) {
     NormalRng rng(seed ^ fnv1a(words[r]));

@@ -6,8 +6,8 @@
 namespace posenc {
 
 Matrix relative_bias_table(int64_t max_distance, int heads, uint64_t seed, double stddev) {
-  require(max_distance >= 0 && max_distance <= kMaxPosition, "max_distance", "max_distance must be in [0, 10^6]");
-  require(heads >= 1 && heads <= kMaxHeads, "heads", "heads must be in [1, 1024]");
+  require_in_range(max_distance, 0, kMaxPosition, "max_distance");
+  require_in_range(heads, 1, kMaxHeads, "heads");
   require((2 * max_distance + 1) * heads <= kMaxCells, "max_distance", "(2 max + 1) * heads must be <= 2^24");
   return seeded_normal_matrix(2 * max_distance + 1, heads, seed, stddev);
 }

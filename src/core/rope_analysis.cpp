@@ -37,7 +37,7 @@ std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq
 }
 
 std::vector<int64_t> sample_distances(int64_t max_distance, int max_points) {
-  require(max_distance >= 0 && max_distance <= kMaxLength, "max_distance", "max_distance must be in [0, 2^30]");
+  require_in_range(max_distance, 0, kMaxLength, "max_distance");
   require(max_points >= 2, "max_points", "max_points must be >= 2");
   std::vector<int64_t> out;
   if (max_distance + 1 <= max_points) {

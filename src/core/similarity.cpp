@@ -49,8 +49,8 @@ std::vector<double> cosine_sums(std::span<const double> w, int64_t count) {
 
 PositionDots::PositionDots(AbsoluteScheme scheme, int n, int dim, const AbsoluteParams& params, int64_t limit)
     : scheme_(scheme), n_(n), dim_(dim), limit_(std::max<int64_t>(limit, n)) {
-  require(n >= 1 && n <= kMaxPosition, "n", "n must be in [1, 10^6]");
-  require(dim >= 1 && dim <= kMaxDim, "dim", "dim must be in [1, 4096]");
+  require_in_range(n, 1, kMaxPosition, "n");
+  require_in_range(dim, 1, kMaxDim, "dim");
   require(limit_ <= kMaxPosition, "limit", "positions must lie in [0, 10^6]");
   switch (scheme) {
     case AbsoluteScheme::Sinusoidal:
@@ -140,14 +140,14 @@ Matrix position_similarity(AbsoluteScheme scheme, int n, int dim, const Absolute
 }
 
 std::vector<double> shifted_dot_curve(const PositionDots& dots, int64_t p, int64_t count) {
-  require(count >= 0 && count <= kMaxPosition, "count", "count must be in [0, 10^6]");
+  require_in_range(count, 0, kMaxPosition, "count");
   std::vector<double> out(static_cast<size_t>(count));
   for (int64_t delta = 0; delta < count; ++delta) out[static_cast<size_t>(delta)] = dots.dot(p, p + delta);
   return out;
 }
 
 std::vector<double> neighbour_distances(const PositionDots& dots, int64_t count) {
-  require(count >= 0 && count <= kMaxPosition, "count", "count must be in [0, 10^6]");
+  require_in_range(count, 0, kMaxPosition, "count");
   std::vector<double> out(static_cast<size_t>(count));
   for (int64_t p = 0; p < count; ++p) out[static_cast<size_t>(p)] = dots.neighbour_distance(p);
   return out;
@@ -163,7 +163,7 @@ MatrixF relative_matrix_f(std::span<const double> by_offset, int n) {
 }
 
 std::vector<double> seeded_bias(int count, uint64_t seed, double stddev) {
-  require(count >= 0 && count <= kMaxBuckets, "count", "count must be in [0, 2^20]");
+  require_in_range(count, 0, kMaxBuckets, "count");
   NormalRng rng(seed);
   std::vector<double> b(static_cast<size_t>(count));
   for (double& v : b) v = stddev * rng.normal();

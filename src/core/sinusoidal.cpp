@@ -1,3 +1,4 @@
+#include "limits.h"
 #include "sinusoidal.h"
 
 #include <cmath>
@@ -7,7 +8,7 @@ namespace posenc {
 namespace {
 
 void check_dim_base(int dim, double base) {
-  require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, " + std::to_string(kMaxDim) + "]");
+  require_in_range(dim, 2, kMaxDim, "dim");
   require(dim % 2 == 0, "dim", "dim must be even (sin/cos pairs)");
   require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
 }
@@ -53,7 +54,7 @@ Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base
 }
 
 MatrixF sinusoidal_table_f(int n, int dim, double base, FrequencySchedule schedule) {
-  require(n >= 1 && n <= kMaxPosition, "n", "n must be in [1, 10^6]");
+  require_in_range(n, 1, kMaxPosition, "n");
   const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
   MatrixF P(n, dim);
   for (int p = 0; p < n; ++p) {
