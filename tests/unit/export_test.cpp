@@ -25,7 +25,8 @@ using posenc::app::StateMap;
 
 namespace {
 
-const char* const kViews[] = {"waves", "frequencies", "similarity", "buckets", "scores", "rope", "permutation", "toy"};
+// Every registered view (the one list of views).
+const std::vector<std::string> kViews = App::view_ids();
 
 // One non-default state per view: every key set away from its default, so a lost key shows.
 const char* const kCustomStates[] = {
@@ -110,7 +111,7 @@ class ExportCli : public testing::Test {
 // ---------------------------------------------------------------- state round trip (in-process)
 
 TEST(ExportState, EveryViewsDefaultStateIsAFixedPoint) {
-  for (const char* view : kViews) {
+  for (const std::string& view : kViews) {
     App a;
     a.load_state_query(std::string("view=") + view);
     EXPECT_EQ(a.notices(), "") << view;
@@ -159,7 +160,7 @@ TEST(ExportState, AppKeysRoundTrip) {
 // Every key of every view: some malformed value is rejected, and the error names that key (and no other).
 TEST(ExportState, InvalidValuesAreRejectedPerField) {
   const std::vector<std::string> bad = {"zzz", "99999999", "-99999999", "1.5", std::string(40, 'a')};
-  for (const char* view : kViews) {
+  for (const std::string& view : kViews) {
     App probe;
     probe.load_state_query(std::string("view=") + view);
     StateMap keys;
