@@ -1,0 +1,237 @@
+// Permutation: shuffle the tokens of a short sentence. Without a positional encoding attention is
+// permutation-equivariant (output rows are the same rows permuted; a mean-pooled output is identical);
+// with sinusoidal PE or RoPE the outputs differ.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/controls.h"
+#include "app/heatmap.h"
+#include "app/probe.h"
+#include "app/views/views.h"
+#include "core/permutation.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr int kMaxWords = 16;
+constexpr int kMaxWordLength = 24;
+constexpr int kMaxD = 64;
+constexpr int kMaxSeed = 1000000;  // shuffle and embedding seeds
+
+// What the radio buttons show, in PermutationEncoding order (the URL names are names_of<>()).
+constexpr const char* kEncodingLabels[] = {"none (NoPE)", "sinusoidal (added to x)", "RoPE (rotates q, k)"};
+
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// "0 (exactly)" for an exact zero, otherwise the value in scientific notation.
+std::string difference_text(double v) {
+  if (v == 0.0) return "0 (exactly)";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
+
+class PermutationView final : public View {
+ public:
+  const char* id() const override { return "permutation"; }
+  const char* title() const override { return "Permutation"; }
+  const char* caption() const override {
+    return "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = mean(Attn(X))";
+  }
+
+  void params(ParamList& p) override {
+    p.text("sentence", [this](const std::string& s) { return parse_sentence(s); }, [this] { return sentence_; },
+           {.label = "Sentence (up to 16 words)", .help = "1..16 words of at most 24 characters, separated by spaces"});
+    p.integer("shuffle", shuffle_, 0, kMaxSeed, {.label = "Shuffle seed", .help = "seed of the permutation (0 = original order)"});
+    p.choice("pe", encoding_, names_of<PermutationEncoding>(),
+             {.label = "Positional encoding", .widget = ChoiceWidget::Radio, .labels = kEncodingLabels});
+    p.integer("d", d_, 2, kMaxD, {.label = "Width d (even)", .format = "d = %d", .even = true});
+    p.integer("seed", seed_, 0, kMaxSeed, {.label = "Embedding / weight seed"});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+ private:
+  struct Tile {
+    const char* title;
+    const char* probe;
+    const Matrix* values;
+    bool shuffled_rows;  // rows labelled by the shuffled sentence
+    HeatmapWidget heatmap;
+  };
+
+  void controls(Controls& c) override;
+  void recompute() override;
+  std::string key_for_field(const std::string& field) const override {
+    if (field == "dim") return "d";
+    if (field == "x" || field == "n") return "sentence";
+    if (field == "perm") return "shuffle";
+    return View::key_for_field(field);
+  }
+  void upload() override {
+    for (Tile& t : tiles_) {
+      const MatrixF f = t.values->cast<float>();
+      t.heatmap.map().set_values(f.data(), int(f.rows()), int(f.cols()));
+    }
+  }
+  void draw_figure(ImVec2 size) override;
+  void draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels);
+
+  // Words separated by spaces: 1..kMaxWords of at most kMaxWordLength characters; stored normalised.
+  std::string parse_sentence(const std::string& text) {
+    const std::vector<std::string> words = split_words(text);
+    std::string problem;
+    if (words.empty()) problem = "needs at least one word";
+    if (int(words.size()) > kMaxWords) problem = "has more than " + std::to_string(kMaxWords) + " words";
+    for (const auto& w : words)
+      if (int(w.size()) > kMaxWordLength)
+        problem = "has a word longer than " + std::to_string(kMaxWordLength) + " characters";
+    if (!problem.empty()) return problem;
+    sentence_ = join(words);
+    return {};
+  }
+
+  std::string sentence_ = "the cat sat on the mat";
+  int shuffle_ = 1;
+  PermutationEncoding encoding_ = PermutationEncoding::None;
+  int d_ = 16;
+  int seed_ = 1;
+
+  std::vector<std::string> words_, shuffled_words_;
+  PermutationResult result_;
+  Matrix pooled_;  // 2 x d: mean of O, mean of O'
+  float vmax_ = 1;
+  Tile tiles_[4] = {
+      {"O = Attn(X): original order", "heatmap.perm.output", nullptr, false, {}},
+      {"O' = Attn(shuffled X)", "heatmap.perm.shuffled", nullptr, true, {}},
+      {"O'[r] - O[perm[r]] (same colour scale)", "heatmap.perm.difference", nullptr, true, {}},
+      {"mean over rows: O (row 0), O' (row 1)", "heatmap.perm.pooled", nullptr, false, {}},
+  };
+};
+
+void PermutationView::controls(Controls& c) {
+  c.draw("sentence");
+  const Param& shuffle = c.param("shuffle");
+  if (ImGui::Button("Shuffle")) shuffle_ = shuffle_ >= int(shuffle.hi) ? 1 : shuffle_ + 1;
+  probe_last_item("button.shuffle");
+  ImGui::SameLine();
+  if (ImGui::Button("Original order")) shuffle_ = int(shuffle.lo);
+  probe_last_item("button.original");
+  ImGui::Text("shuffle seed = %d", shuffle_);
+  c.draw("pe");
+  c.draw("d");
+  const Param& seed = c.param("seed");
+  ImGui::TextUnformatted(seed.label());
+  if (ImGui::InputInt("##seed", &seed_)) seed_ = std::clamp(seed_, int(seed.lo), int(seed.hi));
+  probe_last_item("input.seed");
+}
+
+void PermutationView::recompute() {
+  result_ = {};
+  words_ = split_words(sentence_);
+  const Matrix x = word_embeddings(words_, d_, uint64_t(seed_));
+  const std::vector<int> perm = seeded_permutation(int(words_.size()), uint64_t(shuffle_));
+  result_ = permutation_test(x, perm, encoding_, uint64_t(seed_) + 7919);
+  shuffled_words_.clear();
+  for (int p : result_.perm) shuffled_words_.push_back(words_[size_t(p)]);
+  pooled_.resize(2, result_.pooled.size());
+  pooled_.row(0) = result_.pooled.transpose();
+  pooled_.row(1) = result_.pooled_shuffled.transpose();
+  tiles_[0].values = &result_.output;
+  tiles_[1].values = &result_.output_shuffled;
+  tiles_[2].values = &result_.row_difference;
+  tiles_[3].values = &pooled_;
+  // One colour scale for all four, so a difference is seen against the size of the outputs.
+  const double mx = std::max(result_.output.cwiseAbs().maxCoeff(), result_.output_shuffled.cwiseAbs().maxCoeff());
+  vmax_ = mx > 0 ? float(mx) : 1.0f;
+}
+
+void PermutationView::export_data(std::vector<ExportTable>& tables) const {
+  if (failed() || result_.perm.empty()) return;
+  tables.push_back(matrix_table("output", "row r (original order)", "dimension", "r", result_.output));
+  tables.push_back(matrix_table("output_shuffled", "row r (shuffled order)", "dimension", "r", result_.output_shuffled));
+  tables.push_back(matrix_table("row_difference", "row r: O'[r] - O[perm[r]]", "dimension", "r", result_.row_difference));
+  tables.push_back(matrix_table("pooled", "0 = mean of O, 1 = mean of O'", "dimension", "row", pooled_));
+  ExportTable perm{"perm", "shuffled row r", "original row perm[r]", {"r", "perm[r]"}, {}};
+  for (size_t r = 0; r < result_.perm.size(); ++r) perm.rows.push_back({double(r), double(result_.perm[r])});
+  tables.push_back(std::move(perm));
+}
+
+void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  ImGui::TextUnformatted(tile.title);
+  // Word labels in a column left of the heatmap's own axis.
+  float label_w = 0;
+  if (row_labels)
+    for (const auto& w : *row_labels) label_w = std::max(label_w, ImGui::CalcTextSize(w.c_str()).x);
+  if (label_w > 0) label_w += 8;
+  ImGui::SetCursorScreenPos(ImVec2(at.x + label_w, at.y + line));
+  const HeatmapAxes axes{"dimension", "row", 0, 0};
+  const HeatmapHover h =
+      tile.heatmap.draw(tile.probe, ImVec2(size.x - label_w, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
+  ImVec2 img_min, img_max;
+  if (row_labels && find_probe(tile.probe, &img_min, &img_max)) {
+    const int rows = int(row_labels->size());
+    for (int r = 0; r < rows; ++r) {
+      const float y = img_min.y + (r + 0.5f) * (img_max.y - img_min.y) / rows - ImGui::GetTextLineHeight() * 0.5f;
+      ImGui::GetWindowDrawList()->AddText(ImVec2(at.x, y), ImGui::GetColorU32(ImGuiCol_Text), (*row_labels)[r].c_str());
+    }
+  }
+  if (h.active) {
+    const Matrix& m = *tile.values;
+    ImGui::BeginTooltip();
+    if (row_labels) ImGui::Text("row %d (\"%s\"), dimension %d", h.row, (*row_labels)[h.row].c_str(), h.col);
+    else ImGui::Text("%s, dimension %d", h.row == 0 ? "mean of O" : "mean of O'", h.col);
+    ImGui::Text("value = %.17g", m(h.row, h.col));
+    if (&m == &result_.row_difference) {
+      ImGui::Text("O'[%d] = %.17g", h.row, result_.output_shuffled(h.row, h.col));
+      ImGui::Text("O[perm[%d] = %d] = %.17g", h.row, result_.perm[h.row], result_.output(result_.perm[h.row], h.col));
+    }
+    ImGui::EndTooltip();
+  }
+}
+
+void PermutationView::draw_figure(ImVec2 size) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  ImGui::Text("original: %s", join(words_).c_str());
+  std::string perm_text;
+  for (int p : result_.perm) perm_text += (perm_text.empty() ? "" : ",") + std::to_string(p);
+  ImGui::Text("shuffled: %s    (perm = %s)", join(shuffled_words_).c_str(), perm_text.c_str());
+  const bool equivariant = encoding_ == PermutationEncoding::None;
+  // Equal outputs in green (dark and light theme variants), a visible difference in the theme's warning colour.
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const ImVec4 good = bg.x + bg.y + bg.z < 1.5f ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.5f, 0.25f, 1.0f);
+  ImGui::TextColored(equivariant ? good : warning_color(), "max |O'[r] - O[perm[r]]| = %s   max |mean(O') - mean(O)| = %s",
+                     difference_text(result_.max_row_difference).c_str(),
+                     difference_text(result_.max_pooled_difference).c_str());
+  ImGui::TextDisabled(equivariant ? "No PE: the shuffled outputs are the same rows, permuted (up to float rounding); "
+                                    "pooling cannot tell the orders apart."
+                                  : "With PE the token at a new position gets a different output: order is visible.");
+  const float used = ImGui::GetCursorScreenPos().y - start.y;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float w = size.x * 0.5f, h = (size.y - used) * 0.5f;
+  const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, nullptr};
+  for (int t = 0; t < 4; ++t) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + (t % 2) * w, origin.y + (t / 2) * h));
+    // The pooled tile has two rows: keep its cells from turning into tall bars.
+    const ImVec2 tile_size(w - 8, t == 3 ? std::min(h - 4, 6 * line + 60) : h - 4);
+    draw_tile(tiles_[t], tile_size, vmax_, labels[t]);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + 2 * h));
+  ImGui::Dummy(ImVec2(size.x, 0));
+}
+
+}  // namespace
+
+std::unique_ptr<View> make_permutation_view() { return std::make_unique<PermutationView>(); }
+
+}  // namespace posenc::app
