@@ -25,8 +25,6 @@ using posenc::app::StateMap;
 
 namespace {
 
-const char* const kViews[] = {"waves", "frequencies", "similarity", "buckets", "scores", "rope", "permutation", "toy"};
-
 // One non-default state per view: every key set away from its default, so a lost key shows.
 const char* const kCustomStates[] = {
     "view=waves&scheme=learned&n=100&d=20&base=500&schedule=linear&max_len=50&dims=0,3,7",
@@ -110,16 +108,16 @@ class ExportCli : public testing::Test {
 // ---------------------------------------------------------------- state round trip (in-process)
 
 TEST(ExportState, EveryViewsDefaultStateIsAFixedPoint) {
-  for (const char* view : kViews) {
+  for (const std::string& view : App::view_ids()) {
     App a;
-    a.load_state_query(std::string("view=") + view);
+    a.load_state_query("view=" + view);
     EXPECT_EQ(a.notices(), "") << view;
     const std::string q = a.state_query();
     App b;
     b.load_state_query(q);
     EXPECT_EQ(b.notices(), "") << q;
     EXPECT_EQ(b.state_query(), q) << view;
-    EXPECT_EQ(std::string(b.current_view()->id()), view);
+    EXPECT_EQ(b.current_view()->id(), view);
   }
 }
 
@@ -159,9 +157,9 @@ TEST(ExportState, AppKeysRoundTrip) {
 // Every key of every view: some malformed value is rejected, and the error names that key (and no other).
 TEST(ExportState, InvalidValuesAreRejectedPerField) {
   const std::vector<std::string> bad = {"zzz", "99999999", "-99999999", "1.5", std::string(40, 'a')};
-  for (const char* view : kViews) {
+  for (const std::string& view : App::view_ids()) {
     App probe;
-    probe.load_state_query(std::string("view=") + view);
+    probe.load_state_query("view=" + view);
     StateMap keys;
     probe.current_view()->save_state(keys);
     for (const auto& [key, value] : keys) {
@@ -169,7 +167,7 @@ TEST(ExportState, InvalidValuesAreRejectedPerField) {
       for (const std::string& v : bad) {
         App a;
         std::string field, message;
-        const std::string q = std::string("view=") + view + "&" + key + "=" + v;
+        const std::string q = "view=" + view + "&" + key + "=" + v;
         if (a.load_state_query_strict(q, field, message)) continue;
         ++rejected;
         EXPECT_EQ(field, key) << q << " -> " << message;
