@@ -1,27 +1,92 @@
-#include "app/views/rope_view.h"
-
+// RoPE: one pair's rotation animated over position, RoFormer's long-range decay bound of q.k versus
+// relative distance, and the context-extension methods beyond the trained length (per-pair frequency
+// ratio; rotation angle at the target length vs. the angle seen in training).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/state_params.h"
+#include "app/views/views.h"
+#include "core/rope.h"
+#include "core/rope_analysis.h"
 
 namespace posenc::app {
 namespace {
 
+constexpr int kMaxHeadWidth = 1024;
+constexpr int kMaxContext = 1 << 22;  // target / trained lengths and decay distances accepted
+constexpr double kMaxFactor = 64.0;
+constexpr int kScalingCount = int(names_of<RopeScalingType>().size());
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
-const char* const kScalingNames[] = {"none", "linear", "ntk", "dynamic", "yarn", "llama3"};
-const char* const kScalingLabels[] = {"none",         "linear (position interpolation)", "NTK-aware",
-                                      "dynamic NTK",  "YaRN",                            "Llama 3.1"};
+// What the combo shows, in RopeScalingType order (the URL names are the core's).
+constexpr const char* kScalingLabels[] = {"none",        "linear (position interpolation)", "NTK-aware",
+                                          "dynamic NTK", "YaRN",                            "Llama 3.1"};
+static_assert(std::size(kScalingLabels) == kScalingCount);
 // One colour per method in every plot (palette index), so legends and tests can rely on it.
-const int kScalingColor[] = {7, 1, 2, 4, 5, 6};
+constexpr int kScalingColor[] = {7, 1, 2, 4, 5, 6};
 
-ImU32 scaling_color(int type) { return palette_color(kScalingColor[type]); }
+ImU32 scaling_color(RopeScalingType type) { return palette_color(kScalingColor[int(type)]); }
 
-}  // namespace
+class RopeView final : public View {
+ public:
+  const char* id() const override { return "rope"; }
+  const char* title() const override { return "RoPE"; }
+  const char* caption() const override {
+    return "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  w'_k = scaled "
+           "frequency, bound (1/(d/2)) sum_j |S_j|";
+  }
+
+  void params(ParamList& p) override {
+    p.integer("dim", dim_, 2, kMaxHeadWidth,
+              {.label = "Head width d (even)", .format = "d = %d", .log = true, .even = true});
+    p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
+    p.choice("scaling", scaling_, names_of<RopeScalingType>(), {.label = "Context extension", .labels = kScalingLabels});
+    p.real("factor", factor_, 1.0, kMaxFactor, {.label = "Factor f", .format = "f = %.3g", .log = true});
+    p.integer("orig", orig_, 16, kMaxContext, {.label = "Trained length L", .format = "L = %d", .log = true});
+    p.integer("target", target_, 16, kMaxContext, {.label = "Target length T", .format = "T = %d", .log = true});
+    p.integer("pair", pair_, 0, dim_ / 2 - 1, {.label = "Pair k (animation)", .format = "k = %d"});
+    p.integer("pos", pos_, 0, target_ - 1, {.label = "Position p", .format = "p = %d", .log = true});
+    p.flag("play", play_, {.label = "Play"});
+    p.flag("compare", compare_, {.label = "compare all methods"});
+    p.integer("decay", decay_max_, 1, kMaxContext, {.label = "Decay plot: max distance", .format = "%d", .log = true});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+ private:
+  void controls(Controls& c) override;
+  void recompute() override;
+  void draw_figure(ImVec2 size) override;
+  std::string key_for_field(const std::string& field) const override;
+
+  RopeScaling scaling_for(RopeScalingType type) const;
+  void draw_rotation(ImVec2 size);
+  void pair_tooltip(double x) const;
+  bool scaled() const { return scaling_ != RopeScalingType::None; }
+  std::vector<double> pair_indices() const;
+
+  int dim_ = 128;
+  double base_ = 10000.0;
+  RopeScalingType scaling_ = RopeScalingType::Yarn;
+  double factor_ = 4.0;
+  int orig_ = 4096;
+  int target_ = 16384;
+  int pair_ = 48;
+  int pos_ = 0;
+  bool play_ = true;
+  bool compare_ = true;
+  int decay_max_ = 512;
+
+  double anim_pos_ = 0;  // animated position (fractional between frames); not part of the state
+  int anim_from_ = -1;   // pos_ the animation last started from: a new pos_ restarts it there
+  RopeExtensionAnalysis analysis_;
+  std::vector<double> ratio_by_type_[kScalingCount];  // per scaling type, per pair (empty when it cannot be computed)
+  std::vector<double> decay_x_, decay_plain_, decay_scaled_;
+};
 
 RopeScaling RopeView::scaling_for(RopeScalingType type) const {
   RopeScaling s;
@@ -33,109 +98,89 @@ RopeScaling RopeView::scaling_for(RopeScalingType type) const {
   return s;
 }
 
+std::string RopeView::key_for_field(const std::string& field) const {
+  // The core's field names (rope.cpp, rope_analysis.cpp) to this view's keys.
+  if (field == "scaling.factor") return "factor";
+  if (field == "scaling.original_max_position_embeddings") return "orig";
+  if (field == "target_length") return "target";
+  if (field == "max_distance") return "decay";
+  if (field.rfind("scaling.", 0) == 0) return "scaling";
+  return View::key_for_field(field);  // dim, base
+}
+
 void RopeView::recompute() {
-  dirty_ = false;
-  error_.clear();
+  // A position set from outside (URL, slider, pause) is where the animation continues from.
+  if (pos_ != anim_from_) anim_pos_ = anim_from_ = pos_;
   analysis_ = {};
   for (auto& r : ratio_by_type_) r.clear();
   decay_x_.clear();
   decay_plain_.clear();
   decay_scaled_.clear();
-  const auto selected = static_cast<RopeScalingType>(scaling_);
-  try {
-    analysis_ = rope_extension_analysis(dim_, base_, scaling_for(selected), target_);
-    for (int t = 0; t < 6; ++t) {
-      try {
-        const auto a = rope_extension_analysis(dim_, base_, scaling_for(static_cast<RopeScalingType>(t)), target_);
-        for (const auto& p : a.pairs) ratio_by_type_[t].push_back(p.ratio);
-      } catch (const InvalidArgument&) {
-        // A method that cannot run at this dim (NTK needs dim >= 4) is left out of the comparison.
-      }
+  analysis_ = rope_extension_analysis(dim_, base_, scaling_for(scaling_), target_);
+  for (int t = 0; t < kScalingCount; ++t) {
+    try {
+      const auto a = rope_extension_analysis(dim_, base_, scaling_for(static_cast<RopeScalingType>(t)), target_);
+      for (const auto& p : a.pairs) ratio_by_type_[t].push_back(p.ratio);
+    } catch (const InvalidArgument&) {
+      // A method that cannot run at this dim (NTK needs dim >= 4) is left out of the comparison.
     }
-    const std::vector<int64_t> dist = sample_distances(decay_max_, 2048);
-    std::vector<double> plain_freq, scaled_freq;
-    for (const auto& p : analysis_.pairs) {
-      plain_freq.push_back(p.inv_freq);
-      scaled_freq.push_back(p.inv_freq_scaled);
-    }
-    decay_plain_ = rope_decay_bound_normalised(plain_freq, dist);
-    decay_scaled_ = rope_decay_bound_normalised(scaled_freq, dist);
-    decay_x_.assign(dist.begin(), dist.end());
-  } catch (const InvalidArgument& e) {
-    error_ = "Cannot compute (" + e.field() + "): " + e.what();
-    analysis_ = {};
   }
+  const std::vector<int64_t> dist = sample_distances(decay_max_, 2048);
+  std::vector<double> plain_freq, scaled_freq;
+  for (const auto& p : analysis_.pairs) {
+    plain_freq.push_back(p.inv_freq);
+    scaled_freq.push_back(p.inv_freq_scaled);
+  }
+  decay_plain_ = rope_decay_bound_normalised(plain_freq, dist);
+  decay_scaled_ = rope_decay_bound_normalised(scaled_freq, dist);
+  decay_x_.assign(dist.begin(), dist.end());
 }
 
-bool RopeView::draw_controls() {
-  bool changed = false;
-  const auto log_clamp = ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp;
-  ImGui::TextUnformatted("Head width d (even)");
-  int d = dim_;
-  if (ImGui::SliderInt("##dim", &d, 2, kMaxDim, "d = %d", log_clamp)) {
-    d = std::max(2, d - d % 2);
-    if (d != dim_) {
-      dim_ = d;
-      pair_ = std::min(pair_, dim_ / 2 - 1);
-      changed = true;
-    }
-  }
-  probe_last_item("slider.dim");
-  changed |= base_slider(base_);
-  ImGui::TextUnformatted("Context extension");
-  changed |= ImGui::Combo("##scaling", &scaling_, kScalingLabels, 6);
-  probe_last_item("combo.scaling");
-  ImGui::TextUnformatted("Factor f");
-  static constexpr double kOne = 1.0, kMaxF = kMaxFactor;
-  changed |= ImGui::SliderScalar("##factor", ImGuiDataType_Double, &factor_, &kOne, &kMaxF, "f = %.3g", log_clamp);
-  probe_last_item("slider.factor");
-  ImGui::TextUnformatted("Trained length L");
-  changed |= ImGui::SliderInt("##orig", &orig_, 16, kMaxLength, "L = %d", log_clamp);
-  probe_last_item("slider.orig");
-  ImGui::TextUnformatted("Target length T");
-  changed |= ImGui::SliderInt("##target", &target_, 16, kMaxLength, "T = %d", log_clamp);
-  probe_last_item("slider.target");
+void RopeView::controls(Controls& c) {
+  if (c.draw("dim")) pair_ = std::min(pair_, dim_ / 2 - 1);
+  c.draw("base");
+  c.draw("scaling");
+  c.draw("factor");
+  c.draw("orig");
+  if (c.draw("target")) pos_ = std::min(pos_, target_ - 1);
   if (ImGui::SmallButton("T = f L")) {
-    target_ = std::clamp(int(std::lround(factor_ * orig_)), 16, kMaxLength);
-    changed = true;
+    const Param& t = c.param("target");
+    target_ = std::clamp(int(std::lround(factor_ * orig_)), int(t.lo), int(t.hi));
+    pos_ = std::min(pos_, target_ - 1);
   }
   ImGui::Separator();
-  ImGui::TextUnformatted("Pair k (animation)");
-  changed |= ImGui::SliderInt("##pair", &pair_, 0, dim_ / 2 - 1, "k = %d", ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item("slider.pair");
-  ImGui::TextUnformatted("Position p");
-  int shown = play_ ? int(anim_pos_) : pos_;
-  if (ImGui::SliderInt("##pos", &shown, 0, target_ - 1, "p = %d", log_clamp)) {
-    pos_ = shown;
-    anim_pos_ = shown;
-    play_ = false;
-    changed = true;
+  c.draw("pair");
+  {
+    // The position slider follows the animation while it plays; moving it pauses there.
+    const Param& p = c.param("pos");
+    ImGui::TextUnformatted(p.label());
+    int shown = play_ ? int(anim_pos_) : pos_;
+    if (ImGui::SliderInt("##pos", &shown, int(p.lo), int(p.hi), p.opt.format,
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
+      pos_ = shown;
+      anim_pos_ = shown;
+      play_ = false;
+    }
+    probe_last_item("slider.pos");
   }
-  probe_last_item("slider.pos");
   if (ImGui::Button(play_ ? "Pause" : "Play")) {
     play_ = !play_;
     if (!play_) pos_ = std::min(int(anim_pos_), target_ - 1);
     anim_pos_ = pos_;
-    changed = true;
   }
   probe_last_item("button.play");
-  ImGui::TextUnformatted("Decay plot: max distance");
-  changed |= ImGui::SliderInt("##decay", &decay_max_, 1, kMaxLength, "%d", log_clamp);
-  probe_last_item("slider.decay");
-  changed |= ImGui::Checkbox("compare all methods", &compare_);
-  error_text(error_);
-  if (changed) dirty_ = true;
-  return changed;
+  c.draw("decay");
+  c.draw("compare");
 }
 
 void RopeView::draw_rotation(ImVec2 size) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const RopePairAnalysis& p = analysis_.pairs[pair_];
+  const int pair = std::clamp(pair_, 0, int(analysis_.pairs.size()) - 1);
+  const RopePairAnalysis& p = analysis_.pairs[pair];
   const double pos = play_ ? std::floor(anim_pos_) : pos_;
   const double angle = pos * p.inv_freq, angle_scaled = pos * p.inv_freq_scaled;
-  const auto type = static_cast<RopeScalingType>(scaling_);
 
   const float text_h = 5 * line;
   const float radius = std::max(10.0f, std::min(size.x * 0.5f, size.y - text_h) * 0.5f - 12);
@@ -159,16 +204,16 @@ void RopeView::draw_rotation(ImVec2 size) {
     dl->AddLine(c, tip, col, 3.0f);
     dl->AddCircleFilled(tip, 5.0f, col);
   };
-  if (type != RopeScalingType::None) arrow(angle_scaled, scaling_color(scaling_), radius * 0.8f);
+  if (scaled()) arrow(angle_scaled, scaling_color(scaling_), radius * 0.8f);
   arrow(angle, palette_color(0), radius);
 
   ImGui::PushTextWrapPos(origin.x + size.x);
-  ImGui::Text("pair k = %d: w_k = %.6g, wavelength %.6g", pair_, p.inv_freq, p.wavelength);
+  ImGui::Text("pair k = %d: w_k = %.6g, wavelength %.6g", pair, p.inv_freq, p.wavelength);
   ImGui::Text("p = %.0f: p w_k = %.6g rad = %.4g turns", pos, angle, angle / kTwoPi);
-  if (type != RopeScalingType::None)
+  if (scaled())
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scaling_color(scaling_)),
-                       "%s: w'_k = %.6g (x%.4g), p w'_k = %.6g rad", kScalingNames[scaling_], p.inv_freq_scaled,
-                       p.ratio, angle_scaled);
+                       "%s: w'_k = %.6g (x%.4g), p w'_k = %.6g rad", name_of(scaling_), p.inv_freq_scaled, p.ratio,
+                       angle_scaled);
   ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "green: seen in training, L w_k = %.6g rad%s",
                      p.trained_angle, p.trained_angle >= kTwoPi ? " (full turn)" : "");
   ImGui::PopTextWrapPos();
@@ -182,32 +227,35 @@ void RopeView::pair_tooltip(double x) const {
   const RopePairAnalysis& p = analysis_.pairs[k];
   ImGui::BeginTooltip();
   ImGui::Separator();
-  ImGui::Text("pair k = %d (%s): %s", k, kScalingNames[scaling_], pair_coverage_name(p.coverage));
+  ImGui::Text("pair k = %d (%s): %s", k, name_of(scaling_), pair_coverage_name(p.coverage));
   ImGui::Text("w_k = %.17g, w'_k = %.17g", p.inv_freq, p.inv_freq_scaled);
   ImGui::Text("ratio w'_k / w_k = %.17g, wavelength 2 pi / w_k = %.10g", p.ratio, p.wavelength);
   ImGui::Text("L w_k = %.17g rad, T w'_k = %.17g rad", p.trained_angle, p.target_angle);
   ImGui::EndTooltip();
 }
 
-void RopeView::prepare() {
-  if (dirty_) recompute();
+std::vector<double> RopeView::pair_indices() const {
+  std::vector<double> ks(analysis_.pairs.size());
+  for (size_t k = 0; k < ks.size(); ++k) ks[k] = double(k);
+  return ks;
 }
 
 void RopeView::export_data(std::vector<ExportTable>& tables) const {
-  if (analysis_.pairs.empty()) return;
+  if (failed() || analysis_.pairs.empty()) return;
+  const int selected = int(scaling_);
   std::vector<ExportSeries> decay{{"no scaling", decay_x_, decay_plain_}};
-  if (scaling_ != int(RopeScalingType::None)) decay.push_back({kScalingNames[scaling_], decay_x_, decay_scaled_});
+  if (scaled()) decay.push_back({name_of(scaling_), decay_x_, decay_scaled_});
   tables.push_back(curve_table("decay", "relative distance m", "bound / bound(0)", "m", decay));
 
   const int half = int(analysis_.pairs.size());
-  std::vector<double> ks(half);
-  for (int k = 0; k < half; ++k) ks[k] = k;
+  const std::vector<double> ks = pair_indices();
   // The ratio plot's curves in its order: the compared methods, then the selected one.
   std::vector<ExportSeries> ratio;
-  for (int t = 1; t < 6; ++t)
-    if (t != scaling_ && compare_ && !ratio_by_type_[t].empty()) ratio.push_back({kScalingNames[t], ks, ratio_by_type_[t]});
-  if (!ratio_by_type_[scaling_].empty())
-    ratio.push_back({std::string(kScalingNames[scaling_]) + " (selected)", ks, ratio_by_type_[scaling_]});
+  for (int t = 1; t < kScalingCount; ++t)
+    if (t != selected && compare_ && !ratio_by_type_[t].empty())
+      ratio.push_back({name_of(static_cast<RopeScalingType>(t)), ks, ratio_by_type_[t]});
+  if (!ratio_by_type_[selected].empty())
+    ratio.push_back({std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected]});
   tables.push_back(curve_table("frequency_ratio", "pair k", "w'_k / w_k", "k", ratio));
 
   ExportSeries trained{"trained L w_k", ks, {}}, target{"target T w'_k", ks, {}}, extrapolated{"extrapolated", ks, {}};
@@ -228,13 +276,7 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
   tables.push_back(std::move(pairs));
 }
 
-void RopeView::draw_content(ImVec2 size) {
-  prepare();
-  if (analysis_.pairs.empty()) {
-    ImGui::TextWrapped("%s", error_.empty() ? "Nothing to show." : error_.c_str());
-    return;
-  }
-  pair_ = std::clamp(pair_, 0, int(analysis_.pairs.size()) - 1);
+void RopeView::draw_figure(ImVec2 size) {
   if (play_) {
     // Cheap per-frame work only: advance the position so one sweep of [0, T) takes about 12 s.
     anim_pos_ += ImGui::GetIO().DeltaTime * std::max(1.0, target_ / 12.0);
@@ -252,6 +294,9 @@ void RopeView::draw_content(ImVec2 size) {
   size.y -= line;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float half_w = size.x * 0.5f, half_h = size.y * 0.5f;
+  const int selected = int(scaling_);
+  const int half = int(analysis_.pairs.size());
+  const std::vector<double> ks = pair_indices();
 
   // Top left: the rotating pair.
   draw_rotation(ImVec2(half_w - 8, half_h - 4));
@@ -261,8 +306,7 @@ void RopeView::draw_content(ImVec2 size) {
   {
     std::vector<Series> s;
     s.push_back(Series{"no scaling", decay_x_, decay_plain_, palette_color(0), false, false});
-    if (scaling_ != int(RopeScalingType::None))
-      s.push_back(Series{kScalingNames[scaling_], decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
+    if (scaled()) s.push_back(Series{name_of(scaling_), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
     LinePlotOptions o;
     o.x_title = "relative distance m";
     o.y_title = "bound / bound(0)";
@@ -277,15 +321,13 @@ void RopeView::draw_content(ImVec2 size) {
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + half_h));
   {
     std::vector<Series> s;
-    const int half = int(analysis_.pairs.size());
-    std::vector<double> ks(half);
-    for (int k = 0; k < half; ++k) ks[k] = k;
-    for (int t = 1; t < 6; ++t) {
-      if (t == scaling_ || !compare_ || ratio_by_type_[t].empty()) continue;
-      s.push_back(Series{kScalingNames[t], ks, ratio_by_type_[t], scaling_color(t), false, false});
+    for (int t = 1; t < kScalingCount; ++t) {
+      if (t == selected || !compare_ || ratio_by_type_[t].empty()) continue;
+      const auto type = static_cast<RopeScalingType>(t);
+      s.push_back(Series{name_of(type), ks, ratio_by_type_[t], scaling_color(type), false, false});
     }
-    if (!ratio_by_type_[scaling_].empty())  // the selected method last: drawn on top
-      s.push_back(Series{std::string(kScalingNames[scaling_]) + " (selected)", ks, ratio_by_type_[scaling_],
+    if (!ratio_by_type_[selected].empty())  // the selected method last: drawn on top
+      s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected],
                          scaling_color(scaling_), half <= 64, false});
     LinePlotOptions o;
     o.x_title = "pair k";
@@ -301,11 +343,12 @@ void RopeView::draw_content(ImVec2 size) {
   // Bottom right: largest angle at the target length vs. the angle seen in training.
   ImGui::SetCursorScreenPos(ImVec2(origin.x + half_w, origin.y + half_h));
   {
-    const int half = int(analysis_.pairs.size());
     Series trained{"trained L w_k", {}, {}, palette_color(0), false, false};
     Series target{"target T w'_k", {}, {}, scaling_color(scaling_), false, false};
     Series extrapolated{"extrapolated", {}, {}, IM_COL32(230, 60, 60, 255), true, false};
-    Series turn{"2 pi", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, IM_COL32(255, 255, 255, 120), false, false};
+    // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
+    Series turn{"2 pi", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f),
+                false, false};
     for (const auto& p : analysis_.pairs) {
       trained.x.push_back(p.pair);
       trained.y.push_back(p.trained_angle);
@@ -329,46 +372,8 @@ void RopeView::draw_content(ImVec2 size) {
   ImGui::Dummy(ImVec2(size.x, 0));
 }
 
-void RopeView::save_state(StateMap& out) const {
-  out["dim"] = std::to_string(dim_);
-  out["base"] = format_number(base_);
-  out["scaling"] = kScalingNames[scaling_];
-  out["factor"] = format_number(factor_);
-  out["orig"] = std::to_string(orig_);
-  out["target"] = std::to_string(target_);
-  out["pair"] = std::to_string(pair_);
-  out["pos"] = std::to_string(pos_);
-  out["play"] = play_ ? "1" : "0";
-  out["compare"] = compare_ ? "1" : "0";
-  out["decay"] = std::to_string(decay_max_);
-}
+}  // namespace
 
-void RopeView::load_state(const StateMap& in, std::string& notices) {
-  read_int(in, "dim", 2, kMaxDim, dim_, notices);
-  if (dim_ % 2) {
-    notices += "dim must be even: using " + std::to_string(dim_ - 1) + ". ";
-    dim_ -= 1;
-  }
-  read_double(in, "base", kBaseMin, kBaseMax, base_, notices);
-  read_choice(in, "scaling", kScalingNames, 6, scaling_, notices);
-  read_double(in, "factor", 1.0, kMaxFactor, factor_, notices);
-  read_int(in, "orig", 16, kMaxLength, orig_, notices);
-  read_int(in, "target", 16, kMaxLength, target_, notices);
-  read_int(in, "pair", 0, kMaxDim / 2 - 1, pair_, notices);
-  if (pair_ > dim_ / 2 - 1) {  // a default pair past a small dim is clamped silently
-    if (in.count("pair")) notices += "pair=" + std::to_string(pair_) + " needs pair < dim/2: using " + std::to_string(dim_ / 2 - 1) + ". ";
-    pair_ = dim_ / 2 - 1;
-  }
-  read_int(in, "pos", 0, kMaxLength - 1, pos_, notices);
-  if (pos_ >= target_) {
-    if (in.count("pos")) notices += "pos=" + std::to_string(pos_) + " needs pos < target: using " + std::to_string(target_ - 1) + ". ";
-    pos_ = target_ - 1;
-  }
-  read_flag(in, "play", play_, notices);
-  read_flag(in, "compare", compare_, notices);
-  read_int(in, "decay", 1, kMaxLength, decay_max_, notices);
-  anim_pos_ = pos_;
-  dirty_ = true;
-}
+std::unique_ptr<View> make_rope_view() { return std::make_unique<RopeView>(); }
 
 }  // namespace posenc::app

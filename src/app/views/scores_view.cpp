@@ -1,0 +1,432 @@
+// Score heatmaps: n x n attention logits and softmax weights for every positional scheme, with the
+// scheme's additive terms (the four-term absolute expansion, XL's four, DeBERTa's c2p / p2c, biases)
+// side by side with the total.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/controls.h"
+#include "app/heatmap.h"
+#include "app/probe.h"
+#include "app/views/views.h"
+#include "core/absolute_attention.h"
+#include "core/alibi.h"
+#include "core/attention.h"
+#include "core/deberta.h"
+#include "core/relative_bias.h"
+#include "core/rng.h"
+#include "core/shaw.h"
+#include "core/sinusoidal.h"
+#include "core/t5.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr int kMaxPositions = 4096;        // accepted by the slider and the URL
+constexpr int kMaxHeatmapPositions = 1024;  // positions actually computed and drawn
+constexpr int kMaxWidth = 256;
+constexpr int kMaxSeed = 1000000;
+constexpr int kMaxClip = 64;
+constexpr int kMaxHeadCount = 64;
+
+// The scores view's schemes (one position scheme each, compared on the same q, k): no single core enum.
+enum class Scheme { None, Sinusoidal, Rope, T5, Alibi, Shaw, Deberta, Xl, Learned };
+constexpr const char* kSchemeNames[] = {"none", "sinusoidal", "rope", "t5", "alibi", "shaw", "deberta", "xl", "learned"};
+constexpr const char* kSchemeLabels[] = {"none (NoPE)",          "sinusoidal absolute (4 terms)",
+                                         "RoPE",                 "T5 bucketed bias",
+                                         "ALiBi",                "Shaw relative (keys)",
+                                         "DeBERTa (c2p, p2c)",   "Transformer-XL (4 terms)",
+                                         "learned relative bias"};
+static_assert(std::size(kSchemeLabels) == std::size(kSchemeNames));
+constexpr const char* kContentNames[] = {"random", "constant"};
+
+// Seeds of the different random tables drawn from one user seed.
+uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull + which; }
+
+class ScoresView final : public View {
+ public:
+  const char* id() const override { return "scores"; }
+  const char* title() const override { return "Scores"; }
+  const char* caption() const override;
+
+  void params(ParamList& p) override {
+    p.choice("scheme", scheme_, kSchemeNames, {.label = "Scheme", .labels = kSchemeLabels});
+    p.integer("n", n_, 1, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
+    p.integer("d", d_, 2, kMaxWidth, {.label = "Width d (even)", .format = "d = %d", .log = true, .even = true});
+    p.integer("seed", seed_, 0, kMaxSeed, {.label = "Seed"});
+    p.choice("content", content_, kContentNames, {.label = "Token content", .widget = ChoiceWidget::Radio});
+    p.flag("causal", causal_, {.label = "causal mask"});
+    p.flag("shared", shared_scale_, {.label = "one colour scale for all terms"});
+    p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
+    p.integer("buckets", t5_buckets_, 4, 256,
+              {.label = "Buckets (per direction: half)", .format = "buckets = %d", .log = true, .even = true});
+    p.integer("max_distance", t5_max_distance_, 2, 4096,
+              {.label = "Max distance", .format = "max_distance = %d", .log = true});
+    // Even on the slider only, as before: the URL takes any value in range (odd sizes compute).
+    p.integer("deberta_buckets", deberta_buckets_, 2, 1024,
+              {.label = "Bucket size (position_buckets)", .format = "buckets = %d", .log = true});
+    p.integer("deberta_max_position", deberta_max_position_, 4, 4096,
+              {.label = "Max relative positions", .format = "max = %d", .log = true});
+    p.integer("clip", clip_, 0, kMaxClip, {.label = "Clip distance K", .format = "K = %d"});
+    p.integer("heads", heads_, 1, kMaxHeadCount, {.label = "Heads H", .format = "H = %d"});
+    p.integer("head", head_, 0, heads_ - 1, {.label = "Head h", .format = "h = %d"});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+ private:
+  struct Tile {
+    std::string title;
+    std::string probe;
+    const Matrix* values = nullptr;  // double-precision source (points into result_)
+    bool weights = false;            // softmax weights: sequential colormap from 0
+    float vmin = 0, vmax = 1;
+  };
+
+  void controls(Controls& c) override;
+  void recompute() override;
+  void upload() override;  // tiles' float textures and colour ranges (GL)
+  void draw_figure(ImVec2 size) override;
+  std::string key_for_field(const std::string& field) const override;
+
+  int shown_n() const { return std::min(n_, kMaxHeatmapPositions); }
+  int shown_head() const { return std::clamp(head_, 0, heads_ - 1); }
+  std::string bucket_text(int i, int j) const;
+  void draw_hover(int i, int j) const;
+
+  Scheme scheme_ = Scheme::Sinusoidal;
+  int n_ = 32;
+  int d_ = 32;
+  int seed_ = 1;
+  int content_ = 0;  // index into kContentNames: 1 = every token the same
+  bool causal_ = false;
+  bool shared_scale_ = false;
+  double base_ = 10000.0;
+  int t5_buckets_ = 32;
+  int t5_max_distance_ = 128;
+  int deberta_buckets_ = 256;
+  int deberta_max_position_ = 512;
+  int clip_ = 4;
+  int heads_ = 8;
+  int head_ = 0;
+
+  std::optional<AttentionResult> result_;
+  double alibi_slope_ = 0;
+  std::vector<Tile> tiles_;
+  std::vector<std::unique_ptr<HeatmapWidget>> heatmaps_;  // one per tile, reused across recomputes
+};
+
+const char* ScoresView::caption() const {
+  switch (scheme_) {
+    case Scheme::None: return "e_ij = q_i . k_j / sqrt(d), a_ij = softmax_j(e_ij): no position at all (NoPE)";
+    case Scheme::Sinusoidal:
+      return "(x_i+p_i)W_Q . (x_j+p_j)W_K / sqrt(d) = content-content + content-position + position-content + "
+             "position-position";
+    case Scheme::Rope:
+      return "e_ij = (R_i q_i) . (R_j k_j) / sqrt(d) = q_i . R_(j-i) k_j / sqrt(d): depends on j - i only";
+    case Scheme::T5: return "e_ij = q_i . k_j + b[bucket(j - i)]  (no 1/sqrt(d): T5 folds it into W_Q's init)";
+    case Scheme::Alibi: return "e_ij = q_i . k_j / sqrt(d) - m_h |i - j|,  m_h = 2^(-8(h+1)/H)";
+    case Scheme::Shaw: return "e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d)";
+    case Scheme::Deberta:
+      return "e_ij = (q_i.k_j + q_i.k^r[delta(i,j)] + k_j.q^r[delta(i,j)]) / sqrt(3d): c2p + p2c, no p2p";
+    case Scheme::Xl: return "e_ij = (q_i.k_j + q_i.W_R R_(i-j) + u.k_j + v.W_R R_(i-j)) / sqrt(d)";
+    case Scheme::Learned: return "e_ij = q_i . k_j / sqrt(d) + b[clip(j - i, -K, K)]  (Embedding(2K+1, heads))";
+  }
+  return "";
+}
+
+void ScoresView::controls(Controls& c) {
+  c.draw("scheme");
+  c.draw("n");
+  if (n_ > kMaxHeatmapPositions) {
+    ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
+    ImGui::TextWrapped("n capped at %d: the score heatmaps show the first %d positions.", kMaxHeatmapPositions,
+                       kMaxHeatmapPositions);
+    ImGui::PopStyleColor();
+  }
+  c.draw("d");
+  c.draw("content");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("All tokens identical: only the position terms vary.");
+  {
+    // A seed is typed, not dragged: an input field over the declared range.
+    const Param& p = c.param("seed");
+    ImGui::TextUnformatted(p.label());
+    int seed = seed_;
+    if (ImGui::InputInt("##seed", &seed)) seed_ = std::clamp(seed, int(p.lo), int(p.hi));
+    probe_last_item("input.seed");
+  }
+  c.draw("causal");
+  c.draw("shared");
+  ImGui::Separator();
+  switch (scheme_) {
+    case Scheme::Sinusoidal:
+    case Scheme::Rope:
+    case Scheme::Xl: c.draw("base"); break;
+    case Scheme::T5:
+      c.draw("buckets");
+      c.draw("max_distance");
+      ImGui::TextDisabled(causal_ ? "causal: unidirectional buckets" : "bidirectional buckets");
+      break;
+    case Scheme::Deberta: {
+      // The slider steps over even sizes, as it always did (the URL takes any size in range).
+      const Param& p = c.param("deberta_buckets");
+      ImGui::TextUnformatted(p.label());
+      int v = deberta_buckets_;
+      if (ImGui::SliderInt("##deberta_buckets", &v, int(p.lo), int(p.hi), p.opt.format,
+                           ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+        deberta_buckets_ = std::max(int(p.lo), v - v % 2);
+      probe_last_item("slider.deberta_buckets");
+      c.draw("deberta_max_position");
+      break;
+    }
+    case Scheme::Shaw:
+    case Scheme::Learned: c.draw("clip"); break;
+    case Scheme::Alibi:
+      if (c.draw("heads")) head_ = std::min(head_, heads_ - 1);
+      c.draw("head");
+      ImGui::Text("slope m_h = %.10g", alibi_slopes(heads_)[shown_head()]);
+      break;
+    case Scheme::None: break;
+  }
+}
+
+std::string ScoresView::key_for_field(const std::string& field) const {
+  // The core's field names (attention() prefixes the position's with "position.") to this view's keys.
+  if (field == "position.num_buckets") return "buckets";
+  if (field == "position.max_distance") return "max_distance";
+  if (field == "position.bucket_size") return "deberta_buckets";
+  if (field == "position.max_position") return "deberta_max_position";
+  if (field == "position.max_relative_position") return "clip";
+  if (field == "position.slope") return "head";
+  if (field == "dim" || field == "q" || field == "k" || field == "x") return "d";
+  const std::string key = View::key_for_field(field);
+  return key.empty() ? "scheme" : key;  // any other position table: the scheme cannot compute this state
+}
+
+void ScoresView::recompute() {
+  result_.reset();
+  tiles_.clear();
+  const int n = shown_n(), d = d_;
+  std::vector<int64_t> pos(n);
+  std::iota(pos.begin(), pos.end(), int64_t{0});
+
+  // Token content x (n x d) and projections: the same q, k for every scheme, so schemes compare.
+  Matrix x = seeded_normal_matrix(n, d, sub_seed(seed_, 0), 1.0);
+  if (content_ == 1)
+    for (int r = 1; r < n; ++r) x.row(r) = x.row(0);
+  const double inv_sqrt_d = 1.0 / std::sqrt(double(d));
+  const Matrix wq = seeded_normal_matrix(d, d, sub_seed(seed_, 1), inv_sqrt_d);
+  const Matrix wk = seeded_normal_matrix(d, d, sub_seed(seed_, 2), inv_sqrt_d);
+  Matrix q = x * wq;
+  const Matrix k = x * wk;
+
+  if (scheme_ == Scheme::Sinusoidal) {
+    result_ = absolute_attention(x, sinusoidal_table(pos, d, base_), wq, wk, nullptr, inv_sqrt_d, causal_);
+  } else {
+    AttentionSpec spec;
+    spec.causal = causal_;
+    switch (scheme_) {
+      case Scheme::None: spec.position = NoPosition{}; break;
+      case Scheme::Rope: spec.position = RopePosition{base_, {}, RopeLayout::Half}; break;
+      case Scheme::T5: {
+        T5Position t;
+        t.bidirectional = !causal_;
+        t.num_buckets = t5_buckets_;
+        t.max_distance = t5_max_distance_;
+        const Matrix b = seeded_normal_matrix(t5_buckets_, 1, sub_seed(seed_, 3), 1.0);
+        t.bias.assign(b.data(), b.data() + b.size());
+        spec.position = std::move(t);
+        q *= inv_sqrt_d;  // T5 has no 1/sqrt(d) in the logits: its W_Q init carries it
+        break;
+      }
+      case Scheme::Alibi:
+        alibi_slope_ = alibi_slopes(heads_)[shown_head()];
+        spec.position = AlibiPosition{alibi_slope_};
+        break;
+      case Scheme::Shaw: {
+        ShawPosition s;
+        s.max_relative_position = clip_;
+        s.key_table = shaw_random_table(clip_, d, sub_seed(seed_, 4));
+        spec.position = std::move(s);
+        break;
+      }
+      case Scheme::Deberta: {
+        DebertaPosition p;
+        p.bucket_size = deberta_buckets_;
+        p.max_position = deberta_max_position_;
+        const int64_t span = deberta_span(p.bucket_size, p.max_position);
+        p.pos_key = seeded_normal_matrix(2 * span, d, sub_seed(seed_, 5), 1.0);
+        p.pos_query = seeded_normal_matrix(2 * span, d, sub_seed(seed_, 6), 1.0);
+        spec.position = std::move(p);
+        break;
+      }
+      case Scheme::Xl: {
+        XlPosition p;
+        p.u = seeded_normal_matrix(d, 1, sub_seed(seed_, 7), 1.0).col(0);
+        p.v = seeded_normal_matrix(d, 1, sub_seed(seed_, 8), 1.0).col(0);
+        p.r_proj = seeded_normal_matrix(d, d, sub_seed(seed_, 9), inv_sqrt_d);
+        p.base = base_;
+        spec.position = std::move(p);
+        break;
+      }
+      case Scheme::Learned:
+        spec.position = LearnedBiasPosition{relative_bias_table(clip_, 1, sub_seed(seed_, 10)), 0};
+        break;
+      case Scheme::Sinusoidal: break;
+    }
+    result_ = attention(q, k, nullptr, pos, pos, spec);
+  }
+
+  // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
+  auto add_tile = [&](std::string title, std::string probe, const Matrix* values, bool weights) {
+    tiles_.push_back(Tile{std::move(title), std::move(probe), values, weights, 0, 1});
+  };
+  if (result_->terms.size() > 1)
+    for (size_t i = 0; i < result_->terms.size(); ++i)
+      add_tile(result_->terms[i].name, "heatmap.scores.term" + std::to_string(i), &result_->terms[i].values, false);
+  add_tile(result_->terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
+           &result_->logits, false);
+  add_tile("softmax weights a_ij", "heatmap.scores.weights", &result_->weights, true);
+}
+
+void ScoresView::export_data(std::vector<ExportTable>& tables) const {
+  if (failed() || !result_) return;
+  const int n = shown_n();
+  // Masked cells (key after query under the causal mask) are undefined in every tile.
+  auto table = [&](std::string name, const Matrix& m) {
+    return matrix_table(std::move(name), "query i", "key j", "i", n, n,
+                        [&](int i, int j) { return result_->masked(i, j) ? NAN : m(i, j); });
+  };
+  if (result_->terms.size() > 1)
+    for (const AttentionTerm& t : result_->terms) tables.push_back(table("term: " + t.name, t.values));
+  tables.push_back(table("logits", result_->logits));
+  tables.push_back(table("weights", result_->weights));
+}
+
+void ScoresView::upload() {
+  if (!result_) return;
+  while (heatmaps_.size() < tiles_.size()) heatmaps_.push_back(std::make_unique<HeatmapWidget>());
+  const int n = shown_n();
+  std::vector<float> buffer(size_t(n) * n);
+  double shared_max = 0;
+  for (size_t k = 0; k < tiles_.size(); ++k) {
+    Tile& t = tiles_[k];
+    double mx = 0;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const double v = (*t.values)(i, j);
+        const bool masked = result_->masked(i, j);
+        buffer[size_t(i) * n + j] = masked ? kMaskedCell : float(v);
+        if (!masked && std::isfinite(v)) mx = std::max(mx, std::abs(v));
+      }
+    if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
+    if (t.weights) {
+      t.vmin = 0;
+      t.vmax = float(mx);
+    } else {
+      t.vmin = -float(mx);
+      t.vmax = float(mx);
+      shared_max = std::max(shared_max, mx);
+    }
+    heatmaps_[k]->map().set_values(buffer.data(), n, n);
+  }
+  if (shared_scale_)
+    for (Tile& t : tiles_)
+      if (!t.weights) t.vmin = -float(shared_max), t.vmax = float(shared_max);
+}
+
+std::string ScoresView::bucket_text(int i, int j) const {
+  char buf[160];
+  switch (scheme_) {
+    case Scheme::T5:
+      std::snprintf(buf, sizeof buf, "T5 bucket(j - i) = %d of %d (%s)",
+                    t5_bucket(j - i, !causal_, t5_buckets_, t5_max_distance_), t5_buckets_,
+                    causal_ ? "causal" : "bidirectional");
+      return buf;
+    case Scheme::Deberta:
+      std::snprintf(buf, sizeof buf, "DeBERTa delta = log-bucket(i - j) = %lld",
+                    static_cast<long long>(deberta_relative_position(i, j, deberta_buckets_, deberta_max_position_)));
+      return buf;
+    case Scheme::Shaw:
+    case Scheme::Learned:
+      std::snprintf(buf, sizeof buf, "clip(j - i, -%d, %d) = %d", clip_, clip_, std::clamp(j - i, -clip_, clip_));
+      return buf;
+    case Scheme::Xl:
+      std::snprintf(buf, sizeof buf, "R_(i-j) with i - j = %d", i - j);
+      return buf;
+    case Scheme::Alibi:
+      std::snprintf(buf, sizeof buf, "bias -m |i - j| with m = %.10g", alibi_slope_);
+      return buf;
+    default:
+      return "";
+  }
+}
+
+void ScoresView::draw_hover(int i, int j) const {
+  ImGui::BeginTooltip();
+  ImGui::Text("query i = %d, key j = %d, relative distance j - i = %d", i, j, j - i);
+  const std::string bucket = bucket_text(i, j);
+  if (!bucket.empty()) ImGui::TextUnformatted(bucket.c_str());
+  ImGui::Separator();
+  for (const AttentionTerm& t : result_->terms) ImGui::Text("%-40s %.17g", t.name.c_str(), t.values(i, j));
+  ImGui::Separator();
+  if (result_->masked(i, j)) {
+    ImGui::TextUnformatted("total: masked (key after query), weight 0");
+  } else {
+    ImGui::Text("total logit e_ij = %.17g", result_->logits(i, j));
+    ImGui::Text("weight a_ij     = %.17g", result_->weights(i, j));
+  }
+  ImGui::EndTooltip();
+}
+
+void ScoresView::draw_figure(ImVec2 size) {
+  if (n_ > kMaxHeatmapPositions) {
+    ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
+    ImGui::Text("n = %d is above the heatmap cap: showing positions 0..%d.", n_, kMaxHeatmapPositions - 1);
+    ImGui::PopStyleColor();
+    size.y -= ImGui::GetTextLineHeightWithSpacing();
+  }
+  // Grid with the largest square cells.
+  const int count = int(tiles_.size());
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float extra_w = 140, extra_h = 60 + line;  // axes, colorbar, title around the square image
+  int best_cols = 1;
+  float best_side = -1;
+  for (int cols = 1; cols <= count; ++cols) {
+    const int rows = (count + cols - 1) / cols;
+    const float side = std::min(size.x / cols - extra_w, size.y / rows - extra_h);
+    if (side > best_side) best_side = side, best_cols = cols;
+  }
+  const int rows = (count + best_cols - 1) / best_cols;
+  const float tile_w = size.x / best_cols, tile_h = size.y / rows;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  int hover_i = -1, hover_j = -1;
+  for (int t = 0; t < count; ++t) {
+    Tile& tile = tiles_[t];
+    const ImVec2 at(origin.x + (t % best_cols) * tile_w, origin.y + (t / best_cols) * tile_h);
+    ImGui::SetCursorScreenPos(at);
+    ImGui::TextUnformatted(tile.title.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
+    const HeatmapAxes axes{"key j", "query i", 0, 0};
+    // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
+    const float hm_h = tile_h - line - 4;
+    const float hm_w = std::min(tile_w - 8, hm_h - 60 + 140);
+    const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
+                                              tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
+                                              tile.vmax);
+    if (h.active) hover_i = h.row, hover_j = h.col;
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  ImGui::Dummy(ImVec2(size.x, 0));
+  if (hover_i >= 0) draw_hover(hover_i, hover_j);
+}
+
+}  // namespace
+
+std::unique_ptr<View> make_scores_view() { return std::make_unique<ScoresView>(); }
+
+}  // namespace posenc::app
