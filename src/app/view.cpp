@@ -26,8 +26,9 @@ void View::load_state(const StateMap& in, Notices& notices) {
     const ParamList list = param_list();
     if (k >= list.items().size()) break;
     const Param& p = list.items()[k];
+    // A rejected value stays as it was, and a dependency may have moved its range: fit it either way.
     if (auto it = in.find(p.key); it != in.end()) p.read(it->second, notices);
-    else p.fit();
+    p.fit();
   }
 }
 
