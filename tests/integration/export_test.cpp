@@ -198,7 +198,10 @@ TEST_F(ExportCli, OutputFileAndErrorsFollowTheEvalContract) {
   for (const auto& [state, field] : std::vector<std::pair<std::string, json>>{
            {"view=waves&n=0", "n"}, {"view=waves&bogus=1", "bogus"}, {"view=nope", "view"},
            {"view=rope&scaling=magic", "scaling"}, {"view=scores&d=7", "d"},
-           {"view=waves&scheme=binary&n=64&d=4", nullptr}}) {  // computable key by key, not together
+           // Every key in range, but not computable together: the view names the key it blames.
+           {"view=waves&scheme=binary&n=64&d=4", "n"}, {"view=buckets&max_distance=2", "max_distance"},
+           {"view=rope&dim=2&scaling=ntk&factor=64", "dim"}, {"view=waves&dims=0,1,2,3,4,5,6", "dims"},
+           {"view=waves&d=16&dims=20", "dims"}}) {
     const Proc r = run("export --state " + quote(state));
     EXPECT_EQ(r.exit_code, 2) << state;
     EXPECT_EQ(r.out, "") << state;
