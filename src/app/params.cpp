@@ -155,27 +155,25 @@ std::string Param::range_text() const {
   return {};
 }
 
-void ParamList::integer(const char* key, int& value, int lo, int hi, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Integer, .opt = opt};
-  p.i = &value;
+Param& ParamList::add(const char* key, ParamKind kind, const ParamOptions& opt, double lo, double hi) {
+  Param& p = items_.emplace_back();
+  p.key = key;
+  p.kind = kind;
+  p.opt = opt;
   p.lo = lo;
-  p.hi = std::max(lo, hi);
-  items_.push_back(std::move(p));
+  p.hi = std::max(lo, hi);  // a dependent range that collapsed (heads = 1: head in [0, 0])
+  return p;
+}
+
+void ParamList::integer(const char* key, int& value, int lo, int hi, ParamOptions opt) {
+  add(key, ParamKind::Integer, opt, lo, hi).i = &value;
 }
 
 void ParamList::real(const char* key, double& value, double lo, double hi, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Real, .opt = opt};
-  p.d = &value;
-  p.lo = lo;
-  p.hi = std::max(lo, hi);
-  items_.push_back(std::move(p));
+  add(key, ParamKind::Real, opt, lo, hi).d = &value;
 }
 
-void ParamList::flag(const char* key, bool& value, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Flag, .opt = opt};
-  p.b = &value;
-  items_.push_back(std::move(p));
-}
+void ParamList::flag(const char* key, bool& value, ParamOptions opt) { add(key, ParamKind::Flag, opt).b = &value; }
 
 void ParamList::choice(const char* key, int& index, std::span<const char* const> names, ParamOptions opt) {
   choice_fn(key, [&index] { return index; }, [&index](int i) { index = i; }, names, opt);
@@ -183,27 +181,22 @@ void ParamList::choice(const char* key, int& index, std::span<const char* const>
 
 void ParamList::choice_fn(const char* key, std::function<int()> get, std::function<void(int)> set,
                           std::span<const char* const> names, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Choice, .opt = opt};
+  Param& p = add(key, ParamKind::Choice, opt);
   p.get_index = std::move(get);
   p.set_index = std::move(set);
   p.names = names;
-  items_.push_back(std::move(p));
 }
 
 void ParamList::numbers(const char* key, std::span<double> values, double lo, double hi, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Numbers, .opt = opt};
+  Param& p = add(key, ParamKind::Numbers, opt, lo, hi);
   p.d = values.data();
   p.count = int(values.size());
-  p.lo = lo;
-  p.hi = hi;
-  items_.push_back(std::move(p));
 }
 
 void ParamList::text(const char* key, TextParse parse, TextFormat format, ParamOptions opt) {
-  Param p{.key = key, .kind = ParamKind::Text, .opt = opt};
+  Param& p = add(key, ParamKind::Text, opt);
   p.parse = std::move(parse);
   p.format = std::move(format);
-  items_.push_back(std::move(p));
 }
 
 const Param* ParamList::find(std::string_view key) const {

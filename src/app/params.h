@@ -90,6 +90,7 @@ class ParamList {
   const Param* find(std::string_view key) const;
 
  private:
+  Param& add(const char* key, ParamKind kind, const ParamOptions& opt, double lo = 0, double hi = 0);
   void choice_fn(const char* key, std::function<int()> get, std::function<void(int)> set,
                  std::span<const char* const> names, ParamOptions opt);
   std::vector<Param> items_;
