@@ -7,6 +7,7 @@
 #include "app/app.h"
 #include "app/export.h"
 #include "core/types.h"
+#include "command.h"
 #include "eval.h"
 
 namespace posenc::cli {
@@ -40,7 +41,7 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& options) {
 }
 
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return run_command(err, "computing the view", "internal error: ", [&] {
     app::App app;  // no ImGui context, no GL: the views only compute
     load_state_strict(app, options.state);
     const app::ExportData data = app.export_data();
@@ -48,14 +49,7 @@ int run_export(const ExportOptions& options, std::ostream& out, std::ostream& er
     const std::string text = options.format == "csv" ? app::export_csv(data) : app::export_json(data) + "\n";
     write_output(text, options.output, out);
     return 0;
-  } catch (const InvalidArgument& e) {
-    err << error_json(e.what(), e.field());
-  } catch (const std::bad_alloc&) {
-    err << error_json("out of memory while computing the view", "");
-  } catch (const std::exception& e) {
-    err << error_json(std::string("internal error: ") + e.what(), "");
-  }
-  return 2;
+  });
 }
 
 }  // namespace posenc::cli
