@@ -1,7 +1,7 @@
 // The page around the explorer (index.html, built from shell.html): loads the wasm module (at once, or
 // for an embed when it scrolls into view), mirrors the app's state into the address bar, carries out
 // the UI's actions (clipboard, downloads), talks to a parent page when embedded, and offers window.posenc,
-// the API embedders and the browser tests use. The C++ side is src/platform/web_runner.cpp and web_api.cpp.
+// the API embedders and the browser tests use. The C++ side is src/platform/web_runner.cpp.
 (function () {
   'use strict';
   var statusEl = document.getElementById('status');
