@@ -42,4 +42,9 @@ file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/json-include)
 file(CREATE_LINK ${POSENC_NLOHMANN_DIR}/nlohmann ${CMAKE_BINARY_DIR}/json-include/nlohmann SYMBOLIC)
 target_include_directories(posenc_app SYSTEM PRIVATE ${CMAKE_BINARY_DIR}/json-include)
 
-file(GLOB POSENC_PLATFORM_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/platform/*.cpp)
+# The runners (src/platform): what desktop, web and headless share (ImGui/GL setup, frame sequence,
+# read-back), then the windowed runners' SDL part; each target adds its own runner file.
+set(POSENC_PLATFORM ${PROJECT_SOURCE_DIR}/src/platform)
+add_library(posenc_runner STATIC ${POSENC_PLATFORM}/runner.cpp)
+target_link_libraries(posenc_runner PUBLIC posenc_app PRIVATE posenc_warnings)
+set(POSENC_SDL_RUNNER_SOURCES ${POSENC_PLATFORM}/main.cpp ${POSENC_PLATFORM}/sdl_runner.cpp)

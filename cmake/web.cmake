@@ -23,8 +23,8 @@ if(POSENC_BUILD_APP)
   set(POSENC_SDL2_TARGET SDL2::SDL2-static)
   include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
 
-  add_executable(posenc-web ${POSENC_PLATFORM_SOURCES})
-  target_link_libraries(posenc-web PRIVATE posenc_app imgui_sdl posenc_warnings)
+  add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp)
+  target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
     RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
   # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.
@@ -37,19 +37,24 @@ if(POSENC_BUILD_APP)
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
 
-  # The site: index.html is the shell output; static assets from web/ are copied beside it.
+  # The site: index.html is the shell output; the page script (posenc-page.js), other pages and static
+  # assets from web/ are copied beside it, each whenever it changes (no relink needed).
   file(GLOB POSENC_WEB_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.css ${PROJECT_SOURCE_DIR}/web/*.js
-       ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png)
-  file(GLOB POSENC_WEB_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.html)
-  list(FILTER POSENC_WEB_PAGES EXCLUDE REGEX "shell\\.html$")
+       ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png ${PROJECT_SOURCE_DIR}/web/*.html)
+  list(FILTER POSENC_WEB_ASSETS EXCLUDE REGEX "shell\\.html$")
   add_custom_command(TARGET posenc-web POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_SITE_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
     COMMAND ${CMAKE_COMMAND} -E remove -f ${POSENC_SITE_DIR}/posenc.html
     COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_SITE_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
     VERBATIM)
-  if(POSENC_WEB_ASSETS OR POSENC_WEB_PAGES)
-    add_custom_command(TARGET posenc-web POST_BUILD
-      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_WEB_ASSETS} ${POSENC_WEB_PAGES} ${POSENC_SITE_DIR}/
-      VERBATIM)
-  endif()
+  set(_posenc_site_copies)
+  foreach(_asset IN LISTS POSENC_WEB_ASSETS)
+    get_filename_component(_name ${_asset} NAME)
+    add_custom_command(OUTPUT ${POSENC_SITE_DIR}/${_name}
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_asset} ${POSENC_SITE_DIR}/${_name}
+      DEPENDS ${_asset} VERBATIM)
+    list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/${_name})
+  endforeach()
+  add_custom_target(posenc-web-assets ALL DEPENDS ${_posenc_site_copies})
+  add_dependencies(posenc-web posenc-web-assets)
 endif()

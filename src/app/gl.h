@@ -1,11 +1,14 @@
-// OpenGL headers and GLSL version line: WebGL2 (GLSL ES 3.00) on the web, GL 3.3 core natively.
+// OpenGL headers and GLSL version line: WebGL2 (GLSL ES 3.00) on the web, GL 3.3 core natively. The one
+// place that names the GLSL version: the app's shaders and ImGui's renderer (src/platform) both use it.
 #pragma once
 
 #if defined(__EMSCRIPTEN__)
 #include <GLES3/gl3.h>
-#define POSENC_GLSL_HEADER "#version 300 es\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
+#define POSENC_GLSL_VERSION "#version 300 es"
+#define POSENC_GLSL_HEADER POSENC_GLSL_VERSION "\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
 #else
 #include <GL/gl.h>
 #include <GL/glext.h>
-#define POSENC_GLSL_HEADER "#version 330 core\n"
+#define POSENC_GLSL_VERSION "#version 330 core"
+#define POSENC_GLSL_HEADER POSENC_GLSL_VERSION "\n"
 #endif

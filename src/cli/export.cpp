@@ -9,6 +9,7 @@
 #include "app/params.h"
 #include "app/view.h"
 #include "core/types.h"
+#include "command.h"
 #include "eval.h"
 
 namespace posenc::cli {
@@ -65,7 +66,7 @@ int run_views(const ViewsOptions& options, std::ostream& out) {
 }
 
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return run_command(err, "computing the view", "internal error: ", [&] {
     app::App app;  // no ImGui context, no GL: the views only compute
     load_state_strict(app, options.state);
     const app::ExportData data = app.export_data();
@@ -73,14 +74,7 @@ int run_export(const ExportOptions& options, std::ostream& out, std::ostream& er
     const std::string text = options.format == "csv" ? app::export_csv(data) : app::export_json(data) + "\n";
     write_output(text, options.output, out);
     return 0;
-  } catch (const InvalidArgument& e) {
-    err << error_json(e.what(), e.field());
-  } catch (const std::bad_alloc&) {
-    err << error_json("out of memory while computing the view", "");
-  } catch (const std::exception& e) {
-    err << error_json(std::string("internal error: ") + e.what(), "");
-  }
-  return 2;
+  });
 }
 
 }  // namespace posenc::cli

@@ -1,6 +1,6 @@
 // `posenc render --state QUERY -o fig.png [--width W --height H --theme light|dark] [--probes FILE]`: one
-// view drawn chrome-less (embed mode) into an offscreen OpenGL 3.3 framebuffer through EGL (Mesa's
-// surfaceless platform: no window, no X server), read back and written as a PNG.
+// view drawn chrome-less (embed mode) by the headless runner (src/platform/headless_runner.h: OpenGL 3.3
+// through EGL, no window, no X server) and written as a PNG.
 #pragma once
 
 #include <iosfwd>

@@ -1,74 +1,20 @@
-// Share and embed: URL state for every view, notices for garbage, chrome-less embeds, the example
-// page with three iframes (heights posted, setState by postMessage), themes and exports.
-import { test, before, after } from 'node:test';
+// End-to-end, embedding: embed mode drops the menu bar and controls=0 the controls, themes follow the
+// URL or the page's colour scheme, and the example page's three iframes post their heights and take
+// setState by postMessage.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import {
-  serveSite, launchBrowser, openPage, waitReady, waitFrames, screenshot, pixel, colorDistance,
-} from './harness.mjs';
+import { useBrowser, openPage, openState, waitReady, waitFrames, screenshot, pixel, colorDistance, luminance } from './harness.mjs';
 
-let server, browser;
-before(async () => { server = await serveSite(); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-const DEEP_LINKS = {
-  waves: 'view=waves&scheme=sine_only&n=96&d=32&base=500',
-  frequencies: 'view=frequencies&d=64&base=500000&n=2048',
-  similarity: 'view=similarity&scheme=binary&n=64&d=8',
-  buckets: 'view=buckets&scheme=alibi&n=48&heads=4',
-  scores: 'view=scores&scheme=rope&n=24&d=16&causal=1',
-  rope: 'view=rope&dim=128&base=500000&scaling=yarn&factor=8&orig=8192&target=65536',
-  permutation: 'view=permutation&pe=sinusoidal&shuffle=3',
-  toy: 'view=toy&theta=1',
-};
-
-for (const [view, query] of Object.entries(DEEP_LINKS)) {
-  test(`deep link restores ${view}`, async () => {
-    const { page, context, errors } = await openPage(browser, `${server.url}/?${query}`);
-    await waitReady(page);
-    await waitFrames(page, 2);
-    const state = await page.evaluate(() => window.posenc.getState());
-    for (const [k, v] of new URLSearchParams(query)) assert.equal(state[k], v, `${view}: ${k}`);
-    assert.equal(await page.evaluate(() => window.posenc.notices()), '', 'no notices for a valid link');
-    // Reloading the state the app reports gives the same state (the URL is a fixed point).
-    const q = new URLSearchParams(state).toString();
-    const again = await openPage(browser, `${server.url}/?${q}`);
-    await waitReady(again.page);
-    assert.deepEqual(await again.page.evaluate(() => window.posenc.getState()), state);
-    await again.context.close();
-    await screenshot(page, `web-deeplink-${view}.png`);
-    assert.deepEqual(errors, []);
-    await context.close();
-  });
-}
-
-test('garbage parameters show a notice and the default picture', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=nonsense&n=-5&d=%ZZ&foo=bar&theme=purple`);
-  await waitReady(page);
-  await waitFrames(page, 2);
-  const notices = await page.evaluate(() => window.posenc.notices());
-  for (const word of ['nonsense', 'foo', 'purple']) assert.match(notices, new RegExp(word));
-  const state = await page.evaluate(() => window.posenc.getState());
-  assert.equal(state.view, 'waves');
-  assert.equal(state.n, '64');
-  assert.ok(await page.evaluate(() => window.posenc.itemRect('notice')), 'the notice is drawn');
-  assert.ok(await page.evaluate(() => window.posenc.itemRect('heatmap.pe')), 'the default view is drawn');
-  await screenshot(page, 'web-garbage-params.png');
-  assert.deepEqual(errors, []);
-  await context.close();
-});
+const env = useBrowser();
 
 test('embed mode has no menu bar; controls=0 hides the controls', async () => {
-  const full = await openPage(browser, `${server.url}/?view=waves&n=64`);
-  await waitReady(full.page);
-  await waitFrames(full.page, 2);
+  const full = await openState(env, 'view=waves&n=64', { frames: 2 });
   assert.ok(await full.page.evaluate(() => window.posenc.itemRect('menu.share')), 'the app has its menu');
   const fullPng = await screenshot(full.page, 'web-full.png');
   await full.context.close();
 
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=64&embed=1`);
-  await waitReady(page);
-  await waitFrames(page, 2);
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&embed=1', { frames: 2 });
   assert.equal((await page.evaluate(() => window.posenc.getState())).embed, '1');
   assert.equal(await page.evaluate(() => window.posenc.itemRect('menu.share')), null, 'no menu in an embed');
   assert.ok(await page.evaluate(() => window.posenc.itemRect('slider.n')), 'the view keeps its own controls');
@@ -88,27 +34,24 @@ test('embed mode has no menu bar; controls=0 hides the controls', async () => {
 });
 
 test('theme=light and theme=dark set the picture, and follow prefers-color-scheme by default', async () => {
-  const lum = (c) => 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
   const bg = {};
   for (const theme of ['light', 'dark']) {
-    const { page, context } = await openPage(browser, `${server.url}/?view=frequencies&embed=1&theme=${theme}`);
-    await waitReady(page);
-    await waitFrames(page, 2);
-    bg[theme] = lum(pixel(await screenshot(page, `web-theme-${theme}.png`), 5, 400));
+    const { page, context } = await openState(env, `view=frequencies&embed=1&theme=${theme}`, { frames: 2 });
+    bg[theme] = luminance(pixel(await screenshot(page, `web-theme-${theme}.png`), 5, 400));
     await context.close();
   }
   assert.ok(bg.light > 180 && bg.dark < 70, `light ${bg.light} vs dark ${bg.dark}`);
-  const context = await browser.newContext({ viewport: { width: 800, height: 500 }, colorScheme: 'light' });
+  const context = await env.browser.newContext({ viewport: { width: 800, height: 500 }, colorScheme: 'light' });
   const page = await context.newPage();
-  await page.goto(`${server.url}/?view=frequencies&embed=1`);
+  await page.goto(`${env.server.url}/?view=frequencies&embed=1`);
   await waitReady(page);
   await waitFrames(page, 2);
-  assert.ok(lum(pixel(PNG.sync.read(await page.screenshot()), 5, 400)) > 180, 'a light page gets a light embed');
+  assert.ok(luminance(pixel(PNG.sync.read(await page.screenshot()), 5, 400)) > 180, 'a light page gets a light embed');
   await context.close();
 });
 
 test('the example page loads its three embeds, each posts its height, setState by postMessage redraws', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/embed-example.html`, { width: 1000, height: 900 });
+  const { page, context, errors } = await openPage(env.browser, `${env.server.url}/embed-example.html`, { width: 1000, height: 900 });
   const ids = ['embed-waves', 'embed-buckets', 'embed-rope'];
   for (const id of ids) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
@@ -147,27 +90,6 @@ test('the example page loads its three embeds, each posts its height, setState b
   assert.ok(changed > 100, `setState changed the picture (${changed} samples)`);
   await page.waitForFunction(() => true);
   assert.ok(stateChanges.some((s) => s.n === '16'), 'the embed posted its new state to the parent');
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-test('exports: JSON and CSV carry the data behind the view, PNG is the chrome-less view at devicePixelRatio', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=8&d=4`, { width: 900, height: 600, deviceScaleFactor: 2 });
-  await waitReady(page);
-  await waitFrames(page, 2);
-  const json = JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
-  assert.equal(json.view, 'waves');
-  assert.ok(json.tables.length >= 1, 'at least one table');
-  const csv = await page.evaluate(() => window.posenc.exportData('csv'));
-  assert.match(csv, /^# /);
-  const dataUrl = await page.evaluate(() => window.posenc.exportPng());
-  const png = PNG.sync.read(Buffer.from(dataUrl.split(',')[1], 'base64'));
-  assert.equal(png.width, 1800);
-  assert.equal(png.height, 1200);
-  const link = await page.evaluate(() => window.posenc.linkUrl());
-  assert.match(link, /\?.*view=waves/);
-  const code = await page.evaluate(() => window.posenc.embedCode());
-  assert.match(code, /^<iframe src="[^"]*embed=1[^"]*" width="100%" height="\d+" title="posenc: PE waves" aria-label="[^"]+"/);
   assert.deepEqual(errors, []);
   await context.close();
 });

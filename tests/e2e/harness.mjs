@@ -1,5 +1,8 @@
 // Shared browser-test harness: a static server for build/web, Debian's Chromium through
-// playwright-core, console-error capture, and PNG pixel helpers.
+// playwright-core, console-error capture, opening a state and checking it was restored, probes
+// (named item rectangles), slider drags, and PNG pixel helpers. Test files are named by their subject.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +34,15 @@ export async function launchBrowser() {
   });
 }
 
+// One static server and one browser for the test file that calls this at its top level. Returns an
+// object whose `server` and `browser` are set once the file's tests run.
+export function useBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => { env.server = await serveSite(); env.browser = await launchBrowser(); });
+  after(async () => { await env.browser?.close(); await env.server?.close(); });
+  return env;
+}
+
 // Opens a page and records console errors and uncaught exceptions into `errors`.
 export async function openPage(browser, url, { width = 1280, height = 800, deviceScaleFactor = 1 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
@@ -54,6 +66,58 @@ export async function waitFrames(page, frames = 3) {
   await page.waitForFunction((target) => window.posenc.frameCount() >= target, start + frames, { timeout: 20000 });
 }
 
+// Opens /?query and waits for `frames` frames. Returns {page, context, errors}.
+export async function openState(env, query, { frames = 3, ...viewport } = {}) {
+  const opened = await openPage(env.browser, `${env.server.url}/?${query}`, viewport);
+  await waitReady(opened.page);
+  await waitFrames(opened.page, frames);
+  return opened;
+}
+
+// Opens a deep link and checks it was restored: every URL key in getState() (with `exact`, getState()
+// is the URL state and nothing else) and no notices. With `shot`, parks the mouse away from the view
+// (no tooltip) and saves a screenshot as `png`. Returns {page, context, errors, state, png}.
+export async function openDeepLink(env, query, { exact = false, shot = null, frames = 3 } = {}) {
+  const opened = await openState(env, query, { frames });
+  const state = await opened.page.evaluate(() => window.posenc.getState());
+  if (exact) assert.deepEqual(state, Object.fromEntries(new URLSearchParams(query)), 'getState() equals the URL state');
+  else for (const [key, value] of new URLSearchParams(query)) assert.equal(state[key], value, `getState().${key}`);
+  assert.equal(await opened.page.evaluate(() => window.posenc.notices()), '', 'no notices for a valid deep link');
+  if (shot) {
+    await opened.page.mouse.move(1, 1);
+    await waitFrames(opened.page, 2);
+    opened.png = await screenshot(opened.page, shot);
+  }
+  return { ...opened, state };
+}
+
+// Loading the full state the app reports gives exactly that state (the URL is a fixed point).
+export async function assertStateRoundTrip(env, state) {
+  const { page, context, errors } = await openState(env, new URLSearchParams(state).toString(), { frames: 2 });
+  assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, 'full state round trip');
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+// The rectangle of a probed UI item (window.posenc.itemRect), asserted to be drawn.
+export async function itemRect(page, name) {
+  const r = await page.evaluate((n) => window.posenc.itemRect(n), name);
+  assert.ok(r && r.width > 10 && r.height > 10, `${name} is drawn: ${JSON.stringify(r)}`);
+  return r;
+}
+
+// Drags the slider in rect `slider` from fraction `from` to `to` of its width, parks the mouse away from
+// the view and waits for the redraw.
+export async function dragSlider(page, slider, from, to) {
+  const y = slider.y + slider.height / 2;
+  await page.mouse.move(slider.x + slider.width * from, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; ++i) await page.mouse.move(slider.x + slider.width * (from + (to - from) * i / 10), y);
+  await page.mouse.up();
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 3);
+}
+
 export async function screenshot(page, name) {
   fs.mkdirSync(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, name);
@@ -71,4 +135,28 @@ export const VIRIDIS = { 0: [68, 1, 84], 0.5: [33, 145, 140], 1: [253, 231, 37] 
 
 export function colorDistance(a, b) {
   return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+export const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+
+// A point inside cell (row, col) of a rows x cols heatmap drawn in rect r; (fx, fy) in [0, 1] place it
+// within the cell (0.5 = centre).
+export function cellPoint(r, rows, cols, row, col, fx = 0.5, fy = 0.5) {
+  return [r.x + (col + fx) * r.width / cols, r.y + (row + fy) * r.height / rows];
+}
+
+export function cellPixel(png, r, rows, cols, row, col, fx = 0.5, fy = 0.5) {
+  return pixel(png, ...cellPoint(r, rows, cols, row, col, fx, fy));
+}
+
+// Fraction of points on a `step`-pixel grid inside rect r whose colour changed visibly from a to b.
+export function changedFraction(a, b, r, step) {
+  let changed = 0, total = 0;
+  for (let y = r.y + 2; y < r.y + r.height - 2; y += step) {
+    for (let x = r.x + 2; x < r.x + r.width - 2; x += step) {
+      ++total;
+      if (colorDistance(pixel(a, x, y), pixel(b, x, y)) > 30) ++changed;
+    }
+  }
+  return changed / total;
 }

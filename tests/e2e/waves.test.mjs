@@ -1,24 +1,18 @@
-// End-to-end: the web build in headless Chromium draws the sinusoidal PE matrix, and a slider drag
-// changes it.
-import { test, before, after } from 'node:test';
+// End-to-end, PE matrix view (waves): the web build in headless Chromium draws the sinusoidal PE matrix
+// with the right colours, a slider drag changes it, and the largest matrix fits in memory.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  serveSite, launchBrowser, openPage, waitReady, waitFrames, screenshot, pixel, VIRIDIS, colorDistance, artifactsDir,
+  useBrowser, openState, dragSlider, screenshot, cellPixel, changedFraction, VIRIDIS, colorDistance,
+  artifactsDir, waitReady, waitFrames, openPage,
 } from './harness.mjs';
 
-let server, browser;
-before(async () => { server = await serveSite(); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.close(); });
-
-// Centre of cell (row, col) of a rows x cols heatmap drawn in rect r.
-function cellCenter(r, rows, cols, row, col) {
-  return [r.x + (col + 0.5) * r.width / cols, r.y + (row + 0.5) * r.height / rows];
-}
+const env = useBrowser();
 
 test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=64&d=32&base=10000`);
+  const { page, context, errors } = await openPage(env.browser, `${env.server.url}/?view=waves&n=64&d=32&base=10000`);
   const firstFrameMs = await waitReady(page);
   await waitFrames(page, 3);
   const loaded = await page.evaluate(() => window.posenc.getState());
@@ -31,40 +25,28 @@ test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', a
 
   // Row 0: sin(0) = 0 -> viridis middle, cos(0) = 1 -> viridis top (yellow), in every pair.
   for (const col of [0, 2, 14, 30]) {
-    const c = pixel(png, ...cellCenter(rect, 64, 32, 0, col));
+    const c = cellPixel(png, rect, 64, 32, 0, col);
     assert.ok(colorDistance(c, VIRIDIS[0.5]) < 40, `P[0][${col}] = sin 0 should be viridis(0.5), got ${c}`);
-    const c1 = pixel(png, ...cellCenter(rect, 64, 32, 0, col + 1));
+    const c1 = cellPixel(png, rect, 64, 32, 0, col + 1);
     assert.ok(colorDistance(c1, VIRIDIS[1]) < 40, `P[0][${col + 1}] = cos 0 should be viridis(1), got ${c1}`);
   }
   // Row 3, dim 0: sin(3) = 0.141 -> a bit above the middle; dim 1: cos(3) = -0.99 -> viridis bottom (purple).
-  const low = pixel(png, ...cellCenter(rect, 64, 32, 3, 1));
+  const low = cellPixel(png, rect, 64, 32, 3, 1);
   assert.ok(colorDistance(low, VIRIDIS[0]) < 40, `P[3][1] = cos 3 should be viridis(0), got ${low}`);
   // The lowest-frequency pair barely moves over 64 positions: its last row still looks like row 0.
-  const slow = pixel(png, ...cellCenter(rect, 64, 32, 63, 31));
+  const slow = cellPixel(png, rect, 64, 32, 63, 31);
   assert.ok(colorDistance(slow, VIRIDIS[1]) < 40, `P[63][31] = cos(63e-4*...) ~ 1, got ${slow}`);
 
   // Drag the n slider to the right: n grows, the picture changes.
   const slider = await page.evaluate(() => window.posenc.itemRect('slider.n'));
   assert.ok(slider, 'n slider is drawn');
-  const y = slider.y + slider.height / 2;
-  const before = png;
-  await page.mouse.move(slider.x + slider.width * 0.5, y);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; ++i) await page.mouse.move(slider.x + slider.width * (0.5 + 0.04 * i), y);
-  await page.mouse.up();
-  await waitFrames(page, 3);
+  await dragSlider(page, slider, 0.5, 0.9);
   const state = await page.evaluate(() => window.posenc.getState());
   assert.ok(Number(state.n) > 64, `n grew after the drag: ${state.n}`);
   assert.match(await page.evaluate(() => location.search), new RegExp(`n=${state.n}`), 'the URL follows the state');
   const after = await screenshot(page, 'web-waves-after-drag.png');
-  let changed = 0, total = 0;
-  for (let yy = rect.y + 2; yy < rect.y + rect.height - 2; yy += 7) {
-    for (let xx = rect.x + 2; xx < rect.x + rect.width - 2; xx += 7) {
-      ++total;
-      if (colorDistance(pixel(before, xx, yy), pixel(after, xx, yy)) > 30) ++changed;
-    }
-  }
-  assert.ok(changed / total > 0.2, `heatmap changed after the drag (${changed}/${total} samples)`);
+  const changed = changedFraction(png, after, rect, 7);
+  assert.ok(changed > 0.2, `heatmap changed after the drag (${(100 * changed).toFixed(0)}% of samples)`);
 
   assert.deepEqual(errors, [], 'no console errors');
   fs.mkdirSync(artifactsDir, { recursive: true });
@@ -74,9 +56,7 @@ test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', a
 });
 
 test('largest matrix (n = 4096, d = 1024) renders and wasm memory stays near the matrix size', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=4096&d=1024`);
-  await waitReady(page);
-  await waitFrames(page, 3);
+  const { page, context, errors } = await openState(env, 'view=waves&n=4096&d=1024');
   const heap = await page.evaluate(() => Module.HEAP8.length);
   // The view keeps the exact (double) matrix for hover and curves; the GPU gets float32 in chunks.
   const matrixBytes = 4096 * 1024 * 8;
@@ -87,21 +67,5 @@ test('largest matrix (n = 4096, d = 1024) renders and wasm memory stays near the
   const metrics = path.join(artifactsDir, 'web-metrics.json');
   const prev = fs.existsSync(metrics) ? JSON.parse(fs.readFileSync(metrics, 'utf8')) : {};
   fs.writeFileSync(metrics, JSON.stringify({ ...prev, heapBytesAt4096x1024: heap }, null, 2));
-  await context.close();
-});
-
-test('out-of-range URL values fall back to defaults with a notice, never a crash', async () => {
-  const { page, context, errors } = await openPage(browser, `${server.url}/?view=waves&n=999999&d=abc&bogus=1`);
-  await waitReady(page);
-  await waitFrames(page, 2);
-  const notices = await page.evaluate(() => window.posenc.notices());
-  assert.match(notices, /n=999999/);
-  assert.match(notices, /d="abc"/);
-  assert.match(notices, /bogus/);
-  const state = await page.evaluate(() => window.posenc.getState());
-  assert.equal(state.n, '64');
-  assert.equal(state.d, '128');
-  await screenshot(page, 'web-waves-bad-params.png');
-  assert.deepEqual(errors, []);
   await context.close();
 });

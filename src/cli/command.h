@@ -1,0 +1,17 @@
+// The error contract every subcommand keeps: exit 0 on success; otherwise exit 2 with one JSON object
+// ({"error", "field"}) on stderr.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+namespace posenc::cli {
+
+// Runs a subcommand's body and returns its exit code. An exception becomes the JSON error on err and
+// exit 2: posenc::InvalidArgument gives its message and field, running out of memory "out of memory
+// while <doing>", anything else `other_prefix` followed by its message.
+int run_command(std::ostream& err, const std::string& doing, const std::string& other_prefix,
+                const std::function<int()>& body);
+
+}  // namespace posenc::cli

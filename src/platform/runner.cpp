@@ -1,0 +1,95 @@
+#include "platform/runner.h"
+
+#include <imgui.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "app/app.h"
+#include "app/gl.h"
+
+namespace posenc::platform {
+namespace {
+
+// ImGui's built-in font rasterised at the framebuffer scale and drawn back at 1/scale, so text is crisp
+// on HiDPI screens and the layout (in window units) does not change with the scale.
+void load_font(float pixel_ratio) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig cfg;
+  cfg.SizePixels = std::round(13.0f * pixel_ratio);
+  cfg.OversampleH = cfg.OversampleV = 1;
+  cfg.PixelSnapH = true;
+  io.Fonts->AddFontDefault(&cfg);
+  io.FontGlobalScale = 1.0f / pixel_ratio;
+}
+
+}  // namespace
+
+ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;
+  load_font(pixel_ratio);
+  if (!ImGui_ImplOpenGL3_Init(POSENC_GLSL_VERSION)) {
+    ImGui::DestroyContext();
+    throw std::runtime_error("the ImGui OpenGL 3 renderer failed to initialise");
+  }
+}
+
+ImGuiGl::~ImGuiGl() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void ImGuiGl::set_pixel_ratio(float pixel_ratio) {
+  if (std::abs(pixel_ratio - pixel_ratio_) <= 1e-3f) return;
+  pixel_ratio_ = pixel_ratio;
+  load_font(pixel_ratio);
+  // The renderer builds its font texture only with its other device objects: rebuild it here.
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+void Runner::frame() {
+  new_platform_frame();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  app_->frame();
+  ImGui::Render();
+
+  const ImGuiIO& io = ImGui::GetIO();
+  const int fb_width = int(io.DisplaySize.x * io.DisplayFramebufferScale.x);
+  const int fb_height = int(io.DisplaySize.y * io.DisplayFramebufferScale.y);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer());
+  glViewport(0, 0, fb_width, fb_height);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  after_draw(fb_width, fb_height);
+  present();
+}
+
+Image read_framebuffer(unsigned framebuffer, int width, int height) {
+  Image image{width, height, std::vector<unsigned char>(size_t(width) * size_t(height) * 4)};
+  while (glGetError() != GL_NO_ERROR) {
+  }  // only the read-back's own errors count
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glReadBuffer(framebuffer == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, image.rgba.data());
+  if (glGetError() != GL_NO_ERROR) throw std::runtime_error("reading the pixels back failed");
+  for (size_t i = 3; i < image.rgba.size(); i += 4) image.rgba[i] = 255;
+  // GL's first row is the bottom one.
+  const size_t row = size_t(width) * 4;
+  for (int top = 0, bottom = height - 1; top < bottom; ++top, --bottom) {
+    unsigned char* a = image.rgba.data() + size_t(top) * row;
+    std::swap_ranges(a, a + row, image.rgba.data() + size_t(bottom) * row);
+  }
+  return image;
+}
+
+}  // namespace posenc::platform

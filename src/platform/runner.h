@@ -1,0 +1,69 @@
+// What every runner of the explorer shares (desktop: SDL2 + GL 3.3, web: SDL2 + WebGL2, headless: EGL):
+// one Dear ImGui/GL setup, one frame sequence and one PNG read-back. Like hello_imgui's runners, a
+// concrete runner overrides only the steps where its platform differs. The app layer knows nothing of
+// what is here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace posenc::app {
+class App;
+}
+
+namespace posenc::platform {
+
+// Dear ImGui on the current GL context: the context (no .ini file), ImGui's built-in font rasterised for
+// the framebuffer's pixel ratio, and the OpenGL 3 renderer with the app's GLSL version (app/gl.h).
+// Colours come from the app's theme (App::apply_theme). Throws std::runtime_error if the renderer fails.
+class ImGuiGl {
+ public:
+  explicit ImGuiGl(float pixel_ratio);
+  ~ImGuiGl();
+  ImGuiGl(const ImGuiGl&) = delete;
+  ImGuiGl& operator=(const ImGuiGl&) = delete;
+
+  float pixel_ratio() const { return pixel_ratio_; }
+  // Re-rasterises the font for a new ratio (the page was zoomed or moved to another screen).
+  void set_pixel_ratio(float pixel_ratio);
+
+ private:
+  float pixel_ratio_;
+};
+
+// The frame sequence: the platform's new frame, the app's UI, drawing into the runner's framebuffer,
+// then the runner's hand-off (read-backs, app actions) and presentation.
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  void frame();
+  bool quit() const { return quit_; }
+  app::App& app() { return *app_; }
+
+ protected:
+  // Events, display size and time step for ImGui (the platform backend's NewFrame).
+  virtual void new_platform_frame() = 0;
+  // The GL framebuffer the frame is drawn into (0: the window's).
+  virtual unsigned framebuffer() const { return 0; }
+  // After drawing, before presenting: the frame's pixels are still there to read.
+  virtual void after_draw(int /*fb_width*/, int /*fb_height*/) {}
+  virtual void present() {}
+
+  app::App* app_ = nullptr;  // owned by the concrete runner, which releases it before its GL context
+  bool quit_ = false;
+};
+
+// RGBA pixels, top row first.
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+// Reads a framebuffer (0: the window's back buffer) back. The app's windows are opaque, so alpha is set
+// to 255 whatever blending left there. Throws std::runtime_error if GL reports an error.
+Image read_framebuffer(unsigned framebuffer, int width, int height);
+
+// Writes a PNG (native builds; the browser encodes its canvas itself). Returns false on failure.
+bool write_png(const std::string& path, const Image& image);
+
+}  // namespace posenc::platform

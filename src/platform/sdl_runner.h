@@ -1,0 +1,64 @@
+// The windowed runners' common part (desktop and web): an SDL2 window with its GL context, ImGui's SDL2
+// platform backend and the app. desktop_runner.cpp and web_runner.cpp add what their platform does
+// differently; main.cpp reads the command line for both.
+#pragma once
+
+#include <SDL.h>
+
+#include <memory>
+#include <string>
+
+#include "platform/runner.h"
+
+namespace posenc::platform {
+
+// posenc-app's command line (in the browser the page passes --state from its URL).
+struct AppOptions {
+  int width = 1280, height = 800;
+  std::string state;       // --state: URL query to load
+  int frames = -1;         // --frames N: stop after N frames (-1: run until closed)
+  std::string screenshot;  // --screenshot PATH: PNG of the last frame
+};
+
+// Creates the window and runs the explorer until it is closed (desktop) or hands the loop to the
+// browser (web). Returns the process's exit code. Defined once per platform.
+int run_app(const AppOptions& options);
+
+// Framebuffer pixels per window unit (the font is rasterised at this scale). Defined once per platform.
+float pixel_ratio(SDL_Window* window);
+
+// An SDL window and GL context: GL 3.3 core natively, an ES 3.0 context (= WebGL2) in the browser.
+class SdlGlWindow {
+ public:
+  SdlGlWindow(int width, int height);  // throws std::runtime_error naming the SDL call that failed
+  ~SdlGlWindow();
+  SdlGlWindow(const SdlGlWindow&) = delete;
+  SdlGlWindow& operator=(const SdlGlWindow&) = delete;
+  SDL_Window* window() const { return window_; }
+  SDL_GLContext context() const { return context_; }
+
+ private:
+  SDL_Window* window_ = nullptr;
+  SDL_GLContext context_ = nullptr;
+};
+
+class SdlRunner : public Runner {
+ public:
+  SdlRunner(int width, int height);  // throws std::runtime_error naming what failed
+  ~SdlRunner() override;
+
+ protected:
+  void new_platform_frame() override;  // SDL events (a close quits), then the SDL backend's new frame
+  void present() override;
+  SDL_Window* window() const { return window_.window(); }
+  ImGuiGl& imgui() { return imgui_; }
+
+ private:
+  // Declaration order is teardown order, reversed: the app (it owns GL textures) goes first, the window
+  // with its GL context last.
+  SdlGlWindow window_;
+  ImGuiGl imgui_;
+  std::unique_ptr<app::App> owned_app_;
+};
+
+}  // namespace posenc::platform

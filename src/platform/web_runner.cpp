@@ -1,0 +1,191 @@
+// The browser runner: the canvas follows the page's layout, the browser owns the main loop, and the
+// page (web/posenc-page.js) is told about frames, state changes and the UI's actions; the other way, the
+// page calls the functions at the end (window.posenc).
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "app/app.h"
+#include "app/probe.h"
+#include "app/update_timer.h"
+#include "platform/sdl_runner.h"
+
+namespace posenc::platform {
+namespace {
+
+class WebRunner : public SdlRunner {
+ public:
+  using SdlRunner::SdlRunner;
+
+ protected:
+  void new_platform_frame() override {
+    follow_canvas_size();
+    SdlRunner::new_platform_frame();
+  }
+
+  void after_draw(int, int) override {
+    // The canvas still holds this frame (we are inside the animation-frame callback): read it now.
+    if (app_->take_capture_frame()) EM_ASM({ if (Module.onCapture) Module.onCapture(); });
+    const char* name = nullptr;
+    switch (app_->take_action()) {
+      case app::AppAction::None: break;
+      case app::AppAction::CopyLink: name = "copy-link"; break;
+      case app::AppAction::CopyEmbedCode: name = "copy-embed"; break;
+      case app::AppAction::ExportPng: app_->request_capture(); name = "export-png"; break;
+      case app::AppAction::ExportCsv: name = "export-csv"; break;
+      case app::AppAction::ExportJson: name = "export-json"; break;
+    }
+    if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
+  }
+
+  void present() override {
+    SdlRunner::present();
+    if (app_->frame_count() == 1) EM_ASM({ if (Module.onFirstFrame) Module.onFirstFrame(); });
+    if (app_->take_state_changed()) EM_ASM({ if (Module.onStateChange) Module.onStateChange(); });
+  }
+
+ private:
+  // The canvas is sized by the page's CSS (it fills its container); follow it every frame.
+  void follow_canvas_size() {
+    double cw = 0, ch = 0;
+    emscripten_get_element_css_size("#canvas", &cw, &ch);
+    const int w = std::max(1, int(cw)), h = std::max(1, int(ch));
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(window(), &ww, &wh);
+    const float ratio = pixel_ratio(window());
+    // SDL sizes the canvas's backing store from the ratio too: set the size again when either changed.
+    if (w != ww || h != wh || std::abs(ratio - imgui().pixel_ratio()) > 1e-3f) {
+      SDL_SetWindowSize(window(), w, h);
+      imgui().set_pixel_ratio(ratio);
+    }
+  }
+};
+
+// The page's runner; it lives as long as the page (the browser owns the loop, main never returns).
+std::unique_ptr<WebRunner> g_runner;
+
+// The page's app, or nullptr before the runner has started (the page may call in early).
+app::App* web_app() { return g_runner ? &g_runner->app() : nullptr; }
+
+}  // namespace
+
+float pixel_ratio(SDL_Window*) { return float(emscripten_get_device_pixel_ratio()); }
+
+int run_app(const AppOptions& options) {
+  SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
+  int width = options.width, height = options.height;
+  double cw = 0, ch = 0;
+  emscripten_get_element_css_size("#canvas", &cw, &ch);
+  if (cw >= 1 && ch >= 1) width = int(cw), height = int(ch);
+  try {
+    g_runner = std::make_unique<WebRunner>(width, height);
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "posenc-app: %s\n", e.what());
+    return 1;
+  }
+  // theme=auto follows the page's prefers-color-scheme (the page reports later changes).
+  g_runner->app().set_system_dark(
+      EM_ASM_INT({ return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; }) != 0);
+  if (!options.state.empty()) g_runner->app().load_state_query(options.state);
+  emscripten_set_main_loop([] { g_runner->frame(); }, 0, true);
+  return 0;
+}
+
+}  // namespace posenc::platform
+
+// ---------------------------------------------------------------- functions the page calls
+
+using posenc::platform::web_app;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() {
+  return web_app() ? unsigned(web_app()->frame_count()) : 0u;
+}
+
+// Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
+EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
+
+// The state as a query string (same keys as the URL). The pointer stays valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
+  static std::string state;
+  state = web_app() ? web_app()->state_query() : "";
+  return state.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
+  if (web_app() && query) web_app()->load_state_query(query);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
+  static std::string notices;
+  notices = web_app() ? web_app()->notices() : "";
+  return notices.c_str();
+}
+
+// The same as [{"key", "message"}, ...] (window.posenc.noticeList()).
+EMSCRIPTEN_KEEPALIVE const char* posenc_notice_list() {
+  static std::string list;
+  list = web_app() ? posenc::app::notices_json(web_app()->notice_list()) : "[]";
+  return list.c_str();
+}
+
+// Every view id, comma-separated, in menu order (window.posenc.views()).
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
+  static std::string ids;
+  ids.clear();
+  for (const std::string& id : posenc::app::App::view_ids()) ids += (ids.empty() ? "" : ",") + id;
+  return ids.c_str();
+}
+
+// "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, or "" if not drawn last frame.
+EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
+  static char buf[96];
+  ImVec2 min, max;
+  if (!name || !posenc::app::find_probe(name, &min, &max)) return "";
+  std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f,%.2f", min.x, min.y, max.x - min.x, max.y - min.y);
+  return buf;
+}
+
+// Whether the wheel should reach the app: over a zoomable map, or over a panel that can scroll.
+// Otherwise the page scrolls as if the canvas were not there.
+EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
+  if (posenc::app::wheel_requested()) return 1;
+  const ImGuiWindow* hovered = ImGui::GetCurrentContext() ? ImGui::GetCurrentContext()->HoveredWindow : nullptr;
+  return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
+  if (web_app()) web_app()->set_system_dark(dark != 0);
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
+  return web_app() ? web_app()->current_view()->title() : "";
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return web_app() && web_app()->dark() ? 1 : 0; }
+
+// The data behind the current view: format "csv" or "json". Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
+  static std::string out;
+  if (!web_app() || !format) return "";
+  const posenc::app::ExportData data = web_app()->export_data();
+  out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
+  return out.c_str();
+}
+
+// The PNG export draws one chrome-less frame; the page reads the canvas right after it.
+EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
+  if (web_app()) web_app()->request_capture();
+}
+
+}  // extern "C"
+

@@ -1,0 +1,227 @@
+// The page around the explorer (index.html, built from shell.html): loads the wasm module (at once, or
+// for an embed when it scrolls into view), mirrors the app's state into the address bar, carries out
+// the UI's actions (clipboard, downloads), talks to a parent page when embedded, and offers window.posenc,
+// the API embedders and the browser tests use. The C++ side is src/platform/web_runner.cpp.
+(function () {
+  'use strict';
+  var statusEl = document.getElementById('status');
+  var posterEl = document.getElementById('poster');
+  var toastEl = document.getElementById('toast');
+  var canvas = document.getElementById('canvas');
+  var params = new URLSearchParams(window.location.search);
+  var embedded = params.get('embed') === '1' || params.get('embed') === 'true';
+  var inFrame = window.parent !== window;
+  var posterKey = 'posenc:poster:' + window.location.search;
+  var resolveReady, rejectReady, started = false, alive = false, lastHeight = 0;
+  var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
+  var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+
+  function fail(message) {
+    statusEl.textContent = 'posenc failed to start: ' + message;
+    statusEl.className = 'error';
+    rejectReady(new Error(message));
+  }
+  function toast(text) {
+    toastEl.textContent = text;
+    toastEl.className = 'shown';
+    setTimeout(function () { toastEl.className = ''; }, 1800);
+  }
+  function call(name, ret, args, vals) { return Module.ccall(name, ret, args, vals); }
+  function post(message) { if (inFrame) window.parent.postMessage(message, '*'); }
+  function stateQuery() { return call('posenc_get_state', 'string', [], []); }
+  function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
+  function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
+
+  function linkUrl() {
+    var q = new URLSearchParams(stateQuery());
+    q.delete('embed'); q.delete('controls');
+    return window.location.origin + window.location.pathname + '?' + q.toString();
+  }
+  function embedCode() {
+    var q = new URLSearchParams(stateQuery());
+    q.set('embed', '1');
+    var src = window.location.origin + window.location.pathname + '?' + q.toString();
+    var title = 'posenc: ' + call('posenc_view_title', 'string', [], []);
+    var h = Math.max(320, call('posenc_preferred_height', 'number', [], []));
+    return '<iframe src="' + src.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '" width="100%" height="' + h +
+      '" title="' + title + '" aria-label="' + title + ' (interactive)" loading="lazy" style="border:0"></iframe>';
+  }
+  function copy(text, what) {
+    var done = function () { toast(what + ' copied'); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
+    } else { fallbackCopy(text); done(); }
+    window.posenc.lastCopied = text;
+  }
+  function fallbackCopy(text) {
+    var ta = document.createElement('textarea');
+    ta.value = text; document.body.appendChild(ta); ta.select();
+    try { document.execCommand('copy'); } catch (e) { /* nothing else to try */ }
+    ta.remove();
+  }
+  function download(name, blob) {
+    var a = document.createElement('a');
+    a.href = URL.createObjectURL(blob); a.download = name;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+  function viewId() { return parseQuery(stateQuery()).view || 'view'; }
+  function exportData(format) { return call('posenc_export', 'string', ['string'], [format]); }
+
+  // An embed tells its parent how tall its content wants to be, whenever that changes.
+  function postHeight() {
+    if (!inFrame) return;
+    var h = alive ? Module._posenc_preferred_height() : 480;
+    if (h > 0 && h !== lastHeight) { lastHeight = h; post({ type: 'posenc:height', height: h }); }
+  }
+
+  window.Module = {
+    canvas: canvas,
+    arguments: window.location.search ? ['--state', window.location.search.slice(1)] : [],
+    print: function (t) { console.log(t); },
+    printErr: function (t) { console.warn(t); },
+    onAbort: function (what) { fail(String(what)); },
+    onFirstFrame: function () {
+      alive = true;  // exported functions may be called from now on
+      statusEl.className = 'hidden';
+      posterEl.className = '';
+      pageTheme();
+      resolveReady();
+      postHeight();
+    },
+    // The app changed its state through the UI: mirror it into the address bar without reloading.
+    onStateChange: function () {
+      var q = stateQuery();
+      history.replaceState(null, '', '?' + q);
+      pageTheme();
+      post({ type: 'posenc:state', state: parseQuery(q) });
+      postHeight();
+    },
+    onAction: function (name) {
+      if (name === 'copy-link') copy(linkUrl(), 'Link');
+      else if (name === 'copy-embed') copy(embedCode(), 'Embed code');
+      else if (name === 'export-csv') download('posenc-' + viewId() + '.csv', new Blob([exportData('csv')], { type: 'text/csv' }));
+      else if (name === 'export-json') download('posenc-' + viewId() + '.json', new Blob([exportData('json')], { type: 'application/json' }));
+    },
+    // Called right after a chrome-less frame was drawn, before the browser composites it.
+    onCapture: function () {
+      var url = canvas.toDataURL('image/png');
+      window.posenc.lastCapture = url;
+      if (!window.posenc.quietCapture) {
+        canvas.toBlob(function (blob) { if (blob) download('posenc-' + viewId() + '.png', blob); }, 'image/png');
+      }
+    }
+  };
+
+  // The page's API, used by embedders and by the browser tests.
+  window.posenc = {
+    ready: ready,
+    frameCount: function () { return alive ? Module._posenc_frame_count() : 0; },
+    getState: function () { return parseQuery(stateQuery()); },
+    setState: function (partial) {
+      var current = this.getState();
+      partial = partial || {};
+      // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
+      if (partial.view && partial.view !== current.view) {
+        current = { embed: current.embed, controls: current.controls, theme: current.theme };
+        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
+      }
+      var merged = Object.assign(current, partial);
+      call('posenc_set_state', null, ['string'], [new URLSearchParams(merged).toString()]);
+      Module.onStateChange();
+    },
+    notices: function () { return call('posenc_notices', 'string', [], []); },
+    // The same, structured: [{key, message}], one entry per URL key.
+    noticeList: function () { return JSON.parse(call('posenc_notice_list', 'string', [], []) || '[]'); },
+    // Every view id in menu order.
+    views: function () { return (call('posenc_view_ids', 'string', [], []) || '').split(',').filter(Boolean); },
+    linkUrl: linkUrl,
+    embedCode: embedCode,
+    exportData: exportData,
+    // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
+    exportPng: function () {
+      return new Promise(function (resolve) {
+        window.posenc.quietCapture = true;
+        var before = window.posenc.lastCapture;
+        call('posenc_request_capture', null, [], []);
+        (function wait() {
+          if (window.posenc.lastCapture && window.posenc.lastCapture !== before) {
+            window.posenc.quietCapture = false; resolve(window.posenc.lastCapture);
+          } else requestAnimationFrame(wait);
+        })();
+      });
+    },
+    // Rectangle of a named UI item in page CSS pixels: {x, y, width, height}, or null.
+    itemRect: function (name) {
+      var s = call('posenc_item_rect', 'string', ['string'], [name]);
+      if (!s) return null;
+      var p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
+      return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
+    },
+    started: function () { return started; }
+  };
+
+  function start() {
+    if (started) return;
+    started = true;
+    if (!document.createElement('canvas').getContext('webgl2')) { fail('this browser has no WebGL2.'); return; }
+    statusEl.className = '';
+    var tmpl = document.getElementById('posenc-loader').content.querySelector('script');
+    var s = document.createElement('script');
+    s.src = tmpl.getAttribute('src');
+    s.async = true;
+    s.onerror = function () { fail('could not load ' + s.src); };
+    document.body.appendChild(s);
+  }
+
+  canvas.addEventListener('webglcontextlost', function (e) { e.preventDefault(); fail('the WebGL context was lost; reload the page.'); });
+  // The wheel reaches the app only where it is used (a zoomable map, a scrolling panel); elsewhere
+  // the page keeps scrolling, so an embedded view never traps the reader's scroll.
+  document.getElementById('stage').addEventListener('wheel', function (e) {
+    if (!alive || !Module._posenc_wants_wheel()) e.stopPropagation();
+  }, { capture: true, passive: true });
+  if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function (e) {
+    if (alive) { Module._posenc_set_system_dark(e.matches ? 1 : 0); setTimeout(pageTheme, 50); }
+  });
+  // The parent page may drive an embed.
+  window.addEventListener('message', function (e) {
+    var m = e.data;
+    if (!m || m.type !== 'posenc:setState' || typeof m.state !== 'object') return;
+    ready.then(function () { window.posenc.setState(m.state); });
+    if (!started) start();
+  });
+  setInterval(postHeight, 250);
+
+  if (!embedded || !('IntersectionObserver' in window)) {
+    start();
+  } else {
+    // Many embeds on one page: each starts (and takes a WebGL context) only when it scrolls into
+    // view, shows a poster until then, and gives its context back after a while off-screen.
+    if (params.get('theme') === 'light' || (params.get('theme') !== 'dark' && darkQuery && !darkQuery.matches)) document.body.className = 'light';
+    var saved = null;
+    try { saved = sessionStorage.getItem(posterKey); } catch (e) { /* storage may be blocked */ }
+    if (saved) posterEl.style.backgroundImage = 'url(' + saved + ')';
+    posterEl.className = 'shown';
+    statusEl.className = 'hidden';
+    posterEl.addEventListener('click', start);
+    postHeight();
+    var offscreenTimer = null;
+    new IntersectionObserver(function (entries) {
+      var visible = entries.some(function (en) { return en.isIntersecting; });
+      if (visible) {
+        clearTimeout(offscreenTimer);
+        start();
+      } else if (started) {
+        clearTimeout(offscreenTimer);
+        offscreenTimer = setTimeout(function () {
+          // Keep a picture as the next poster, then reload into poster mode: the context is released.
+          window.posenc.exportPng().then(function (url) {
+            try { sessionStorage.setItem('posenc:poster:?' + stateQuery(), url); } catch (e) { /* too large: the text poster will do */ }
+            history.replaceState(null, '', '?' + stateQuery());
+            window.location.reload();
+          });
+        }, 20000);
+      }
+    }).observe(document.documentElement);
+  }
+})();
