@@ -6,21 +6,28 @@ import { fileURLToPath } from 'node:url';
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SHOTS = [
-  { name: 'waves', query: 'view=waves&n=128&d=128&base=10000&theme=dark' },
-  { name: 'frequencies', query: 'view=frequencies&d=128&base=10000&n=512&theme=dark' },
-  { name: 'similarity', query: 'view=similarity&scheme=sinusoidal&n=128&d=64&base=10000&pstep=24&theme=dark' },
-  { name: 'buckets', query: 'view=buckets&scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0&theme=dark' },
-  { name: 'toy', query: 'view=toy&theta=0.5&theme=dark' },
-  { name: 'scores', query: 'view=scores&scheme=sinusoidal&n=48&d=32&content=random&causal=1&theme=dark' },
-  { name: 'rope', query: 'view=rope&dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0&theme=dark' },
-  { name: 'permutation', query: 'view=permutation&pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat&theme=dark' },
-];
+// The views come from the app itself (window.posenc.views(), i.e. App::view_ids()); these are the
+// non-default states some pictures use. A view without an entry is shot in its default state.
+const STATES = {
+  waves: 'n=128&d=128&base=10000',
+  frequencies: 'd=128&base=10000&n=512',
+  similarity: 'scheme=sinusoidal&n=128&d=64&base=10000&pstep=24',
+  buckets: 'scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0',
+  toy: 'theta=0.5',
+  scores: 'scheme=sinusoidal&n=48&d=32&content=random&causal=1',
+  rope: 'dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0',
+  permutation: 'pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat',
+};
 
 const server = await serveSite();
 const browser = await launchBrowser();
 try {
-  for (const { name, query } of SHOTS) {
+  const first = await openPage(browser, `${server.url}/`, { width: 320, height: 240 });
+  await waitReady(first.page);
+  const views = await first.page.evaluate(() => window.posenc.views());
+  await first.context.close();
+  for (const name of views) {
+    const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=dark`;
     const { page, context, errors } = await openPage(browser, `${server.url}/?${query}`, { width: 1280, height: 720 });
     await waitReady(page);
     await waitFrames(page, 3);
