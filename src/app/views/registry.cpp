@@ -7,6 +7,7 @@ std::vector<std::unique_ptr<View>> make_views() {
   static constexpr Factory kFactories[] = {
       make_waves_view,
       make_frequencies_view,
+      make_similarity_view,
   };
   std::vector<std::unique_ptr<View>> views;
   for (Factory make : kFactories) views.push_back(make());
