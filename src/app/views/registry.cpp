@@ -8,6 +8,7 @@ std::vector<std::unique_ptr<View>> make_views() {
       make_waves_view,
       make_frequencies_view,
       make_similarity_view,
+      make_buckets_view,
   };
   std::vector<std::unique_ptr<View>> views;
   for (Factory make : kFactories) views.push_back(make());
