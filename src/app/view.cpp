@@ -15,7 +15,9 @@ ParamList View::param_list() const {
 }
 
 void View::save_state(StateMap& out) const {
-  for (const Param& p : param_list().items()) out[p.key] = p.text();
+  // The list is a named local: a range-for over param_list().items() would read a destroyed temporary.
+  const ParamList list = param_list();
+  for (const Param& p : list.items()) out[p.key] = p.text();
 }
 
 void View::load_state(const StateMap& in, Notices& notices) {
@@ -32,7 +34,8 @@ void View::load_state(const StateMap& in, Notices& notices) {
 
 std::string View::fingerprint() const {
   std::string out;
-  for (const Param& p : param_list().items()) out += p.key + '=' + p.text() + '&';
+  const ParamList list = param_list();
+  for (const Param& p : list.items()) out += p.key + '=' + p.text() + '&';
   return out;
 }
 
