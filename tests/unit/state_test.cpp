@@ -177,6 +177,34 @@ TEST(StateNotices, EveryRangeEndIsComputedOrNamed) {
   }
 }
 
+// Legal values that the similarity and buckets views cannot compute together: the strict load rejects
+// them naming the key, and the lenient load reports the same key among its notices.
+TEST(StateNotices, UncomputableSimilarityAndBucketsStatesNameTheKey) {
+  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{
+           {"view=similarity&scheme=binary&d=2&n=5", "n"},
+           {"view=similarity&scheme=binary&d=10&n=4096", "n"},
+           {"view=buckets&max_distance=2", "max_distance"},
+           {"view=buckets&bidirectional=0&num_buckets=256&max_distance=128", "max_distance"},
+           {"view=buckets&num_buckets=3", "num_buckets"},
+           {"view=buckets&scheme=deberta&bucket_size=1", "bucket_size"},
+           {"view=buckets&scheme=deberta&bucket_size=4096&max_position=2049", "max_position"},
+           {"view=buckets&scheme=deberta&bucket_size=0&max_position=0", "max_position"}}) {
+    App a;
+    std::string field, message;
+    EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
+    EXPECT_EQ(field, key) << q << " -> " << message;
+    EXPECT_TRUE(names_key(notices_of(q), key)) << q;
+  }
+  // The edges that still compute.
+  for (const char* q : {"view=similarity&scheme=binary&d=12&n=4096", "view=similarity&scheme=binary&d=2&n=4",
+                        "view=buckets&num_buckets=4&max_distance=2", "view=buckets&scheme=deberta&bucket_size=0",
+                        "view=buckets&scheme=deberta&max_position=0", "view=buckets&scheme=deberta&bucket_size=2&max_position=3"}) {
+    App a;
+    std::string field, message;
+    EXPECT_TRUE(a.load_state_query_strict(q, field, message)) << q << " -> " << field << ": " << message;
+  }
+}
+
 TEST(StateNotices, DimsOutOfRangeOrTooManyAreNoticed) {
   EXPECT_TRUE(names_key(notices_of("view=waves&d=16&dims=0,16"), "dims"));
   EXPECT_TRUE(names_key(notices_of("view=waves&dims=0,1,2,3,4,5,6"), "dims"));

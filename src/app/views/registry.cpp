@@ -7,6 +7,8 @@ std::vector<std::unique_ptr<View>> make_views() {
   static constexpr Factory kFactories[] = {
       make_waves_view,
       make_frequencies_view,
+      make_similarity_view,
+      make_buckets_view,
       make_scores_view,
       make_rope_view,
       make_permutation_view,

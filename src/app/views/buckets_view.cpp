@@ -1,0 +1,391 @@
+// Bias buckets: how relative schemes turn the distance j - i into a bucket, a clipped index or a bias —
+// T5 buckets (bidirectional / causal) with a seeded bias per bucket, DeBERTa log buckets, Shaw's clip
+// window, ALiBi's per-head lines — each as curves over j - i and as the n x n matrix they induce.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/controls.h"
+#include "app/heatmap.h"
+#include "app/plot.h"
+#include "app/views/views.h"
+#include "core/alibi.h"
+#include "core/deberta.h"
+#include "core/shaw.h"
+#include "core/similarity.h"
+#include "core/t5.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr int kMaxPositions = 8192;  // relative distances of the curves: -(n-1)..n-1
+constexpr int kMaxHeatmapN = 2048;   // the matrix is drawn for at most this many positions
+constexpr int kMaxNumBuckets = 256;
+constexpr int kMaxT5Distance = 65536;
+constexpr int kMaxSeed = 1000;
+constexpr int kMaxBucketSize = 4096;
+constexpr int kMaxDebertaPosition = 65536;
+constexpr int kMaxClip = 1024;
+constexpr int kMaxAlibiHeads = 64;
+
+enum class Scheme { T5, Deberta, Shaw, Alibi };
+constexpr const char* kSchemeNames[] = {"t5", "deberta", "shaw", "alibi"};
+constexpr const char* kSchemeLabels[] = {"T5 buckets", "DeBERTa log buckets", "Shaw clip window", "ALiBi per head"};
+// What the T5 matrix shows; drawn as the checkbox "matrix shows the bias".
+enum class Shown { Bucket, Bias };
+constexpr const char* kShownNames[] = {"bucket", "bias"};
+
+Series steps(std::string label, int64_t r0, const std::vector<double>& y, ImU32 color) {
+  Series s{std::move(label), {}, {}, color, false, true};
+  s.x.reserve(y.size());
+  for (size_t i = 0; i < y.size(); ++i) s.x.push_back(double(r0 + int64_t(i)));
+  s.y = y;
+  return s;
+}
+
+void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  if (m == 0) m = 1;
+  lo = float(-m);
+  hi = float(m);
+}
+
+class BucketsView final : public View {
+ public:
+  const char* id() const override { return "buckets"; }
+  const char* title() const override { return "Bias buckets"; }
+  const char* caption() const override;
+
+  void params(ParamList& p) override {
+    p.choice("scheme", scheme_, kSchemeNames, {.label = "Scheme", .labels = kSchemeLabels});
+    p.integer("n", n_, 2, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
+    // T5
+    p.flag("bidirectional", bidirectional_, {.label = "bidirectional (encoder)"});
+    p.integer("num_buckets", num_buckets_, 2, kMaxNumBuckets,
+              {.label = "num_buckets", .format = "num_buckets = %d", .log = true});
+    p.integer("max_distance", max_distance_, 2, kMaxT5Distance,
+              {.label = "max_distance", .format = "max_distance = %d", .log = true});
+    // T5 and Shaw
+    p.integer("seed", seed_, 0, kMaxSeed,
+              {.label = scheme_ == Scheme::Shaw ? "Table seed" : "Bias table seed", .format = "seed = %d"});
+    p.choice("show", shown_, kShownNames, {.label = "matrix shows the bias", .widget = ChoiceWidget::Checkbox});
+    // DeBERTa
+    p.integer("bucket_size", bucket_size_, 0, kMaxBucketSize,
+              {.label = "bucket_size (position_buckets)", .format = "bucket_size = %d", .log = true});
+    p.integer("max_position", max_position_, 0, kMaxDebertaPosition,
+              {.label = "max_position (max_relative_positions)", .format = "max_position = %d", .log = true});
+    // Shaw
+    p.integer("clip", clip_, 1, kMaxClip, {.label = "Clip distance K", .format = "K = %d", .log = true});
+    // ALiBi
+    p.integer("heads", heads_, 1, kMaxAlibiHeads, {.label = "Heads H", .format = "H = %d"});
+    p.integer("head", head_, 0, heads_ - 1, {.label = "Head drawn in the matrix", .format = "head h = %d"});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+ private:
+  void controls(Controls& c) override {
+    c.draw("scheme");
+    c.draw("n");
+    ImGui::Separator();
+    switch (scheme_) {
+      case Scheme::T5:
+        c.draw("bidirectional");
+        c.draw("num_buckets");
+        c.draw("max_distance");
+        c.draw("seed");
+        c.draw("show");
+        break;
+      case Scheme::Deberta:
+        c.draw("bucket_size");
+        c.draw("max_position");
+        ImGui::TextDisabled("bucket_size = 0 turns log bucketing off");
+        break;
+      case Scheme::Shaw:
+        c.draw("clip");
+        c.draw("seed");
+        break;
+      case Scheme::Alibi:
+        c.draw("heads");
+        head_ = std::min(head_, heads_ - 1);  // heads just moved below the drawn head
+        c.draw("head");
+        break;
+    }
+  }
+  std::string key_for_field(const std::string& field) const override {
+    if (field == "max_relative_position") return "clip";
+    if (field == "relative_positions") return "n";
+    return View::key_for_field(field);
+  }
+  void recompute() override;
+  void upload() override;
+  void draw_figure(ImVec2 size) override;
+
+  const std::vector<double>& drawn_by_offset() const;
+  void draw_hover(int i, int j) const;
+  int64_t offset_index(int64_t r) const { return r + n_ - 1; }
+  bool show_bias() const { return shown_ == Shown::Bias; }
+
+  Scheme scheme_ = Scheme::T5;
+  int n_ = 64;
+  // T5
+  bool bidirectional_ = true;
+  int num_buckets_ = 32;
+  int max_distance_ = 128;
+  int seed_ = 0;
+  Shown shown_ = Shown::Bucket;  // the matrix shows the bucket index or the bias
+  // DeBERTa
+  int bucket_size_ = 32;
+  int max_position_ = 512;
+  // Shaw
+  int clip_ = 8;
+  // ALiBi
+  int heads_ = 8;
+  int head_ = 0;
+
+  int heatmap_n_ = 0;
+  float vmin_ = 0, vmax_ = 1;
+  Colormap cmap_ = Colormap::Viridis;
+  // By relative distance r = j - i, index r + n - 1: the bucket (or clipped index) and the value drawn.
+  std::vector<double> bucket_by_offset_, value_by_offset_;
+  std::vector<double> t5_bias_, alibi_slopes_;
+  std::vector<Series> index_series_, value_series_;
+  int reference_series_ = -1;  // index_series_ entry drawn in the theme's text colour (DeBERTa's i - j)
+  const char* index_title_ = "";
+  const char* value_title_ = "";
+  HeatmapWidget heatmap_;
+};
+
+const char* BucketsView::caption() const {
+  switch (scheme_) {
+    case Scheme::T5:
+      return "T5: score = q_i . k_j + b[bucket(j - i)]; exact buckets below max_exact, log-spaced up to max_distance";
+    case Scheme::Deberta:
+      return "DeBERTa: delta(i, j) = i - j if |i - j| <= bucket_size/2, else sign * (ceil(log ratio * (mid-1)) + mid)";
+    case Scheme::Shaw:
+      return "Shaw: e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d); distances past K share the end vector";
+    case Scheme::Alibi:
+      return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) (Press et al.)";
+  }
+  return "";
+}
+
+void BucketsView::recompute() {
+  index_series_.clear();
+  value_series_.clear();
+  reference_series_ = -1;
+  bucket_by_offset_.assign(size_t(2 * n_ - 1), 0.0);
+  value_by_offset_.assign(size_t(2 * n_ - 1), 0.0);
+  heatmap_n_ = std::min(n_, kMaxHeatmapN);
+  const int64_t r0 = -(n_ - 1);
+  switch (scheme_) {
+    case Scheme::T5: {
+      std::vector<int64_t> rel(size_t(2 * n_ - 1));
+      for (size_t i = 0; i < rel.size(); ++i) rel[i] = r0 + int64_t(i);
+      const std::vector<int> buckets = t5_buckets(rel, bidirectional_, num_buckets_, max_distance_);
+      t5_bias_ = seeded_bias(num_buckets_, uint64_t(seed_));
+      for (size_t i = 0; i < rel.size(); ++i) {
+        bucket_by_offset_[i] = buckets[i];
+        value_by_offset_[i] = t5_bias_[size_t(buckets[i])];
+      }
+      index_title_ = "bucket(j - i)";
+      value_title_ = "bias b[bucket(j - i)] (seeded)";
+      index_series_.push_back(steps(bidirectional_ ? "bidirectional" : "causal", r0, bucket_by_offset_, palette_color(0)));
+      value_series_.push_back(steps("bias", r0, value_by_offset_, palette_color(1)));
+      if (show_bias()) {
+        cmap_ = Colormap::Diverging;
+        symmetric_range(t5_bias_, vmin_, vmax_);
+      } else {
+        cmap_ = Colormap::Viridis;
+        vmin_ = 0;
+        vmax_ = float(std::max(1, num_buckets_ - 1));
+      }
+      break;
+    }
+    case Scheme::Deberta: {
+      validate_deberta_buckets(bucket_size_, max_position_);
+      const int64_t span = deberta_span(bucket_size_, max_position_);
+      if (span < 1)
+        throw CannotCompute{"max_position",
+                            "with bucket_size = 0 and max_position = 0 the position table has no rows (span s = 0)"};
+      for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+        const int64_t r = r0 + int64_t(i);  // j - i; DeBERTa's own relative position is i - j = -r
+        const int64_t delta = deberta_relative_position(0, r, bucket_size_, max_position_);
+        bucket_by_offset_[i] = double(delta);
+        value_by_offset_[i] = double(std::clamp<int64_t>(delta + span, 0, 2 * span - 1));
+      }
+      index_title_ = "delta = log bucket of (i - j)";
+      value_title_ = "row of the 2s position table: clamp(delta + s, 0, 2s - 1)";
+      index_series_.push_back(steps("delta(i, j)", r0, bucket_by_offset_, palette_color(0)));
+      std::vector<double> identity(bucket_by_offset_.size());
+      for (size_t i = 0; i < identity.size(); ++i) identity[i] = -double(r0 + int64_t(i));
+      reference_series_ = int(index_series_.size());
+      index_series_.push_back(steps("i - j (no bucketing)", r0, identity, 0));
+      value_series_.push_back(steps("table row", r0, value_by_offset_, palette_color(1)));
+      cmap_ = Colormap::Diverging;
+      symmetric_range(bucket_by_offset_, vmin_, vmax_);
+      break;
+    }
+    case Scheme::Shaw: {
+      const Matrix table = shaw_random_table(clip_, 3, uint64_t(seed_));
+      std::vector<std::vector<double>> comps(3, std::vector<double>(bucket_by_offset_.size()));
+      for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+        const int64_t r = r0 + int64_t(i);
+        const int64_t row = shaw_index(0, r, clip_);
+        bucket_by_offset_[i] = double(row - clip_);  // clip(j - i, -K, K)
+        value_by_offset_[i] = double(row - clip_);
+        for (int c = 0; c < 3; ++c) comps[size_t(c)][i] = table(row, c);
+      }
+      index_title_ = "clip(j - i, -K, K)";
+      value_title_ = "a^K[clip(j - i)][c], c = 0..2 (seeded table)";
+      index_series_.push_back(steps("clipped distance", r0, bucket_by_offset_, palette_color(0)));
+      for (int c = 0; c < 3; ++c)
+        value_series_.push_back(steps("component " + std::to_string(c), r0, comps[size_t(c)], palette_color(c + 1)));
+      cmap_ = Colormap::Diverging;
+      vmin_ = float(-clip_);
+      vmax_ = float(clip_);
+      break;
+    }
+    case Scheme::Alibi: {
+      alibi_slopes_ = alibi_slopes(heads_);
+      const double m = alibi_slopes_[size_t(std::min(head_, heads_ - 1))];
+      for (size_t i = 0; i < bucket_by_offset_.size(); ++i) {
+        const int64_t r = r0 + int64_t(i);
+        bucket_by_offset_[i] = double(std::abs(r));
+        value_by_offset_[i] = -m * double(std::abs(r));
+      }
+      index_title_ = "bias -m_h |j - i| of every head";
+      value_title_ = "slope m_h per head";
+      for (int h = 0; h < heads_; ++h) {
+        std::vector<double> x = {double(r0), 0.0, double(n_ - 1)};
+        std::vector<double> y = {-alibi_slopes_[size_t(h)] * (n_ - 1), 0.0, -alibi_slopes_[size_t(h)] * (n_ - 1)};
+        Series s{heads_ <= 8 ? "h = " + std::to_string(h) : std::string(), x, y, palette_color(h), false, false};
+        index_series_.push_back(std::move(s));
+      }
+      Series slopes{"m_h", {}, alibi_slopes_, palette_color(0), true, false};
+      for (int h = 0; h < heads_; ++h) slopes.x.push_back(h);
+      value_series_.push_back(std::move(slopes));
+      cmap_ = Colormap::Viridis;
+      vmin_ = float(-m * double(heatmap_n_ - 1));
+      vmax_ = 0;
+      if (!(vmax_ > vmin_)) vmin_ = -1;
+      break;
+    }
+  }
+}
+
+// Bias values for ALiBi and T5 (when asked), otherwise the bucket / bucketed or clipped distance.
+const std::vector<double>& BucketsView::drawn_by_offset() const {
+  const bool draw_values = scheme_ == Scheme::Alibi || (scheme_ == Scheme::T5 && show_bias());
+  return draw_values ? value_by_offset_ : bucket_by_offset_;
+}
+
+void BucketsView::upload() {
+  // The capped matrix uses the offsets -(heatmap_n - 1)..heatmap_n - 1 of the full vectors.
+  const std::vector<double>& drawn = drawn_by_offset();
+  const auto first = drawn.begin() + (n_ - heatmap_n_);
+  const std::vector<double> block(first, first + (2 * heatmap_n_ - 1));
+  const MatrixF M = relative_matrix_f(block, heatmap_n_);
+  heatmap_.map().set_values(M.data(), int(M.rows()), int(M.cols()));
+}
+
+void BucketsView::export_data(std::vector<ExportTable>& tables) const {
+  if (failed() || bucket_by_offset_.empty()) return;
+  static constexpr const char* kMatrixNames[] = {"bucket_matrix", "delta_matrix", "clip_matrix", "bias_matrix"};
+  static constexpr const char* kIndexNames[] = {"bucket_curve", "delta_curve", "clip_curve", "bias_curves"};
+  static constexpr const char* kValueNames[] = {"bias_curve", "table_row_curve", "table_curve", "slopes"};
+  const int s = int(scheme_);
+  const std::vector<double>& drawn = drawn_by_offset();
+  const std::string matrix_name = scheme_ == Scheme::T5 && show_bias() ? "bias_matrix" : kMatrixNames[s];
+  tables.push_back(matrix_table(matrix_name, "query i", "key j", "i", heatmap_n_, heatmap_n_,
+                                [&](int i, int j) { return drawn[size_t(offset_index(int64_t(j) - i))]; }));
+  if (scheme_ == Scheme::Alibi) {
+    // The plot draws each head as a 3-point polyline; export its value at every distance.
+    std::vector<ExportSeries> heads;
+    for (int h = 0; h < heads_; ++h) {
+      ExportSeries e{"h = " + std::to_string(h), {}, {}};
+      for (int64_t r = -(n_ - 1); r <= n_ - 1; ++r) {
+        e.x.push_back(double(r));
+        e.y.push_back(-alibi_slopes_[size_t(h)] * double(std::abs(r)));
+      }
+      heads.push_back(std::move(e));
+    }
+    tables.push_back(curve_table(kIndexNames[s], "relative distance j - i", index_title_, "j - i", heads));
+    tables.push_back(curve_table(kValueNames[s], "head h", value_title_, "h", value_series_));
+  } else {
+    tables.push_back(curve_table(kIndexNames[s], "relative distance j - i", index_title_, "j - i", index_series_));
+    tables.push_back(curve_table(kValueNames[s], "relative distance j - i", value_title_, "j - i", value_series_));
+  }
+}
+
+void BucketsView::draw_hover(int i, int j) const {
+  const int64_t r = int64_t(j) - i;
+  const size_t o = size_t(offset_index(r));
+  ImGui::BeginTooltip();
+  ImGui::Text("query i = %d, key j = %d, relative distance j - i = %lld", i, j, (long long)r);
+  switch (scheme_) {
+    case Scheme::T5:
+      ImGui::Text("bucket = %d of %d (%s)", int(bucket_by_offset_[o]), num_buckets_, bidirectional_ ? "bidirectional" : "causal");
+      ImGui::Text("bias b[bucket] = %.17g", value_by_offset_[o]);
+      break;
+    case Scheme::Deberta:
+      ImGui::Text("DeBERTa relative i - j = %lld, bucketed delta = %lld", (long long)-r, (long long)bucket_by_offset_[o]);
+      ImGui::Text("position-table row = %lld", (long long)value_by_offset_[o]);
+      break;
+    case Scheme::Shaw:
+      ImGui::Text("clip(j - i, -%d, %d) = %lld, table row = %lld", clip_, clip_, (long long)bucket_by_offset_[o],
+                  (long long)bucket_by_offset_[o] + clip_);
+      break;
+    case Scheme::Alibi:
+      ImGui::Text("head %d, slope m = %.17g", head_, alibi_slopes_[size_t(head_)]);
+      ImGui::Text("bias -m |j - i| = %.17g", value_by_offset_[o]);
+      break;
+  }
+  ImGui::EndTooltip();
+}
+
+void BucketsView::draw_figure(ImVec2 size) {
+  // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
+  if (reference_series_ >= 0) index_series_[size_t(reference_series_)].color = ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
+  const float right_w = size.x - left_w - style.ItemSpacing.x;
+
+  ImGui::BeginGroup();
+  const char* what = scheme_ == Scheme::T5 ? (show_bias() ? "bias" : "bucket index")
+                     : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
+                     : scheme_ == Scheme::Shaw    ? "clipped distance"
+                                                  : "bias of the selected head";
+  if (heatmap_n_ < n_)
+    ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+  else
+    ImGui::Text("n x n matrix: %s", what);
+  const float h = std::min(left_w, size.y - line);
+  const HeatmapAxes axes{"key j", "query i", 0, 0};
+  const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
+  if (hover.active) draw_hover(hover.row, hover.col);
+  ImGui::EndGroup();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  const float plot_h = (size.y - style.ItemSpacing.y) * 0.5f;
+  LinePlotOptions io;
+  io.x_title = "relative distance j - i";
+  io.y_title = index_title_;
+  io.hover_format = "%.12g";
+  line_plot("plot.buckets.index", ImVec2(right_w, plot_h), index_series_, io);
+  LinePlotOptions vo = io;
+  vo.y_title = value_title_;
+  if (scheme_ == Scheme::Alibi) vo.x_title = "head h";
+  line_plot("plot.buckets.value", ImVec2(right_w, plot_h), value_series_, vo);
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+std::unique_ptr<View> make_buckets_view() { return std::make_unique<BucketsView>(); }
+
+}  // namespace posenc::app
