@@ -223,13 +223,18 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
       glPixelStorei(GL_PACK_ALIGNMENT, 1);
       glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
       if (glGetError() != GL_NO_ERROR) throw std::runtime_error("headless OpenGL: reading the pixels back failed");
-      if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out);
+      if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out, "probes");
     }
     // The window background is opaque: store RGB with alpha 255 whatever blending left in the buffer.
     for (size_t i = 3; i < pixels.size(); i += 4) pixels[i] = 255;
     stbi_flip_vertically_on_write(1);  // GL's first row is the bottom one
-    if (!stbi_write_png(options.output.c_str(), w, h, 4, pixels.data(), w * 4))
-      throw InvalidArgument("output", "cannot write '" + options.output + "'");
+    // Encode in memory and write with checked IO: stbi_write_png ignores fwrite/fclose failures.
+    int png_len = 0;
+    unsigned char* png = stbi_write_png_to_mem(pixels.data(), w * 4, w, h, 4, &png_len);
+    if (!png) throw std::runtime_error("PNG encoding failed");
+    const std::string bytes(reinterpret_cast<const char*>(png), static_cast<size_t>(png_len));
+    STBIW_FREE(png);
+    write_output(bytes, options.output, out, "output");
     return 0;
   } catch (const InvalidArgument& e) {
     err << error_json(e.what(), e.field());

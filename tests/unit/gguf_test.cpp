@@ -153,7 +153,7 @@ TEST(Gguf, NeoxLayoutAndGemma3SlidingLayers) {
 TEST(Gguf, LargeArraysAreCheckedButNotKept) {
   Writer w;
   w.header(2).kv_str("general.architecture", "gpt2");
-  w.str("tokenizer.ggml.tokens").raw<uint32_t>(8).raw<uint64_t>(5000);
+  w.str("tokenizer.ggml.tokens").raw<uint32_t>(9).raw<uint32_t>(8).raw<uint64_t>(5000);
   for (int i = 0; i < 5000; ++i) w.str("t" + std::to_string(i));
   const GgufHeader h = read_gguf_header(w.bytes);
   ASSERT_NE(h.metadata.find("tokenizer.ggml.tokens"), nullptr);
