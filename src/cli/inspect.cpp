@@ -66,7 +66,7 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
     ++counts[static_cast<int>(classify_pair(plain[i], r.frequencies.inv_freq[i], r.original_max_position_embeddings,
                                             r.max_position_embeddings))];
   o << indent << "pairs at " << r.max_position_embeddings << "   " << counts[0] << " rotate fully in training, "
-    << counts[1] << " interpolated, " << counts[2] << " extrapolated\n";
+    << counts[1] << " within trained angles (interpolated), " << counts[2] << " extrapolated\n";
 }
 
 }  // namespace
