@@ -16,15 +16,30 @@
 #include "core/limits.h"
 #include "core/rope.h"
 #include "core/sinusoidal.h"
+#include "core/model_config.h"
 #include "core/t5.h"
 #include "json_fields.h"
+#include "model_io/config_json.h"
 
 namespace posenc::cli {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-// ---------------------------------------------------------------- output helpers
+// ---------------------------------------------------------------- input / output helpers
+
+// Reads at most `limit` bytes; more is an error before anything is parsed.
+std::string read_bounded(std::istream& in, std::size_t limit, const std::string& what) {
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit)
+      throw InvalidArgument("", what + " is larger than " + std::to_string(limit >> 20) + " MiB");
+  }
+  return text;
+}
+
 
 double finite(double x, const char* blame) {
   if (!std::isfinite(x)) throw InvalidArgument(blame, "the result is not finite: inputs too large");
@@ -53,34 +68,50 @@ RopeScaling read_scaling(const Fields& parent, const char* key) {
   RopeScaling s;
   if (!parent.has(key)) return s;
   const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast",
-                                       "beta_slow", "low_freq_factor", "high_freq_factor"});
+                                       "beta_slow", "low_freq_factor", "high_freq_factor", "attention_factor",
+                                       "mscale", "mscale_all_dim", "truncate", "short_factor", "long_factor"});
   const std::string type = f.string("type");
   const auto t = rope_scaling_type_from_name(type);
-  if (!t)
-    throw InvalidArgument(f.path("type"), f.path("type") + " must be one of none, linear, ntk, dynamic, yarn, llama3");
+  if (!t) {
+    std::string names;
+    for (const char* name : names_of<RopeScalingType>()) names += (names.empty() ? "" : ", ") + std::string(name);
+    throw InvalidArgument(f.path("type"), f.path("type") + " must be one of " + names);
+  }
   s.type = *t;
   const std::string what = "a '" + type + "' scaling";
-  if (s.type != RopeScalingType::Dynamic) f.forbid("seq_len", what);
-  if (s.type != RopeScalingType::Yarn) {
-    f.forbid("beta_fast", what);
-    f.forbid("beta_slow", what);
+  const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
+  if (s.type != RopeScalingType::Dynamic && !longrope) f.forbid("seq_len", what);
+  if (!yarn) {
+    for (const char* k : {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"}) f.forbid(k, what);
+  }
+  if (!yarn && !longrope) f.forbid("attention_factor", what);
+  if (!longrope) {
+    f.forbid("short_factor", what);
+    f.forbid("long_factor", what);
   }
   if (s.type != RopeScalingType::Llama3) {
     f.forbid("low_freq_factor", what);
     f.forbid("high_freq_factor", what);
   }
   // factor and original_max_position_embeddings are common to every type; read (and type-check) them
-  // when present, require them where the type uses them.
-  const bool needs_factor = s.type != RopeScalingType::None;
-  const bool needs_length = s.type == RopeScalingType::Dynamic || s.type == RopeScalingType::Yarn ||
-                            s.type == RopeScalingType::Llama3;
+  // when present, require them where the type uses them (longrope's factor defaults to 1).
+  const bool needs_factor = s.type != RopeScalingType::None && !longrope;
+  const bool needs_length = s.type == RopeScalingType::Dynamic || yarn || longrope || s.type == RopeScalingType::Llama3;
   if (needs_factor || f.has("factor")) s.factor = f.number("factor");
   if (needs_length || f.has("original_max_position_embeddings"))
     s.original_max_position_embeddings = f.integer("original_max_position_embeddings");
-  if (s.type == RopeScalingType::Dynamic) s.seq_len = f.opt_integer("seq_len");
-  if (s.type == RopeScalingType::Yarn) {
+  if (s.type == RopeScalingType::Dynamic || longrope) s.seq_len = f.opt_integer("seq_len");
+  if (yarn) {
     s.beta_fast = f.opt_number("beta_fast").value_or(32.0);
     s.beta_slow = f.opt_number("beta_slow").value_or(1.0);
+    s.mscale = f.opt_number("mscale");
+    s.mscale_all_dim = f.opt_number("mscale_all_dim");
+    if (f.has("truncate")) s.truncate = f.boolean("truncate");
+  }
+  if (yarn || longrope) s.attention_factor = f.opt_number("attention_factor");
+  if (longrope) {
+    s.short_factor = f.number_array("short_factor");
+    s.long_factor = f.number_array("long_factor");
   }
   if (s.type == RopeScalingType::Llama3) {
     s.low_freq_factor = f.number("low_freq_factor");
@@ -136,9 +167,7 @@ ojson op_t5_bucket(const json& req) {
   const int64_t nb = f.integer("num_buckets");
   const int64_t md = f.integer("max_distance");
   require(nb >= 1 && nb <= kMaxBuckets, "num_buckets", "num_buckets must be in [1, 2^20]");
-  for (int64_t r : rel)
-    require(r >= -kMaxRelative && r <= kMaxRelative, "relative_positions",
-            "relative_positions must lie in [-2*10^6, 2*10^6]");
+  // Relative positions: any int64, as the reference takes (memory is bounded by the input size).
   return {{"buckets", t5_buckets(rel, bidirectional, static_cast<int>(nb), md)}};
 }
 
@@ -165,18 +194,25 @@ ojson op_rope_frequencies(const json& req) {
 }
 
 ojson op_rope_apply(const json& req) {
-  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout"});
+  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout", "rotary_dim"});
   Matrix x = f.matrix("x");
   const std::vector<int64_t> pos = f.int_array("positions");
   const int dim = read_dim(f);
   const double base = f.number("base");
   const RopeScaling s = read_scaling(f, "scaling");
   const RopeLayout layout = read_layout(f);
+  // Partial rotary: the first rotary_dim of the dim columns rotate, the rest pass through.
+  int rotary_dim = dim;
+  if (f.has("rotary_dim")) {
+    const int64_t rd = f.integer("rotary_dim");
+    require(rd >= 2 && rd <= dim && rd % 2 == 0, "rotary_dim", "rotary_dim must be even and in [2, dim]");
+    rotary_dim = static_cast<int>(rd);
+  }
   if (x.rows() == 0) x.resize(0, dim);
   require(x.cols() == dim, "x", "every row of x must have dim entries");
   require(static_cast<Eigen::Index>(pos.size()) == x.rows(), "positions", "positions must have one entry per row of x");
   check_positions(pos, "positions");
-  return {{"values", matrix_json(rope_apply(x, pos, dim, base, s, layout), "x")}};
+  return {{"values", matrix_json(rope_apply_partial(x, pos, rotary_dim, base, s, layout), "x")}};
 }
 
 ojson op_alibi_slopes(const json& req) {
@@ -199,12 +235,18 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
     scale = f.opt_number("scale");
     out = NoPosition{};
   } else if (scheme == "rope") {
-    const Fields f = fields({"scheme", "base", "scaling", "layout", "scale"});
+    const Fields f = fields({"scheme", "base", "scaling", "layout", "scale", "rotary_dim"});
     scale = f.opt_number("scale");
     RopePosition p;
     p.base = f.number("base");
     p.scaling = read_scaling(f, "scaling");
     p.layout = read_layout(f);
+    if (f.has("rotary_dim")) {
+      const int64_t rd = f.integer("rotary_dim");
+      require(rd >= 2 && rd <= kMaxDim && rd % 2 == 0, "position.rotary_dim",
+              "position.rotary_dim must be even and in [2, d]");
+      p.rotary_dim = static_cast<int>(rd);
+    }
     out = p;
   } else if (scheme == "t5") {
     const Fields f = fields({"scheme", "bidirectional", "num_buckets", "max_distance", "bias", "scale"});
@@ -258,7 +300,31 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
   return out;
 }
 
-ojson op_attention(const json& req) {
+// Writes one matrix as JSON rows, one row at a time, so the response never exists as a whole in memory
+// (a 4096 x 4096 attention is 2 x 16.7M numbers). null_masked writes null for masked logits.
+void write_matrix(std::ostream& out, const Matrix& m, bool null_masked) {
+  out << '[';
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    ojson row = ojson::array();
+    for (Eigen::Index c = 0; c < m.cols(); ++c) {
+      if (null_masked && std::isinf(m(r, c)) && m(r, c) < 0) row.push_back(nullptr);
+      else row.push_back(m(r, c));
+    }
+    out << (r ? "," : "") << row.dump();
+  }
+  out << ']';
+}
+
+void require_finite(const Matrix& m, const char* blame, bool allow_masked) {
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const double x = m.data()[i];
+    if (allow_masked && std::isinf(x) && x < 0) continue;
+    finite(x, blame);
+  }
+}
+
+// The attention op streams its response: everything is computed and checked first, then written.
+void op_attention(const json& req, std::ostream& out) {
   const Fields f(req, "", {"op", "q", "k", "v", "query_positions", "key_positions", "causal", "position"});
   const Matrix q = f.matrix("q");
   const Matrix k = f.matrix("k");
@@ -273,19 +339,31 @@ ojson op_attention(const json& req) {
   if (f.has("position")) spec.position = read_position(f, spec.scale);
   else spec.position = NoPosition{};
   const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec);
-
-  ojson logits = ojson::array();
-  for (Eigen::Index i = 0; i < r.logits.rows(); ++i) {
-    ojson row = ojson::array();
-    for (Eigen::Index j = 0; j < r.logits.cols(); ++j) {
-      if (r.masked(i, j)) row.push_back(nullptr);
-      else row.push_back(finite(r.logits(i, j), "q"));
-    }
-    logits.push_back(std::move(row));
+  require_finite(r.logits, "q", /*allow_masked=*/true);
+  require_finite(r.weights, "q", false);
+  if (r.output) require_finite(*r.output, "v", false);
+  out << "{\"logits\":";
+  write_matrix(out, r.logits, true);
+  out << ",\"weights\":";
+  write_matrix(out, r.weights, false);
+  if (r.output) {
+    out << ",\"output\":";
+    write_matrix(out, *r.output, false);
   }
-  ojson out = {{"logits", std::move(logits)}, {"weights", matrix_json(r.weights, "q")}};
-  if (r.output) out["output"] = matrix_json(*r.output, "v");
-  return out;
+  out << "}\n";
+}
+
+ojson op_model(const json& req) {
+  const Fields f(req, "", {"op", "config", "seq_len"});
+  if (!f.has("config")) throw InvalidArgument("config", "missing field 'config'");
+  if (!req.at("config").is_object())
+    throw InvalidArgument("config", "config must be a JSON object (a Hugging Face config.json)");
+  const std::optional<int64_t> seq_len = f.opt_integer("seq_len");
+  if (seq_len) require(*seq_len >= 1 && *seq_len <= kMaxLength, "seq_len", "seq_len must be an integer in [1, 2^30]");
+  const ConfigValue config = model_io::config_from_json(req.at("config"), "config");
+  // read_hf_config names keys from the config's root: re-root them under "config.".
+  const ModelPosition m = under("config.", [&] { return read_hf_config(config, seq_len); });
+  return model_io::model_position_json(m);
 }
 
 using Op = std::function<ojson(const json&)>;
@@ -298,14 +376,62 @@ const std::map<std::string, Op>& op_table() {
       {"rope_frequencies", op_rope_frequencies},
       {"rope_apply", op_rope_apply},
       {"alibi_slopes", op_alibi_slopes},
-      {"attention", op_attention},
+      {"model", op_model},
   };
   return table;
 }
 
+// A SAX pass over the request that builds nothing: it rejects a document whose top-level field carries
+// more numbers than any input may hold (2^24, limits.h) before the DOM parse would allocate for them.
+class SizeScan : public nlohmann::json_sax<json> {
+ public:
+  std::string too_large;  // the field that exceeded the limit
+
+  bool null() override { return count(); }
+  bool boolean(bool) override { return count(); }
+  bool number_integer(number_integer_t) override { return count(); }
+  bool number_unsigned(number_unsigned_t) override { return count(); }
+  bool number_float(number_float_t, const string_t&) override { return count(); }
+  bool string(string_t&) override { return count(); }
+  bool binary(binary_t&) override { return count(); }
+  bool start_object(std::size_t) override { ++depth_; return true; }
+  bool end_object() override { --depth_; return true; }
+  bool start_array(std::size_t) override { ++depth_; return true; }
+  bool end_array() override { --depth_; return true; }
+  bool key(string_t& k) override {
+    if (depth_ == 1) {
+      top_ = k;
+      values_ = 0;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool count() {
+    if (depth_ >= 2 && ++values_ > kMaxCells) {
+      too_large = top_;
+      return false;
+    }
+    return true;
+  }
+  int depth_ = 0;
+  int64_t values_ = 0;
+  std::string top_;
+};
+
 // Parses strictly: one value, no comments, no NaN/Infinity, no duplicate keys (the parser would
 // silently keep the last one).
 json parse_request(const std::string& text) {
+  if (text.size() > kMaxRequestBytes)
+    throw InvalidArgument("", "the request is " + std::to_string(text.size()) + " bytes; the limit is 1 GiB");
+  {
+    SizeScan scan;
+    // Syntax errors are reported by the full parse below, with nlohmann's message.
+    nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    if (!scan.too_large.empty())
+      throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
+  }
   struct Frame {
     std::set<std::string> keys;
     std::string last;
@@ -351,20 +477,27 @@ json parse_request(const std::string& text) {
 
 }  // namespace
 
-std::string evaluate_request(const std::string& text) {
+void evaluate_request_to(const std::string& text, std::ostream& out) {
   const json req = parse_request(text);
   if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
   if (!req.contains("op")) throw InvalidArgument("op", "missing field 'op'");
   if (!req.at("op").is_string()) throw InvalidArgument("op", "op must be a string");
   const std::string op = req.at("op").get<std::string>();
+  if (op == "attention") return op_attention(req, out);
   const auto& table = op_table();
   const auto it = table.find(op);
   if (it == table.end()) {
-    std::string names;
-    for (const auto& [name, fn] : table) names += (names.empty() ? "" : ", ") + name;
+    std::string names = "attention";
+    for (const auto& [name, fn] : table) names += ", " + name;
     throw InvalidArgument("op", "unknown op '" + op + "' (one of " + names + ")");
   }
-  return it->second(req).dump() + "\n";
+  out << it->second(req).dump() << "\n";
+}
+
+std::string evaluate_request(const std::string& text) {
+  std::ostringstream out;
+  evaluate_request_to(text, out);
+  return out.str();
 }
 
 std::string error_json(const std::string& message, const std::string& field) {
@@ -383,15 +516,20 @@ int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
   try {
     std::string text;
     if (options.file == "-") {
-      text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+      text = read_bounded(std::cin, kMaxRequestBytes, "the request");
     } else {
       std::ifstream in(options.file, std::ios::binary);
       if (!in) throw InvalidArgument("", "cannot read request file '" + options.file + "'");
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      text = read_bounded(in, kMaxRequestBytes, "the request file");
     }
-    const std::string response = evaluate_request(text);  // fully built before anything is written
-    out << response;
+    // Errors are found before anything is written: every op computes and checks its whole result first
+    // (attention then streams it row by row).
+    evaluate_request_to(text, out);
     out.flush();
+    if (!out) {
+      err << error_json("cannot write the response (standard output failed)", "");
+      return 2;
+    }
     return 0;
   } catch (const InvalidArgument& e) {
     err << error_json(e.what(), e.field());

@@ -1,6 +1,7 @@
 // `posenc eval FILE|-`: one JSON request in, one JSON response out (contract v1, docs/cli.md).
 #pragma once
 
+#include <cstddef>
 #include <iosfwd>
 #include <string>
 
@@ -20,9 +21,14 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options);
 // Reads the request, writes the response on out (exit code 0) or one JSON error object on err (exit 2).
 int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err);
 
+// Largest request accepted (checked before parsing).
+inline constexpr std::size_t kMaxRequestBytes = std::size_t{1} << 30;
+
 // The pure part: request text -> response text. Throws posenc::InvalidArgument on bad input
-// (field "" means no particular field).
+// (field "" means no particular field). evaluate_request_to writes the response to out once it is
+// fully computed and checked (the attention op then streams it row by row instead of building it whole).
 std::string evaluate_request(const std::string& text);
+void evaluate_request_to(const std::string& text, std::ostream& out);
 
 // {"error": message, "field": field or null} followed by a newline.
 std::string error_json(const std::string& message, const std::string& field);

@@ -19,16 +19,17 @@ void load_state_strict(app::App& app, const std::string& state) {
   if (!app.load_state_query_strict(state, field, message)) throw InvalidArgument(field, message);
 }
 
-void write_output(const std::string& text, const std::string& path, std::ostream& out) {
+void write_output(const std::string& text, const std::string& path, std::ostream& out, const char* field) {
   if (path.empty() || path == "-") {
     out << text;
     out.flush();
+    if (!out) throw InvalidArgument(field, std::string(field) + ": cannot write to standard output");
     return;
   }
   std::ofstream file(path, std::ios::binary);
   file << text;
-  file.close();
-  if (!file) throw InvalidArgument("output", "cannot write '" + path + "'");
+  file.close();  // flushes: a full device (/dev/full) fails here
+  if (!file) throw InvalidArgument(field, std::string(field) + ": cannot write '" + path + "'");
 }
 
 CLI::App* add_export_command(CLI::App& app, ExportOptions& options) {

@@ -38,7 +38,8 @@ int run_views(const ViewsOptions& options, std::ostream& out);
 // posenc::InvalidArgument naming the URL key.
 void load_state_strict(app::App& app, const std::string& state);
 
-// Writes `text` to `path` ("-" or empty: `out`); throws InvalidArgument("output", ...) on failure.
-void write_output(const std::string& text, const std::string& path, std::ostream& out);
+// Writes `text` to `path` ("-" or empty: `out`); throws InvalidArgument(field, ...) on any failure,
+// including one found only when the file is flushed and closed (a full device).
+void write_output(const std::string& text, const std::string& path, std::ostream& out, const char* field = "output");
 
 }  // namespace posenc::cli

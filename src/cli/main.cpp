@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "eval.h"
+#include "inspect.h"
 #if defined(POSENC_HAVE_APP)
 #include "export.h"
 #endif
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
 
   posenc::cli::EvalOptions eval_options;
   CLI::App* eval = posenc::cli::add_eval_command(app, eval_options);
+  posenc::cli::InspectOptions inspect_options;
+  CLI::App* inspect = posenc::cli::add_inspect_command(app, inspect_options);
 #if defined(POSENC_HAVE_APP)
   posenc::cli::ExportOptions export_options;
   CLI::App* export_cmd = posenc::cli::add_export_command(app, export_options);
@@ -45,6 +48,7 @@ int main(int argc, char** argv) {
   }
 
   if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
+  if (inspect->parsed()) return posenc::cli::run_inspect(inspect_options, std::cout, std::cerr);
 #if defined(POSENC_HAVE_APP)
   if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);
   if (views->parsed()) return posenc::cli::run_views(views_options, std::cout);

@@ -60,8 +60,8 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
 
     platform::HeadlessRunner runner(std::move(app), w, h);
     const platform::Image image = runner.render(options.frames);
-    if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out);
-    if (!platform::write_png(options.output, image)) throw InvalidArgument("output", "cannot write '" + options.output + "'");
+    if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out, "probes");
+    write_output(platform::encode_png(image), options.output, out, "output");
     return 0;
   });
 }

@@ -55,14 +55,17 @@ struct Visitor {
   void operator()(const NoPosition&) { content("content"); }
 
   void operator()(const RopePosition& p) {
-    require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
-    RopeScaling s = p.scaling;
-    if (s.type == RopeScalingType::Dynamic && !s.seq_len) {
-      // Current length: one past the largest position seen by queries or keys.
-      int64_t mx = std::max(*std::max_element(qpos.begin(), qpos.end()), *std::max_element(kpos.begin(), kpos.end()));
-      s.seq_len = std::max<int64_t>(mx + 1, 1);
-    }
-    const RopeFrequencies f = in_position([&] { return rope_frequencies(static_cast<int>(d), p.base, s); });
+    const int rd = p.rotary_dim.value_or(static_cast<int>(d));
+    if (p.rotary_dim)
+      require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim",
+              "position.rotary_dim must be even, >= 2 and <= d");
+    else
+      require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
+    // Current length of dynamic / longrope scaling: one past the largest position seen by queries or keys.
+    std::vector<int64_t> all(qpos.begin(), qpos.end());
+    all.insert(all.end(), kpos.begin(), kpos.end());
+    const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
+    const RopeFrequencies f = in_position([&] { return rope_frequencies(rd, p.base, s); });
     const Matrix qr = rope_apply(q, qpos, f, p.layout);
     const Matrix kr = rope_apply(k, kpos, f, p.layout);
     out.terms.push_back({"content (rotated)", scale * (qr * kr.transpose())});
@@ -101,7 +104,7 @@ struct Visitor {
     const int64_t s = deberta_span(p.bucket_size, p.max_position);
     require(s >= 1, "position.max_position",
             "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
-    require(2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
+    require(s <= kMaxCells && 2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
     require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key",
             "position.pos_key must be 2s x d");
     require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query",

@@ -21,6 +21,7 @@ struct RopePosition {
   double base = 10000.0;
   RopeScaling scaling;
   RopeLayout layout = RopeLayout::Half;
+  std::optional<int> rotary_dim = std::nullopt;  // partial rotary: the first rotary_dim of d dims rotate (default d)
 };
 
 struct T5Position {  // default scale 1: T5 does not scale q.k

@@ -25,6 +25,19 @@ void require_original_length(const RopeScaling& s) {
           "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
 }
 
+void require_attention_factor(const RopeScaling& s) {
+  if (s.attention_factor)
+    require(std::isfinite(*s.attention_factor) && *s.attention_factor > 0 && *s.attention_factor <= 1e6,
+            "scaling.attention_factor", "scaling.attention_factor must be a number in (0, 10^6]");
+}
+
+void require_longrope_factors(const std::vector<double>& f, const char* field, int dim) {
+  require(static_cast<int>(f.size()) == dim / 2, field,
+          std::string(field) + " must have dim/2 = " + std::to_string(dim / 2) + " entries (one per rotary pair)");
+  for (double x : f)
+    require(std::isfinite(x) && x > 0 && x <= 1e6, field, std::string(field) + " entries must be numbers in (0, 10^6]");
+}
+
 std::vector<double> inv_freq_for_base(int dim, double base) {
   std::vector<double> inv(dim / 2);
   for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim);
@@ -61,6 +74,23 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
               "scaling.beta_fast must be a number in (0, 10^6]");
       require(std::isfinite(s.beta_slow) && s.beta_slow > 0 && s.beta_slow <= 1e6, "scaling.beta_slow",
               "scaling.beta_slow must be a number in (0, 10^6]");
+      require_attention_factor(s);
+      if (s.mscale)
+        require(std::isfinite(*s.mscale) && *s.mscale >= 0 && *s.mscale <= 1e6, "scaling.mscale",
+                "scaling.mscale must be a number in [0, 10^6]");
+      if (s.mscale_all_dim)
+        require(std::isfinite(*s.mscale_all_dim) && *s.mscale_all_dim >= 0 && *s.mscale_all_dim <= 1e6,
+                "scaling.mscale_all_dim", "scaling.mscale_all_dim must be a number in [0, 10^6]");
+      return;
+    case RopeScalingType::Longrope:
+      require_factor(s);
+      require_original_length(s);
+      require_attention_factor(s);
+      require_longrope_factors(s.short_factor, "scaling.short_factor", dim);
+      require_longrope_factors(s.long_factor, "scaling.long_factor", dim);
+      if (s.seq_len)
+        require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
+                "scaling.seq_len must be an integer in [1, 2^30]");
       return;
     case RopeScalingType::Llama3:
       require_factor(s);
@@ -81,14 +111,23 @@ std::vector<double> rope_default_inv_freq(int dim, double base) {
 }
 
 std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
-                                                int64_t L) {
+                                                int64_t L, bool truncate) {
   // find_correction_dim: the pair index whose wavelength completes `rot` turns over L positions.
   auto correction_dim = [&](double rot) {
     return (dim * std::log(static_cast<double>(L) / (rot * 2 * std::numbers::pi))) / (2 * std::log(base));
   };
-  const double low = std::floor(correction_dim(beta_fast));
-  const double high = std::ceil(correction_dim(beta_slow));
+  double low = correction_dim(beta_fast);
+  double high = correction_dim(beta_slow);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
   return {std::max(low, 0.0), std::min(high, static_cast<double>(dim - 1))};
+}
+
+double yarn_get_mscale(double scale, double mscale) {
+  if (scale <= 1) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
 }
 
 RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
@@ -120,7 +159,8 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       break;
     }
     case RopeScalingType::Yarn: {
-      auto [low, high] = yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings);
+      auto [low, high] =
+          yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings, s.truncate);
       if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
       out.inv_freq.resize(half);
       for (int i = 0; i < half; ++i) {
@@ -131,7 +171,24 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
         const double extrapolation_factor = 1.0 - ramp;
         out.inv_freq[i] = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor;
       }
-      out.attention_scaling = 0.1 * std::log(f) + 1.0;
+      // _compute_yarn_parameters: explicit attention_factor, else the ratio of the two get_mscale terms
+      // when both mscale and mscale_all_dim are set and nonzero (Python truthiness), else get_mscale(f).
+      if (s.attention_factor) out.attention_scaling = *s.attention_factor;
+      else if (s.mscale && *s.mscale != 0 && s.mscale_all_dim && *s.mscale_all_dim != 0)
+        out.attention_scaling = yarn_get_mscale(f, *s.mscale) / yarn_get_mscale(f, *s.mscale_all_dim);
+      else out.attention_scaling = yarn_get_mscale(f);
+      break;
+    }
+    case RopeScalingType::Longrope: {
+      // _compute_longrope_parameters: inv_freq = 1 / (ext * base^(2i/dim)), ext = long factors iff the
+      // current length exceeds the original one.
+      out.long_factors = s.seq_len && *s.seq_len > s.original_max_position_embeddings;
+      const std::vector<double>& ext = out.long_factors ? s.long_factor : s.short_factor;
+      out.inv_freq.resize(half);
+      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * std::pow(base, static_cast<double>(2 * i) / dim));
+      if (s.attention_factor) out.attention_scaling = *s.attention_factor;
+      else if (f <= 1.0) out.attention_scaling = 1.0;
+      else out.attention_scaling = std::sqrt(1 + std::log(f) / std::log(L));
       break;
     }
     case RopeScalingType::Llama3: {
@@ -158,12 +215,12 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
 Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
                   RopeLayout layout) {
   const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
-  require(x.cols() == 2 * half, "x", "x must have dim columns");
+  require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
   require(static_cast<Eigen::Index>(positions.size()) == x.rows(), "positions",
           "positions must have one entry per row of x");
   for (int64_t p : positions)
     require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
-  Matrix out(x.rows(), x.cols());
+  Matrix out = x;  // the pass-through dims beyond the rotary ones stay as they are
   const double a = freqs.attention_scaling;
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
     const double p = static_cast<double>(positions[r]);
@@ -180,15 +237,28 @@ Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const Rop
   return out;
 }
 
-Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
-                  const RopeScaling& scaling, RopeLayout layout) {
+RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions) {
   RopeScaling s = scaling;
-  if (s.type == RopeScalingType::Dynamic && !s.seq_len && !positions.empty()) {
+  const bool uses_length = s.type == RopeScalingType::Dynamic || s.type == RopeScalingType::Longrope;
+  if (uses_length && !s.seq_len && !positions.empty()) {
     const int64_t mx = *std::max_element(positions.begin(), positions.end());
     s.seq_len = std::clamp<int64_t>(mx + 1, 1, kMaxLength);
   }
+  return s;
+}
+
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
+                  const RopeScaling& scaling, RopeLayout layout) {
   require(x.cols() == dim, "x", "x must have dim columns");
-  return rope_apply(x, positions, rope_frequencies(dim, base, s), layout);
+  return rope_apply(x, positions, rope_frequencies(dim, base, with_seq_len_from_positions(scaling, positions)), layout);
+}
+
+Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, int rotary_dim, double base,
+                          const RopeScaling& scaling, RopeLayout layout) {
+  require(rotary_dim >= 2 && rotary_dim % 2 == 0 && rotary_dim <= x.cols(), "rotary_dim",
+          "rotary_dim must be even, >= 2 and <= the width of x");
+  return rope_apply(x, positions, rope_frequencies(rotary_dim, base, with_seq_len_from_positions(scaling, positions)),
+                    layout);
 }
 
 std::vector<int> rope_interleaved_to_half(int dim) {

@@ -20,17 +20,18 @@ void validate_t5_buckets(bool bidirectional, int num_buckets, int64_t max_distan
 
 int t5_bucket(int64_t r, bool bidirectional, int num_buckets, int64_t max_distance) {
   validate_t5_buckets(bidirectional, num_buckets, max_distance);
-  require(r >= -kMaxRelative && r <= kMaxRelative, "relative_positions",
-          "relative positions must lie in [-2*10^6, 2*10^6]");
+  // Any int64 like the reference; |INT64_MIN| saturates to INT64_MAX (torch would wrap to a negative
+  // index), which lands in the last bucket like every distance past max_distance.
   int bucket = 0;
   int nb = num_buckets;
+  auto magnitude = [](int64_t v) { return v == INT64_MIN ? INT64_MAX : (v < 0 ? -v : v); };
   int64_t n;
   if (bidirectional) {
     nb /= 2;
     if (r > 0) bucket += nb;
-    n = r < 0 ? -r : r;
+    n = magnitude(r);
   } else {
-    n = -std::min<int64_t>(r, 0);
+    n = r < 0 ? magnitude(r) : 0;
   }
   const int max_exact = nb / 2;
   if (n < max_exact) return bucket + static_cast<int>(n);

@@ -64,6 +64,8 @@ struct Image {
 Image read_framebuffer(unsigned framebuffer, int width, int height);
 
 // Writes a PNG (native builds; the browser encodes its canvas itself). Returns false on failure.
+// The image as PNG bytes (empty if it cannot be encoded), and written to a file (false on any IO failure).
+std::string encode_png(const Image& image);
 bool write_png(const std::string& path, const Image& image);
 
 }  // namespace posenc::platform

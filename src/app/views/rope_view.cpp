@@ -20,7 +20,10 @@ namespace {
 constexpr int kMaxHeadWidth = 1024;
 constexpr int kMaxContext = 1 << 22;  // target / trained lengths and decay distances accepted
 constexpr double kMaxFactor = 64.0;
-constexpr int kScalingCount = int(names_of<RopeScalingType>().size());
+// The methods this view compares: every scaling but LongRoPE, whose per-pair factors come from a model
+// (the Model view shows it).
+constexpr auto kScalingNames = names_of<RopeScalingType>().first(size_t(RopeScalingType::Longrope));
+constexpr int kScalingCount = int(kScalingNames.size());
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // What the combo shows, in RopeScalingType order (the URL names are the core's).
 constexpr const char* kScalingLabels[] = {"none",        "linear (position interpolation)", "NTK-aware",
@@ -44,7 +47,7 @@ class RopeView final : public View {
     p.integer("dim", dim_, 2, kMaxHeadWidth,
               {.label = "Head width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
-    p.choice("scaling", scaling_, names_of<RopeScalingType>(), {.label = "Context extension", .labels = kScalingLabels});
+    p.choice("scaling", scaling_, kScalingNames, {.label = "Context extension", .labels = kScalingLabels});
     p.real("factor", factor_, 1.0, kMaxFactor, {.label = "Factor f", .format = "f = %.3g", .log = true});
     p.integer("orig", orig_, 16, kMaxContext, {.label = "Trained length L", .format = "L = %d", .log = true});
     p.integer("target", target_, 16, kMaxContext, {.label = "Target length T", .format = "T = %d", .log = true});

@@ -1,0 +1,168 @@
+#include "inspect.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <numbers>
+#include <sstream>
+#include <vector>
+
+#include "core/gguf.h"
+#include "eval.h"
+#include "model_io/config_json.h"
+
+namespace posenc::cli {
+namespace {
+
+// GGUF metadata of real files (tokenizer vocabularies included) is a few MiB; 64 MiB is generous.
+constexpr std::size_t kMaxGgufHeaderBytes = std::size_t{64} << 20;
+
+std::vector<uint8_t> read_prefix(const std::string& path, std::size_t limit, bool& whole) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidArgument("file", "cannot read '" + path + "'");
+  std::vector<uint8_t> bytes(limit);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(limit));
+  bytes.resize(static_cast<std::size_t>(in.gcount()));
+  whole = in.peek() == std::char_traits<char>::eof();
+  return bytes;
+}
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const std::string& indent) {
+  const RopeScaling& s = r.scaling;
+  o << indent << "rotary dims      " << r.rotary_dim << " of " << head_dim << " (" << r.rotary_dim / 2 << " pairs, "
+    << rope_layout_name(r.layout) << " layout)\n";
+  o << indent << "base (theta)     " << fmt(r.base) << "\n";
+  o << indent << "rope_type        " << rope_type_name(s.type);
+  if (s.type != RopeScalingType::None) o << ", factor " << fmt(s.factor);
+  if (s.type == RopeScalingType::Yarn)
+    o << ", beta_fast " << fmt(s.beta_fast) << ", beta_slow " << fmt(s.beta_slow)
+      << (s.truncate ? "" : ", truncate false");
+  if (s.type == RopeScalingType::Llama3)
+    o << ", low_freq_factor " << fmt(s.low_freq_factor) << ", high_freq_factor " << fmt(s.high_freq_factor);
+  if (s.type == RopeScalingType::Longrope)
+    o << ", " << (r.frequencies.long_factors ? "long" : "short") << " factors (long iff seq_len > "
+      << s.original_max_position_embeddings << ")";
+  o << "\n";
+  o << indent << "lengths          max_position_embeddings " << r.max_position_embeddings
+    << ", original " << r.original_max_position_embeddings << "\n";
+  o << indent << "cos/sin scale    " << fmt(r.frequencies.attention_scaling) << " (attention_factor";
+  if (s.mscale || s.mscale_all_dim)
+    o << "; mscale " << fmt(s.mscale.value_or(0)) << ", mscale_all_dim " << fmt(s.mscale_all_dim.value_or(0));
+  o << ")\n";
+  o << indent << "softmax scale    " << fmt(r.softmax_scale) << " (1/sqrt(head_dim) = " << fmt(1.0 / std::sqrt(head_dim))
+    << ")\n";
+  // Pair classes at the model's max length against the trained (original) length.
+  const std::vector<double> plain = rope_default_inv_freq(r.rotary_dim, r.base);
+  int counts[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    ++counts[static_cast<int>(classify_pair(plain[i], r.frequencies.inv_freq[i], r.original_max_position_embeddings,
+                                            r.max_position_embeddings))];
+  o << indent << "pairs at " << r.max_position_embeddings << "   " << counts[0] << " rotate fully in training, "
+    << counts[1] << " within trained angles (interpolated), " << counts[2] << " extrapolated\n";
+}
+
+}  // namespace
+
+PairClass classify_pair(double unscaled, double scaled, int64_t trained, int64_t at) {
+  const double trained_reach = unscaled * static_cast<double>(trained);
+  if (trained_reach >= 2 * std::numbers::pi) return PairClass::FullTurns;
+  if (scaled * static_cast<double>(at) <= trained_reach * (1 + 1e-12)) return PairClass::Interpolated;
+  return PairClass::Extrapolated;
+}
+
+ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_len) {
+  bool whole = false;
+  const std::vector<uint8_t> bytes = read_prefix(path, kMaxGgufHeaderBytes, whole);
+  if (bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "GGUF")) {
+    try {
+      return read_gguf_model(read_gguf_header(bytes), seq_len);
+    } catch (const InvalidArgument& e) {
+      if (!whole && std::string(e.what()).find("truncated") != std::string::npos)
+        throw InvalidArgument("gguf", "the GGUF metadata is larger than 64 MiB (" + std::string(e.what()) + ")");
+      throw;
+    }
+  }
+  if (!whole || bytes.size() > model_io::kMaxConfigBytes)
+    throw InvalidArgument("file", "'" + path + "' is neither a GGUF file nor a config.json of at most 8 MiB");
+  const std::string text(bytes.begin(), bytes.end());
+  return read_hf_config(model_io::parse_config_text(text), seq_len);
+}
+
+std::string inspect_summary(const ModelPosition& m) {
+  std::ostringstream o;
+  o << "model_type       " << m.model_type << "\n";
+  o << "position         " << position_kind_name(m.position) << "\n";
+  o << "head_dim         " << m.head_dim << " (" << m.num_attention_heads << " heads)\n";
+  switch (m.position) {
+    case PositionKind::Rope:
+      if (m.layers.empty()) {
+        rope_lines(o, *m.rope, m.head_dim, "");
+      } else {
+        for (const auto& [name, r] : m.layers) {
+          o << "layers '" << name << "':\n";
+          rope_lines(o, r, m.head_dim, "  ");
+        }
+      }
+      break;
+    case PositionKind::Alibi: {
+      o << "alibi slopes     " << m.alibi_slopes.size() << " heads, from " << fmt(m.alibi_slopes.front()) << " to "
+        << fmt(*std::min_element(m.alibi_slopes.begin(), m.alibi_slopes.end())) << "\n";
+      break;
+    }
+    case PositionKind::T5:
+      o << "t5 buckets       " << m.t5_num_buckets << ", max_distance " << m.t5_max_distance
+        << (m.t5_bidirectional ? ", bidirectional (encoder)" : ", causal") << "\n";
+      break;
+    case PositionKind::Deberta:
+      o << "deberta          bucket_size " << m.deberta_bucket_size << ", max_position " << m.deberta_max_position
+        << "\n";
+      break;
+    case PositionKind::Learned:
+      o << "learned table    " << m.learned_max_position_embeddings << " positions\n";
+      break;
+    case PositionKind::None:
+      break;
+  }
+  return o.str();
+}
+
+CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options) {
+  CLI::App* cmd = app.add_subcommand("inspect", "A model's positional encoding from config.json or a .gguf header");
+  cmd->add_option("FILE", options.file, "config.json or .gguf file")->required();
+  cmd->add_flag("--json", options.json, "Print the `model` response (docs/cli.md) instead of the summary");
+  cmd->add_option("--seq-len", options.seq_len, "Current sequence length (dynamic NTK, LongRoPE short/long)");
+  return cmd;
+}
+
+int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
+  try {
+    std::optional<int64_t> seq_len;
+    if (options.seq_len != 0) seq_len = options.seq_len;
+    const ModelPosition m = inspect_file(options.file, seq_len);
+    if (options.json) out << model_io::model_position_json(m).dump() << "\n";
+    else out << inspect_summary(m);
+    out.flush();
+    if (!out) {
+      err << error_json("cannot write the output (standard output failed)", "");
+      return 2;
+    }
+    return 0;
+  } catch (const InvalidArgument& e) {
+    err << error_json(e.what(), e.field());
+  } catch (const std::bad_alloc&) {
+    err << error_json("out of memory while reading the model", "");
+  } catch (const std::exception& e) {
+    err << error_json(std::string("internal error: ") + e.what(), "");
+  }
+  return 2;
+}
+
+}  // namespace posenc::cli

@@ -1,0 +1,43 @@
+// GGUF header reader: the key/value metadata at the start of a .gguf file (never the tensors), and the
+// positional encoding it describes, mapped the way llama.cpp reads it (src/llama-model.cpp,
+// llama_model_rope_type and the hparams loader; key names from src/llama-arch.cpp). docs/models.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "config_value.h"
+#include "model_config.h"
+
+namespace posenc {
+
+struct GgufHeader {
+  uint32_t version = 0;
+  uint64_t tensor_count = 0;
+  // key -> value, in file order. Arrays longer than kGgufMaxKeptArray (tokenizer vocabularies) are checked
+  // and skipped: they are kept as null.
+  ConfigValue metadata = ConfigValue::object();
+  uint64_t metadata_bytes = 0;  // bytes from the file start to the end of the key/value section
+};
+
+inline constexpr uint64_t kGgufMaxKeys = uint64_t{1} << 20;
+inline constexpr uint64_t kGgufMaxTensors = uint64_t{1} << 24;
+inline constexpr uint64_t kGgufMaxKeyLength = 65535;
+inline constexpr uint64_t kGgufMaxKeptArray = 4096;
+inline constexpr int kGgufMaxArrayDepth = 4;
+
+// Parses the header from `bytes`, a prefix of the file (the whole metadata must be inside it). Every
+// malformation throws InvalidArgument with field "gguf" (or the offending key) and a sentence saying what
+// and at which byte offset; nothing is allocated beyond what the bytes themselves can hold.
+GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
+
+// The model's positional encoding from the header (general.architecture and its keys).
+ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
+
+// llama.cpp's llama_model_rope_type for an architecture name: "norm" (pairs of consecutive values,
+// interleaved), "neox" (pairs offset by n_rot/2, half), "none", "mrope", or nullopt when unknown.
+std::optional<std::string> llama_cpp_rope_type(const std::string& arch);
+
+}  // namespace posenc

@@ -1,0 +1,122 @@
+#include "config_json.h"
+
+#include <cmath>
+
+#include "core/types.h"
+
+namespace posenc::model_io {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr int kMaxDepth = 64;
+
+ConfigValue convert(const nlohmann::json& j, const std::string& path, int depth) {
+  if (depth > kMaxDepth) throw InvalidArgument(path, "config nested deeper than 64 levels at '" + path + "'");
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return ConfigValue();
+    case nlohmann::json::value_t::boolean: return ConfigValue::boolean(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return ConfigValue::integer(j.get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned: {
+      const uint64_t u = j.get<uint64_t>();
+      return u <= static_cast<uint64_t>(INT64_MAX) ? ConfigValue::integer(static_cast<int64_t>(u))
+                                                   : ConfigValue::number(static_cast<double>(u));
+    }
+    case nlohmann::json::value_t::number_float: return ConfigValue::number(j.get<double>());
+    case nlohmann::json::value_t::string: return ConfigValue::string(j.get<std::string>());
+    case nlohmann::json::value_t::array: {
+      ConfigValue::Array a;
+      a.reserve(j.size());
+      std::size_t i = 0;
+      for (const auto& e : j) a.push_back(convert(e, path + "[" + std::to_string(i++) + "]", depth + 1));
+      return ConfigValue::array(std::move(a));
+    }
+    case nlohmann::json::value_t::object: {
+      ConfigValue::Object o;
+      o.reserve(j.size());
+      for (const auto& [k, v] : j.items()) o.emplace_back(k, convert(v, path.empty() ? k : path + "." + k, depth + 1));
+      return ConfigValue::object(std::move(o));
+    }
+    default:
+      throw InvalidArgument(path, "unsupported JSON value at '" + path + "'");
+  }
+}
+
+double finite(double x, const char* field) {
+  if (!std::isfinite(x)) throw InvalidArgument(field, std::string(field) + ": the result is not finite");
+  return x;
+}
+
+ojson doubles(const std::vector<double>& v, const char* field) {
+  ojson a = ojson::array();
+  for (double x : v) a.push_back(finite(x, field));
+  return a;
+}
+
+ojson rope_json(const ModelRope& r) {
+  ojson o;
+  o["rotary_dim"] = r.rotary_dim;
+  o["layout"] = rope_layout_name(r.layout);
+  o["rope_type"] = rope_type_name(r.scaling.type);
+  o["base"] = finite(r.base, "base");
+  o["inv_freq"] = doubles(r.frequencies.inv_freq, "inv_freq");
+  o["attention_scaling"] = finite(r.frequencies.attention_scaling, "attention_scaling");
+  o["softmax_scale"] = finite(r.softmax_scale, "softmax_scale");
+  o["max_position_embeddings"] = r.max_position_embeddings;
+  o["original_max_position_embeddings"] = r.original_max_position_embeddings;
+  return o;
+}
+
+}  // namespace
+
+ConfigValue config_from_json(const nlohmann::json& j, const std::string& path) { return convert(j, path, 0); }
+
+ConfigValue parse_config_text(std::string_view text) {
+  if (text.size() > kMaxConfigBytes)
+    throw InvalidArgument("", "the config is " + std::to_string(text.size()) + " bytes; the limit is 8 MiB");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception& e) {
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw InvalidArgument("", "malformed config JSON: " + what);
+  }
+  return config_from_json(j);
+}
+
+nlohmann::ordered_json model_position_json(const ModelPosition& m) {
+  ojson o;
+  o["model_type"] = m.model_type;
+  o["position"] = position_kind_name(m.position);
+  o["head_dim"] = m.head_dim;
+  o["num_attention_heads"] = m.num_attention_heads;
+  switch (m.position) {
+    case PositionKind::Rope:
+      o["rope"] = rope_json(*m.rope);
+      if (!m.layers.empty()) {
+        ojson layers;
+        for (const auto& [name, r] : m.layers) layers[name] = rope_json(r);
+        o["layers"] = std::move(layers);
+      }
+      break;
+    case PositionKind::Alibi:
+      o["alibi"] = {{"slopes", doubles(m.alibi_slopes, "slopes")}};
+      break;
+    case PositionKind::T5:
+      o["t5"] = {{"num_buckets", m.t5_num_buckets}, {"max_distance", m.t5_max_distance},
+                 {"bidirectional", m.t5_bidirectional}};
+      break;
+    case PositionKind::Deberta:
+      o["deberta"] = {{"bucket_size", m.deberta_bucket_size}, {"max_position", m.deberta_max_position}};
+      break;
+    case PositionKind::Learned:
+      o["learned"] = {{"max_position_embeddings", m.learned_max_position_embeddings}};
+      break;
+    case PositionKind::None:
+      break;
+  }
+  return o;
+}
+
+}  // namespace posenc::model_io

@@ -1,0 +1,371 @@
+// Real models' configs (tests/data/configs, sources in SOURCES.md) through read_hf_config, the `model` op of
+// `posenc eval`, `posenc inspect`, and the contract-hygiene fixes. Expected values: tests/data/rope_reference.py
+// (plain-Python math of transformers' src/transformers/modeling_rope_utils.py _compute_*_parameters, read at
+// zucchini-nlp/transformers@26892c16b782513fdf938920653228ef63a19d7d and
+// huggingface/transformers@ef46806472a64b0013ed413781e3afed82bfa047). Native only: JSON is not visible to emcc.
+#ifdef POSENC_HAVE_EVAL
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/eval.h"
+#include "cli/inspect.h"
+#include "core/alibi.h"
+#include "core/gguf.h"
+#include "core/model_config.h"
+#include "model_io/config_json.h"
+#include "model_io/presets.h"
+
+using namespace posenc;
+using nlohmann::json;
+
+namespace {
+
+ModelPosition preset(const std::string& id, std::optional<int64_t> seq_len = std::nullopt) {
+  return read_hf_config(model_io::preset_config(id), seq_len);
+}
+
+void expect_rel(double got, double want, double rel = 1e-12) {
+  EXPECT_NEAR(got, want, std::abs(want) * rel) << "want " << want;
+}
+
+std::string config_error(const std::string& text) {
+  try {
+    read_hf_config(model_io::parse_config_text(text));
+  } catch (const InvalidArgument& e) {
+    return e.field() + "|" + e.what();
+  }
+  return "<ok>";
+}
+
+json eval(const std::string& request) { return json::parse(cli::evaluate_request(request)); }
+
+std::string eval_field(const std::string& request) {
+  try {
+    cli::evaluate_request(request);
+  } catch (const InvalidArgument& e) {
+    return e.field();
+  }
+  return "<ok>";
+}
+
+}  // namespace
+
+TEST(ModelConfig, EveryPresetLoads) {
+  ASSERT_GE(model_io::model_presets().size(), 20u);
+  for (const auto& p : model_io::model_presets()) {
+    SCOPED_TRACE(p.id);
+    const ModelPosition m = preset(p.id);
+    EXPECT_GT(m.head_dim, 0);
+    EXPECT_GT(m.num_attention_heads, 0);
+    EXPECT_NO_THROW(model_io::model_position_json(m).dump());
+  }
+  EXPECT_THROW(model_io::preset_config("llama-9"), InvalidArgument);
+}
+
+// _compute_llama3_parameters: factor 8, low 1, high 4, original 8192, theta 5e5.
+TEST(ModelConfig, Llama31Eight) {
+  const ModelPosition m = preset("llama-3.1-8b");
+  EXPECT_EQ(m.position, PositionKind::Rope);
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.num_attention_heads, 32);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.rotary_dim, 128);
+  EXPECT_EQ(r.layout, RopeLayout::Half);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Llama3);
+  EXPECT_EQ(r.base, 500000.0);
+  EXPECT_EQ(r.max_position_embeddings, 131072);
+  EXPECT_EQ(r.original_max_position_embeddings, 8192);
+  EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+  expect_rel(r.softmax_scale, 1 / std::sqrt(128.0));
+  const double want[] = {1.0, 0.016560440080994446, 3.428102195952591e-05, 1.2297638677963614e-05,
+                         3.068925988914511e-07};
+  const int at[] = {0, 20, 40, 45, 63};
+  for (int i = 0; i < 5; ++i) expect_rel(r.frequencies.inv_freq[at[i]], want[i]);
+  EXPECT_TRUE(m.layers.empty());
+}
+
+// Qwen2.5-7B-Instruct + the model card's YaRN recipe (legacy "type": "yarn").
+TEST(ModelConfig, Qwen25YarnRecipe) {
+  const ModelPosition plain = preset("qwen2.5-7b");
+  EXPECT_EQ(plain.rope->scaling.type, RopeScalingType::None);
+  EXPECT_EQ(plain.rope->base, 1e6);
+  const ModelPosition m = preset("qwen2.5-7b-yarn");
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Yarn);
+  EXPECT_EQ(r.scaling.factor, 4.0);  // v5: the explicit factor (not max / original = 1)
+  EXPECT_EQ(r.original_max_position_embeddings, 32768);
+  expect_rel(r.frequencies.attention_scaling, 1.138629436111989);
+  const double want[] = {1.0, 0.01333521432163324, 0.0010643609812470017, 4.445698525097307e-05,
+                         3.102344401879299e-07};
+  const int at[] = {0, 20, 30, 40, 63};
+  for (int i = 0; i < 5; ++i) expect_rel(r.frequencies.inv_freq[at[i]], want[i]);
+}
+
+// Phi-3-mini-128k: "type": "longrope", top-level original_max_position_embeddings 4096, factor 131072/4096.
+TEST(ModelConfig, Phi3LongropeShortAndLong) {
+  const ModelPosition s = preset("phi-3-mini-128k");
+  EXPECT_EQ(s.head_dim, 96);
+  EXPECT_EQ(s.rope->scaling.type, RopeScalingType::Longrope);
+  EXPECT_EQ(s.rope->original_max_position_embeddings, 4096);
+  EXPECT_EQ(s.rope->scaling.factor, 32.0);
+  expect_rel(s.rope->frequencies.attention_scaling, 1.1902380714238083);
+  EXPECT_FALSE(s.rope->frequencies.long_factors);
+  expect_rel(s.rope->frequencies.inv_freq[10], 0.07338996338110344);
+  const ModelPosition l = preset("phi-3-mini-128k", 8192);
+  EXPECT_TRUE(l.rope->frequencies.long_factors);
+  expect_rel(l.rope->frequencies.inv_freq[10], 0.02111941305322222);
+  EXPECT_FALSE(preset("phi-3-mini-128k", 4096).rope->frequencies.long_factors);
+}
+
+TEST(ModelConfig, SuIsLongrope) {
+  auto cfg = model_io::preset_config("phi-3-mini-128k");
+  ConfigValue rs = *cfg.find("rope_scaling");
+  rs.set("type", ConfigValue::string("su"));
+  cfg.set("rope_scaling", rs);
+  EXPECT_EQ(read_hf_config(cfg).rope->scaling.type, RopeScalingType::Longrope);
+}
+
+// GPT-NeoX rotary_pct 0.25 of head_dim 96 (rotary_ndims = 24), GPT-J rotary_dim 64 of 256, interleaved.
+TEST(ModelConfig, PartialRotaryNeoxAndGptj) {
+  const ModelPosition n = preset("gpt-neox-20b");
+  EXPECT_EQ(n.head_dim, 96);
+  EXPECT_EQ(n.rope->rotary_dim, 24);
+  EXPECT_EQ(n.rope->layout, RopeLayout::Half);
+  expect_rel(n.rope->frequencies.inv_freq[5], 0.021544346900318832);
+  expect_rel(n.rope->frequencies.inv_freq[11], 0.00021544346900318845);
+  const ModelPosition j = preset("gpt-j-6b");
+  EXPECT_EQ(j.head_dim, 256);
+  EXPECT_EQ(j.rope->rotary_dim, 64);
+  EXPECT_EQ(j.rope->layout, RopeLayout::Interleaved);
+  EXPECT_EQ(j.rope->frequencies.inv_freq, rope_default_inv_freq(64, 10000.0));
+}
+
+// Gemma-3: sliding layers at rope_local_base_freq 1e4, full layers at rope_theta 1e6; scale 256^-0.5.
+TEST(ModelConfig, Gemma3PerLayerType) {
+  const ModelPosition m = preset("gemma-3-1b");
+  ASSERT_EQ(m.layers.size(), 2u);
+  EXPECT_EQ(m.layers[0].first, "full_attention");
+  EXPECT_EQ(m.layers[1].first, "sliding_attention");
+  EXPECT_EQ(m.layers[0].second.base, 1e6);
+  EXPECT_EQ(m.layers[1].second.base, 1e4);
+  EXPECT_EQ(m.rope->base, 1e6);  // `rope` repeats the full-attention entry
+  EXPECT_EQ(m.rope->softmax_scale, 1.0 / 16.0);
+  EXPECT_EQ(m.layers[1].second.frequencies.inv_freq, rope_default_inv_freq(256, 1e4));
+}
+
+TEST(ModelConfig, RopeParametersV5PerLayerType) {
+  const std::string cfg = R"({"model_type":"gemma3_text","head_dim":8,"num_attention_heads":2,"hidden_size":16,
+    "max_position_embeddings":1024,"layer_types":["sliding_attention","full_attention"],
+    "rope_parameters":{"sliding_attention":{"rope_type":"default","rope_theta":10000.0},
+                       "full_attention":{"rope_type":"linear","factor":8.0,"rope_theta":1000000.0}}})";
+  const ModelPosition m = read_hf_config(model_io::parse_config_text(cfg));
+  ASSERT_EQ(m.layers.size(), 2u);
+  EXPECT_EQ(m.rope->scaling.type, RopeScalingType::Linear);  // the full_attention entry
+  EXPECT_EQ(m.rope->base, 1e6);
+  for (const auto& [name, r] : m.layers) {
+    EXPECT_TRUE(name == "sliding_attention" || name == "full_attention") << name;
+    if (name == "sliding_attention") {
+      EXPECT_EQ(r.scaling.type, RopeScalingType::None);
+      EXPECT_EQ(r.base, 1e4);
+    }
+  }
+}
+
+// DeepSeek-V3 (MLA): q.k over 128 + 64 dims, 64 rotate (interleaved), softmax scale 192^-0.5 * mscale^2.
+TEST(ModelConfig, DeepseekV3) {
+  const ModelPosition m = preset("deepseek-v3");
+  EXPECT_EQ(m.head_dim, 192);
+  EXPECT_EQ(m.rope->rotary_dim, 64);
+  EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
+  EXPECT_EQ(m.rope->scaling.type, RopeScalingType::Yarn);
+  EXPECT_EQ(m.rope->frequencies.attention_scaling, 1.0);
+  expect_rel(m.rope->softmax_scale, 0.1352337788608801);
+  expect_rel(m.rope->frequencies.inv_freq[10], 0.056234132519034905);
+  EXPECT_EQ(m.rope->max_position_embeddings, 163840);
+  EXPECT_EQ(m.rope->original_max_position_embeddings, 4096);
+}
+
+TEST(ModelConfig, AlibiT5DebertaLearned) {
+  const ModelPosition b = preset("bloom");
+  EXPECT_EQ(b.position, PositionKind::Alibi);
+  EXPECT_EQ(b.head_dim, 128);  // 14336 / 112
+  EXPECT_EQ(b.alibi_slopes, alibi_slopes(112));
+  EXPECT_DOUBLE_EQ(b.alibi_slopes[0], std::pow(2.0, -0.125));  // closest power of two 64: 2^(-8/64)
+  EXPECT_DOUBLE_EQ(b.alibi_slopes[64], std::pow(2.0, -0.0625));  // interleaved from 128 heads: 2^(-8/128)
+  const ModelPosition mpt = preset("mpt-7b");
+  EXPECT_EQ(mpt.position, PositionKind::Alibi);
+  EXPECT_EQ(mpt.alibi_slopes.size(), 32u);
+  EXPECT_DOUBLE_EQ(mpt.alibi_slopes[0], std::pow(2.0, -0.25));
+  const ModelPosition t = preset("t5-base");
+  EXPECT_EQ(t.position, PositionKind::T5);
+  EXPECT_EQ(t.head_dim, 64);
+  EXPECT_EQ(t.t5_num_buckets, 32);
+  EXPECT_EQ(t.t5_max_distance, 128);
+  const ModelPosition d = preset("deberta-v3-base");
+  EXPECT_EQ(d.position, PositionKind::Deberta);
+  EXPECT_EQ(d.deberta_bucket_size, 256);
+  EXPECT_EQ(d.deberta_max_position, 512);
+  const ModelPosition g = preset("gpt2");
+  EXPECT_EQ(g.position, PositionKind::Learned);
+  EXPECT_EQ(g.head_dim, 64);
+  EXPECT_EQ(g.learned_max_position_embeddings, 1024);
+  EXPECT_EQ(preset("falcon-7b").rope->max_position_embeddings, 2048);  // FalconConfig default
+  EXPECT_EQ(preset("falcon-7b").head_dim, 64);
+}
+
+TEST(ModelConfig, ErrorsNameTheKeyPath) {
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_theta":"big"})"), "rope_theta|rope_theta must be a number, not a string");
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_scaling":{"type":"linear","factor":"2"}})").substr(0, 20),
+            "rope_scaling.factor|");
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_scaling":{"rope_type":"magic","factor":2}})").substr(0, 23),
+            "rope_scaling.rope_type|");
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_scaling":{"rope_type":"llama3","factor":8,"low_freq_factor":1}})")
+                .substr(0, 30),
+            "rope_scaling.high_freq_factor|");
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":60,"num_attention_heads":7,"max_position_embeddings":8})")
+                .substr(0, 12),
+            "hidden_size|");
+  EXPECT_EQ(config_error(R"({"hidden_size":64})").substr(0, 11), "model_type|");
+  EXPECT_EQ(config_error(R"({"model_type":"gemma3","text_config":{"model_type":"gemma3_text","head_dim":"x",
+      "num_attention_heads":4}})").substr(0, 21), "text_config.head_dim|");
+  // "rope_scaling": null is no scaling.
+  EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_scaling":null})"), "<ok>");
+}
+
+TEST(EvalModel, ResponseHasExactlyTheContractFields) {
+  const std::string cfg = *model_io::embedded_config_text("llama-3.1-8b.json");
+  // ordered_json keeps the response's key order (the contract's order).
+  const auto r = nlohmann::ordered_json::parse(cli::evaluate_request(R"({"op":"model","config":)" + cfg + "}"));
+  std::vector<std::string> keys;
+  for (const auto& [k, v] : r.items()) keys.push_back(k);
+  EXPECT_EQ(keys, (std::vector<std::string>{"model_type", "position", "head_dim", "num_attention_heads", "rope"}));
+  std::vector<std::string> rope_keys;
+  for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
+  EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq",
+                                                 "attention_scaling", "softmax_scale", "max_position_embeddings",
+                                                 "original_max_position_embeddings"}));
+  EXPECT_EQ(r["rope"]["rope_type"], "llama3");
+  EXPECT_EQ(r["rope"]["inv_freq"].size(), 64u);
+  EXPECT_EQ(r["rope"]["inv_freq"][20].get<double>(), preset("llama-3.1-8b").rope->frequencies.inv_freq[20]);
+  // Errors name config.<key>; seq_len is checked; config must be an object.
+  EXPECT_EQ(eval_field(R"({"op":"model","config":{"model_type":"llama","hidden_size":64,"num_attention_heads":4,
+      "max_position_embeddings":128,"rope_theta":[1]}})"), "config.rope_theta");
+  EXPECT_EQ(eval_field(R"({"op":"model","config":[]})"), "config");
+  EXPECT_EQ(eval_field(R"({"op":"model","config":{"model_type":"gpt2","n_embd":8,"n_head":2,"n_positions":8},"seq_len":0})"),
+            "seq_len");
+  const json gemma = eval(R"({"op":"model","config":)" + *model_io::embedded_config_text("gemma-3-1b-it.json") + "}");
+  EXPECT_EQ(gemma["layers"]["sliding_attention"]["base"], 10000.0);
+  EXPECT_EQ(gemma["rope"], gemma["layers"]["full_attention"]);
+  const json t5 = eval(R"({"op":"model","config":)" + *model_io::embedded_config_text("t5-base.json") + "}");
+  EXPECT_EQ(t5["t5"], json({{"num_buckets", 32}, {"max_distance", 128}, {"bidirectional", true}}));
+}
+
+TEST(EvalRope, LongropeYarnFieldsAndRotaryDim) {
+  const json l = eval(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
+      "short_factor":[1,2],"long_factor":[3,4],"original_max_position_embeddings":16,"factor":4,"seq_len":17}})");
+  EXPECT_DOUBLE_EQ(l["inv_freq"][1].get<double>(), 1.0 / (4 * 100.0));
+  EXPECT_DOUBLE_EQ(l["attention_scaling"].get<double>(), std::sqrt(1 + std::log(4.0) / std::log(16.0)));
+  const json y = eval(R"({"op":"rope_frequencies","dim":64,"base":10000,"scaling":{"type":"yarn","factor":40,
+      "original_max_position_embeddings":4096,"mscale":0.707,"mscale_all_dim":1,"truncate":false}})");
+  EXPECT_NEAR(y["attention_scaling"].get<double>(), 0.9210423553163399, 1e-15);
+  EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"linear","factor":2,"mscale":1}})"),
+            "scaling.mscale");
+  EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
+      "short_factor":[1],"long_factor":[3,4],"original_max_position_embeddings":16}})"), "scaling.short_factor");
+  const json p = eval(R"({"op":"rope_apply","x":[[1,2,3,4,5,6,7,8]],"positions":[3],"dim":8,"base":10000,
+      "layout":"half","rotary_dim":4})");
+  EXPECT_NEAR(p["values"][0][0].get<double>(), -1.413352520780047, 1e-14);
+  EXPECT_EQ(p["values"][0][7].get<double>(), 8.0);
+  EXPECT_EQ(eval_field(R"({"op":"rope_apply","x":[[1,2]],"positions":[3],"dim":2,"base":10000,"layout":"half","rotary_dim":4})"),
+            "rotary_dim");
+  const json a = eval(R"({"op":"attention","q":[[1,0,1,0]],"k":[[1,0,1,0]],"query_positions":[2],"key_positions":[0],
+      "position":{"scheme":"rope","base":10000,"layout":"half","rotary_dim":2}})");
+  EXPECT_NEAR(a["logits"][0][0].get<double>(), (std::cos(2.0) + 1.0) / 2.0, 1e-12);
+}
+
+TEST(EvalHygiene, Int64RelativePositionsAndEarlySizeCheck) {
+  const json t = eval(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808,9223372036854775807,5000000],
+      "bidirectional":true,"num_buckets":32,"max_distance":128})");
+  EXPECT_EQ(t["buckets"], json({15, 31, 31}));
+  const json c = eval(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808],"bidirectional":false,
+      "num_buckets":32,"max_distance":128})");
+  EXPECT_EQ(c["buckets"], json({31}));
+  const json d = eval(R"({"op":"deberta_relative_positions","query_size":3,"key_size":1,"bucket_size":4,
+      "max_position":4000000000000})");
+  EXPECT_EQ(d["relative_positions"], json({{0}, {1}, {2}}));
+  // 2^24 + 1 positions: rejected by the pre-scan, naming the field.
+  std::string big = R"({"op":"sinusoidal","dim":2,"positions":[)";
+  big.reserve(big.size() + 2 * ((1 << 24) + 1) + 8);
+  for (int i = 0; i <= (1 << 24); ++i) big += i ? ",0" : "0";
+  big += "]}";
+  EXPECT_EQ(eval_field(big), "positions");
+}
+
+TEST(EvalHygiene, AttentionStreamsTheSameJson) {
+  const std::string req = R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1],[2]],
+      "query_positions":[0,1],"key_positions":[0,1],"causal":true})";
+  const json r = eval(req);
+  EXPECT_TRUE(r["logits"][0][1].is_null());
+  EXPECT_EQ(r["weights"][0], json({1.0, 0.0}));
+  EXPECT_EQ(r["output"][0][0], 1.0);
+}
+
+TEST(Inspect, ConfigAndGgufFiles) {
+  const std::string cfg_path = ::testing::TempDir() + "posenc_inspect_config.json";
+  std::ofstream(cfg_path) << *model_io::embedded_config_text("qwen2.5-7b-instruct.json");
+  const ModelPosition m = cli::inspect_file(cfg_path, std::nullopt);
+  EXPECT_EQ(m.rope->base, 1e6);
+  std::ostringstream out, err;
+  cli::InspectOptions o;
+  o.file = cfg_path;
+  EXPECT_EQ(cli::run_inspect(o, out, err), 0);
+  EXPECT_NE(out.str().find("pairs at 32768"), std::string::npos) << out.str();
+  o.json = true;
+  std::ostringstream jout;
+  EXPECT_EQ(cli::run_inspect(o, jout, err), 0);
+  EXPECT_EQ(json::parse(jout.str()), json(model_io::model_position_json(m)));
+  // A GGUF header (magic decides the reader).
+  const std::string gguf_path = ::testing::TempDir() + "posenc_inspect.gguf";
+  {
+    std::ofstream g(gguf_path, std::ios::binary);
+    auto u32 = [&](uint32_t v) { g.write(reinterpret_cast<const char*>(&v), 4); };
+    auto u64 = [&](uint64_t v) { g.write(reinterpret_cast<const char*>(&v), 8); };
+    auto str = [&](const std::string& s) { u64(s.size()); g.write(s.data(), static_cast<std::streamsize>(s.size())); };
+    g.write("GGUF", 4);
+    u32(3);
+    u64(0);
+    u64(2);
+    str("general.architecture");
+    u32(8);
+    str("gpt2");
+    str("gpt2.attention.head_count");
+    u32(4);
+    u32(12);
+  }
+  o.file = gguf_path;
+  o.json = false;
+  std::ostringstream gout, gerr;
+  EXPECT_EQ(cli::run_inspect(o, gout, gerr), 2);  // no embedding_length: a clear error
+  EXPECT_NE(gerr.str().find("gpt2.embedding_length"), std::string::npos) << gerr.str();
+  std::remove(cfg_path.c_str());
+  std::remove(gguf_path.c_str());
+}
+
+// Pair classes (docs/models.md): full turns in training / interpolated / extrapolated.
+TEST(Inspect, PairClasses) {
+  EXPECT_EQ(cli::classify_pair(1.0, 1.0, 8, 100), cli::PairClass::FullTurns);
+  EXPECT_EQ(cli::classify_pair(1e-4, 1e-4 / 8, 8192, 65536), cli::PairClass::Interpolated);
+  EXPECT_EQ(cli::classify_pair(1e-4, 1e-4, 8192, 65536), cli::PairClass::Extrapolated);
+}
+#endif
