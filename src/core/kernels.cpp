@@ -406,6 +406,69 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
 
 }  // namespace
 
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.cols() == a.cols(), "b", "b must have as many columns as a");
+  MatrixF c;
+  run_logits(pick(path), a, b, scale, c);
+  return c;
+}
+
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.rows() == a.cols(), "b", "b must have as many rows as a has columns");
+  MatrixF c(a.rows(), b.cols());
+  const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.cols()), d = static_cast<int>(a.cols());
+  switch (pick(path)) {
+    case Impl::Simd128:
+#if defined(__wasm_simd128__)
+      matmul_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+      return c;
+#else
+      break;
+#endif
+    case Impl::Eigen:
+      c.noalias() = (scale * a) * b;
+      return c;
+    case Impl::Portable:
+      break;
+  }
+  matmul_portable(a.data(), b.data(), n, m, d, scale, c.data());
+  return c;
+}
+
+void add(MatrixF& dst, const MatrixF& src, Path path) {
+  require(dst.rows() == src.rows() && dst.cols() == src.cols(), "src", "src must have the shape of dst");
+  [[maybe_unused]] const bool simd = use_simd(path);  // also rejects Simd128 in builds without it
+#if defined(__wasm_simd128__)
+  if (simd) return add_simd128(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+#endif
+  add_portable(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+}
+
+void softmax_in_place(MatrixF& x, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return softmax_rows_simd128(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+#endif
+  softmax_rows_portable(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+}
+
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return sin_cos_table_simd128(pos, n, w, h, mult, s, c);
+#endif
+  sin_cos_table_portable(pos, n, w, h, mult, s, c);
+}
+
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+#endif
+  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+}
+
 MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
                     const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
   const Eigen::Index d = q.cols();

@@ -115,6 +115,15 @@ inline MatrixF rope_logits_simd128(const MatrixF& q, const MatrixF& k, std::span
 // scale * Q K^T + bias (n x m): the T5 / ALiBi / learned-bias score job.
 MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path = Path::Best);
 
+// Matrix forms with an explicit path (Best: SIMD128 in wasm, Eigen's GEMM natively for the products).
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b^T
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b
+void add(MatrixF& dst, const MatrixF& src, Path path = Path::Best);
+void softmax_in_place(MatrixF& x, Path path = Path::Best);
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path);
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path);
+
 // Row softmax of a copy.
 MatrixF softmax(const MatrixF& logits, Path path = Path::Best);
 

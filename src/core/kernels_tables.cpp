@@ -108,6 +108,7 @@ void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const i
   }
 }
 
+#if defined(__wasm_simd128__)
 namespace {
 bool contiguous(const int64_t* pos, int m) {
   for (int j = 1; j < m; ++j)
@@ -116,7 +117,6 @@ bool contiguous(const int64_t* pos, int m) {
 }
 }  // namespace
 
-#if defined(__wasm_simd128__)
 void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
                            int64_t delta_min, bool accumulate) {
   if (!contiguous(kpos, m)) return fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
