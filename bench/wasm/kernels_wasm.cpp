@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "bench_inputs.h"
 #include "core/kernels.h"
+#include "core/score_kernels.h"
 #include "core/rope.h"
 #include "core/sinusoidal.h"
 #if defined(__wasm_simd128__)
@@ -36,7 +38,7 @@ double now_ms() {
 }
 
 struct Job {
-  const char* kernel;
+  std::string kernel;
   std::function<float()> run;
 };
 
@@ -57,7 +59,7 @@ void run_group(int n, int d, const std::vector<Job>& jobs, double budget_ms) {
   for (size_t i = 0; i < jobs.size(); ++i) {
     std::sort(t[i].begin(), t[i].end());
     std::printf("{\"build\": \"%s\", \"kernel\": \"%s\", \"n\": %d, \"d\": %d, \"ms\": %.4f, \"reps\": %zu}\n", kBuild,
-                jobs[i].kernel, n, d, t[i][t[i].size() / 2], t[i].size());
+                jobs[i].kernel.c_str(), n, d, t[i][t[i].size() / 2], t[i].size());
   }
   std::fflush(stdout);
 }
@@ -127,6 +129,47 @@ int main(int argc, char** argv) {
                         }});
       if (!jobs.empty()) run_group(n, d, jobs, budget);
     }
+  // The views' per-change jobs as float kernels (phase 2 wires them in): the scores of every scheme at the
+  // scores view's sizes (d = 64), the PE table and P P^T of the waves / similarity views.
+  for (int n : {512, 2048}) {
+    const int d = 64;
+    const MatrixF q = bench::random_matrix_f(n, d, 1), k = bench::random_matrix_f(n, d, 2);
+    const auto pos = bench::positions(n);
+    std::vector<Job> jobs;
+    for (const auto& [name, spec] : bench::score_specs(d)) {
+      const std::string kernel = "scores_" + name;
+      if (!want(kernel.c_str()) && !want("scores")) continue;
+      jobs.push_back({kernel, [&, spec = spec] {
+                        kernels::AttentionF a = kernels::attention_f(q, k, pos, pos, spec);
+                        return a.weights(n - 1, 0);
+                      }});
+    }
+    const MatrixF wq = bench::random_matrix_f(d, d, 3) * 0.125f, wk = bench::random_matrix_f(d, d, 4) * 0.125f;
+    if (want("scores_sinusoidal") || want("scores"))
+      jobs.push_back({"scores_sinusoidal", [&] {
+                        const MatrixF pe = kernels::pe_table(pos, sinusoidal_frequencies(d));
+                        kernels::AttentionF a = kernels::absolute_attention_f(q, pe, wq, wk, 0.125, false);
+                        return a.weights(n - 1, 0);
+                      }});
+    if (!jobs.empty()) run_group(n, d, jobs, budget);
+  }
+  for (int n : {512, 2048, 4096}) {
+    const int d = 128;
+    const auto pos = bench::positions(n);
+    const std::vector<double> w = sinusoidal_frequencies(d);
+    std::vector<Job> jobs;
+    if (want("pe_table_f"))
+      jobs.push_back({"pe_table_f", [&] {
+                        MatrixF p = kernels::pe_table(pos, w);
+                        return p(n - 1, d - 1);
+                      }});
+    if (want("gram"))
+      jobs.push_back({"gram", [&] {
+                        MatrixF g = kernels::gram(kernels::pe_table(pos, w));
+                        return g(n - 1, 0);
+                      }});
+    if (!jobs.empty()) run_group(n, d, jobs, budget);
+  }
   if (want("softmax"))
     for (int n : {512, 1024, 2048}) {
       const MatrixF l = bench::random_matrix_f(n, n, 5) * 8.0f;
