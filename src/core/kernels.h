@@ -1,5 +1,6 @@
-// Float32 hot kernels for the app's per-frame work: n x m logits (Q K^T), RoPE rotation, bias add, row
-// softmax. Each has a portable scalar path and, in wasm builds with -msimd128, a hand-written SIMD128 path
+// Float32 hot kernels for the app's per-frame work: n x m logits (Q K^T) and A B products (packed 4 x 8
+// SIMD128 GEMM), RoPE rotation, bias add, row softmax, sin/cos tables, relative-position fills and gathers,
+// causal mask (kernels_tables.cpp). score_kernels.h builds every scheme's score job from them. Each has a portable scalar path and, in wasm builds with -msimd128, a hand-written SIMD128 path
 // (Eigen 3.4 has no wasm packet backend and float reductions do not autovectorise without -ffast-math).
 // Both paths are callable explicitly (tests compare them, benchmarks time them); the unsuffixed function
 // dispatches to the fastest one compiled in. All matrices are row-major and contiguous.
