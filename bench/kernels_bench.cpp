@@ -4,6 +4,7 @@
 //   bias_logits   scale * Q K^T + bias (T5 / ALiBi add)                                 (n, d)
 //   softmax       row softmax of an n x n logit matrix                                  (n)
 //   pe_table      sinusoidal PE table n x d, float                                      (n, d)
+//   gemm          kernels::logits: scale * Q K^T                                       (n, d)
 //   eigen_qkt     reference only: Eigen's own GEMM Q K^T (AVX-512 with -march=native)    (n, d)
 // Run: build/native/bench/posenc_kernels_bench [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
@@ -58,6 +59,16 @@ void pe_table(benchmark::State& st) {
   }
 }
 
+// kernels::logits, the Q K^T product the score views call (Path::Best: Eigen's GEMM natively).
+void gemm(benchmark::State& st) {
+  const int n = static_cast<int>(st.range(0)), d = static_cast<int>(st.range(1));
+  const MatrixF q = bench::random_matrix_f(n, d, 1), k = bench::random_matrix_f(n, d, 2);
+  for (auto _ : st) {
+    MatrixF s = kernels::logits(q, k, 1.0f / std::sqrt(float(d)));
+    benchmark::DoNotOptimize(s.data());
+  }
+}
+
 void eigen_qkt(benchmark::State& st) {
   const int n = static_cast<int>(st.range(0)), d = static_cast<int>(st.range(1));
   const MatrixF q = bench::random_matrix_f(n, d, 1), k = bench::random_matrix_f(n, d, 2);
@@ -79,6 +90,7 @@ BENCHMARK(rope_logits<kernels::Path::Portable>)->Name("rope_logits_portable")->A
 BENCHMARK(bias_logits)->Apply(nd_args)->Unit(benchmark::kMillisecond);
 BENCHMARK(softmax)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond);
 BENCHMARK(pe_table)->Apply(nd_args)->Unit(benchmark::kMillisecond);
+BENCHMARK(gemm)->Apply(nd_args)->Unit(benchmark::kMillisecond);
 BENCHMARK(eigen_qkt)->Apply(nd_args)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

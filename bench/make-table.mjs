@@ -1,39 +1,73 @@
 // Builds the markdown tables of bench/README.md from one run's outputs in build/bench/:
-// native.json (Google Benchmark, median of repetitions), wasm-simd.jsonl, wasm-scalar.jsonl, tfjs.jsonl.
+// native.json (Google Benchmark, median of repetitions), and per round r: wasm-simd.r<r>.jsonl,
+// wasm-scalar.r<r>.jsonl, tfjs.r<r>.jsonl (bench/run-all.sh alternates the processes round by round; older
+// single files wasm-simd.jsonl etc. are read too). A cell is the median over rounds of each round's median.
 //   node bench/make-table.mjs [build/bench]
 import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2] || 'build/bench';
-const lines = (f) => fs.existsSync(path.join(dir, f))
-  ? fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)) : [];
+const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+const lines = (f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 const key = (k, n, d) => `${k}/${n}/${d}`;
-const table = {};
-const put = (src, k, n, d, ms) => { (table[key(k, n, d)] ??= {})[src] = ms; };
+const samples = {};
+const put = (src, k, n, d, ms) => { ((samples[key(k, n, d)] ??= {})[src] ??= []).push(ms); };
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
-const native = JSON.parse(fs.readFileSync(path.join(dir, 'native.json'), 'utf8'));
-for (const b of native.benchmarks) {
-  if (b.aggregate_name && b.aggregate_name !== 'median') continue;
-  const [k, n, d = 0] = b.run_name.split('/');
-  const ms = b.real_time * { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 }[b.time_unit];
-  put(k === 'rope_logits_portable' ? 'native_portable' : 'native', k.replace('_portable', ''), +n, +d, ms);
+if (files.includes('native.json')) {
+  const native = JSON.parse(fs.readFileSync(path.join(dir, 'native.json'), 'utf8'));
+  for (const b of native.benchmarks) {
+    if (b.aggregate_name && b.aggregate_name !== 'median') continue;
+    const [k, n, d = 0] = b.run_name.split('/');
+    const ms = b.real_time * { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 }[b.time_unit];
+    put(k === 'rope_logits_portable' ? 'native_portable' : 'native', k.replace('_portable', ''), +n, +d, ms);
+  }
 }
-for (const [f, src] of [['wasm-simd.jsonl', 'simd'], ['wasm-scalar.jsonl', 'scalar'], ['tfjs.jsonl', 'tfjs']])
-  for (const r of lines(f)) put(src, r.kernel, r.n, r.d, r.ms);
+for (const [prefix, src] of [['wasm-simd', 'simd'], ['wasm-scalar', 'scalar'], ['tfjs', 'tfjs']])
+  for (const f of files.filter((f) => f === `${prefix}.jsonl` || (f.startsWith(`${prefix}.r`) && f.endsWith('.jsonl'))))
+    for (const r of lines(f)) {
+      // The reference micro-kernel runs in the SIMD process: its own column.
+      const ref = r.kernel.startsWith('ref_');
+      put(ref ? 'ref' : src, ref ? r.kernel.slice(4) : r.kernel, r.n, r.d, r.ms);
+      // Fastest rep: on a loaded machine a job can phase-lock with the scheduler's slices; min shows that.
+      if (r.min_ms !== undefined) put(`${ref ? 'ref' : src}_min`, ref ? r.kernel.slice(4) : r.kernel, r.n, r.d, r.min_ms);
+    }
+const table = {};
+for (const [id, v] of Object.entries(samples)) table[id] = Object.fromEntries(Object.entries(v).map(([s, a]) => [s, median(a)]));
+const rounds = Math.max(0, ...Object.values(samples).flatMap((v) => Object.values(v).map((a) => a.length)));
 
 const f = (x) => (x === undefined ? '-' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}x`);
-const out = [];
+const out = [`(${rounds} round(s); each cell the median over rounds of per-round medians)\n`];
 const rows = (k) => Object.entries(table).filter(([id]) => id.startsWith(k + '/'))
   .map(([id, v]) => ({ n: +id.split('/')[1], d: +id.split('/')[2], ...v })).sort((a, b) => a.n - b.n || a.d - b.d);
 
-out.push('### n x n RoPE logits (the whole job: cos/sin tables, rotate q and k, scale Q\' K\'^T), median ms\n');
-out.push('| n | d | native -O3 -march=native | wasm scalar | wasm SIMD128 | tfjs-backend-wasm (SIMD) | SIMD vs scalar wasm (target >= 3x) | wasm SIMD / native (target <= 2.5x) | tfjs / ours (target > 1x) | native portable loop (info) |');
-out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+out.push('### Q K^T GEMM (scale Q K^T, n x n, both operands packed), median ms\n');
+out.push('| n | d | ours wasm SIMD128 | reference 4x8 micro-kernel | ours / reference (target <= 1.15x) | same, fastest reps | wasm scalar | native (Eigen) | GFLOP/s ours |');
+out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const r of rows('gemm'))
+  out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.ref)} | ${ratio(r.simd, r.ref)} | ${ratio(r.simd_min, r.ref_min)} | ${f(r.scalar)} | ${f(r.native)} | ${r.simd ? (2 * r.n * r.n * r.d / r.simd / 1e6).toFixed(1) : '-'} |`);
+
+out.push('\n### n x n RoPE logits, the whole job (cos/sin tables, rotate q and k, scale Q\' K\'^T), median ms\n');
+out.push('| n | d | ours wasm SIMD128 | reference 4x8 micro-kernel | tfjs-backend-wasm (SIMD) | ours / reference (target <= 1.25x) | tfjs / ours (target >= 1.7x) | same two, fastest reps | wasm scalar | SIMD vs scalar | native -O3 -march=native | wasm SIMD / native | native portable loop (info) |');
+out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows('rope_logits'))
-  out.push(`| ${r.n} | ${r.d} | ${f(r.native)} | ${f(r.scalar)} | ${f(r.simd)} | ${f(r.tfjs)} | ${ratio(r.scalar, r.simd)} | ${ratio(r.simd, r.native)} | ${ratio(r.tfjs, r.simd)} | ${f(r.native_portable)} |`);
+  out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.ref)} | ${f(r.tfjs)} | ${ratio(r.simd, r.ref)} | ${ratio(r.tfjs, r.simd)} | ${ratio(r.simd_min, r.ref_min)}, ${ratio(r.tfjs_min, r.simd_min)} | ${f(r.scalar)} | ${ratio(r.scalar, r.simd)} | ${f(r.native)} | ${ratio(r.simd, r.native)} | ${f(r.native_portable)} |`);
+
+const schemes = [...new Set(Object.keys(table).filter((id) => id.startsWith('scores_')).map((id) => id.split('/')[0]))];
+if (schemes.length) {
+  out.push('\n### Float score job per scheme (attention_f / absolute_attention_f: terms, logits, softmax), d = 64, median ms\n');
+  out.push('| scheme | n | wasm SIMD128 | wasm scalar | SIMD vs scalar |');
+  out.push('|---|---:|---:|---:|---:|');
+  for (const s of schemes)
+    for (const r of rows(s)) out.push(`| ${s.slice(7)} | ${r.n} | ${f(r.simd)} | ${f(r.scalar)} | ${ratio(r.scalar, r.simd)} |`);
+}
+
 for (const [k, title] of [['bias_logits', 'Bias logits: scale Q K^T + bias (T5 / ALiBi add)'], ['softmax', 'Row softmax of n x n logits'],
-  ['pe_table', 'Sinusoidal PE table n x d (float, angles in double)'], ['eigen_qkt', 'Reference: Eigen\'s own Q K^T (GEMM only)']]) {
+  ['pe_table', 'Sinusoidal PE table n x d, core sinusoidal_table_f (libm sin/cos in double)'],
+  ['pe_table_f', 'Sinusoidal PE table n x d, kernels::pe_table (SIMD sin/cos, angles reduced in double)'],
+  ['gram', 'P P^T (similarity view: PE table + Gram GEMM)'], ['eigen_qkt', 'Reference: Eigen\'s own Q K^T (GEMM only)']]) {
+  if (!rows(k).length) continue;
   out.push(`\n### ${title}, median ms\n`);
   out.push('| n | d | native | wasm scalar | wasm SIMD128 | SIMD vs scalar wasm | wasm SIMD / native |');
   out.push('|---:|---:|---:|---:|---:|---:|---:|');

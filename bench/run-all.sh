@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every benchmark of bench/ and prints the tables of bench/README.md (not a test; not in scripts/test).
 #   bench/run-all.sh [--no-frames]      outputs in build/bench/, tables in build/bench/tables.md
-# 1. native Google Benchmark (-O3 -march=native), 2. wasm in node (SIMD128 and scalar builds),
-# 3. tfjs-backend-wasm peer in node, 4. per-frame timing in headless Chromium (needs the web build).
+# 1. native Google Benchmark (-O3 -march=native), 2. ROUNDS alternating rounds of the wasm SIMD128 process
+# (ours + the reference micro-kernel of bench/wasm/reference_rope.h) and the tfjs-backend-wasm peer in node,
+# 3. the scalar wasm build, 4. per-frame timing in headless Chromium (needs the web build).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -17,12 +18,20 @@ cmake --build --preset native --target posenc_kernels_bench
 build/native/bench/posenc_kernels_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_out="$out/native.json" --benchmark_out_format=json
 
-echo "== wasm in node (SIMD128 and scalar)" >&2
-bench/run-wasm.sh 1500 >/dev/null
-
-echo "== tfjs-backend-wasm in node" >&2
+# The SIMD128 process (ours and the reference micro-kernel, interleaved rep by rep) and the tfjs process
+# alternate for ROUNDS rounds, so load from other jobs on the machine falls on both peers alike; the
+# tables take the median over rounds. The scalar build runs once (it is ~10x slower; a ratio, not a peer).
+rounds=${ROUNDS:-3}
+rm -f "$out"/wasm-*.jsonl "$out"/tfjs*.jsonl
 [[ -d node_modules/@tensorflow/tfjs-backend-wasm ]] || npm ci
-node --no-experimental-fetch bench/tfjs-rope.mjs 1500 | tee "$out/tfjs.jsonl"
+for ((r = 1; r <= rounds; ++r)); do
+  echo "== round $r/$rounds: wasm SIMD128 (ours + reference) in node" >&2
+  bench/run-wasm.sh 500 "" simd ".r$r" >/dev/null
+  echo "== round $r/$rounds: tfjs-backend-wasm in node" >&2
+  node --no-experimental-fetch bench/tfjs-rope.mjs 500 > "$out/tfjs.r$r.jsonl"
+done
+echo "== wasm scalar in node" >&2
+bench/run-wasm.sh 500 "" scalar ".r1" >/dev/null
 
 node bench/make-table.mjs "$out" | tee "$out/tables.md"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the wasm kernel benchmark twice (SIMD128 and truly scalar) and runs both under node.
-#   bench/run-wasm.sh [budget_ms_per_case] [kernel]   -> JSON lines on stdout (also build/bench/wasm-*.jsonl)
+#   bench/run-wasm.sh [budget_ms_per_case] [kernel] [builds] [suffix]
+#     -> JSON lines on stdout (also build/bench/wasm-<build><suffix>.jsonl); builds: "simd scalar" (default)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 source "$repo/scripts/env.sh"
@@ -24,6 +25,6 @@ build() {  # name, flags...
 }
 build simd -msimd128
 build scalar -fno-vectorize -fno-slp-vectorize
-for name in simd scalar; do
-  node --no-experimental-fetch "$out/$name/kernels_wasm.js" "${1:-1500}" "${2:-}" | tee "$out/wasm-$name.jsonl"
+for name in ${3:-simd scalar}; do
+  node --no-experimental-fetch "$out/$name/kernels_wasm.js" "${1:-1500}" "${2:-}" | tee "$out/wasm-$name${4:-}.jsonl"
 done

@@ -73,7 +73,7 @@ for (const n of [512, 1024, 2048]) {
       t.push(now() - t0);
     }
     t.sort((a, b) => a - b);
-    console.log(JSON.stringify({ build, kernel: 'rope_logits', n, d, ms: Number(t[t.length >> 1].toFixed(4)), reps: t.length }));
+    console.log(JSON.stringify({ build, kernel: 'rope_logits', n, d, ms: Number(t[t.length >> 1].toFixed(4)), min_ms: Number(t[0].toFixed(4)), reps: t.length }));
     tf.dispose([q, k, pos, invFreq, scale]);
   }
 }

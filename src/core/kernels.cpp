@@ -22,6 +22,15 @@ void logits_portable(const float* A, const float* B, int n, int m, int d, float 
     }
 }
 
+void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * B[static_cast<std::size_t>(k) * m + j];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+}
+
 void add_portable(float* dst, const float* src, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) dst[i] += src[i];
 }
@@ -66,67 +75,133 @@ void rope_rotate_portable(const float* x, const float* cos, const float* sin, in
 
 namespace {
 
-// R rows of C (R x 8 per panel) against every packed 8-column panel of B: acc[r][0..1] += A[i+r][k] * panel[k].
-template <int R>
-inline void logits_rows_simd128(const float* A, const float* Bp, int panels, int m, int d, v128_t vs, float* C) {
+// Packed GEMM: C (n x m) = Ap Bp^T over panels of kMr rows of A and kNr rows of B^T, each k-major, so that
+// the micro-kernel reads 16 + 32 contiguous bytes per k step and broadcasts A with v128.load32_splat.
+// 4 x 8 is the largest tile whose 8 accumulators + 2 B vectors + 1 splat + 1 product stay in V8's x64
+// xmm registers (16, one reserved as scratch): 6 x 8 (12 accumulators) spilled and ran ~2x slower.
+constexpr int kMr = 4, kNr = 8;
+
+struct GemmWorkspace {
+  std::vector<float> a, b;
+};
+GemmWorkspace& gemm_workspace() {
+  static GemmWorkspace w;  // reused across calls: the views call these kernels every frame
+  return w;
+}
+
+// A separate, non-inlined function: V8 tiers wasm functions up as a whole, and a small hot loop on its own
+// gets the best register allocation. Each cell sums over k in order with separate mul and add (no FMA).
+__attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, const float* __restrict bp, int d,
+                                               float* __restrict c, int ldc) {
+  // Not unrolled over k on purpose: a 2x unrolled variant measured 1.17x (512 x 64) to 2.5x (1024 x 64)
+  // slower than this loop in the same run (min over reps), presumably more live v128 values than V8 has
+  // registers for.
+  v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (int k = 0; k < d; ++k, ap += kMr, bp += kNr) {
+    const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+    v128_t a = wasm_v128_load32_splat(ap);
+    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0));
+    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 1);
+    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0));
+    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 2);
+    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0));
+    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 3);
+    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0));
+    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
+  }
+  wasm_v128_store(c, c00), wasm_v128_store(c + 4, c01), c += ldc;
+  wasm_v128_store(c, c10), wasm_v128_store(c + 4, c11), c += ldc;
+  wasm_v128_store(c, c20), wasm_v128_store(c + 4, c21), c += ldc;
+  wasm_v128_store(c, c30), wasm_v128_store(c + 4, c31);
+}
+
+// Ap[panel][k][r] = scale * A[kMr panel + r][k]; rows past n are zero.
+void pack_a(const float* A, int n, int d, float scale, std::vector<float>& ap) {
+  const int panels = (n + kMr - 1) / kMr;
+  ap.resize(static_cast<std::size_t>(panels) * kMr * d);
   for (int p = 0; p < panels; ++p) {
-    const float* b = Bp + static_cast<std::size_t>(p) * d * 8;
-    v128_t acc[R][2];
-    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = wasm_f32x4_splat(0.0f);
-    for (int k = 0; k < d; ++k, b += 8) {
-      const v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
-      for (int r = 0; r < R; ++r) {
-        const v128_t a = wasm_v128_load32_splat(A + static_cast<std::size_t>(r) * d + k);
-        acc[r][0] = wasm_f32x4_add(acc[r][0], wasm_f32x4_mul(a, b0));
-        acc[r][1] = wasm_f32x4_add(acc[r][1], wasm_f32x4_mul(a, b1));
-      }
-    }
-    for (int r = 0; r < R; ++r) {
-      float* c = C + static_cast<std::size_t>(r) * m + 8 * p;
-      wasm_v128_store(c, wasm_f32x4_mul(acc[r][0], vs));
-      wasm_v128_store(c + 4, wasm_f32x4_mul(acc[r][1], vs));
+    float* dst = ap.data() + static_cast<std::size_t>(p) * kMr * d;
+    const int rows = std::min(kMr, n - kMr * p);
+    if (rows < kMr) std::fill(dst, dst + kMr * d, 0.0f);
+    for (int r = 0; r < rows; ++r) {
+      const float* src = A + static_cast<std::size_t>(kMr * p + r) * d;
+      for (int k = 0; k < d; ++k) dst[kMr * k + r] = scale * src[k];
     }
   }
+}
+
+// Bp[panel][k][c] = B^T[k][kNr panel + c] where B^T is d x m: B given as m x d (transposed, C = A B^T) or
+// as d x m (C = A B). Columns past m are zero.
+void pack_b(const float* B, int m, int d, bool b_is_transposed, std::vector<float>& bp) {
+  const int panels = (m + kNr - 1) / kNr;
+  bp.resize(static_cast<std::size_t>(panels) * kNr * d);
+  for (int p = 0; p < panels; ++p) {
+    float* dst = bp.data() + static_cast<std::size_t>(p) * kNr * d;
+    const int cols = std::min(kNr, m - kNr * p);
+    if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
+    if (b_is_transposed) {
+      for (int c = 0; c < cols; ++c) {
+        const float* src = B + static_cast<std::size_t>(kNr * p + c) * d;
+        for (int k = 0; k < d; ++k) dst[kNr * k + c] = src[k];
+      }
+    } else {
+      for (int k = 0; k < d; ++k) {
+        const float* src = B + static_cast<std::size_t>(k) * m + kNr * p;
+        for (int c = 0; c < cols; ++c) dst[kNr * k + c] = src[c];
+      }
+    }
+  }
+}
+
+// C (n x m) = Ap Bp^T. Column chunks of B panels (~128 KiB, in L2) are swept by every A panel.
+void multiply_packed(const float* ap, const float* bp, int n, int m, int d, float* C) {
+  const int a_panels = (n + kMr - 1) / kMr, b_panels = (m + kNr - 1) / kNr;
+  alignas(16) float tile[kMr * kNr];
+  const int chunk = std::max(1, 4096 / std::max(d, 1));
+  for (int j0 = 0; j0 < b_panels; j0 += chunk) {
+    const int j1 = std::min(b_panels, j0 + chunk);
+    for (int i = 0; i < a_panels; ++i) {
+      const float* a = ap + static_cast<std::size_t>(i) * kMr * d;
+      const int rows = std::min(kMr, n - kMr * i);
+      for (int j = j0; j < j1; ++j) {
+        const float* b = bp + static_cast<std::size_t>(j) * kNr * d;
+        const int cols = std::min(kNr, m - kNr * j);
+        float* c = C + static_cast<std::size_t>(kMr * i) * m + kNr * j;
+        if (rows == kMr && cols == kNr) {
+          micro_kernel_4x8(a, b, d, c, m);
+        } else {  // edge tile: compute the full tile (zero padded), copy what exists
+          micro_kernel_4x8(a, b, d, tile, kNr);
+          for (int r = 0; r < rows; ++r)
+            std::copy(tile + kNr * r, tile + kNr * r + cols, c + static_cast<std::size_t>(r) * m);
+        }
+      }
+    }
+  }
+}
+
+void gemm_simd128(const float* A, const float* B, int n, int m, int d, float scale, bool b_is_transposed, float* C) {
+  if (d == 0) {
+    std::fill(C, C + static_cast<std::size_t>(n) * m, 0.0f);
+    return;
+  }
+  GemmWorkspace& w = gemm_workspace();
+  pack_a(A, n, d, scale, w.a);
+  pack_b(B, m, d, b_is_transposed, w.b);
+  multiply_packed(w.a.data(), w.b.data(), n, m, d, C);
 }
 
 }  // namespace
 
 void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
-  // Pack B into panels of 8 rows, k-major (panel p: Bp[p][k][0..7] = B[8p .. 8p+7][k]), so that a row of
-  // C is a sum over k of A[i][k] * panel[k]: broadcast-multiply-add along j, no horizontal reduction, and
-  // each k step reads 32 contiguous bytes. Register block: 6 rows of A x 8 columns of C (12 accumulators,
-  // as XNNPACK's wasm SIMD GEMM). Each cell sums over k in order with separate mul and add (no FMA in
-  // SIMD128), exactly as the portable path does.
-  const int panels = m / 8;
-  std::vector<float> Bp(static_cast<std::size_t>(panels) * d * 8);
-  for (int p = 0; p < panels; ++p)
-    for (int c = 0; c < 8; ++c) {
-      const float* src = B + static_cast<std::size_t>(8 * p + c) * d;
-      float* dst = &Bp[static_cast<std::size_t>(p) * d * 8 + c];
-      for (int k = 0; k < d; ++k) dst[static_cast<std::size_t>(k) * 8] = src[k];
-    }
-  const v128_t vs = wasm_f32x4_splat(scale);
-  // Column chunks of panels that fit in ~128 KiB (L2) are swept by all rows before the next chunk.
-  const int chunk = std::max(1, 4096 / std::max(d, 1));
-  for (int p0 = 0; p0 < panels; p0 += chunk) {
-    const int np = std::min(chunk, panels - p0);
-    const float* bp = Bp.data() + static_cast<std::size_t>(p0) * d * 8;
-    float* c0 = C + 8 * p0;
-    int i = 0;
-    for (; i + 6 <= n; i += 6)
-      logits_rows_simd128<6>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
-    for (; i + 2 <= n; i += 2)
-      logits_rows_simd128<2>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
-    for (; i < n; ++i)
-      logits_rows_simd128<1>(A + static_cast<std::size_t>(i) * d, bp, np, m, d, vs, c0 + static_cast<std::size_t>(i) * m);
-  }
-  // Leftover columns (m % 8): dot products, in k order.
-  for (int j = 8 * panels; j < m; ++j)
-    for (int i = 0; i < n; ++i) {
-      float acc = 0.0f;
-      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * B[static_cast<std::size_t>(j) * d + k];
-      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
-    }
+  // scale is folded into the packed A (n d multiplies instead of n m).
+  gemm_simd128(A, B, n, m, d, scale, true, C);
+}
+
+void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  gemm_simd128(A, B, n, m, d, scale, false, C);
 }
 
 void add_simd128(float* dst, const float* src, std::size_t count) {
@@ -253,6 +328,14 @@ void logits(const float* A, const float* B, int n, int m, int d, float scale, fl
 #endif
 }
 
+void matmul(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+#if defined(__wasm_simd128__)
+  matmul_simd128(A, B, n, m, d, scale, C);
+#else
+  matmul_portable(A, B, n, m, d, scale, C);
+#endif
+}
+
 void add(float* dst, const float* src, std::size_t count) {
 #if defined(__wasm_simd128__)
   add_simd128(dst, src, count);
@@ -278,15 +361,11 @@ void rope_rotate(const float* x, const float* cos, const float* sin, int n, int 
 }
 
 void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin) {
-  const Eigen::Index h = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  const int h = static_cast<int>(freqs.inv_freq.size());
   cos.resize(static_cast<Eigen::Index>(positions.size()), h);
   sin.resize(cos.rows(), h);
-  for (Eigen::Index r = 0; r < cos.rows(); ++r)
-    for (Eigen::Index p = 0; p < h; ++p) {
-      const double angle = static_cast<double>(positions[r]) * freqs.inv_freq[p];  // double: p up to 10^6
-      cos(r, p) = static_cast<float>(std::cos(angle) * freqs.attention_scaling);
-      sin(r, p) = static_cast<float>(std::sin(angle) * freqs.attention_scaling);
-    }
+  sin_cos_table(positions.data(), static_cast<int>(positions.size()), freqs.inv_freq.data(), h,
+                freqs.attention_scaling, sin.data(), cos.data());
 }
 
 namespace {
@@ -330,6 +409,69 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
 
 }  // namespace
 
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.cols() == a.cols(), "b", "b must have as many columns as a");
+  MatrixF c;
+  run_logits(pick(path), a, b, scale, c);
+  return c;
+}
+
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.rows() == a.cols(), "b", "b must have as many rows as a has columns");
+  MatrixF c(a.rows(), b.cols());
+  const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.cols()), d = static_cast<int>(a.cols());
+  switch (pick(path)) {
+    case Impl::Simd128:
+#if defined(__wasm_simd128__)
+      matmul_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+      return c;
+#else
+      break;
+#endif
+    case Impl::Eigen:
+      c.noalias() = (scale * a) * b;
+      return c;
+    case Impl::Portable:
+      break;
+  }
+  matmul_portable(a.data(), b.data(), n, m, d, scale, c.data());
+  return c;
+}
+
+void add(MatrixF& dst, const MatrixF& src, Path path) {
+  require(dst.rows() == src.rows() && dst.cols() == src.cols(), "src", "src must have the shape of dst");
+  [[maybe_unused]] const bool simd = use_simd(path);  // also rejects Simd128 in builds without it
+#if defined(__wasm_simd128__)
+  if (simd) return add_simd128(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+#endif
+  add_portable(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+}
+
+void softmax_in_place(MatrixF& x, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return softmax_rows_simd128(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+#endif
+  softmax_rows_portable(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+}
+
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return sin_cos_table_simd128(pos, n, w, h, mult, s, c);
+#endif
+  sin_cos_table_portable(pos, n, w, h, mult, s, c);
+}
+
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+#endif
+  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+}
+
 MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
                     const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
   const Eigen::Index d = q.cols();
@@ -339,11 +481,20 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   require(static_cast<Eigen::Index>(kpos.size()) == k.rows(), "key_positions", "one position per key");
   [[maybe_unused]] const bool simd = use_simd(path);
   MatrixF qc, qs, kc, ks;
-  rope_cos_sin(qpos, freqs, qc, qs);
+  const int h = static_cast<int>(d / 2);
+  auto tables = [&](std::span<const int64_t> pos, MatrixF& c, MatrixF& s) {
+    c.resize(static_cast<Eigen::Index>(pos.size()), h);
+    s.resize(c.rows(), h);
+#if defined(__wasm_simd128__)
+    if (simd) return sin_cos_table_simd128(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+#endif
+    sin_cos_table_portable(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+  };
+  tables(qpos, qc, qs);
   // Self-attention (the views' case): the key positions are the query positions, so reuse the tables
   // (the double-precision cos/sin are ~15% of the whole job at d = 128 in wasm).
   const bool same_pos = kpos.size() == qpos.size() && std::equal(kpos.begin(), kpos.end(), qpos.begin());
-  if (!same_pos) rope_cos_sin(kpos, freqs, kc, ks);
+  if (!same_pos) tables(kpos, kc, ks);
   MatrixF qr(q.rows(), d), kr(k.rows(), d);
   auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
 #if defined(__wasm_simd128__)

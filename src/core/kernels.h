@@ -1,5 +1,6 @@
-// Float32 hot kernels for the app's per-frame work: n x m logits (Q K^T), RoPE rotation, bias add, row
-// softmax. Each has a portable scalar path and, in wasm builds with -msimd128, a hand-written SIMD128 path
+// Float32 hot kernels for the app's per-frame work: n x m logits (Q K^T) and A B products (packed 4 x 8
+// SIMD128 GEMM), RoPE rotation, bias add, row softmax, sin/cos tables, relative-position fills and gathers,
+// causal mask (kernels_tables.cpp). score_kernels.h builds every scheme's score job from them. Each has a portable scalar path and, in wasm builds with -msimd128, a hand-written SIMD128 path
 // (Eigen 3.4 has no wasm packet backend and float reductions do not autovectorise without -ffast-math).
 // Both paths are callable explicitly (tests compare them, benchmarks time them); the unsuffixed function
 // dispatches to the fastest one compiled in. All matrices are row-major and contiguous.
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 
 #include "rope.h"
 #include "types.h"
@@ -24,6 +26,8 @@ constexpr bool kHaveSimd128 =
 
 // C (n x m) = scale * A (n x d) . B (m x d)^T.
 void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+// C (n x m) = scale * A (n x d) . B (d x m).
+void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 // C (n x n) += bias (n x m): dst[i] += src[i] for count entries.
 void add_portable(float* dst, const float* src, std::size_t count);
 // Row softmax in place; -inf entries get 0; a row with no finite entry becomes all 0.
@@ -34,6 +38,7 @@ void rope_rotate_portable(const float* x, const float* cos, const float* sin, in
 
 #if defined(__wasm_simd128__)
 void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 void add_simd128(float* dst, const float* src, std::size_t count);
 void softmax_rows_simd128(float* X, int n, int m);
 void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
@@ -42,9 +47,47 @@ void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int
 
 // Dispatchers.
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void matmul(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 void add(float* dst, const float* src, std::size_t count);
 void softmax_rows(float* X, int n, int m);
 void rope_rotate(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
+
+// ---- tables (src/core/kernels_tables.cpp)
+
+// s, c (n x h, row-major): mult * sin / cos of the angle pos[r] * w[p]. The angle is formed in double, so
+// large positions (10^6) keep their phase: the portable path calls double sin/cos; the SIMD128 path reduces
+// the angle modulo pi/2 in double (f64x2, three-part Cody-Waite pi/2) and evaluates float polynomials on
+// [-pi/4, pi/4] (max error ~1e-7 absolute, tests/unit/kernels_tables_test.cpp).
+void sin_cos_table_portable(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+#if defined(__wasm_simd128__)
+void sin_cos_table_simd128(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+#endif
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+
+// Quantities of the relative position delta = kpos[j] - qpos[i] (T5 / ALiBi / learned bias, bucket and
+// clip matrices): by_delta[delta - delta_min] for delta in [delta_min, delta_min + by_delta.size()).
+// fill: C[i][j] = by_delta[...]; add: C[i][j] += by_delta[...]. With contiguous key positions (every view)
+// a row of C is a contiguous slice of by_delta, copied / added with SIMD128.
+void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                            int64_t delta_min, bool accumulate);
+#if defined(__wasm_simd128__)
+void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                           int64_t delta_min, bool accumulate);
+#endif
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate);
+
+// Gather of a GEMM result by relative position (Shaw's a^K, DeBERTa's c2p / p2c, Transformer-XL's (b)):
+// C[i][j] = G[r][index_by_delta[kpos[j] - qpos[i] - delta_min]] with r = i (rows_by_query) or r = j.
+// G has g_cols columns. Scalar on every path: SIMD128 has no gather, and this is one load per cell.
+void gather_relative(float* C, int n, int m, const float* G, int g_cols, bool rows_by_query, const int64_t* qpos,
+                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min);
+
+// C[i][j] = -inf where kpos[j] > qpos[i] (causal mask).
+void mask_causal(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos);
+
+// The smallest and largest kpos[j] - qpos[i].
+std::pair<int64_t, int64_t> delta_range(std::span<const int64_t> qpos, std::span<const int64_t> kpos);
 
 // Per-row cos/sin tables (n x d/2) of angle pos[r] * inv_freq[p], computed in double, times
 // attention_scaling, stored as float.
@@ -72,6 +115,15 @@ inline MatrixF rope_logits_simd128(const MatrixF& q, const MatrixF& k, std::span
 
 // scale * Q K^T + bias (n x m): the T5 / ALiBi / learned-bias score job.
 MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path = Path::Best);
+
+// Matrix forms with an explicit path (Best: SIMD128 in wasm, Eigen's GEMM natively for the products).
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b^T
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b
+void add(MatrixF& dst, const MatrixF& src, Path path = Path::Best);
+void softmax_in_place(MatrixF& x, Path path = Path::Best);
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path);
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path);
 
 // Row softmax of a copy.
 MatrixF softmax(const MatrixF& logits, Path path = Path::Best);

@@ -1,0 +1,195 @@
+// Float32 score kernels (src/core/score_kernels.h) against the double-precision core, for every scheme,
+// on every path of the build (Portable and Best everywhere; Simd128 in the wasm test run), on shape edges:
+// n = 1, d = 2, n and m not multiples of the 4 x 8 GEMM tile, distinct / shifted / non-contiguous positions.
+// The double reference is computed from the float-rounded inputs, so the bounds measure the kernels' own
+// float arithmetic (k-sums of d products in float, float exp and sin/cos).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <tuple>
+
+#include "core/absolute_attention.h"
+#include "core/attention.h"
+#include "core/score_kernels.h"
+#include "core/sinusoidal.h"
+#include "test_util.h"
+
+using namespace posenc;
+using posenc::test::iota;
+using posenc::test::random_matrix;
+
+namespace {
+
+std::vector<kernels::Path> paths() {
+  std::vector<kernels::Path> p{kernels::Path::Portable, kernels::Path::Best};
+  if (kernels::kHaveSimd128) p.push_back(kernels::Path::Simd128);
+  return p;
+}
+
+// max |got - ref| / max(1, max |ref|) over finite cells; -inf cells must be -inf in both.
+double rel_err(const MatrixF& got, const Matrix& ref) {
+  EXPECT_EQ(got.rows(), ref.rows());
+  EXPECT_EQ(got.cols(), ref.cols());
+  if (got.rows() != ref.rows() || got.cols() != ref.cols()) return 1e30;
+  double scale = 1.0, err = 0.0;
+  for (Eigen::Index i = 0; i < ref.size(); ++i)
+    if (std::isfinite(ref.data()[i])) scale = std::max(scale, std::abs(ref.data()[i]));
+  for (Eigen::Index i = 0; i < ref.size(); ++i) {
+    const double r = ref.data()[i], g = got.data()[i];
+    if (std::isinf(r)) {
+      if (g != r) return 1e30;
+      continue;
+    }
+    if (!std::isfinite(g)) return 1e30;
+    err = std::max(err, std::abs(g - r));
+  }
+  return err / scale;
+}
+
+struct Case {
+  const char* name;
+  AttentionSpec spec;
+};
+
+// One spec per scheme (two for RoPE layouts and a scaled RoPE), tables drawn at width d.
+std::vector<Case> schemes(int d, bool causal) {
+  std::vector<Case> c;
+  auto add = [&](const char* name, PositionScheme p) { c.push_back({name, AttentionSpec{std::move(p), {}, causal}}); };
+  add("none", NoPosition{});
+  add("rope-half", RopePosition{10000.0, {}, RopeLayout::Half});
+  add("rope-interleaved", RopePosition{500.0, {}, RopeLayout::Interleaved});
+  RopeScaling yarn;
+  yarn.type = RopeScalingType::Yarn;
+  yarn.factor = 4.0;
+  yarn.original_max_position_embeddings = 16;
+  add("rope-yarn", RopePosition{10000.0, yarn, RopeLayout::Half});
+  T5Position t5;
+  t5.bidirectional = !causal;
+  t5.num_buckets = 8;
+  t5.max_distance = 20;
+  const Matrix b = random_matrix(8, 1, 31);
+  t5.bias.assign(b.data(), b.data() + b.size());
+  add("t5", t5);
+  add("alibi", AlibiPosition{0.25});
+  ShawPosition shaw;
+  shaw.max_relative_position = 3;
+  shaw.key_table = random_matrix(7, d, 32);
+  add("shaw", shaw);
+  DebertaPosition deb;
+  deb.bucket_size = 8;
+  deb.max_position = 32;
+  deb.pos_key = random_matrix(16, d, 33);
+  deb.pos_query = random_matrix(16, d, 34);
+  add("deberta", deb);
+  XlPosition xl;
+  xl.u = random_matrix(d, 1, 35).col(0);
+  xl.v = random_matrix(d, 1, 36).col(0);
+  xl.r_proj = random_matrix(d, d, 37) / std::sqrt(double(d));
+  add("xl", xl);
+  add("learned", LearnedBiasPosition{random_matrix(9, 2, 38), 1});
+  return c;
+}
+
+void expect_matches_core(const Matrix& q, const Matrix& k, const std::vector<int64_t>& qp, const std::vector<int64_t>& kp,
+                         int d, bool causal) {
+  const MatrixF qf = q.cast<float>(), kf = k.cast<float>();
+  const Matrix qd = qf.cast<double>(), kd = kf.cast<double>();
+  for (const Case& c : schemes(d, causal)) {
+    const AttentionResult ref = attention(qd, kd, nullptr, qp, kp, c.spec);
+    for (kernels::Path path : paths()) {
+      SCOPED_TRACE(testing::Message() << c.name << " n=" << q.rows() << " m=" << k.rows() << " d=" << d
+                                      << " causal=" << causal << " path=" << int(path));
+      const kernels::AttentionF got = kernels::attention_f(qf, kf, qp, kp, c.spec, path);
+      EXPECT_DOUBLE_EQ(got.scale, ref.scale);
+      ASSERT_EQ(got.terms.size(), ref.terms.size());
+      for (std::size_t t = 0; t < ref.terms.size(); ++t) {
+        EXPECT_EQ(got.terms[t].name, ref.terms[t].name);
+        EXPECT_LT(rel_err(got.terms[t].values, ref.terms[t].values), 2e-6) << ref.terms[t].name;
+      }
+      EXPECT_LT(rel_err(got.logits, ref.logits), 2e-6);
+      // Weights move by w * (logit error): T5's unscaled logits (~|q| |k|) make that ~1e-5 relative at d = 64.
+      EXPECT_LT(rel_err(got.weights, ref.weights), 1e-5);
+      EXPECT_TRUE((got.weights.array() >= 0).all());
+    }
+  }
+}
+
+}  // namespace
+
+TEST(ScoreKernels, EverySchemeMatchesCoreOnShapeEdges) {
+  // (n, m, d): a single token at the smallest width, sizes off the 4 x 8 tile, a view-like size.
+  for (auto [n, m, d] : {std::tuple{1, 1, 2}, {1, 5, 2}, {5, 1, 4}, {13, 13, 6}, {9, 17, 2}, {37, 37, 64}}) {
+    const Matrix q = random_matrix(n, d, 1), k = random_matrix(m, d, 2);
+    for (bool causal : {false, true}) {
+      expect_matches_core(q, k, iota(n), iota(m), d, causal);        // contiguous, as the views
+      expect_matches_core(q, k, iota(n, 100), iota(m, 95), d, causal);  // shifted, distinct
+    }
+  }
+}
+
+TEST(ScoreKernels, NonContiguousAndFarPositions) {
+  // Keys not contiguous (SIMD fill falls back to the gather), reversed queries, positions near 10^6
+  // (XL's R at |i - j| ~ 2 * 10^6: the sparse-delta path; angles reduced in double).
+  const int d = 8;
+  const Matrix q = random_matrix(6, d, 3), k = random_matrix(7, d, 4);
+  expect_matches_core(q, k, {5, 4, 3, 2, 1, 0}, {0, 3, 6, 9, 12, 15, 18}, d, false);
+  expect_matches_core(q, k, {5, 4, 3, 2, 1, 0}, {0, 3, 6, 9, 12, 15, 18}, d, true);
+  expect_matches_core(q, k, {-1000000, 0, 7, 999999, 1000000, 12}, {1000000, -999998, 3, 4, 5, 500000, -1}, d, false);
+}
+
+TEST(ScoreKernels, AbsoluteFourTermsMatchCore) {
+  for (auto [n, d] : {std::tuple{1, 2}, {13, 6}, {33, 32}}) {
+    const MatrixF x = random_matrix(n, d, 5).cast<float>(), pe = sinusoidal_table(iota(n), d).cast<float>();
+    const MatrixF wq = (random_matrix(d, d, 6) / std::sqrt(double(d))).cast<float>();
+    const MatrixF wk = (random_matrix(d, d, 7) / std::sqrt(double(d))).cast<float>();
+    for (bool causal : {false, true}) {
+      const AttentionResult ref = absolute_attention(x.cast<double>(), pe.cast<double>(), wq.cast<double>(),
+                                                     wk.cast<double>(), nullptr, 1.0 / std::sqrt(double(d)), causal);
+      for (kernels::Path path : paths()) {
+        SCOPED_TRACE(testing::Message() << "n=" << n << " d=" << d << " causal=" << causal << " path=" << int(path));
+        const kernels::AttentionF got = kernels::absolute_attention_f(x, pe, wq, wk, 1.0 / std::sqrt(double(d)), causal, path);
+        ASSERT_EQ(got.terms.size(), 4u);
+        for (std::size_t t = 0; t < 4; ++t) {
+          EXPECT_EQ(got.terms[t].name, ref.terms[t].name);
+          EXPECT_LT(rel_err(got.terms[t].values, ref.terms[t].values), 2e-6);
+        }
+        EXPECT_LT(rel_err(got.logits, ref.logits), 2e-6);
+        EXPECT_LT(rel_err(got.weights, ref.weights), 2e-6);
+      }
+    }
+  }
+}
+
+TEST(ScoreKernels, BadInputNamesTheField) {
+  const MatrixF q = MatrixF::Ones(3, 4), k = MatrixF::Ones(3, 4);
+  const auto p = iota(3);
+  auto field = [](auto&& f) {
+    try {
+      f();
+    } catch (const InvalidArgument& e) {
+      return e.field();
+    }
+    return std::string("(no error)");
+  };
+  AttentionSpec none{NoPosition{}, {}, false};
+  EXPECT_EQ(field([&] { kernels::attention_f(q, MatrixF::Ones(3, 5), p, p, none); }), "k");
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, iota(2), p, none); }), "query_positions");
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, std::vector<int64_t>{0, 1, 2000000}, none); }), "key_positions");
+  MatrixF bad = q;
+  bad(1, 1) = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(field([&] { kernels::attention_f(bad, k, p, p, none); }), "q");
+  // Finite inputs whose float logits overflow: an error, not Inf in the output.
+  EXPECT_EQ(field([&] { kernels::attention_f(q * 1e20f, k * 1e20f, p, p, none); }), "q");
+  T5Position t5;
+  t5.bias = {1.0, 2.0};  // num_buckets is 32
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{t5, {}, false}); }), "position.bias");
+  ShawPosition shaw;
+  shaw.max_relative_position = 2;
+  shaw.key_table = Matrix::Ones(4, 4);
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{shaw, {}, false}); }), "position.key_table");
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{RopePosition{1.0, {}, RopeLayout::Half}, {}, false}); }), "position.base");
+  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{AlibiPosition{INFINITY}, {}, false}); }),
+            "position.slope");
+  EXPECT_EQ(field([&] { kernels::relative_matrix(std::vector<double>(4, 0.0), 3); }), "by_offset");
+}
