@@ -6,6 +6,7 @@
 #include <string>
 
 #include "deberta.h"
+#include "attention_checks.h"
 #include "limits.h"
 #include "relative_bias.h"
 #include "rope.h"
@@ -16,30 +17,9 @@
 namespace posenc::kernels {
 namespace {
 
-// Core helpers name their own arguments ("base", "bias"): here they are fields of the position object
-// (the same renaming as posenc::attention does).
-template <class F>
-auto in_position(F&& f) {
-  try {
-    return f();
-  } catch (const InvalidArgument& e) {
-    const std::string& fld = e.field();
-    if (fld == "q" || fld == "k" || fld.rfind("position", 0) == 0) throw;
-    if (fld == "dim") throw InvalidArgument("q", std::string("the width d of q: ") + e.what());
-    throw InvalidArgument("position." + fld, e.what());
-  }
-}
-
-void check_positions(std::span<const int64_t> pos, Eigen::Index rows, const char* field, const char* matrix) {
-  require(static_cast<Eigen::Index>(pos.size()) == rows, field,
-          std::string(field) + " must have one entry per row of " + matrix);
-  for (int64_t p : pos)
-    require(p >= -kMaxPosition && p <= kMaxPosition, field, std::string(field) + " must lie in [-10^6, 10^6]");
-}
-
-void check_work(int64_t work, const char* field) {
-  require(work <= kMaxWork, field, "the request exceeds the work limit (2^31 multiply-adds)");
-}
+using detail::check_positions;
+using detail::check_work;
+using detail::in_position;
 
 // The relative positions delta = kpos[j] - qpos[i] as a dense range [min, min + count): at most 4 * 10^6 + 1
 // values (positions lie in [-10^6, 10^6]); the views' contiguous positions give n + m - 1.

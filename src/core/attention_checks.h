@@ -1,0 +1,40 @@
+// Argument checks shared by the double-precision attention (attention.cpp) and its float32 kernels
+// (score_kernels.cpp), so both reject the same requests with the same field names.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "limits.h"
+#include "types.h"
+
+namespace posenc::detail {
+
+// Core helpers name their own arguments ("base", "scaling.factor", "bias"): inside attention they are
+// fields of the position object.
+template <class F>
+auto in_position(F&& f) {
+  try {
+    return f();
+  } catch (const InvalidArgument& e) {
+    const std::string& fld = e.field();
+    if (fld == "q" || fld == "k" || fld == "v" || fld.rfind("position", 0) == 0) throw;
+    if (fld == "dim") throw InvalidArgument("q", std::string("the width d of q: ") + e.what());
+    throw InvalidArgument("position." + fld, e.what());
+  }
+}
+
+inline void check_positions(std::span<const int64_t> pos, Eigen::Index rows, const char* field, const char* matrix) {
+  require(static_cast<Eigen::Index>(pos.size()) == rows, field,
+          std::string(field) + " must have one entry per row of " + matrix);
+  for (int64_t p : pos)
+    require(p >= -kMaxPosition && p <= kMaxPosition, field,
+            std::string(field) + " must lie in [-" + limit_text(kMaxPosition) + ", " + limit_text(kMaxPosition) + "]");
+}
+
+inline void check_work(int64_t work, const char* field) {
+  require(work <= kMaxWork, field, "the request exceeds the work limit (" + limit_text(kMaxWork) + " multiply-adds)");
+}
+
+}  // namespace posenc::detail
