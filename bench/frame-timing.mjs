@@ -1,20 +1,38 @@
-// Per-frame cost of a state change in the browser (issue 4): headless Chromium (SwiftShader WebGL2),
-// the built site in build/web. For each case the page gets a state through window.posenc.setState, then
-// for each repeat a parameter is toggled (base 10000 <-> 10001, which forces a full recompute) and we record:
+// Per-frame cost of a state change in the browser (issues 4, 10): headless Chromium (SwiftShader WebGL2),
+// the built site in build/web (or --site DIR, e.g. an older build for a before/after in one run). For each
+// case the page gets a state through window.posenc.setState, then for each repeat one parameter is toggled
+// (base 10000 <-> 10001 where the view has a base, else seed 1 <-> 2: either forces a full recompute) and
+// we record:
 //   update_ms  - the view's recompute + texture upload, measured in wasm (posenc_last_update_ms)
 //   frame_ms   - the whole main-loop iteration that drew the change (Module.preMainLoop -> postMainLoop)
 //   latency_ms - from setState to the end of that frame (includes waiting for the next animation frame)
 //   idle_frame_ms - a main-loop iteration with nothing changed (the steady cost of drawing the view)
-// Medians over repeats. Usage: node bench/frame-timing.mjs [repeats]   (needs build/web: cmake --build --preset web)
+// Medians over repeats. Usage: node bench/frame-timing.mjs [repeats] [--site DIR] [--only SUBSTRING]
+// (needs build/web: cmake --build --preset web)
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
 
-const repeats = Number(process.argv[2] || 15);
-const CASES = [
-  { name: 'scores, RoPE, n = 512, d = 64', state: { view: 'scores', scheme: 'rope', n: '512', d: '64' } },
-  { name: 'scores, RoPE, n = 2048, d = 64', state: { view: 'scores', scheme: 'rope', n: '2048', d: '64' } },
-  { name: 'waves, sinusoidal, n = 512, d = 128', state: { view: 'waves', scheme: 'sinusoidal', n: '512', d: '128' } },
-  { name: 'waves, sinusoidal, n = 2048, d = 128', state: { view: 'waves', scheme: 'sinusoidal', n: '2048', d: '128' } },
-];
+const args = process.argv.slice(2);
+const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
+const site = option('--site');
+const only = option('--only');
+const repeats = Number(args[0] || 15);
+
+const BASE = ['base', '10000', '10001'];
+const SEED = ['seed', '1', '2'];
+const SCORES_SCHEMES = ['none', 'sinusoidal', 'rope', 't5', 'alibi', 'shaw', 'deberta', 'xl', 'learned'];
+const CASES = [];
+for (const n of [512, 2048]) {
+  for (const scheme of SCORES_SCHEMES)
+    CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64`, state: { view: 'scores', scheme, n: `${n}`, d: '64' }, toggle: BASE });
+  // The other views in their default state but for n.
+  CASES.push({ name: `similarity (default), n = ${n}`, state: { view: 'similarity', n: `${n}` }, toggle: BASE });
+  CASES.push({ name: `waves (default), n = ${n}`, state: { view: 'waves', n: `${n}` }, toggle: BASE });
+  CASES.push({ name: `waves, sinusoidal, n = ${n}, d = 128`, state: { view: 'waves', scheme: 'sinusoidal', n: `${n}`, d: '128' }, toggle: BASE });
+  CASES.push({ name: `buckets (default), n = ${n}`, state: { view: 'buckets', n: `${n}` }, toggle: SEED });
+}
+CASES.push({ name: 'similarity, n = 4096', state: { view: 'similarity', n: '4096' }, toggle: BASE });
+CASES.push({ name: 'rope (default)', state: { view: 'rope' }, toggle: BASE });
+CASES.push({ name: 'permutation (default)', state: { view: 'permutation' }, toggle: SEED });
 
 // Main-loop iterations with no change (the steady cost of drawing the view), `count` of them.
 function idleFrames(page, count) {
@@ -48,19 +66,20 @@ function measure(page, partial) {
   }), partial);
 }
 
-const server = await serveSite();
+const server = await serveSite(...(site ? [site] : []));
 const browser = await launchBrowser();
 const rows = [];
 try {
   const { page, errors } = await openPage(browser, server.url);
   await waitReady(page);
-  for (const c of CASES) {
-    await page.evaluate((s) => window.posenc.setState(s), { ...c.state, base: '10000' });
+  for (const c of CASES.filter((c) => !only || c.name.includes(only))) {
+    const [key, a, b] = c.toggle;
+    await page.evaluate((s) => window.posenc.setState(s), { ...c.state, [key]: a });
     await waitFrames(page, 3);
     const notices = await page.evaluate(() => window.posenc.notices());
     const r = [];
     for (let i = 0; i < repeats + 2; ++i) {
-      const m = await measure(page, { base: i % 2 ? '10000' : '10001' });
+      const m = await measure(page, { [key]: i % 2 ? a : b });
       if (i >= 2) r.push(m);  // two warm-up changes
       await waitFrames(page, 1);
     }

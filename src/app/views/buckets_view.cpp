@@ -13,6 +13,7 @@
 #include "core/alibi.h"
 #include "core/deberta.h"
 #include "core/shaw.h"
+#include "core/score_kernels.h"
 #include "core/similarity.h"
 #include "core/t5.h"
 
@@ -287,7 +288,7 @@ void BucketsView::upload() {
   const std::vector<double>& drawn = drawn_by_offset();
   const auto first = drawn.begin() + (n_ - heatmap_n_);
   const std::vector<double> block(first, first + (2 * heatmap_n_ - 1));
-  const MatrixF M = relative_matrix_f(block, heatmap_n_);
+  const MatrixF M = kernels::relative_matrix(block, heatmap_n_);  // SIMD row copies of the offset vector
   heatmap_.map().set_values(M.data(), int(M.rows()), int(M.cols()));
 }
 

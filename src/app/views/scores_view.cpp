@@ -2,6 +2,7 @@
 // scheme's additive terms (the four-term absolute expansion, XL's four, DeBERTa's c2p / p2c, biases)
 // side by side with the total.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -19,6 +20,7 @@
 #include "core/deberta.h"
 #include "core/relative_bias.h"
 #include "core/rng.h"
+#include "core/score_kernels.h"
 #include "core/shaw.h"
 #include "core/sinusoidal.h"
 #include "core/t5.h"
@@ -27,7 +29,7 @@ namespace posenc::app {
 namespace {
 
 constexpr int kMaxPositions = 4096;        // accepted by the slider and the URL
-constexpr int kMaxHeatmapPositions = 1024;  // positions actually computed and drawn
+constexpr int kMaxHeatmapPositions = 2048;  // positions actually computed and drawn (float32 kernels)
 constexpr int kMaxWidth = 256;
 constexpr int kMaxSeed = 1000000;
 constexpr int kMaxClip = 64;
@@ -82,7 +84,7 @@ class ScoresView final : public View {
   struct Tile {
     std::string title;
     std::string probe;
-    const Matrix* values = nullptr;  // double-precision source (points into result_)
+    MatrixF* values = nullptr;       // float32 picture (points into result_f_), until upload()
     bool weights = false;            // softmax weights: sequential colormap from 0
     float vmin = 0, vmax = 1;
   };
@@ -97,6 +99,10 @@ class ScoresView final : public View {
   int shown_head() const { return std::clamp(head_, 0, heads_ - 1); }
   std::string bucket_text(int i, int j) const;
   void draw_hover(int i, int j) const;
+  bool masked(int i, int j) const { return causal_ && j > i; }
+  // The double-precision core on the view's inputs: every row (export) or the one query row `row` (hover).
+  AttentionResult exact(int row) const;
+  const AttentionResult& exact_row(int row) const;
 
   Scheme scheme_ = Scheme::Sinusoidal;
   int n_ = 32;
@@ -114,7 +120,16 @@ class ScoresView final : public View {
   int heads_ = 8;
   int head_ = 0;
 
-  std::optional<AttentionResult> result_;
+  // Inputs of the last computation (double, O(n d)): the exact values are recomputed from them.
+  bool computed_ = false;
+  Matrix x_, wq_, wk_, q_, k_, pe_;
+  AttentionSpec spec_;
+  // Float32 scores for the pictures (kernels); released once the textures hold them.
+  std::optional<kernels::AttentionF> result_f_;
+  std::vector<std::string> term_names_;
+  // Hover: the exact row of the hovered query, cached while the mouse stays on it.
+  mutable int hover_row_ = -1;
+  mutable std::optional<AttentionResult> hover_result_;
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
   std::vector<std::unique_ptr<HeatmapWidget>> heatmaps_;  // one per tile, reused across recomputes
@@ -208,7 +223,11 @@ std::string ScoresView::key_for_field(const std::string& field) const {
 }
 
 void ScoresView::recompute() {
-  result_.reset();
+  computed_ = false;
+  result_f_.reset();
+  term_names_.clear();
+  hover_row_ = -1;
+  hover_result_.reset();
   tiles_.clear();
   const int n = shown_n(), d = d_;
   std::vector<int64_t> pos(n);
@@ -222,12 +241,15 @@ void ScoresView::recompute() {
   const Matrix wq = seeded_normal_matrix(d, d, sub_seed(seed_, 1), inv_sqrt_d);
   const Matrix wk = seeded_normal_matrix(d, d, sub_seed(seed_, 2), inv_sqrt_d);
   Matrix q = x * wq;
-  const Matrix k = x * wk;
+  Matrix k = x * wk;
+  Matrix pe;
+  AttentionSpec spec;
 
   if (scheme_ == Scheme::Sinusoidal) {
-    result_ = absolute_attention(x, sinusoidal_table(pos, d, base_), wq, wk, nullptr, inv_sqrt_d, causal_);
+    pe = sinusoidal_table(pos, d, base_);
+    result_f_ = kernels::absolute_attention_f(x.cast<float>(), pe.cast<float>(), wq.cast<float>(), wk.cast<float>(),
+                                              inv_sqrt_d, causal_);
   } else {
-    AttentionSpec spec;
     spec.causal = causal_;
     switch (scheme_) {
       case Scheme::None: spec.position = NoPosition{}; break;
@@ -278,51 +300,98 @@ void ScoresView::recompute() {
         break;
       case Scheme::Sinusoidal: break;
     }
-    result_ = attention(q, k, nullptr, pos, pos, spec);
+    result_f_ = kernels::attention_f(q.cast<float>(), k.cast<float>(), pos, pos, spec);
   }
+  x_ = std::move(x);
+  wq_ = wq;
+  wk_ = wk;
+  q_ = std::move(q);
+  k_ = std::move(k);
+  pe_ = std::move(pe);
+  spec_ = std::move(spec);
+  computed_ = true;
+  kernels::AttentionF& r = *result_f_;
+  for (const kernels::TermF& t : r.terms) term_names_.push_back(t.name);
 
   // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
-  auto add_tile = [&](std::string title, std::string probe, const Matrix* values, bool weights) {
+  auto add_tile = [&](std::string title, std::string probe, MatrixF* values, bool weights) {
     tiles_.push_back(Tile{std::move(title), std::move(probe), values, weights, 0, 1});
   };
-  if (result_->terms.size() > 1)
-    for (size_t i = 0; i < result_->terms.size(); ++i)
-      add_tile(result_->terms[i].name, "heatmap.scores.term" + std::to_string(i), &result_->terms[i].values, false);
-  add_tile(result_->terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
-           &result_->logits, false);
-  add_tile("softmax weights a_ij", "heatmap.scores.weights", &result_->weights, true);
+  if (r.terms.size() > 1)
+    for (size_t i = 0; i < r.terms.size(); ++i)
+      add_tile(r.terms[i].name, "heatmap.scores.term" + std::to_string(i), &r.terms[i].values, false);
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
+           &r.logits, false);
+  add_tile("softmax weights a_ij", "heatmap.scores.weights", &r.weights, true);
+}
+
+AttentionResult ScoresView::exact(int row) const {
+  const int n = int(q_.rows());
+  std::vector<int64_t> pos(n);
+  std::iota(pos.begin(), pos.end(), int64_t{0});
+  if (row < 0) {
+    if (scheme_ == Scheme::Sinusoidal)
+      return absolute_attention(x_, pe_, wq_, wk_, nullptr, 1.0 / std::sqrt(double(d_)), causal_);
+    return attention(q_, k_, nullptr, pos, pos, spec_);
+  }
+  const std::array<int64_t, 1> qpos{row};
+  if (scheme_ != Scheme::Sinusoidal) return attention(q_.row(row), k_, nullptr, qpos, pos, spec_);
+  // absolute_attention's four terms for one query row (its products, in the same order).
+  const double scale = 1.0 / std::sqrt(double(d_));
+  const Matrix qx = x_.row(row) * wq_, kx = x_ * wk_, qp = pe_.row(row) * wq_, kp = pe_ * wk_;
+  AttentionResult out;
+  out.scale = scale;
+  out.terms.push_back({term_names_.at(0), scale * (qx * kx.transpose())});
+  out.terms.push_back({term_names_.at(1), scale * (qx * kp.transpose())});
+  out.terms.push_back({term_names_.at(2), scale * (qp * kx.transpose())});
+  out.terms.push_back({term_names_.at(3), scale * (qp * kp.transpose())});
+  out.logits = out.terms[0].values + out.terms[1].values + out.terms[2].values + out.terms[3].values;
+  if (causal_) apply_causal_mask(out.logits, qpos, pos);
+  out.weights = softmax_rows(out.logits);
+  return out;
+}
+
+const AttentionResult& ScoresView::exact_row(int row) const {
+  if (row != hover_row_ || !hover_result_) {
+    hover_result_ = exact(row);
+    hover_row_ = row;
+  }
+  return *hover_result_;
 }
 
 void ScoresView::export_data(std::vector<ExportTable>& tables) const {
-  if (failed() || !result_) return;
+  if (failed() || !computed_) return;
   const int n = shown_n();
+  // The whole matrix in double precision through the core (the pictures are float32).
+  const AttentionResult result = exact(-1);
   // Masked cells (key after query under the causal mask) are undefined in every tile.
   auto table = [&](std::string name, const Matrix& m) {
     return matrix_table(std::move(name), "query i", "key j", "i", n, n,
-                        [&](int i, int j) { return result_->masked(i, j) ? NAN : m(i, j); });
+                        [&](int i, int j) { return result.masked(i, j) ? NAN : m(i, j); });
   };
-  if (result_->terms.size() > 1)
-    for (const AttentionTerm& t : result_->terms) tables.push_back(table("term: " + t.name, t.values));
-  tables.push_back(table("logits", result_->logits));
-  tables.push_back(table("weights", result_->weights));
+  if (result.terms.size() > 1)
+    for (const AttentionTerm& t : result.terms) tables.push_back(table("term: " + t.name, t.values));
+  tables.push_back(table("logits", result.logits));
+  tables.push_back(table("weights", result.weights));
 }
 
 void ScoresView::upload() {
-  if (!result_) return;
+  if (!result_f_) return;
   while (heatmaps_.size() < tiles_.size()) heatmaps_.push_back(std::make_unique<HeatmapWidget>());
   const int n = shown_n();
-  std::vector<float> buffer(size_t(n) * n);
   double shared_max = 0;
   for (size_t k = 0; k < tiles_.size(); ++k) {
     Tile& t = tiles_[k];
-    double mx = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        const double v = (*t.values)(i, j);
-        const bool masked = result_->masked(i, j);
-        buffer[size_t(i) * n + j] = masked ? kMaskedCell : float(v);
-        if (!masked && std::isfinite(v)) mx = std::max(mx, std::abs(v));
-      }
+    // In place: the float matrix becomes the texture (masked cells marked), its range from the rest.
+    float* data = t.values->data();
+    float mx = 0;
+    for (int i = 0; i < n; ++i) {
+      float* row = data + size_t(i) * n;
+      const int defined = causal_ ? i + 1 : n;  // causal: keys after the query are masked
+      for (int j = 0; j < defined; ++j)
+        if (std::isfinite(row[j])) mx = std::max(mx, std::abs(row[j]));
+      for (int j = defined; j < n; ++j) row[j] = kMaskedCell;
+    }
     if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
     if (t.weights) {
       t.vmin = 0;
@@ -330,10 +399,12 @@ void ScoresView::upload() {
     } else {
       t.vmin = -float(mx);
       t.vmax = float(mx);
-      shared_max = std::max(shared_max, mx);
+      shared_max = std::max(shared_max, double(mx));
     }
-    heatmaps_[k]->map().set_values(buffer.data(), n, n);
+    heatmaps_[k]->map().set_values(data, n, n);
+    t.values = nullptr;
   }
+  result_f_.reset();  // the textures hold the pictures; hover and export recompute in double
   if (shared_scale_)
     for (Tile& t : tiles_)
       if (!t.weights) t.vmin = -float(shared_max), t.vmax = float(shared_max);
@@ -372,13 +443,14 @@ void ScoresView::draw_hover(int i, int j) const {
   const std::string bucket = bucket_text(i, j);
   if (!bucket.empty()) ImGui::TextUnformatted(bucket.c_str());
   ImGui::Separator();
-  for (const AttentionTerm& t : result_->terms) ImGui::Text("%-40s %.17g", t.name.c_str(), t.values(i, j));
+  const AttentionResult& row = exact_row(i);  // double precision: what the user reads is exact
+  for (const AttentionTerm& t : row.terms) ImGui::Text("%-40s %.17g", t.name.c_str(), t.values(0, j));
   ImGui::Separator();
-  if (result_->masked(i, j)) {
+  if (row.masked(0, j)) {
     ImGui::TextUnformatted("total: masked (key after query), weight 0");
   } else {
-    ImGui::Text("total logit e_ij = %.17g", result_->logits(i, j));
-    ImGui::Text("weight a_ij     = %.17g", result_->weights(i, j));
+    ImGui::Text("total logit e_ij = %.17g", row.logits(0, j));
+    ImGui::Text("weight a_ij     = %.17g", row.weights(0, j));
   }
   ImGui::EndTooltip();
 }

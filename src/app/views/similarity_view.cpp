@@ -12,13 +12,14 @@
 #include "app/plot.h"
 #include "app/views/views.h"
 #include "core/absolute.h"
+#include "core/score_kernels.h"
 #include "core/similarity.h"
 
 namespace posenc::app {
 namespace {
 
 constexpr int kMaxPositions = 4096;   // positions of the curves
-constexpr int kMaxHeatmapN = 2048;    // P P^T is drawn for at most this many positions
+constexpr int kMaxHeatmapN = 4096;    // P P^T is drawn for at most this many positions (float32 kernels)
 constexpr int kMaxWidth = 1024;
 constexpr int kMaxStep = 1024;        // s: curves at p = 0, s, 2s, 3s
 constexpr int kMaxLearnedRows = 512;  // learned table rows (max_len)
@@ -136,7 +137,21 @@ void SimilarityView::recompute() {
                                  " needs d >= " + std::to_string(bits)};
   }
   dots_.emplace(scheme_, n_, d_, params, n_);
-  gram_ = position_similarity_f(scheme_, heatmap_n_, d_, params);
+  if (scheme_ == AbsoluteScheme::Sinusoidal) {
+    // P_a . P_b = sum_k cos((a - b) w_k): one value per offset, rows filled by the relative-matrix kernel.
+    const int hn = heatmap_n_;
+    std::vector<double> by_offset(size_t(2 * hn - 1));
+    for (int o = 0; o < 2 * hn - 1; ++o) by_offset[size_t(o)] = dots_->dot(0, std::abs(o - (hn - 1)));
+    gram_ = kernels::relative_matrix(by_offset, hn);
+  } else if (scheme_ == AbsoluteScheme::Learned) {
+    // P P^T of the defined rows with the float32 GEMM kernel; rows past max_len are undefined.
+    const int rows = learned_defined_rows(heatmap_n_, params);
+    const MatrixF P = learned_position_table(params.learned_max_len, d_, params.seed).topRows(rows).cast<float>();
+    gram_.setConstant(heatmap_n_, heatmap_n_, std::numeric_limits<float>::quiet_NaN());
+    gram_.topLeftCorner(rows, rows) = kernels::gram(P);
+  } else {
+    gram_ = position_similarity_f(scheme_, heatmap_n_, d_, params);  // closed forms: one expression a cell
+  }
   if (scheme_ == AbsoluteScheme::Normalised && heatmap_n_ < n_) {
     // The normalised code depends on n: rescale the capped block to the real n.
     const double s = double(heatmap_n_ - 1) / double(n_ - 1);
