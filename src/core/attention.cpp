@@ -66,11 +66,7 @@ struct Visitor {
 
   void operator()(const ShawPosition& p) {
     const int64_t K = p.max_relative_position;
-    require(K >= 0 && K <= kMaxPosition, "position.max_relative_position",
-            "position.max_relative_position must be in [0, 10^6]");
-    require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
-            "position.key_table must be (2K+1) x d");
-    check_work(n * (2 * K + 1) * d, "position.key_table");
+    detail::check_shaw(p, n, d);
     content("content");
     const Matrix qa = q * p.key_table.transpose();  // n x (2K+1)
     Matrix t(n, m);

@@ -37,4 +37,14 @@ inline void check_work(int64_t work, const char* field) {
   require(work <= kMaxWork, field, "the request exceeds the work limit (" + limit_text(kMaxWork) + " multiply-adds)");
 }
 
+// Shaw's key table: K in range, (2K+1) x d, and the work of the gathers within the limit.
+template <class ShawPosition>
+void check_shaw(const ShawPosition& p, int64_t n, int64_t d) {
+  const int64_t K = p.max_relative_position;
+  require_in_range(K, 0, kMaxPosition, "position.max_relative_position");
+  require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
+          "position.key_table must be (2K+1) x d");
+  check_work(n * (2 * K + 1) * d, "position.key_table");
+}
+
 }  // namespace posenc::detail

@@ -127,11 +127,7 @@ struct Scorer {
 
   void operator()(const ShawPosition& p) {
     const int64_t K = p.max_relative_position;
-    require(K >= 0 && K <= kMaxPosition, "position.max_relative_position",
-            "position.max_relative_position must be in [0, 10^6]");
-    require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
-            "position.key_table must be (2K+1) x d");
-    check_work(int64_t{n} * (2 * K + 1) * d, "position.key_table");
+    detail::check_shaw(p, n, d);
     content("content");
     const MatrixF qa = logits(q, to_f(p.key_table), scale, path);  // n x (2K+1), scale folded in
     const auto index = per_delta<int32_t>([&](int64_t delta) { return shaw_index(0, delta, K); });
