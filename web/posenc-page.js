@@ -138,6 +138,7 @@
     linkUrl: linkUrl,
     embedCode: embedCode,
     exportData: exportData,
+    loadModel: function (data) { var b = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data); var p = Module._posenc_model_buffer(b.length); if (p) Module.HEAPU8.set(b, p); window.posenc.setState(parseQuery(Module.UTF8ToString(Module._posenc_load_model(p, b.length)))); return window.posenc.noticeList(); },
     // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
     exportPng: function () {
       return new Promise(function (resolve) {

@@ -13,6 +13,7 @@ std::vector<std::unique_ptr<View>> make_views() {
       make_rope_view,
       make_permutation_view,
       make_toy_view,
+      make_model_view,
   };
   std::vector<std::unique_ptr<View>> views;
   for (Factory make : kFactories) views.push_back(make());

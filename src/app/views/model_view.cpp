@@ -1,0 +1,645 @@
+// Model: a real model's positional encoding from its configuration (a compiled-in preset, a pasted
+// config.json or a GGUF header loaded through window.posenc.loadModel). A summary card (head_dim, rotary
+// dims, base, rope type, lengths, YaRN's two magnitude terms), the per-pair frequency ratio against
+// unscaled RoPE, the wavelengths against the original and target context with each pair classed,
+// per-layer-type panels (Gemma-3 local vs global), LongRoPE's short vs long factors, and for non-RoPE
+// models their scheme's numbers (ALiBi slopes, T5 / DeBERTa buckets, learned table).
+//
+// State: `model` is a preset id or "custom"; the positional keys after it (base, rotary_dim, rope_type,
+// factor, lengths, ...) are always declared, and choosing a preset (or loading a config) fills them. While
+// they still hold what the model filled, the view computes from the model itself (exactly, incl. layer types
+// and model-level factors); once edited, or from a URL alone, it computes from the keys.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numbers>
+#include <optional>
+#include <span>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/controls.h"
+#include "app/plot.h"
+#include "app/probe.h"
+#include "app/state_params.h"
+#include "app/views/views.h"
+#include "core/alibi.h"
+#include "core/gguf.h"
+#include "core/model_config.h"
+#include "core/rope.h"
+#include "model_io/config_json.h"
+#include "model_io/presets.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr const char* kCustom = "custom";
+constexpr const char* kDefaultModel = "llama-3.1-8b";
+constexpr int kMaxLength = 1 << 30;
+constexpr int kMaxHeadDim = 4096;
+constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each)
+// GGUF metadata of real files is a few MiB; 64 MiB is generous (as posenc inspect).
+constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
+constexpr auto kScalingNames = names_of<RopeScalingType>();
+constexpr auto kLayoutNames = names_of<RopeLayout>();
+constexpr const char* kClassNames[] = {"rotates fully in training", "interpolated", "extrapolated"};
+
+// inspect's rule (src/cli/inspect.cpp classify_pair): a pair whose unscaled angle over the trained length
+// reaches a full turn was trained on every angle; otherwise it is interpolated when its scaled angle at the
+// target length stays within the trained angles, extrapolated when not.
+int classify_pair(double unscaled, double scaled, int64_t trained, int64_t at) {
+  const double trained_reach = unscaled * double(trained);
+  if (trained_reach >= kTwoPi) return 0;
+  if (scaled * double(at) <= trained_reach * (1 + 1e-12)) return 1;
+  return 2;
+}
+
+std::string join_numbers(const std::vector<double>& v) {
+  std::string out;
+  for (double x : v) out += (out.empty() ? "" : ",") + format_number(x);
+  return out;
+}
+
+std::string parse_numbers(const std::string& text, std::vector<double>& out) {
+  std::vector<double> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    char* end = nullptr;
+    const double x = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(x) || x <= 0)
+      return "\"" + item + "\" is not a positive number";
+    v.push_back(x);
+    if (v.size() > size_t(kMaxFactors)) return "more than 2048 factors";
+  }
+  out = std::move(v);
+  return "";
+}
+
+class ModelView;
+std::set<ModelView*>& live_views() {
+  static std::set<ModelView*> views;
+  return views;
+}
+
+// One RoPE entry as the view shows it: the model's, or one layer type's.
+struct RopePanel {
+  std::string name;  // "rope" or "layers.<type>"
+  ModelRope rope;
+  std::vector<double> unscaled;  // rope_default_inv_freq(rotary_dim, base)
+  std::vector<int> classes;      // per pair
+  int counts[3] = {0, 0, 0};
+  std::vector<double> short_inv, long_inv;  // longrope: both factor sets
+};
+
+class ModelView final : public View {
+ public:
+  ModelView() {
+    live_views().insert(this);
+    fill_from_preset(kDefaultModel);
+  }
+  ~ModelView() override { live_views().erase(this); }
+
+  const char* id() const override { return "model"; }
+  const char* title() const override { return "Model"; }
+  const char* caption() const override {
+    return "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and target "
+           "lengths (or its ALiBi / T5 / DeBERTa / learned scheme)";
+  }
+
+  void params(ParamList& p) override {
+    p.text("model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
+           {.label = "Model", .help = "a preset id (posenc inspect, docs/models.md) or custom"});
+    p.choice("position", position_, kPositionNames, {.label = "Position scheme"});
+    p.integer("head_dim", head_dim_, 1, kMaxHeadDim, {.label = "Head width head_dim", .format = "head_dim = %d", .log = true});
+    p.integer("heads", heads_, 1, 1024, {.label = "Attention heads", .format = "heads = %d", .log = true});
+    p.integer("rotary_dim", rotary_dim_, 2, std::max(2, head_dim_), {.label = "Rotary dims", .format = "rotary_dim = %d", .even = true});
+    p.real("base", base_, 1.0, 1e12, {.label = "Base (rope_theta)", .format = "base = %.6g", .log = true});
+    p.choice("layout", layout_, kLayoutNames, {.label = "Pair layout"});
+    p.choice("rope_type", rope_type_, kScalingNames, {.label = "rope_type (none = default)"});
+    p.real("factor", factor_, 1.0, 1024.0, {.label = "Factor f", .format = "f = %.6g", .log = true});
+    p.integer("orig", orig_, 1, kMaxLength,
+              {.label = "original_max_position_embeddings", .format = "%d", .help = "trained (original) length",
+               .log = true});
+    p.integer("max", max_, 1, kMaxLength,
+              {.label = "max_position_embeddings", .format = "%d", .help = "target (maximum) length", .log = true});
+    p.real("beta_fast", beta_fast_, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "%.6g"});
+    p.real("beta_slow", beta_slow_, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "%.6g"});
+    p.flag("truncate", truncate_, {.label = "YaRN truncate"});
+    p.real("attention_factor", attention_factor_, 0.0, 100.0,
+           {.label = "attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
+    p.real("mscale", mscale_, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "%.6g"});
+    p.real("mscale_all_dim", mscale_all_dim_, 0.0, 100.0, {.label = "YaRN mscale_all_dim (0 = unset)", .format = "%.6g"});
+    p.real("low_freq_factor", low_freq_, 0.0, 1024.0, {.label = "Llama 3 low_freq_factor", .format = "%.6g"});
+    p.real("high_freq_factor", high_freq_, 0.0, 1024.0, {.label = "Llama 3 high_freq_factor", .format = "%.6g"});
+    p.text("short_factor", [this](const std::string& s) { return parse_numbers(s, short_factor_); },
+           [this] { return join_numbers(short_factor_); },
+           {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
+    p.text("long_factor", [this](const std::string& s) { return parse_numbers(s, long_factor_); },
+           [this] { return join_numbers(long_factor_); },
+           {.label = "LongRoPE long_factor", .help = "rotary_dim/2 comma-separated factors"});
+    p.real("softmax_scale", softmax_scale_, 0.0, 100.0,
+           {.label = "softmax scale on q.k", .format = "%.8g", .help = "what multiplies q.k"});
+    p.integer("num_buckets", num_buckets_, 1, 4096, {.label = "T5 num_buckets", .format = "%d"});
+    p.integer("max_distance", max_distance_, 1, kMaxLength, {.label = "T5 max_distance", .format = "%d", .log = true});
+    p.flag("bidirectional", bidirectional_, {.label = "T5 bidirectional"});
+    p.integer("bucket_size", bucket_size_, 1, kMaxLength, {.label = "DeBERTa bucket_size", .format = "%d", .log = true});
+    p.integer("max_position", max_position_, 1, kMaxLength, {.label = "DeBERTa max_position", .format = "%d", .log = true});
+  }
+
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+  // A config loaded by the page (window.posenc.loadModel): becomes the source, model=custom.
+  void set_loaded(const ModelPosition& m) {
+    load_error_.reset();
+    fill_from(m);
+    model_ = kCustom;
+    source_ = m;
+    snapshot_ = positional_text();
+    invalidate();
+  }
+  void set_load_error(const Notice& n) {
+    load_error_ = n;
+    load_error_state_ = model_ + "|" + positional_text();
+    invalidate();
+  }
+  std::string query() const {
+    StateMap s;
+    s["view"] = id();
+    save_state(s);
+    return to_query(s);
+  }
+
+ private:
+  void controls(Controls& c) override;
+  void recompute() override;
+  void draw_figure(ImVec2 size) override;
+  std::string key_for_field(const std::string& field) const override;
+
+  std::string parse_model(const std::string& s) {
+    if (s == kCustom) {
+      model_ = kCustom;
+      return "";
+    }
+    if (!model_io::find_model_preset(s)) return "\"" + s + "\" is not a preset (posenc inspect lists them in docs/models.md)";
+    if (s == model_ && source_ && snapshot_ == positional_text()) return "";
+    try {
+      fill_from_preset(s);
+    } catch (const InvalidArgument& e) {
+      return std::string("preset \"") + s + "\" cannot be read: " + e.what();
+    }
+    return "";
+  }
+  void fill_from_preset(const std::string& id) {
+    const ModelPosition m = read_hf_config(model_io::preset_config(id));
+    fill_from(m);
+    model_ = id;
+    source_ = m;
+    snapshot_ = positional_text();
+    load_error_.reset();
+  }
+  void fill_from(const ModelPosition& m);
+  std::string positional_text() const {
+    std::string out;
+    const ParamList list = param_list();  // alive through the loop
+    for (const Param& p : list.items())
+      if (p.key != "model") out += p.key + '=' + p.text() + '&';
+    return out;
+  }
+  ModelPosition from_keys() const;
+  void draw_card(const RopePanel& r) const;
+
+  // Parameters.
+  std::string model_ = kDefaultModel;
+  int position_ = 0;
+  int head_dim_ = 128, heads_ = 32, rotary_dim_ = 128;
+  double base_ = 10000.0;
+  int layout_ = 0, rope_type_ = 0;
+  double factor_ = 1.0;
+  int orig_ = 4096, max_ = 4096;
+  double beta_fast_ = 32.0, beta_slow_ = 1.0;
+  bool truncate_ = true;
+  double attention_factor_ = 0, mscale_ = 0, mscale_all_dim_ = 0;
+  double low_freq_ = 0, high_freq_ = 0;
+  std::vector<double> short_factor_, long_factor_;
+  double softmax_scale_ = 0;
+  int num_buckets_ = 32, max_distance_ = 128;
+  bool bidirectional_ = true;
+  int bucket_size_ = 256, max_position_ = 512;
+
+  // What the keys were filled from (preset or loaded config), and the keys' text right after filling.
+  std::optional<ModelPosition> source_;
+  std::string snapshot_;
+  std::optional<Notice> load_error_;
+  std::string load_error_state_;
+
+  // Computed.
+  ModelPosition model_pos_;
+  bool exact_ = false;  // computed from the source itself
+  std::vector<RopePanel> panels_;
+};
+
+void ModelView::fill_from(const ModelPosition& m) {
+  position_ = int(m.position);
+  head_dim_ = std::clamp(m.head_dim, 1, kMaxHeadDim);
+  heads_ = std::clamp(m.num_attention_heads, 1, 1024);
+  const ModelRope r = m.rope ? *m.rope : ModelRope{};
+  rotary_dim_ = m.rope ? r.rotary_dim : std::max(2, head_dim_ & ~1);
+  base_ = r.base;
+  layout_ = int(r.layout);
+  rope_type_ = int(r.scaling.type);
+  factor_ = r.scaling.factor;
+  const int64_t max_len = m.position == PositionKind::Learned ? m.learned_max_position_embeddings
+                          : m.rope                            ? r.max_position_embeddings
+                                                              : 4096;
+  max_ = int(std::clamp<int64_t>(max_len, 1, kMaxLength));
+  orig_ = int(std::clamp<int64_t>(m.rope ? r.original_max_position_embeddings : max_, 1, kMaxLength));
+  beta_fast_ = r.scaling.beta_fast;
+  beta_slow_ = r.scaling.beta_slow;
+  truncate_ = r.scaling.truncate;
+  attention_factor_ = r.scaling.attention_factor.value_or(0);
+  mscale_ = r.scaling.mscale.value_or(0);
+  mscale_all_dim_ = r.scaling.mscale_all_dim.value_or(0);
+  low_freq_ = r.scaling.low_freq_factor;
+  high_freq_ = r.scaling.high_freq_factor;
+  short_factor_ = r.scaling.short_factor;
+  long_factor_ = r.scaling.long_factor;
+  softmax_scale_ = m.rope ? r.softmax_scale : 1.0 / std::sqrt(double(std::max(1, m.head_dim)));
+  if (m.position == PositionKind::Alibi) heads_ = std::clamp(int(m.alibi_slopes.size()), 1, 1024);
+  if (m.position == PositionKind::T5) {
+    num_buckets_ = std::clamp(m.t5_num_buckets, 1, 4096);
+    max_distance_ = int(std::clamp<int64_t>(m.t5_max_distance, 1, kMaxLength));
+    bidirectional_ = m.t5_bidirectional;
+  }
+  if (m.position == PositionKind::Deberta) {
+    bucket_size_ = int(std::clamp<int64_t>(m.deberta_bucket_size, 1, kMaxLength));
+    max_position_ = int(std::clamp<int64_t>(m.deberta_max_position, 1, kMaxLength));
+  }
+}
+
+ModelPosition ModelView::from_keys() const {
+  ModelPosition m;
+  m.model_type = kCustom;
+  m.position = PositionKind(position_);
+  m.head_dim = head_dim_;
+  m.num_attention_heads = heads_;
+  switch (m.position) {
+    case PositionKind::Rope: {
+      if (rotary_dim_ > head_dim_) throw CannotCompute{"rotary_dim", "rotary_dim must be at most head_dim"};
+      ModelRope r;
+      r.rotary_dim = rotary_dim_;
+      r.layout = RopeLayout(layout_);
+      r.base = base_;
+      RopeScaling& s = r.scaling;
+      s.type = RopeScalingType(rope_type_);
+      s.factor = factor_;
+      s.original_max_position_embeddings = orig_;
+      s.beta_fast = beta_fast_;
+      s.beta_slow = beta_slow_;
+      s.truncate = truncate_;
+      if (attention_factor_ > 0) s.attention_factor = attention_factor_;
+      if (mscale_ > 0) s.mscale = mscale_;
+      if (mscale_all_dim_ > 0) s.mscale_all_dim = mscale_all_dim_;
+      s.low_freq_factor = low_freq_;
+      s.high_freq_factor = high_freq_;
+      s.short_factor = short_factor_;
+      s.long_factor = long_factor_;
+      r.frequencies = rope_frequencies(rotary_dim_, base_, s);
+      r.softmax_scale = softmax_scale_;
+      r.max_position_embeddings = max_;
+      r.original_max_position_embeddings = orig_;
+      m.rope = r;
+      break;
+    }
+    case PositionKind::Alibi: m.alibi_slopes = alibi_slopes(heads_); break;
+    case PositionKind::T5:
+      m.t5_num_buckets = num_buckets_;
+      m.t5_max_distance = max_distance_;
+      m.t5_bidirectional = bidirectional_;
+      break;
+    case PositionKind::Deberta:
+      m.deberta_bucket_size = bucket_size_;
+      m.deberta_max_position = max_position_;
+      break;
+    case PositionKind::Learned: m.learned_max_position_embeddings = max_; break;
+    case PositionKind::None: break;
+  }
+  return m;
+}
+
+std::string ModelView::key_for_field(const std::string& field) const {
+  if (field == "dim") return "rotary_dim";
+  if (field == "scaling.original_max_position_embeddings") return "orig";
+  if (field == "scaling.low_freq_factor") return "low_freq_factor";
+  if (field == "scaling.high_freq_factor") return "high_freq_factor";
+  if (field.rfind("scaling.", 0) == 0) {
+    const std::string rest = field.substr(8);
+    if (param_list().find(rest)) return rest;
+    return "rope_type";
+  }
+  return View::key_for_field(field);
+}
+
+void ModelView::recompute() {
+  panels_.clear();
+  exact_ = false;
+  if (load_error_) {
+    if (load_error_state_ == model_ + "|" + positional_text()) throw CannotCompute{load_error_->key, load_error_->message};
+    load_error_.reset();
+  }
+  exact_ = source_ && snapshot_ == positional_text() && (model_ == kCustom || model_io::find_model_preset(model_));
+  model_pos_ = exact_ ? *source_ : from_keys();
+  auto add_panel = [&](const std::string& name, const ModelRope& r) {
+    RopePanel p;
+    p.name = name;
+    p.rope = r;
+    p.unscaled = rope_default_inv_freq(r.rotary_dim, r.base);
+    for (size_t i = 0; i < p.unscaled.size(); ++i) {
+      const int c = classify_pair(p.unscaled[i], r.frequencies.inv_freq[i], r.original_max_position_embeddings,
+                                  r.max_position_embeddings);
+      p.classes.push_back(c);
+      ++p.counts[c];
+    }
+    if (r.scaling.type == RopeScalingType::Longrope) {
+      RopeScaling s = r.scaling;
+      s.seq_len = r.scaling.original_max_position_embeddings;  // long factors iff seq_len > original
+      p.short_inv = rope_frequencies(r.rotary_dim, r.base, s).inv_freq;
+      s.seq_len = r.scaling.original_max_position_embeddings + 1;
+      p.long_inv = rope_frequencies(r.rotary_dim, r.base, s).inv_freq;
+    }
+    panels_.push_back(std::move(p));
+  };
+  if (model_pos_.position == PositionKind::Rope) {
+    if (model_pos_.layers.empty()) add_panel("rope", *model_pos_.rope);
+    for (const auto& [name, r] : model_pos_.layers) add_panel("layers." + name, r);
+  }
+}
+
+void ModelView::export_data(std::vector<ExportTable>& tables) const {
+  if (failed()) return;
+  const ModelPosition& m = model_pos_;
+  tables.push_back(ExportTable{"model: " + m.model_type + " (" + position_kind_name(m.position) + ")", "", "",
+                               {"head_dim", "num_attention_heads"}, {{double(m.head_dim), double(m.num_attention_heads)}}});
+  for (const RopePanel& p : panels_) {
+    const ModelRope& r = p.rope;
+    const RopeScaling& s = r.scaling;
+    const double mscale = s.mscale.value_or(NAN), mscale_all_dim = s.mscale_all_dim.value_or(NAN);
+    tables.push_back(ExportTable{
+        p.name + ": summary (" + rope_type_name(s.type) + ", " + rope_layout_name(r.layout) + ")", "", "",
+        {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
+         "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
+         "long_factors"},
+        {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim,
+          r.softmax_scale, double(r.max_position_embeddings), double(r.original_max_position_embeddings),
+          double(p.counts[0]), double(p.counts[1]), double(p.counts[2]), r.frequencies.long_factors ? 1.0 : 0.0}}});
+    ExportTable pairs{p.name + ": pairs", "pair k", "", {"pair", "inv_freq", "inv_freq_unscaled", "ratio", "wavelength",
+                                                          "wavelength_unscaled", "class"}, {}};
+    if (!p.short_inv.empty()) {
+      pairs.columns.push_back("inv_freq_short");
+      pairs.columns.push_back("inv_freq_long");
+    }
+    for (size_t i = 0; i < p.unscaled.size(); ++i) {
+      const double w = r.frequencies.inv_freq[i], u = p.unscaled[i];
+      std::vector<double> row{double(i), w, u, w / u, kTwoPi / w, kTwoPi / u, double(p.classes[i])};
+      if (!p.short_inv.empty()) {
+        row.push_back(p.short_inv[i]);
+        row.push_back(p.long_inv[i]);
+      }
+      pairs.rows.push_back(std::move(row));
+    }
+    tables.push_back(std::move(pairs));
+  }
+  switch (m.position) {
+    case PositionKind::Alibi: {
+      ExportTable t{"alibi: slopes", "head h", "slope", {"head", "slope"}, {}};
+      for (size_t h = 0; h < m.alibi_slopes.size(); ++h) t.rows.push_back({double(h), m.alibi_slopes[h]});
+      tables.push_back(std::move(t));
+      break;
+    }
+    case PositionKind::T5:
+      tables.push_back(ExportTable{"t5", "", "", {"num_buckets", "max_distance", "bidirectional"},
+                                   {{double(m.t5_num_buckets), double(m.t5_max_distance), m.t5_bidirectional ? 1.0 : 0.0}}});
+      break;
+    case PositionKind::Deberta:
+      tables.push_back(ExportTable{"deberta", "", "", {"bucket_size", "max_position"},
+                                   {{double(m.deberta_bucket_size), double(m.deberta_max_position)}}});
+      break;
+    case PositionKind::Learned:
+      tables.push_back(ExportTable{"learned", "", "", {"max_position_embeddings"},
+                                   {{double(m.learned_max_position_embeddings)}}});
+      break;
+    default: break;
+  }
+}
+
+void ModelView::controls(Controls& c) {
+  const char* shown = model_ == kCustom ? "custom (loaded or edited)" : model_.c_str();
+  if (const auto* preset = model_io::find_model_preset(model_)) shown = preset->label;
+  ImGui::TextUnformatted("Model");
+  if (ImGui::BeginCombo("##model", shown)) {
+    for (const auto& preset : model_io::model_presets())
+      if (ImGui::Selectable(preset.label, model_ == preset.id)) fill_from_preset(preset.id);
+    if (ImGui::Selectable("custom", model_ == kCustom)) model_ = kCustom;
+    ImGui::EndCombo();
+  }
+  probe_last_item("combo.model");
+  if (model_ != kCustom && !exact_) ImGui::TextDisabled("(edited: computed from the keys below)");
+  ImGui::TextDisabled("Load a config: window.posenc.loadModel");
+  ImGui::Separator();
+  c.draw("position");
+  c.draw("head_dim");
+  c.draw("heads");
+  switch (PositionKind(position_)) {
+    case PositionKind::Rope:
+      for (const char* k : {"rotary_dim", "base", "layout", "rope_type", "factor", "orig", "max", "softmax_scale"})
+        c.draw(k);
+      if (RopeScalingType(rope_type_) == RopeScalingType::Yarn)
+        for (const char* k : {"beta_fast", "beta_slow", "truncate", "attention_factor", "mscale", "mscale_all_dim"})
+          c.draw(k);
+      if (RopeScalingType(rope_type_) == RopeScalingType::Llama3)
+        for (const char* k : {"low_freq_factor", "high_freq_factor"}) c.draw(k);
+      if (RopeScalingType(rope_type_) == RopeScalingType::Longrope)
+        for (const char* k : {"attention_factor", "short_factor", "long_factor"}) c.draw(k);
+      break;
+    case PositionKind::T5:
+      for (const char* k : {"num_buckets", "max_distance", "bidirectional"}) c.draw(k);
+      break;
+    case PositionKind::Deberta:
+      for (const char* k : {"bucket_size", "max_position"}) c.draw(k);
+      break;
+    case PositionKind::Learned: c.draw("max"); break;
+    default: break;
+  }
+}
+
+void ModelView::draw_card(const RopePanel& p) const {
+  const ModelRope& r = p.rope;
+  const RopeScaling& s = r.scaling;
+  ImGui::Text("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim,
+              r.rotary_dim / 2, rope_layout_name(r.layout), format_number(r.base).c_str());
+  ImGui::Text("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
+              format_number(s.factor).c_str(), (long long)r.original_max_position_embeddings,
+              (long long)r.max_position_embeddings);
+  ImGui::Text("YaRN magnitude: attention_factor on cos/sin = %s; softmax scale on q.k = %s (1/sqrt(head_dim) = %s)",
+              format_number(r.frequencies.attention_scaling).c_str(), format_number(r.softmax_scale).c_str(),
+              format_number(1.0 / std::sqrt(double(model_pos_.head_dim))).c_str());
+  if (s.mscale || s.mscale_all_dim)
+    ImGui::Text("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
+                s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
+  ImGui::Text("pairs at %lld: %d %s, %d %s, %d %s", (long long)r.max_position_embeddings, p.counts[0], kClassNames[0],
+              p.counts[1], kClassNames[1], p.counts[2], kClassNames[2]);
+  if (s.type == RopeScalingType::Longrope)
+    ImGui::Text("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
+                (long long)s.original_max_position_embeddings);
+}
+
+void ModelView::draw_figure(ImVec2 size) {
+  const ModelPosition& m = model_pos_;
+  const auto* preset = model_io::find_model_preset(model_);
+  ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label : "custom",
+              m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
+              exact_ ? "" : " (from the keys)");
+  probe_last_item("card.model");
+  if (m.position != PositionKind::Rope) {
+    switch (m.position) {
+      case PositionKind::Alibi: {
+        ImGui::Text("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)",
+                    m.alibi_slopes.size(), format_number(m.alibi_slopes.front()).c_str(),
+                    format_number(m.alibi_slopes.back()).c_str());
+        std::vector<Series> series(1);
+        series[0].label = "slope";
+        series[0].markers = true;
+        for (size_t h = 0; h < m.alibi_slopes.size(); ++h) {
+          series[0].x.push_back(double(h));
+          series[0].y.push_back(m.alibi_slopes[h]);
+        }
+        LinePlotOptions o;
+        o.x_title = "head h";
+        o.y_title = "slope (log)";
+        o.log_y = true;
+        line_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())),
+                  series, o);
+        break;
+      }
+      case PositionKind::T5:
+        ImGui::Text("T5 relative buckets: num_buckets %d, max_distance %lld, %s", m.t5_num_buckets,
+                    (long long)m.t5_max_distance, m.t5_bidirectional ? "bidirectional (encoder)" : "causal");
+        ImGui::TextWrapped("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view).");
+        break;
+      case PositionKind::Deberta:
+        ImGui::Text("DeBERTa disentangled attention: bucket_size %lld, max_position %lld",
+                    (long long)m.deberta_bucket_size, (long long)m.deberta_max_position);
+        break;
+      case PositionKind::Learned:
+        ImGui::Text("Learned absolute positions: a table of %lld position vectors", (long long)m.learned_max_position_embeddings);
+        break;
+      default: ImGui::Text("No positional encoding."); break;
+    }
+    return;
+  }
+
+  for (const RopePanel& p : panels_) {
+    if (panels_.size() > 1) ImGui::TextUnformatted(p.name.c_str());
+    ImGui::Indent();
+    draw_card(p);
+    ImGui::Unindent();
+  }
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float plot_h = std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
+
+  std::vector<Series> ratio;
+  int color = 1;
+  for (const RopePanel& p : panels_) {
+    auto add = [&](const std::string& label, const std::vector<double>& inv) {
+      Series s;
+      s.label = label;
+      s.color = palette_color(color++);
+      s.markers = inv.size() <= 64;
+      for (size_t i = 0; i < inv.size(); ++i) {
+        s.x.push_back(double(i));
+        s.y.push_back(inv[i] / p.unscaled[i]);
+      }
+      ratio.push_back(std::move(s));
+    };
+    const std::string prefix = panels_.size() > 1 ? p.name + ": " : "";
+    if (!p.short_inv.empty()) {
+      add(prefix + "short factors (seq_len <= " + std::to_string(p.rope.scaling.original_max_position_embeddings) + ")",
+          p.short_inv);
+      add(prefix + "long factors", p.long_inv);
+    } else {
+      add(prefix + "w'_k / w_k", p.rope.frequencies.inv_freq);
+    }
+  }
+  LinePlotOptions ro;
+  ro.x_title = "pair k";
+  ro.y_title = "w'_k / w_k (log)";
+  ro.log_y = true;
+  line_plot("plot.ratio", ImVec2(size.x, plot_h), ratio, ro);
+
+  std::vector<Series> wl;
+  color = 1;
+  double x_end = 1;
+  for (const RopePanel& p : panels_) {
+    const std::string prefix = panels_.size() > 1 ? p.name + ": " : "";
+    Series s, u;
+    s.label = prefix + "wavelength 2 pi / w'_k";
+    u.label = prefix + "unscaled 2 pi / w_k";
+    s.color = palette_color(color++);
+    u.color = palette_color(0);
+    for (size_t i = 0; i < p.unscaled.size(); ++i) {
+      s.x.push_back(double(i));
+      s.y.push_back(kTwoPi / p.rope.frequencies.inv_freq[i]);
+      u.x.push_back(double(i));
+      u.y.push_back(kTwoPi / p.unscaled[i]);
+    }
+    x_end = std::max(x_end, double(p.unscaled.size()) - 1);
+    wl.push_back(std::move(s));
+    if (panels_.size() == 1) wl.push_back(std::move(u));
+  }
+  const ModelRope& r0 = panels_.front().rope;
+  Series orig{"original length " + std::to_string(r0.original_max_position_embeddings), {0, x_end},
+              {double(r0.original_max_position_embeddings), double(r0.original_max_position_embeddings)}, palette_color(5)};
+  Series target{"max length " + std::to_string(r0.max_position_embeddings), {0, x_end},
+                {double(r0.max_position_embeddings), double(r0.max_position_embeddings)}, palette_color(6)};
+  wl.push_back(orig);
+  wl.push_back(target);
+  LinePlotOptions wo;
+  wo.x_title = "pair k";
+  wo.y_title = "positions per turn (log)";
+  wo.log_y = true;
+  line_plot("plot.wavelength", ImVec2(size.x, plot_h), wl, wo);
+}
+
+}  // namespace
+
+std::unique_ptr<View> make_model_view() { return std::make_unique<ModelView>(); }
+
+std::string load_model_bytes(const unsigned char* data, std::size_t size) {
+  try {
+    ModelPosition m;
+    if (!data && size > 0)
+      throw InvalidArgument("", "the file is " + std::to_string(size) + " bytes; the limit is 64 MiB for GGUF, 8 MiB for config.json");
+    const std::span<const uint8_t> bytes(data, size);
+    if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) {
+      if (size > kMaxGgufBytes) throw InvalidArgument("gguf", "the GGUF header is larger than 64 MiB");
+      m = read_gguf_model(read_gguf_header(bytes));
+    } else {
+      m = read_hf_config(model_io::parse_config_text(std::string_view(reinterpret_cast<const char*>(data), size)));
+    }
+    for (ModelView* v : live_views()) v->set_loaded(m);
+  } catch (const InvalidArgument& e) {
+    const std::string key = e.field().empty() ? "model" : e.field();
+    for (ModelView* v : live_views()) v->set_load_error(Notice{key, std::string("loading the model: ") + e.what()});
+  } catch (const std::exception& e) {
+    for (ModelView* v : live_views()) v->set_load_error(Notice{"model", std::string("loading the model: ") + e.what()});
+  }
+  return live_views().empty() ? std::string("view=model") : (*live_views().begin())->query();
+}
+
+}  // namespace posenc::app

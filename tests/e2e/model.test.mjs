@@ -1,0 +1,104 @@
+// End-to-end, the Model view: a preset (?view=model&model=<id>) and a pasted config.json
+// (window.posenc.loadModel) show the numbers `posenc inspect --json` gives for the same config, in the
+// exported JSON and through the view's probes; a bad config is a notice naming its key path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useBrowser, openState, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
+
+const env = useBrowser();
+const posenc = path.join(repo, 'build', 'native', 'posenc');
+
+function inspect(file) {
+  return JSON.parse(execFileSync(posenc, ['inspect', file, '--json'], { encoding: 'utf8' }));
+}
+
+function table(exported, prefix) {
+  const t = exported.tables.find((x) => x.name.startsWith(prefix));
+  assert.ok(t, `table ${prefix} in ${exported.tables.map((x) => x.name).join(', ')}`);
+  return t;
+}
+const cell = (t, row, column) => t.rows[row][t.columns.indexOf(column)];
+
+// The view's export against one rope object of the `model` response.
+function assertRope(exported, name, rope) {
+  const summary = table(exported, `${name}: summary`);
+  assert.ok(summary.name.includes(rope.rope_type) && summary.name.includes(rope.layout), summary.name);
+  for (const key of ['rotary_dim', 'base', 'attention_scaling', 'softmax_scale', 'max_position_embeddings',
+    'original_max_position_embeddings']) assert.equal(cell(summary, 0, key), rope[key], `${name} ${key}`);
+  const pairs = table(exported, `${name}: pairs`);
+  assert.deepEqual(pairs.rows.map((r) => r[pairs.columns.indexOf('inv_freq')]), rope.inv_freq, `${name} inv_freq`);
+}
+
+function assertMatches(exported, model) {
+  const head = table(exported, 'model: ');
+  assert.equal(cell(head, 0, 'head_dim'), model.head_dim);
+  assert.equal(cell(head, 0, 'num_attention_heads'), model.num_attention_heads);
+  assert.ok(head.name.includes(`(${model.position})`), head.name);
+  if (model.layers) for (const [name, rope] of Object.entries(model.layers)) assertRope(exported, `layers.${name}`, rope);
+  else if (model.rope) assertRope(exported, 'rope', model.rope);
+  if (model.alibi) assert.deepEqual(table(exported, 'alibi: slopes').rows.map((r) => r[1]), model.alibi.slopes);
+}
+
+async function assertProbes(page, names) {
+  for (const name of names) {
+    const r = await itemRect(page, name);
+    assert.ok(r && r.width > 50 && r.height > 10, `probe ${name}: ${JSON.stringify(r)}`);
+  }
+}
+
+for (const [id, file] of [['phi-3-mini-128k', 'phi-3-mini-128k-instruct.json'], ['gemma-3-1b', 'gemma-3-1b-it.json'],
+  ['bloom', 'bloom.json']]) {
+  test(`preset ${id}: the view's numbers are posenc inspect --json's`, async () => {
+    const configFile = path.join(repo, 'tests', 'data', 'configs', file);
+    const model = inspect(configFile);
+    const { page, context, errors } = await openState(env, `view=model&model=${id}`);
+    assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+    const exported = JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
+    assert.equal(exported.view, 'model');
+    assertMatches(exported, model);
+    await assertProbes(page, model.position === 'rope' ? ['combo.model', 'plot.ratio', 'plot.wavelength'] : ['combo.model', 'plot.slopes']);
+    await screenshot(page, `model-${id}.png`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('a pasted config.json (loadModel with its text) shows posenc inspect --json numbers and keeps them in the URL', async () => {
+  const config = {
+    model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000.0,
+    rope_scaling: { type: 'yarn', factor: 4.0, original_max_position_embeddings: 32768 },
+  };
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-model-')), 'config.json');
+  fs.writeFileSync(file, JSON.stringify(config));
+  const model = inspect(file);
+  const { page, context, errors } = await openState(env, 'view=toy');
+  const notices = await page.evaluate((text) => window.posenc.loadModel(text), JSON.stringify(config));
+  assert.deepEqual(notices, []);
+  await waitFrames(page, 2);
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.equal(state.view, 'model');
+  assert.equal(state.model, 'custom');
+  assert.equal(Number(state.base), 1000000);
+  assert.equal(state.rope_type, 'yarn');
+  const exported = JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
+  assertMatches(exported, model);
+  await assertProbes(page, ['combo.model', 'plot.ratio', 'plot.wavelength']);
+  await screenshot(page, 'model-loaded-yarn.png');
+  // The same state from the URL alone (a shared link) gives the same RoPE numbers.
+  const query = new URLSearchParams(state).toString();
+  const again = await openState(env, query);
+  assertRope(JSON.parse(await again.page.evaluate(() => window.posenc.exportData('json'))), 'rope', model.rope);
+  await again.context.close();
+  // A wrong type is a notice naming the key path; nothing crashes.
+  const bad = await page.evaluate(() => window.posenc.loadModel('{"model_type": "llama", "hidden_size": 4096, ' +
+    '"num_attention_heads": 32, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "linear", "factor": "four"}}'));
+  assert.deepEqual(bad.map((n) => n.key), ['rope_scaling.factor']);
+  const binary = await page.evaluate(() => window.posenc.loadModel(new Uint8Array([71, 71, 85, 70, 3, 0]).buffer));
+  assert.equal(binary.length, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

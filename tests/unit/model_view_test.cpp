@@ -1,0 +1,162 @@
+// The Model view in-process: for presets and a loaded config, its export (the double numbers behind the
+// picture) matches the `model` op of posenc eval for the same config, and its state round-trips.
+#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/app.h"
+#include "app/export.h"
+#include "app/views/views.h"
+#include "cli/eval.h"
+#include "model_io/presets.h"
+
+using nlohmann::json;
+using posenc::app::App;
+
+namespace {
+
+// The preset's config.json as published, with its overlay merged at the top level (as preset_config does).
+json preset_json(const std::string& id) {
+  const auto* p = posenc::model_io::find_model_preset(id);
+  EXPECT_NE(p, nullptr) << id;
+  json config = json::parse(*posenc::model_io::embedded_config_text(p->file));
+  if (std::string(p->overlay).size() > 0) {
+    const json overlay = json::parse(p->overlay);  // alive through the loop
+    for (const auto& [k, v] : overlay.items()) config[k] = v;
+  }
+  return config;
+}
+
+json model_op(const json& config) {
+  const json response = json::parse(posenc::cli::evaluate_request(json{{"op", "model"}, {"config", config}}.dump()));
+  EXPECT_FALSE(response.contains("error")) << response.dump();
+  return response;
+}
+
+const json& table(const json& exported, const std::string& prefix) {
+  for (const json& t : exported["tables"])
+    if (t["name"].get<std::string>().rfind(prefix, 0) == 0) return t;
+  ADD_FAILURE() << "no table " << prefix << " in " << exported.dump().substr(0, 400);
+  static const json none = json::object();
+  return none;
+}
+
+double cell(const json& t, int row, const std::string& column) {
+  const auto& cols = t["columns"];
+  for (size_t c = 0; c < cols.size(); ++c)
+    if (cols[c] == column) return t["rows"][row][c].is_null() ? NAN : t["rows"][row][c].get<double>();
+  ADD_FAILURE() << "no column " << column;
+  return NAN;
+}
+
+// One rope object of the `model` response against the view's "<name>: summary" and "<name>: pairs" tables.
+void expect_rope(const json& exported, const std::string& name, const json& rope, int head_dim) {
+  const json& summary = table(exported, name + ": summary");
+  EXPECT_NE(summary["name"].get<std::string>().find(rope["rope_type"].get<std::string>()), std::string::npos);
+  EXPECT_NE(summary["name"].get<std::string>().find(rope["layout"].get<std::string>()), std::string::npos);
+  EXPECT_EQ(cell(summary, 0, "rotary_dim"), rope["rotary_dim"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "base"), rope["base"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "attention_scaling"), rope["attention_scaling"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "softmax_scale"), rope["softmax_scale"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "max_position_embeddings"), rope["max_position_embeddings"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "original_max_position_embeddings"),
+            rope["original_max_position_embeddings"].get<double>());
+  const json& pairs = table(exported, name + ": pairs");
+  const json& inv = rope["inv_freq"];
+  ASSERT_EQ(pairs["rows"].size(), inv.size());
+  for (size_t i = 0; i < inv.size(); ++i) EXPECT_EQ(cell(pairs, int(i), "inv_freq"), inv[i].get<double>()) << name << " " << i;
+  (void)head_dim;
+}
+
+void expect_matches(const json& exported, const json& model) {
+  const json& head = table(exported, "model: ");
+  EXPECT_EQ(cell(head, 0, "head_dim"), model["head_dim"].get<double>());
+  EXPECT_EQ(cell(head, 0, "num_attention_heads"), model["num_attention_heads"].get<double>());
+  EXPECT_NE(head["name"].get<std::string>().find(model["position"].get<std::string>()), std::string::npos);
+  const std::string position = model["position"];
+  if (position == "rope") {
+    if (model.contains("layers")) {
+      for (const auto& [name, rope] : model["layers"].items()) expect_rope(exported, "layers." + name, rope, model["head_dim"]);
+    } else {
+      expect_rope(exported, "rope", model["rope"], model["head_dim"]);
+    }
+  } else if (position == "alibi") {
+    const json& t = table(exported, "alibi: slopes");
+    const json& slopes = model["alibi"]["slopes"];
+    ASSERT_EQ(t["rows"].size(), slopes.size());
+    for (size_t h = 0; h < slopes.size(); ++h) EXPECT_EQ(cell(t, int(h), "slope"), slopes[h].get<double>());
+  } else if (position == "t5") {
+    const json& t = table(exported, "t5");
+    EXPECT_EQ(cell(t, 0, "num_buckets"), model["t5"]["num_buckets"].get<double>());
+    EXPECT_EQ(cell(t, 0, "max_distance"), model["t5"]["max_distance"].get<double>());
+  }
+}
+
+json export_of(App& app) { return json::parse(posenc::app::export_json(app.export_data())); }
+
+}  // namespace
+
+TEST(ModelView, PresetExportMatchesModelOp) {
+  for (const char* id : {"llama-3.1-8b", "qwen2.5-7b-yarn", "phi-3-mini-128k", "gemma-3-1b", "deepseek-v3", "gpt-neox-20b",
+                         "gpt-j-6b", "bloom", "t5-base", "llama-2-7b"}) {
+    SCOPED_TRACE(id);
+    App app;
+    app.load_state_query(std::string("view=model&model=") + id);
+    EXPECT_EQ(app.notices(), "");
+    expect_matches(export_of(app), model_op(preset_json(id)));
+    // The saved state (model plus every positional key) loads back to the same numbers.
+    App again;
+    again.load_state_query(app.state_query());
+    EXPECT_EQ(again.notices(), "");
+    EXPECT_EQ(again.state_query(), app.state_query());
+    EXPECT_EQ(posenc::app::export_json(again.export_data()), posenc::app::export_json(app.export_data()));
+  }
+}
+
+TEST(ModelView, LoadedConfigMatchesModelOpAndRoundTripsByItsKeys) {
+  const json config = {{"model_type", "llama"},          {"hidden_size", 2048},
+                       {"num_attention_heads", 16},     {"max_position_embeddings", 65536},
+                       {"rope_theta", 500000.0},
+                       {"rope_scaling", {{"rope_type", "yarn"}, {"factor", 8.0}, {"original_max_position_embeddings", 8192},
+                                         {"beta_fast", 16.0}, {"mscale", 0.707}, {"mscale_all_dim", 1.0}}}};
+  App app;
+  app.load_state_query("view=toy");
+  const std::string text = config.dump();
+  const std::string query = posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  app.load_state_query(query);
+  EXPECT_EQ(app.notices(), "");
+  EXPECT_EQ(std::string(app.current_view()->id()), "model");
+  EXPECT_NE(query.find("model=custom"), std::string::npos);
+  const json model = model_op(config);
+  expect_matches(export_of(app), model);
+  // A fresh app gets the same numbers from the URL alone (the positional keys).
+  App fresh;
+  fresh.load_state_query(app.state_query());
+  EXPECT_EQ(fresh.notices(), "");
+  json from_url = export_of(fresh);
+  expect_rope(from_url, "rope", model["rope"], 128);
+}
+
+TEST(ModelView, BadConfigIsANoticeNamingTheKeyPath) {
+  App app;
+  app.load_state_query("view=model");
+  const std::string bad = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+                              "rope_scaling": {"rope_type": "linear", "factor": "four"}})";
+  app.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(bad.data()), bad.size()));
+  const auto notices = app.notice_list();
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0].key, "rope_scaling.factor");
+  const std::string broken = "{\"model_type\": ";
+  app.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(broken.data()), broken.size()));
+  ASSERT_EQ(app.notice_list().size(), 1u);
+  EXPECT_EQ(app.notice_list()[0].key, "model");
+  // An unknown preset id is a notice on `model`; nothing crashes.
+  App other;
+  other.load_state_query("view=model&model=no-such-model");
+  ASSERT_FALSE(other.notice_list().empty());
+  EXPECT_EQ(other.notice_list()[0].key, "model");
+}
+#endif
