@@ -34,7 +34,7 @@ struct ParamOptions {
   bool log = false;              // logarithmic slider
   bool even = false;             // integers: only even values (an odd URL value becomes value - 1)
   ChoiceWidget widget = ChoiceWidget::Combo;
-  std::span<const char* const> labels;  // choices: what the control shows (the names when empty)
+  std::span<const char* const> labels = {};  // choices: what the control shows (the names when empty)
 };
 
 // Parses a text parameter: on success applies the value and returns ""; otherwise returns why not
