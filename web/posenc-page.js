@@ -8,9 +8,13 @@
   var posterEl = document.getElementById('poster');
   var toastEl = document.getElementById('toast');
   var canvas = document.getElementById('canvas');
+  var posterImg = document.getElementById('poster-img');
+  var describeEl = document.getElementById('describe');
+  var viewsNav = document.getElementById('views');
   var params = new URLSearchParams(window.location.search);
   var embedded = params.get('embed') === '1' || params.get('embed') === 'true';
   var inFrame = window.parent !== window;
+  var lastPoster = null, contextLost = false, visibleNow = !embedded;
   var posterKey = 'posenc:poster:' + window.location.search;
   var resolveReady, rejectReady, started = false, alive = false, lastHeight = 0;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
@@ -37,14 +41,29 @@
     q.delete('embed'); q.delete('controls');
     return window.location.origin + window.location.pathname + '?' + q.toString();
   }
+  // The README's snippet, with the script that lets each embed size its iframe.
   function embedCode() {
-    var q = new URLSearchParams(stateQuery());
+    var h = Math.max(320, call('posenc_preferred_height', 'number', [], []));
+    var state = parseQuery(stateQuery());
+    var q = new URLSearchParams();
+    q.set('view', state.view || 'waves');
+    Object.keys(state).forEach(function (k) {
+      if (k !== 'view' && k !== 'embed') q.set(k, state[k]);  // TODO: only non-default keys (needs a fresh view's defaults)
+    });
     q.set('embed', '1');
     var src = window.location.origin + window.location.pathname + '?' + q.toString();
     var title = 'posenc: ' + call('posenc_view_title', 'string', [], []);
-    var h = Math.max(320, call('posenc_preferred_height', 'number', [], []));
-    return '<iframe src="' + src.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '" width="100%" height="' + h +
-      '" title="' + title + '" aria-label="' + title + ' (interactive)" loading="lazy" style="border:0"></iframe>';
+    var esc = function (t) { return t.replace(/&/g, '&amp;').replace(/"/g, '&quot;'); };
+    return '<iframe src="' + esc(src) + '" width="100%" height="' + h + '" title="' + esc(title) +
+      '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0"></iframe>\n' +
+      '<script>\n' +
+      '  // Optional: let each embed size its iframe to its content.\n' +
+      "  addEventListener('message', (e) => {\n" +
+      "    if (e.data?.type !== 'posenc:height') return;\n" +
+      "    for (const f of document.querySelectorAll('iframe'))\n" +
+      "      if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';\n" +
+      '  });\n' +
+      '</scr' + 'ipt>';
   }
   function copy(text, what) {
     var done = function () { toast(what + ' copied'); };
@@ -64,6 +83,62 @@
     a.href = URL.createObjectURL(blob); a.download = name;
     document.body.appendChild(a); a.click(); a.remove();
     setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+  // The poster: a picture of the view (alt text names it) behind the "click to load" note.
+  function showPosterImage(url, alt) {
+    if (!url) return;
+    posterImg.src = url;
+    posterImg.alt = alt || 'posenc figure';
+    posterImg.hidden = false;
+  }
+  function sq(name) { return alive && Module['_' + name] ? call(name, 'string', [], []) : ''; }
+  // Words for assistive technology: the view's title, its formula, parameters and the numbers that matter
+  // (from the app's posenc_describe when it has one), and what the notices say. Read by a live region.
+  function describe() {
+    if (!alive) return null;
+    var d = null;
+    if (Module._posenc_describe) { try { d = JSON.parse(call('posenc_describe', 'string', [], [])); } catch (e) { d = null; } }
+    if (!d) {
+      var st = window.posenc.getState(), ps = {};
+      Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme'].indexOf(k) < 0) ps[k] = st[k]; });
+      d = { title: sq('posenc_view_title'), formula: sq('posenc_view_caption'), params: ps, numbers: [] };
+    }
+    return d;
+  }
+  function describeText(d) {
+    if (!d) return '';
+    var parts = [d.title ? d.title + '.' : ''];
+    if (d.formula) parts.push('Formula: ' + d.formula + '.');
+    var ps = d.params || {};
+    var pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
+    if (pk.length) parts.push('Parameters: ' + pk.join(', ') + '.');
+    var ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
+    if (ns.length) parts.push(ns.join('; ') + '.');
+    var notes = alive ? window.posenc.notices() : '';
+    if (notes) parts.push('Notices: ' + notes);
+    return parts.filter(Boolean).join(' ');
+  }
+  function updateDescription() {
+    if (!alive) return;
+    var d = describe();
+    var text = describeText(d);
+    if (describeEl.textContent !== text) describeEl.textContent = text;
+    var label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
+    if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+  }
+  // The views as real links (keyboard reachable, for readers who never see the canvas); not in embeds.
+  function buildViewLinks() {
+    if (embedded) { viewsNav.hidden = true; return; }
+    var ul = viewsNav.querySelector('ul');
+    ul.textContent = '';
+    var current = window.posenc.getState().view;
+    window.posenc.views().forEach(function (id) {
+      var li = document.createElement('li'), a = document.createElement('a');
+      a.href = '?view=' + encodeURIComponent(id);
+      a.textContent = id;
+      if (id === current) a.setAttribute('aria-current', 'page');
+      li.appendChild(a); ul.appendChild(li);
+    });
   }
   function viewId() { return parseQuery(stateQuery()).view || 'view'; }
   function exportData(format) { return call('posenc_export', 'string', ['string'], [format]); }
@@ -86,6 +161,8 @@
       statusEl.className = 'hidden';
       posterEl.className = '';
       pageTheme();
+      buildViewLinks();
+      updateDescription();
       resolveReady();
       postHeight();
     },
@@ -96,6 +173,18 @@
       pageTheme();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
+      updateDescription();
+    },
+    // The app stopped drawing (nothing changes any more); we are still inside its last frame, so the
+    // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
+    onSettled: function () {
+      updateDescription();
+      if (!embedded || contextLost) return;
+      try { lastPoster = canvas.toDataURL('image/png'); } catch (e) { lastPoster = null; }
+      if (lastPoster) {
+        try { sessionStorage.setItem('posenc:poster:?' + stateQuery(), lastPoster); } catch (e) { /* too large */ }
+        showPosterImage(lastPoster, canvas.getAttribute('aria-label'));
+      }
     },
     onAction: function (name) {
       if (name === 'copy-link') copy(linkUrl(), 'Link');
@@ -117,6 +206,11 @@
   window.posenc = {
     ready: ready,
     frameCount: function () { return alive ? Module._posenc_frame_count() : 0; },
+    // Draw again (the app draws only on change; input, setState and resizes wake it by themselves).
+    wake: function () { if (alive) Module._posenc_wake(); },
+    // The text the live region reads (title, formula, parameters, numbers), and its parts.
+    description: function () { updateDescription(); return describeEl.textContent; },
+    describe: describe,
     getState: function () { return parseQuery(stateQuery()); },
     setState: function (partial) {
       var current = this.getState();
@@ -166,7 +260,9 @@
     if (started) return;
     started = true;
     if (!document.createElement('canvas').getContext('webgl2')) { fail('this browser has no WebGL2.'); return; }
-    statusEl.className = '';
+    // With the poster still up, its note says we are loading (not the status drawn over it).
+    if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
+    else statusEl.className = '';
     var tmpl = document.getElementById('posenc-loader').content.querySelector('script');
     var s = document.createElement('script');
     s.src = tmpl.getAttribute('src');
@@ -175,7 +271,30 @@
     document.body.appendChild(s);
   }
 
-  canvas.addEventListener('webglcontextlost', function (e) { e.preventDefault(); fail('the WebGL context was lost; reload the page.'); });
+  // Keyboard input: SDL reads keys from the canvas, but its mousedown handler prevents the default
+  // (so a click would not focus it). Focus it ourselves on any press; Tab reaches it (tabindex=0).
+  ['pointerdown', 'touchstart'].forEach(function (type) {
+    canvas.addEventListener(type, function () { if (document.activeElement !== canvas) canvas.focus({ preventScroll: true }); },
+      { capture: true, passive: true });
+  });
+  // A lost WebGL context: stop drawing, show the last poster, and when the browser gives the context
+  // back, reload into the same state (a fresh module re-creates every texture, shader and the font atlas).
+  canvas.addEventListener('webglcontextlost', function (e) {
+    e.preventDefault();
+    contextLost = true;
+    if (alive && Module._posenc_set_paused) Module._posenc_set_paused(1);
+    statusEl.textContent = 'the WebGL context was lost; restoring…';
+    statusEl.className = '';
+    if (lastPoster) { showPosterImage(lastPoster, canvas.getAttribute('aria-label')); posterEl.className = 'shown'; }
+    // A context the browser took away for good (too many on the page) is never restored: reload when
+    // visible (an off-screen embed does so when it scrolls back, see below).
+    setTimeout(function () { if (contextLost && (!embedded || visibleNow)) reloadInState(); }, 3000);
+  });
+  canvas.addEventListener('webglcontextrestored', reloadInState);
+  function reloadInState() {
+    if (alive) history.replaceState(null, '', '?' + stateQuery());
+    window.location.reload();
+  }
   // The wheel reaches the app only where it is used (a zoomable map, a scrolling panel); elsewhere
   // the page keeps scrolling, so an embedded view never traps the reader's scroll.
   document.getElementById('stage').addEventListener('wheel', function (e) {
@@ -201,7 +320,7 @@
     if (params.get('theme') === 'light' || (params.get('theme') !== 'dark' && darkQuery && !darkQuery.matches)) document.body.className = 'light';
     var saved = null;
     try { saved = sessionStorage.getItem(posterKey); } catch (e) { /* storage may be blocked */ }
-    if (saved) posterEl.style.backgroundImage = 'url(' + saved + ')';
+    if (saved) showPosterImage(saved, 'posenc figure (picture of the last state; click to load the interactive view)');
     posterEl.className = 'shown';
     statusEl.className = 'hidden';
     posterEl.addEventListener('click', start);
@@ -209,18 +328,19 @@
     var offscreenTimer = null;
     new IntersectionObserver(function (entries) {
       var visible = entries.some(function (en) { return en.isIntersecting; });
-      if (visible) {
+      visibleNow = visible;
+      if (visible && contextLost) reloadInState();
+      else if (visible) {
         clearTimeout(offscreenTimer);
         start();
       } else if (started) {
         clearTimeout(offscreenTimer);
         offscreenTimer = setTimeout(function () {
-          // Keep a picture as the next poster, then reload into poster mode: the context is released.
-          window.posenc.exportPng().then(function (url) {
-            try { sessionStorage.setItem('posenc:poster:?' + stateQuery(), url); } catch (e) { /* too large: the text poster will do */ }
-            history.replaceState(null, '', '?' + stateQuery());
-            window.location.reload();
-          });
+          // The poster of the current state was kept when it settled (no frame needed: Chrome sends no
+          // animation frames to an off-screen cross-origin iframe); reload into poster mode, which
+          // releases the WebGL context.
+          if (alive) history.replaceState(null, '', '?' + stateQuery());
+          window.location.reload();
         }, 20000);
       }
     }).observe(document.documentElement);

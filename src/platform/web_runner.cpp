@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -22,6 +23,25 @@ namespace {
 class WebRunner : public SdlRunner {
  public:
   using SdlRunner::SdlRunner;
+
+  // One tick of the browser's loop. Draws only on change: input (SDL events), a new canvas size, a wake
+  // from the page (setState, theme, ...), an active widget (a drag, a text field) or a picture that is
+  // still changing (RoPE's animation, a hover that just appeared). Once three frames in a row drew the
+  // same thing, the app sleeps and frame_count() stays put; the page gets onSettled (inside the frame,
+  // so it can keep the canvas as a poster).
+  void tick() {
+    if (paused_) return;
+    if (canvas_size_changed()) wake(3);
+    SDL_PumpEvents();
+    if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) wake(3);
+    const ImGuiContext* g = ImGui::GetCurrentContext();
+    if (g && (g->ActiveId != 0 || g->IO.WantTextInput)) wake(1);
+    if (awake_ <= 0) return;
+    --awake_;
+    frame();
+  }
+  void wake(int frames) { awake_ = std::max(awake_, frames); }
+  void set_paused(bool paused) { paused_ = paused; if (!paused) wake(3); }
 
  protected:
   void new_platform_frame() override {
@@ -42,6 +62,16 @@ class WebRunner : public SdlRunner {
       case app::AppAction::ExportJson: name = "export-json"; break;
     }
     if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
+    // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
+    const uint64_t hash = draw_hash();
+    if (hash != last_hash_ || name) {
+      last_hash_ = hash;
+      same_ = 0;
+      wake(3);
+    } else if (++same_ == 2) {
+      awake_ = 0;
+      EM_ASM({ if (Module.onSettled) Module.onSettled(); });
+    }
   }
 
   void present() override {
@@ -51,6 +81,40 @@ class WebRunner : public SdlRunner {
   }
 
  private:
+  // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
+  static uint64_t draw_hash() {
+    uint64_t h = 1469598103934665603ull;
+    auto mix = [&h](const void* data, size_t n) {
+      const unsigned char* p = static_cast<const unsigned char*>(data);
+      for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    };
+    const ImDrawData* d = ImGui::GetDrawData();
+    if (!d) return 0;
+    for (int i = 0; i < d->CmdListsCount; ++i) {
+      const ImDrawList* l = d->CmdLists[i];
+      mix(l->VtxBuffer.Data, size_t(l->VtxBuffer.Size) * sizeof(ImDrawVert));
+      mix(l->IdxBuffer.Data, size_t(l->IdxBuffer.Size) * sizeof(ImDrawIdx));
+      for (const ImDrawCmd& c : l->CmdBuffer) mix(&c.TextureId, sizeof c.TextureId);
+    }
+    return h;
+  }
+
+  bool canvas_size_changed() {
+    double cw = 0, ch = 0;
+    emscripten_get_element_css_size("#canvas", &cw, &ch);
+    const float ratio = float(emscripten_get_device_pixel_ratio());
+    const bool changed = cw != last_w_ || ch != last_h_ || ratio != last_ratio_;
+    last_w_ = cw, last_h_ = ch, last_ratio_ = ratio;
+    return changed;
+  }
+
+  int awake_ = 3;  // frames still to draw; the first frames always run
+  int same_ = 0;
+  uint64_t last_hash_ = 0;
+  bool paused_ = false;
+  double last_w_ = -1, last_h_ = -1;
+  float last_ratio_ = -1;
+
   // The canvas is sized by the page's CSS (it fills its container); follow it every frame.
   void follow_canvas_size() {
     double cw = 0, ch = 0;
@@ -69,6 +133,10 @@ class WebRunner : public SdlRunner {
 
 // The page's runner; it lives as long as the page (the browser owns the loop, main never returns).
 std::unique_ptr<WebRunner> g_runner;
+
+void wake_runner() {
+  if (g_runner) g_runner->wake(3);
+}
 
 // The page's app, or nullptr before the runner has started (the page may call in early).
 app::App* web_app() { return g_runner ? &g_runner->app() : nullptr; }
@@ -93,7 +161,7 @@ int run_app(const AppOptions& options) {
   g_runner->app().set_system_dark(
       EM_ASM_INT({ return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; }) != 0);
   if (!options.state.empty()) g_runner->app().load_state_query(options.state);
-  emscripten_set_main_loop([] { g_runner->frame(); }, 0, true);
+  emscripten_set_main_loop([] { g_runner->tick(); }, 0, true);
   return 0;
 }
 
@@ -121,6 +189,21 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
 
 EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
   if (web_app() && query) web_app()->load_state_query(query);
+  posenc::platform::wake_runner();
+}
+
+// Draw again (something outside the app's input changed; the page calls it after setState, a theme
+// change, a restored context...). Idle otherwise: frames are drawn only on change.
+EMSCRIPTEN_KEEPALIVE void posenc_wake() { posenc::platform::wake_runner(); }
+
+// While the WebGL context is lost, draw nothing (every GL call would fail); resume wakes the app.
+EMSCRIPTEN_KEEPALIVE void posenc_set_paused(int paused) {
+  if (posenc::platform::g_runner) posenc::platform::g_runner->set_paused(paused != 0);
+}
+
+// The current view's one-line formula (its caption), for the page's text description.
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() {
+  return web_app() ? web_app()->current_view()->caption() : "";
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
@@ -163,6 +246,7 @@ EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
 
 EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
   if (web_app()) web_app()->set_system_dark(dark != 0);
+  posenc::platform::wake_runner();
 }
 
 EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
@@ -185,6 +269,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
 // The PNG export draws one chrome-less frame; the page reads the canvas right after it.
 EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
   if (web_app()) web_app()->request_capture();
+  posenc::platform::wake_runner();
 }
 
 }  // extern "C"

@@ -80,7 +80,8 @@ test('the example page loads its three embeds, each posts its height, setState b
   await page.evaluate(() => document.getElementById('embed-waves').contentWindow.postMessage(
     { type: 'posenc:setState', state: { n: '16', d: '8' } }, '*'));
   await f.waitForFunction(() => window.posenc.getState().n === '16', null, { timeout: 10000 });
-  await f.waitForFunction((c) => window.posenc.frameCount() > c, await f.evaluate(() => window.posenc.frameCount()) + 2);
+  await f.waitForFunction((c) => { window.posenc.wake(); return window.posenc.frameCount() > c; },
+    await f.evaluate(() => window.posenc.frameCount()) + 2);
   const after = await (await page.$('#embed-waves')).screenshot();
   const a = PNG.sync.read(before), b = PNG.sync.read(after);
   let changed = 0;

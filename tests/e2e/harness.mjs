@@ -60,10 +60,14 @@ export async function waitReady(page, timeout = 30000) {
   return page.evaluate(() => window.posenc.ready.then(() => performance.now()));
 }
 
-// Waits until `frames` more frames have been drawn.
+// Waits until `frames` more frames have been drawn. The app draws only on change, so this keeps it awake
+// (window.posenc.wake) while it waits.
 export async function waitFrames(page, frames = 3) {
   const start = await page.evaluate(() => window.posenc.frameCount());
-  await page.waitForFunction((target) => window.posenc.frameCount() >= target, start + frames, { timeout: 20000 });
+  await page.waitForFunction((target) => {
+    if (window.posenc.wake) window.posenc.wake();
+    return window.posenc.frameCount() >= target;
+  }, start + frames, { timeout: 20000 });
 }
 
 // Opens /?query and waits for `frames` frames. Returns {page, context, errors}.
