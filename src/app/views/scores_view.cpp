@@ -2,6 +2,7 @@
 // scheme's additive terms (the four-term absolute expansion, XL's four, DeBERTa's c2p / p2c, biases)
 // side by side with the total.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -44,6 +45,8 @@ constexpr const char* kSchemeLabels[] = {"none (NoPE)",          "sinusoidal abs
 static_assert(std::size(kSchemeLabels) == std::size(kSchemeNames));
 constexpr const char* kContentNames[] = {"random", "constant"};
 
+std::string term_figure(const std::string& name);
+
 // Seeds of the different random tables drawn from one user seed.
 uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull + which; }
 
@@ -77,10 +80,33 @@ class ScoresView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override {
+    std::vector<std::string> out{"total", "weights"};
+    for (const Tile& t : tiles_)
+      if (!t.figure.empty() && t.figure != "total" && t.figure != "weights") out.push_back(t.figure);
+    return out;
+  }
+  std::string formula_words() const override;
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    if (!result_) return;
+    const int n = shown_n();
+    double mx = 0, diag = 0;
+    for (int i = 0; i < n; ++i) {
+      diag += result_->weights(i, i) / n;
+      for (int j = 0; j < n; ++j)
+        if (!result_->masked(i, j) && std::isfinite(result_->logits(i, j))) mx = std::max(mx, std::abs(result_->logits(i, j)));
+    }
+    out.push_back({"positions n", double(n_)});
+    out.push_back({"largest |logit|", mx});
+    out.push_back({"mean weight on the diagonal (a_ii)", diag});
+    if (n > 1) out.push_back({"weight a_01", result_->weights(0, 1)});
+    if (scheme_ == Scheme::Alibi) out.push_back({"ALiBi slope m_h", alibi_slope_});
+  }
 
  private:
   struct Tile {
     std::string title;
+    std::string figure;  // figure= name: total, weights or the term's short name
     std::string probe;
     const Matrix* values = nullptr;  // double-precision source (points into result_)
     bool weights = false;            // softmax weights: sequential colormap from 0
@@ -282,15 +308,53 @@ void ScoresView::recompute() {
   }
 
   // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
-  auto add_tile = [&](std::string title, std::string probe, const Matrix* values, bool weights) {
-    tiles_.push_back(Tile{std::move(title), std::move(probe), values, weights, 0, 1});
+  auto add_tile = [&](std::string title, std::string figure, std::string probe, const Matrix* values, bool weights) {
+    tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights, 0, 1});
   };
   if (result_->terms.size() > 1)
     for (size_t i = 0; i < result_->terms.size(); ++i)
-      add_tile(result_->terms[i].name, "heatmap.scores.term" + std::to_string(i), &result_->terms[i].values, false);
-  add_tile(result_->terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
-           &result_->logits, false);
-  add_tile("softmax weights a_ij", "heatmap.scores.weights", &result_->weights, true);
+      add_tile(result_->terms[i].name, term_figure(result_->terms[i].name), "heatmap.scores.term" + std::to_string(i),
+               &result_->terms[i].values, false);
+  add_tile(result_->terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total",
+           "heatmap.scores.logits", &result_->logits, false);
+  add_tile("softmax weights a_ij", "weights", "heatmap.scores.weights", &result_->weights, true);
+}
+
+// A term's figure name: its first words without the "(a) " label, e.g. "content-position",
+// "global-content" (XL's u.k), "content-rotated" (RoPE), "bias".
+std::string term_figure(const std::string& name) {
+  std::string rest = name;
+  if (rest.size() > 4 && rest[0] == '(' && rest[2] == ')') rest = rest.substr(4);
+  std::vector<std::string> words;
+  std::string word;
+  for (char ch : rest + " ") {
+    if (ch == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_') {
+      word += char(std::tolower(static_cast<unsigned char>(ch)));
+    }
+  }
+  if (words.empty()) return "term";
+  if (words[0].find('-') != std::string::npos || words.size() == 1) return words[0];
+  return words[0] + "-" + words[1];
+}
+
+std::string ScoresView::formula_words() const {
+  switch (scheme_) {
+    case Scheme::None: return "The score of query i and key j is their dot product over the square root of d; nothing depends on position.";
+    case Scheme::Sinusoidal:
+      return "Position vectors are added to the tokens, so the score splits into four terms: content-content, "
+             "content-position, position-content and position-position.";
+    case Scheme::Rope: return "Query and key are rotated by their positions, so the score depends only on the distance j - i.";
+    case Scheme::T5: return "A learned bias chosen by the bucket of the distance j - i is added to the dot product.";
+    case Scheme::Alibi: return "The score is the dot product minus a head's slope m_h times the distance |i - j|.";
+    case Scheme::Shaw: return "Each key gets a learned vector chosen by the distance clipped to plus or minus K.";
+    case Scheme::Deberta: return "The score adds content-to-position and position-to-content terms on bucketed relative distances.";
+    case Scheme::Xl: return "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.";
+    case Scheme::Learned: return "A learned bias per clipped distance j - i is added to the dot product.";
+  }
+  return "";
 }
 
 void ScoresView::export_data(std::vector<ExportTable>& tables) const {
@@ -390,13 +454,17 @@ void ScoresView::draw_figure(ImVec2 size) {
     ImGui::PopStyleColor();
     size.y -= ImGui::GetTextLineHeightWithSpacing();
   }
-  // Grid with the largest square cells.
-  const int count = int(tiles_.size());
+  // Grid with the largest square cells; stacked: one tile per row; alone: the one figure fills the space.
+  std::vector<int> shown;
+  for (int t = 0; t < int(tiles_.size()); ++t)
+    if (shows(tiles_[t].figure)) shown.push_back(t);
+  const int count = int(shown.size());
+  if (count == 0) return;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float extra_w = 140, extra_h = 60 + line;  // axes, colorbar, title around the square image
   int best_cols = 1;
   float best_side = -1;
-  for (int cols = 1; cols <= count; ++cols) {
+  for (int cols = 1; cols <= (stacked() ? 1 : count); ++cols) {
     const int rows = (count + cols - 1) / cols;
     const float side = std::min(size.x / cols - extra_w, size.y / rows - extra_h);
     if (side > best_side) best_side = side, best_cols = cols;
@@ -405,19 +473,21 @@ void ScoresView::draw_figure(ImVec2 size) {
   const float tile_w = size.x / best_cols, tile_h = size.y / rows;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   int hover_i = -1, hover_j = -1;
-  for (int t = 0; t < count; ++t) {
+  for (int slot = 0; slot < count; ++slot) {
+    const int t = shown[slot];
     Tile& tile = tiles_[t];
-    const ImVec2 at(origin.x + (t % best_cols) * tile_w, origin.y + (t / best_cols) * tile_h);
+    const ImVec2 at(origin.x + (slot % best_cols) * tile_w, origin.y + (slot / best_cols) * tile_h);
     ImGui::SetCursorScreenPos(at);
     ImGui::TextUnformatted(tile.title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
     const HeatmapAxes axes{"key j", "query i", 0, 0};
     // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
     const float hm_h = tile_h - line - 4;
-    const float hm_w = std::min(tile_w - 8, hm_h - 60 + 140);
+    const float hm_w = alone() ? tile_w : std::min(tile_w - 8, hm_h - 60 + 140);
     const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
                                               tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
                                               tile.vmax);
+    probe_plot(tile.figure, tile.probe.c_str());
     if (h.active) hover_i = h.row, hover_j = h.col;
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
