@@ -237,7 +237,7 @@ void App::draw_menu_bar(bool picker) {
   if (picker) {
     // Not enough width for every title: one picker naming the current view.
     static ImVec2 header_min, header_max;
-    const bool open = ImGui::BeginMenu((std::string(current_->title()) + " \xe2\x96\xbe###menu.view").c_str());
+    const bool open = ImGui::BeginMenu((std::string(current_->title()) + " v###menu.view").c_str());
     if (!open) header_min = ImGui::GetItemRectMin(), header_max = ImGui::GetItemRectMax();
     probe_rect("menu.view", header_min, header_max);
     if (open) {
@@ -390,8 +390,12 @@ void App::frame() {
     // Medium and compact: a strip of controls in columns above the plots; narrow: a panel behind a
     // toggle (closed at first, so the plot gets the screen).
     const bool narrow = mode == LayoutMode::Narrow && controls_ != ControlsMode::Compact;
-    bool& open = narrow ? narrow_controls_open_ : controls_open_;
+    // The strip starts open where the frame leaves room for the plots under it (>= 600 px tall).
+    if (controls_open_ < 0) controls_open_ = frame_h >= 600 || controls_ == ControlsMode::Compact ? 1 : 0;
+    bool strip_open = controls_open_ == 1;
+    bool& open = narrow ? narrow_controls_open_ : strip_open;
     if (ImGui::SmallButton(open ? "Hide controls" : "Controls")) open = !open;
+    if (!narrow) controls_open_ = strip_open ? 1 : 0;
     probe_last_item("button.controls");
     if (open) {
       const int columns = narrow ? 1 : std::max(1, int(frame_w / 240.0f));

@@ -88,7 +88,7 @@ class App {
   bool embed_ = false;
   ControlsMode controls_ = ControlsMode::Shown;
   std::string figure_;         // figure=: one plot of the view alone ("" = all)
-  bool controls_open_ = true;  // the medium/narrow controls panel is open (UI only, not in the URL)
+  int controls_open_ = -1;     // the medium/compact controls strip is open (-1: not decided yet; UI only)
   bool notice_more_ = false;
   bool narrow_controls_open_ = false;  // the narrow layout's controls panel (behind a toggle)
   float controls_natural_h_ = 0;       // height the controls took last frame   // the notice shows all its lines

@@ -178,9 +178,9 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   const float line = ImGui::GetTextLineHeight();
   // Room for the y tick labels on the left, the x labels below and the colorbar on the right.
   const float left = ImGui::CalcTextSize("00000").x + 10;
-  const float top = line + 8;
+  const float top = line + 4;
   const float bottom = 2 * line + 12;
-  const float colorbar_w = 14, colorbar_gap = 12, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
+  const float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
   const float right = colorbar_gap + colorbar_w + colorbar_labels;
   const ImVec2 img_min(origin.x + left, origin.y + top);
   const ImVec2 img_size(std::max(16.0f, size.x - left - right), std::max(16.0f, size.y - top - bottom));

@@ -27,7 +27,7 @@ std::vector<double> integer_ticks(double lo, double hi, int max_ticks) {
   if (last < first) return ticks;
   std::vector<double> nice = nice_ticks(lo, hi, std::max(1, max_ticks));
   const double step = nice.size() >= 2 ? std::max(1.0, std::round(nice[1] - nice[0])) : 1.0;
-  for (double v = std::ceil(first / step) * step; v <= last; v += step) ticks.push_back(v);
+  for (double v = std::ceil(first / step) * step; v <= last; v += step) ticks.push_back(v == 0 ? 0.0 : v);  // no "-0"
   if (ticks.empty()) ticks.push_back(first);
   return ticks;
 }
@@ -35,7 +35,7 @@ std::vector<double> integer_ticks(double lo, double hi, int max_ticks) {
 std::string format_tick(double v) {
   char buf[32];
   if (std::abs(v - std::round(v)) < 1e-9 && std::abs(v) < 1e9)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
+    std::snprintf(buf, sizeof buf, "%.0f", std::round(v) + 0.0);  // + 0.0: never "-0"
   else
     std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;

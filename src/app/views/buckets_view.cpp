@@ -406,9 +406,10 @@ void BucketsView::draw_figure(ImVec2 size) {
                                                     : "bias of the selected head";
     if (heatmap_n_ < n_)
       ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else
+    else if (!alone())
       ImGui::Text("n x n matrix: %s", what);
-    const float h = stack ? row_h - line : std::min(left_w, size.y - line);
+    const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
+    const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"key j", "query i", 0, 0};
     const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
     probe_plot("buckets", "heatmap.buckets");

@@ -317,11 +317,12 @@ void RopeView::draw_figure(ImVec2 size) {
   for (const char* f : order) shown += shows(f) ? 1 : 0;
   const float row_h = stacked() ? size.y / std::max(1, shown) : size.y * 0.5f;
   const float cell_w = stacked() ? size.x : size.x * 0.5f;
-  int slot = 0;
   auto cell = [&](int grid_index) {
-    const ImVec2 at = stacked() ? ImVec2(origin.x, origin.y + slot * row_h)
+    // Stacked: the main figure (angles) first, then ratio, decay, rotation.
+    int rank = 0;
+    for (int k = grid_index + 1; k < 4; ++k) rank += shows(order[k]) ? 1 : 0;
+    const ImVec2 at = stacked() ? ImVec2(origin.x, origin.y + rank * row_h)
                                 : ImVec2(origin.x + (grid_index % 2) * cell_w, origin.y + (grid_index / 2) * row_h);
-    ++slot;
     ImGui::SetCursorScreenPos(at);
   };
   const float half_w = cell_w, half_h = row_h;

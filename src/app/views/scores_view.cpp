@@ -458,6 +458,8 @@ void ScoresView::draw_figure(ImVec2 size) {
   std::vector<int> shown;
   for (int t = 0; t < int(tiles_.size()); ++t)
     if (shows(tiles_[t].figure)) shown.push_back(t);
+  // Stacked or not wide (the grid may not fit): the total and the weights first, then the terms.
+  if (stacked() || mode() != LayoutMode::Wide) std::stable_partition(shown.begin(), shown.end(), [&](int t) { return tiles_[t].figure == "total" || tiles_[t].figure == "weights"; });
   const int count = int(shown.size());
   if (count == 0) return;
   const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -240,9 +240,10 @@ void SimilarityView::draw_figure(ImVec2 size) {
     ImGui::BeginGroup();
     if (heatmap_n_ < n_)
       ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else
+    else if (!alone())
       ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
-    const float h = stack ? row_h - line : std::min(left_w, size.y - line);
+    const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
+    const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"position b", "position a", 0, 0};
     const HeatmapHover hover = heatmap_.draw("heatmap.similarity", ImVec2(left_w, h), axes, Colormap::Viridis, vmin_, vmax_);
     probe_plot("similarity", "heatmap.similarity");

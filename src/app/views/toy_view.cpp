@@ -221,7 +221,10 @@ void ToyView::draw_figure(ImVec2 size) {
   const float vmin = show_weights_ ? -1.0f : -range_, vmax = show_weights_ ? 1.0f : range_;
   int hovered_panel = -1;
   HeatmapHover hovered;
-  for (int k = 0; k < kPanels; ++k) {
+  // Stacked: the main figure (RoPE) first.
+  static const int kStackedOrder[kPanels] = {3, 0, 1, 2};
+  for (int slot = 0; slot < kPanels; ++slot) {
+    const int k = stacked() ? kStackedOrder[slot] : slot;
     if (!shows(kFigures[k])) continue;
     if (drawn++ % columns) ImGui::SameLine();
     ImGui::BeginGroup();
