@@ -177,8 +177,8 @@ void PermutationView::export_data(std::vector<ExportTable>& tables) const {
 
 void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  ImGui::TextUnformatted(tile.title);
+  const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
+  if (!alone()) ImGui::TextUnformatted(tile.title);
   // Word labels in a column left of the heatmap's own axis.
   float label_w = 0;
   if (row_labels)

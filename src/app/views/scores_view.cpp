@@ -480,11 +480,11 @@ void ScoresView::draw_figure(ImVec2 size) {
     Tile& tile = tiles_[t];
     const ImVec2 at(origin.x + (slot % best_cols) * tile_w, origin.y + (slot / best_cols) * tile_h);
     ImGui::SetCursorScreenPos(at);
-    ImGui::TextUnformatted(tile.title.c_str());
-    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
+    if (!alone()) ImGui::TextUnformatted(tile.title.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + (alone() ? 0.0f : line)));
     const HeatmapAxes axes{"key j", "query i", 0, 0};
     // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
-    const float hm_h = tile_h - line - 4;
+    const float hm_h = alone() ? tile_h : tile_h - line - 4;
     const float hm_w = alone() ? tile_w : std::min(tile_w - 8, hm_h - 60 + 140);
     const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
                                               tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
