@@ -253,6 +253,7 @@
       var p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
+    probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
     started: function () { return started; }
   };
 

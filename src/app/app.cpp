@@ -3,6 +3,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "app/controls.h"
 #include "app/params.h"
@@ -13,7 +17,12 @@
 
 namespace posenc::app {
 
-App::App() : views_(make_views()) { current_ = views_.front().get(); }
+void register_described_app(App* app, bool on);  // probe_api.cpp
+
+App::App() : views_(make_views()) {
+  current_ = views_.front().get();
+  register_described_app(this, true);
+}
 
 std::vector<std::string> App::view_ids() {
   std::vector<std::string> ids;
@@ -21,7 +30,7 @@ std::vector<std::string> App::view_ids() {
   return ids;
 }
 
-App::~App() = default;
+App::~App() { register_described_app(this, false); }
 
 View* App::find_view(const std::string& id) {
   for (auto& v : views_)
@@ -35,7 +44,9 @@ std::string App::state_query() const {
   current_->save_state(state);
   // App-level keys only when they differ from the default, so ordinary links stay short.
   if (embed_) state["embed"] = "1";
-  if (!show_controls_) state["controls"] = "0";
+  if (controls_ == ControlsMode::Hidden) state["controls"] = "0";
+  if (controls_ == ControlsMode::Compact) state["controls"] = "compact";
+  if (!figure_.empty()) state["figure"] = figure_;
   if (theme_ != Theme::Auto) state["theme"] = theme_ == Theme::Dark ? "dark" : "light";
   return to_query(state);
 }
@@ -56,17 +67,22 @@ void App::load_state_query(const std::string& query) {
     it = in.erase(it);
   }
   if (auto it = in.find("view"); it != in.end()) {
-    if (View* v = find_view(it->second))
+    if (View* v = find_view(it->second)) {
+      if (v != current_) figure_.clear();
       current_ = v;
+    }
     else
       notices_.push_back({"view", "view=\"" + quote_for_notice(it->second) + "\" is not a view: ignored."});
     in.erase(it);
   }
-  // App-level flags follow the views' flag rule (0/1 or false/true).
-  ParamList app_params;
-  app_params.flag("embed", embed_);
-  app_params.flag("controls", show_controls_);
-  for (const Param& p : app_params.items())
+  // App-level keys, declared once (flags follow the views' flag rule: 0/1 or false/true).
+  ParamList app_list;
+  app_params(app_list);
+  // figure= names a plot of the view as its parameters make it (the scores view's terms depend on the
+  // scheme): read after the view's own keys.
+  std::optional<std::string> figure_value;
+  if (auto it = in.find("figure"); it != in.end()) figure_value = it->second, in.erase(it);
+  for (const Param& p : app_list.items())
     if (auto it = in.find(p.key); it != in.end()) {
       p.read(it->second, notices_);
       in.erase(it);
@@ -83,6 +99,44 @@ void App::load_state_query(const std::string& query) {
   for (const auto& [key, value] : in)
     if (!known.find(key)) notices_.push_back({key, "unknown parameter \"" + key + "\": ignored."});
   current_->load_state(in, notices_);
+  if (figure_value) {
+    current_->prepare();
+    for (const Param& p : app_list.items())
+      if (p.key == "figure") p.read(*figure_value, notices_);
+  }
+}
+
+void App::app_params(ParamList& list) {
+  list.flag("embed", embed_, {.label = "embed: only the view"});
+  list.text(
+      "controls",
+      [this](const std::string& s) -> std::string {
+        if (s == "1" || s == "true") controls_ = ControlsMode::Shown;
+        else if (s == "0" || s == "false") controls_ = ControlsMode::Hidden;
+        else if (s == "compact") controls_ = ControlsMode::Compact;
+        else return "is not 0, 1 or compact";
+        return {};
+      },
+      [this] { return controls_ == ControlsMode::Hidden ? "0" : controls_ == ControlsMode::Compact ? "compact" : "1"; },
+      {.label = "controls: 0, 1 or compact"});
+  list.text(
+      "figure",
+      [this](const std::string& s) -> std::string {
+        if (s.empty()) {
+          figure_.clear();
+          return {};
+        }
+        std::string names;
+        for (const std::string& f : current_->figures()) {
+          if (f == s) {
+            figure_ = s;
+            return {};
+          }
+          names += (names.empty() ? "" : ", ") + f;
+        }
+        return std::string("is not a figure of the ") + current_->id() + " view (" + names + ")";
+      },
+      [this] { return figure_; }, {.label = "figure: one plot alone"});
 }
 
 Notices App::notice_list() {
@@ -147,16 +201,63 @@ ExportData App::export_data() const {
   return data;
 }
 
-void App::draw_menu_bar() {
+std::string App::describe() {
+  current_->prepare();
+  nlohmann::json out;
+  out["title"] = current_->title();
+  out["formula"] = current_->formula_words();
+  nlohmann::json params = nlohmann::json::object();
+  StateMap state;
+  current_->save_state(state);
+  for (const auto& [k, v] : state) params[k] = v;
+  out["params"] = params;
+  nlohmann::json numbers = nlohmann::json::array();
+  if (current_->error()) {
+    out["error"] = current_->error()->message;
+  } else {
+    std::vector<DescribedNumber> list;
+    current_->numbers(list);
+    for (const DescribedNumber& n : list)
+      numbers.push_back({{"name", n.name}, {"value", std::isfinite(n.value) ? nlohmann::json(n.value) : nlohmann::json()}});
+  }
+  out["numbers"] = numbers;
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+void App::draw_menu_bar(bool picker) {
   if (!ImGui::BeginMenuBar()) return;
   ImGui::TextUnformatted("posenc");
   ImGui::Separator();
-  for (auto& v : views_) {
-    const bool selected = v.get() == current_;
-    if (ImGui::MenuItem(v->title(), nullptr, selected) && !selected) {
-      current_ = v.get();
-      state_changed_ = true;
+  auto select = [&](View* v) {
+    if (v == current_) return;
+    current_ = v;
+    figure_.clear();
+    state_changed_ = true;
+  };
+  if (picker) {
+    // Not enough width for every title: one picker naming the current view.
+    static ImVec2 header_min, header_max;
+    const bool open = ImGui::BeginMenu((std::string(current_->title()) + " v###menu.view").c_str());
+    if (!open) header_min = ImGui::GetItemRectMin(), header_max = ImGui::GetItemRectMax();
+    probe_rect("menu.view", header_min, header_max);
+    if (open) {
+      for (auto& v : views_) {
+        if (ImGui::MenuItem(v->title(), nullptr, v.get() == current_)) select(v.get());
+        probe_last_item(("menu.view." + std::string(v->id())).c_str());
+      }
+      ImGui::EndMenu();
     }
+  } else {
+    ImVec2 all_min(1e9f, 1e9f), all_max(-1e9f, -1e9f);
+    for (auto& v : views_) {
+      const bool selected = v.get() == current_;
+      if (ImGui::MenuItem(v->title(), nullptr, selected)) select(v.get());
+      probe_last_item(("menu.view." + std::string(v->id())).c_str());
+      const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+      all_min = ImVec2(std::min(all_min.x, mn.x), std::min(all_min.y, mn.y));
+      all_max = ImVec2(std::max(all_max.x, mx.x), std::max(all_max.y, mx.y));
+    }
+    probe_rect("menu.view", all_min, all_max);
   }
   ImGui::Separator();
   if (ImGui::BeginMenu("Share")) {
@@ -180,12 +281,59 @@ void App::draw_menu_bar() {
 
 void App::draw_notices() {
   if (notices_.empty()) return;
+  // One line at most (cut with "..."), unless the reader asks for more: a long notice never pushes the
+  // view down.
+  const std::string text = "Notice: " + notices_text(notices_);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons = ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x +
+                        4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  const float room = ImGui::GetContentRegionAvail().x - buttons;
+  const bool fits = ImGui::CalcTextSize(text.c_str()).x <= room;
   ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-  ImGui::TextWrapped("Notice: %s", notices_text(notices_).c_str());
+  if (fits) {
+    ImGui::TextUnformatted(text.c_str());
+  } else if (notice_more_) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + room);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  } else {
+    // The longest prefix (on a UTF-8 character boundary) that fits with "...".
+    size_t lo = 0, hi = text.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      const std::string cut = text.substr(0, mid) + "...";
+      if (ImGui::CalcTextSize(cut.c_str()).x <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+    ImGui::TextUnformatted((text.substr(0, lo) + "...").c_str());
+  }
   ImGui::PopStyleColor();
   probe_last_item("notice");
+  if (!fits) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(notice_more_ ? "less" : "more")) notice_more_ = !notice_more_;
+    probe_last_item("button.notice_more");
+  }
   ImGui::SameLine();
-  if (ImGui::SmallButton("dismiss")) notices_.clear();
+  if (ImGui::SmallButton("dismiss")) notices_.clear(), notice_more_ = false;
+  probe_last_item("button.notice_dismiss");
+}
+
+void App::draw_controls_panel(int columns) {
+  ImGui::PushItemWidth(-1);
+  const std::string before = state_query();
+  if (columns > 1 && ImGui::BeginTable("controls_grid", columns, ImGuiTableFlags_SizingStretchSame)) {
+    ImGui::TableNextColumn();
+    set_controls_columns(true);
+    current_->draw_controls();
+    set_controls_columns(false);
+    ImGui::EndTable();
+  } else {
+    current_->draw_controls();
+  }
+  if (state_query() != before) state_changed_ = true;
+  ImGui::PopItemWidth();
 }
 
 void App::frame() {
@@ -193,10 +341,22 @@ void App::frame() {
   // A PNG export draws one frame with only the view, as an embed without controls would show it.
   const bool capturing = capture_pending_;
   capture_pending_ = false;
-  const bool saved_embed = embed_, saved_controls = show_controls_;
-  if (capturing) embed_ = true, show_controls_ = false;
+  const bool saved_embed = embed_;
+  const ControlsMode saved_controls = controls_;
+  if (capturing) embed_ = true, controls_ = ControlsMode::Hidden;
   apply_theme();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
+  // The layout follows the frame (the canvas), never the screen.
+  const float frame_w = vp->WorkSize.x, frame_h = vp->WorkSize.y;
+  const LayoutMode mode = frame_w >= 1000 ? LayoutMode::Wide : frame_w >= 560 ? LayoutMode::Medium : LayoutMode::Narrow;
+  // A small embed shows the view's main figure alone unless figure= picks another.
+  const bool small_embed = embed_ && (mode == LayoutMode::Narrow || frame_h < 400);
+  std::string figure = figure_;
+  const std::vector<std::string> figures = current_->figures();
+  if (std::find(figures.begin(), figures.end(), figure) == figures.end()) figure.clear();
+  if (figure.empty() && small_embed && !current_->figures().empty()) figure = current_->figures().front();
+  current_->set_layout(mode, figure);
+
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
@@ -204,52 +364,87 @@ void App::frame() {
   if (!embed_) flags |= ImGuiWindowFlags_MenuBar;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
+  if (small_embed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
   ImGui::Begin("posenc", nullptr, flags);
-  ImGui::PopStyleVar(2);
-  if (!embed_) draw_menu_bar();
+  ImGui::PopStyleVar(small_embed ? 3 : 2);
+  if (!embed_) draw_menu_bar(mode != LayoutMode::Wide);
   draw_notices();
 
-  float controls_bottom = 0;
-  if (show_controls_) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float top_used = ImGui::GetCursorPosY();
+  float controls_h = 0;  // height of the controls above the plots (strip or panel)
+  const bool side = controls_ == ControlsMode::Shown && mode == LayoutMode::Wide;
+  const bool above = controls_ == ControlsMode::Compact || (controls_ == ControlsMode::Shown && mode != LayoutMode::Wide);
+  if (side) {
     const float controls_w = embed_ ? 220.0f : 250.0f;
     ImGui::BeginChild("controls", ImVec2(controls_w, 0), true);
     if (!embed_) {
       ImGui::TextWrapped("%s", current_->title());
       ImGui::Separator();
     }
-    ImGui::PushItemWidth(-1);
-    const std::string before = state_query();
-    current_->draw_controls();
-    if (state_query() != before) state_changed_ = true;
-    ImGui::PopItemWidth();
-    controls_bottom = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    draw_controls_panel(1);
+    controls_natural_h_ = ImGui::GetCursorPosY() + style.WindowPadding.y;
     ImGui::EndChild();
     ImGui::SameLine();
+  } else if (above) {
+    // Medium and compact: a strip of controls in columns above the plots; narrow: a panel behind a
+    // toggle (closed at first, so the plot gets the screen).
+    const bool narrow = mode == LayoutMode::Narrow && controls_ != ControlsMode::Compact;
+    // The strip starts open where the frame leaves room for the plots under it (>= 600 px tall).
+    if (controls_open_ < 0) controls_open_ = frame_h >= 600 || controls_ == ControlsMode::Compact ? 1 : 0;
+    bool strip_open = controls_open_ == 1;
+    bool& open = narrow ? narrow_controls_open_ : strip_open;
+    if (ImGui::SmallButton(open ? "Hide controls" : "Controls")) open = !open;
+    if (!narrow) controls_open_ = strip_open ? 1 : 0;
+    probe_last_item("button.controls");
+    if (open) {
+      const int columns = narrow ? 1 : std::max(1, int(frame_w / 240.0f));
+      const float cap = (narrow ? 0.6f : controls_ == ControlsMode::Compact ? 0.3f : 0.4f) * frame_h;
+      const float h = std::clamp(controls_natural_h_, 3 * ImGui::GetFrameHeightWithSpacing(), std::max(60.0f, cap));
+      ImGui::BeginChild("controls", ImVec2(0, h), true);
+      draw_controls_panel(columns);
+      controls_natural_h_ = ImGui::GetCursorPosY() + style.WindowPadding.y;
+      ImGui::EndChild();
+      controls_h = h + style.ItemSpacing.y;
+    }
+    controls_h += ImGui::GetFrameHeightWithSpacing();
   }
 
   ImGui::BeginChild("content", ImVec2(0, 0), false);
   ImGui::TextDisabled("%s", current_->caption());
+  probe_last_item("text.caption");
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // Plots keep a readable size: past the frame, the content scrolls.
+  ImVec2 size = avail;
+  float wanted = avail.y;
+  if (!figure.empty()) wanted = std::max(avail.y, 200.0f);
+  else if (mode == LayoutMode::Narrow) wanted = std::max(avail.y, current_->stacked_height(avail.x));
+  else if (mode == LayoutMode::Medium) wanted = std::max(avail.y, std::min(560.0f, frame_w * 0.75f));
+  size.y = wanted;
   if (state_changed_ || time_next_update_) {
     // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
     const UpdateTimer timer;
     current_->prepare();
-    current_->draw_content(avail);
+    current_->draw_content(size);
     time_next_update_ = false;
   } else {
-    current_->draw_content(avail);
+    current_->draw_content(size);
   }
   ImGui::EndChild();
 
   // An embed asks for enough height to show all its controls, and a pleasant plot aspect.
-  const float width = vp->WorkSize.x;
-  const float top = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().WindowPadding.y;
-  preferred_height_ = int(std::clamp(std::max(controls_bottom + top, width * 0.62f), 320.0f, 1400.0f));
+  const float top = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y;
+  if (mode == LayoutMode::Wide)
+    preferred_height_ = int(std::clamp(std::max((side ? controls_natural_h_ : 0.0f) + top, frame_w * 0.62f), 320.0f, 1400.0f));
+  else
+    preferred_height_ = int(std::clamp(top_used + controls_h + ImGui::GetTextLineHeightWithSpacing() +
+                                           (figure.empty() ? current_->stacked_height(frame_w) : frame_w * 0.75f),
+                                       320.0f, 1400.0f));
 
   ImGui::End();
   if (capturing) {
     embed_ = saved_embed;
-    show_controls_ = saved_controls;
+    controls_ = saved_controls;
     capture_frame_ = true;
   }
   ++frame_count_;

@@ -8,11 +8,14 @@
 #include <vector>
 
 #include "app/export.h"
+#include "app/params.h"
 #include "app/view.h"
 
 namespace posenc::app {
 
 enum class Theme { Auto, Light, Dark };
+// controls=0 (hidden), 1 (shown: beside the plots when wide, above when not), compact (a strip above).
+enum class ControlsMode { Hidden, Shown, Compact };
 
 // Things the app asks its platform to do (clipboard, downloads, reading pixels back).
 enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson };
@@ -29,7 +32,8 @@ class App {
   static std::vector<std::string> view_ids();
 
   // The whole state as a URL query string ("view=waves&n=64&..."), and back. App-level keys:
-  // view, embed (1 = only the view), controls (0 = hide the view's controls), theme (light|dark).
+  // view, embed (1 = only the view), controls (0 = hide the view's controls, compact = a strip above the
+  // plots), theme (light|dark), figure (one plot of the view alone, a name from View::figures()).
   std::string state_query() const;
   void load_state_query(const std::string& query);
   // What the last load ignored or corrected and why, plus why the current view cannot compute its state
@@ -60,11 +64,17 @@ class App {
   // The data behind the current view (CSV / JSON export).
   ExportData export_data() const;
 
+  // The current view in words, as JSON: {title, formula, params: {key: value}, numbers: [{name, value}]}.
+  std::string describe();
+
   uint64_t frame_count() const { return frame_count_; }
   View* current_view() { return current_; }
 
  private:
-  void draw_menu_bar();
+  void draw_menu_bar(bool picker);
+  void draw_controls_panel(int columns);
+  // The app-level URL parameters (embed, controls, figure), declared once.
+  void app_params(ParamList& list);
   void draw_notices();
   void apply_theme();
   View* find_view(const std::string& id);
@@ -76,7 +86,12 @@ class App {
   bool time_next_update_ = true;  // the next frame follows a state load: time its update
   AppAction action_ = AppAction::None;
   bool embed_ = false;
-  bool show_controls_ = true;
+  ControlsMode controls_ = ControlsMode::Shown;
+  std::string figure_;         // figure=: one plot of the view alone ("" = all)
+  int controls_open_ = -1;     // the medium/compact controls strip is open (-1: not decided yet; UI only)
+  bool notice_more_ = false;
+  bool narrow_controls_open_ = false;  // the narrow layout's controls panel (behind a toggle)
+  float controls_natural_h_ = 0;       // height the controls took last frame   // the notice shows all its lines
   Theme theme_ = Theme::Auto;
   bool system_dark_ = true;
   int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)

@@ -108,7 +108,15 @@ bool draw_text(const Param& p) {
   return changed;
 }
 
+bool g_columns = false;
+bool g_first_cell = true;
+
 }  // namespace
+
+void set_controls_columns(bool on) {
+  g_columns = on;
+  g_first_cell = true;
+}
 
 const Param& Controls::param(const char* key) const {
   if (const Param* p = list_.find(key)) return *p;
@@ -117,6 +125,10 @@ const Param& Controls::param(const char* key) const {
 
 bool Controls::draw(const char* key) {
   const Param& p = param(key);
+  if (g_columns) {
+    if (!g_first_cell) ImGui::TableNextColumn();
+    g_first_cell = false;
+  }
   const bool own_label = p.kind == ParamKind::Flag ||
                          (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
   if (!own_label) ImGui::TextUnformatted(p.label());

@@ -23,6 +23,10 @@ class Controls {
   const ParamList& list_;
 };
 
+// While on, each declared control starts a new cell of the current table (the compact strip of controls
+// above the plots); the app turns it on after opening the first cell.
+void set_controls_columns(bool on);
+
 // A message in the theme's error colour (nothing when empty).
 void error_text(const std::string& message);
 // The theme's colours for errors and warnings (readable on the current window background).

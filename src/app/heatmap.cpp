@@ -178,9 +178,9 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   const float line = ImGui::GetTextLineHeight();
   // Room for the y tick labels on the left, the x labels below and the colorbar on the right.
   const float left = ImGui::CalcTextSize("00000").x + 10;
-  const float top = line + 8;
+  const float top = line + 4;
   const float bottom = 2 * line + 12;
-  const float colorbar_w = 14, colorbar_gap = 12, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
+  const float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
   const float right = colorbar_gap + colorbar_w + colorbar_labels;
   const ImVec2 img_min(origin.x + left, origin.y + top);
   const ImVec2 img_size(std::max(16.0f, size.x - left - right), std::max(16.0f, size.y - top - bottom));
@@ -200,8 +200,9 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   const double x_lo = axes.x_first - 0.5 + window_.x * cols, y_lo = axes.y_first - 0.5 + window_.y * rows;
   AxisMap ax{x_lo, x_lo + window_.z * cols, img_min.x, img_max.x};
   AxisMap ay{y_lo, y_lo + window_.w * rows, img_min.y, img_max.y};
-  draw_axis_x(dl, img_min, img_max, ax, axes.x_title);
-  draw_axis_y(dl, img_min, img_max, ay, axes.y_title);
+  // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
+  draw_axis_x(dl, img_min, img_max, ax, axes.x_title, true);
+  draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true);
 
   // Colorbar: the same shader over a ramp from vmax (top) to vmin (bottom).
   if (colorbar_vmin_ != vmin || colorbar_vmax_ != vmax || colorbar_.rows() == 0) {
@@ -247,7 +248,10 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   }
   if (window_.z < 1 || window_.w < 1) {
     const char* hint = "zoomed: double-click to reset";
-    dl->AddText(ImVec2(img_min.x + 4, img_max.y - ImGui::GetTextLineHeight() - 2), IM_COL32(255, 255, 255, 200), hint);
+    const ImVec2 at(img_min.x + 4, img_max.y - ImGui::GetTextLineHeight() - 2);
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ImGui::CalcTextSize(hint).x + 2, img_max.y - 1),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
+    dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), hint);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));

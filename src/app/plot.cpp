@@ -20,10 +20,22 @@ std::vector<double> nice_ticks(double lo, double hi, int max_ticks) {
   return ticks;
 }
 
+std::vector<double> integer_ticks(double lo, double hi, int max_ticks) {
+  std::vector<double> ticks;
+  if (!(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi)) return ticks;
+  const double first = std::ceil(lo - 1e-9), last = std::floor(hi + 1e-9);
+  if (last < first) return ticks;
+  std::vector<double> nice = nice_ticks(lo, hi, std::max(1, max_ticks));
+  const double step = nice.size() >= 2 ? std::max(1.0, std::round(nice[1] - nice[0])) : 1.0;
+  for (double v = std::ceil(first / step) * step; v <= last; v += step) ticks.push_back(v == 0 ? 0.0 : v);  // no "-0"
+  if (ticks.empty()) ticks.push_back(first);
+  return ticks;
+}
+
 std::string format_tick(double v) {
   char buf[32];
   if (std::abs(v - std::round(v)) < 1e-9 && std::abs(v) < 1e9)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
+    std::snprintf(buf, sizeof buf, "%.0f", std::round(v) + 0.0);  // + 0.0: never "-0"
   else
     std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
@@ -34,10 +46,11 @@ ImU32 axis_color() { return ImGui::GetColorU32(ImGuiCol_Text); }
 ImU32 tick_color() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
 }  // namespace
 
-void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title) {
+void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer) {
   const float width = max.x - min.x;
   const int max_ticks = std::max(2, int(width / 70.0f));
-  for (double t : nice_ticks(std::min(ax.lo, ax.hi), std::max(ax.lo, ax.hi), max_ticks)) {
+  const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
+  for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
     const float x = ax.to_px(t);
     if (x < min.x - 0.5f || x > max.x + 0.5f) continue;
     dl->AddLine(ImVec2(x, max.y), ImVec2(x, max.y + 4), tick_color());
@@ -51,11 +64,12 @@ void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   }
 }
 
-void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title) {
+void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer) {
   const float height = max.y - min.y;
   const int max_ticks = std::max(2, int(height / 40.0f));
   float widest = 0;
-  for (double t : nice_ticks(std::min(ax.lo, ax.hi), std::max(ax.lo, ax.hi), max_ticks)) {
+  const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
+  for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
     const float y = ax.to_px(t);
     if (y < min.y - 0.5f || y > max.y + 0.5f) continue;
     dl->AddLine(ImVec2(min.x - 4, y), ImVec2(min.x, y), tick_color());
@@ -212,7 +226,12 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   // Grid at the y ticks.
   for (double t : nice_ticks(y0, y1, std::max(2, int((pmax.y - pmin.y) / 40))))
     dl->AddLine(ImVec2(pmin.x, ay.to_px(t)), ImVec2(pmax.x, ay.to_px(t)), IM_COL32(128, 128, 128, 40));
-  draw_axis_x(dl, pmin, pmax, ax, opt.x_title);
+  // An index axis (every x an integer: positions, pairs, heads) is ticked on integers only.
+  bool integer_x = true;
+  for (const Series& s : series)
+    for (double x : s.x)
+      if (std::isfinite(x) && x != std::round(x)) integer_x = false;
+  draw_axis_x(dl, pmin, pmax, ax, opt.x_title, integer_x);
   if (opt.log_y) {
     // Decade ticks labelled 10^k.
     for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {

@@ -24,9 +24,13 @@ struct AxisMap {
   double to_value(float px) const { return lo + (px - p0) / (p1 - p0) * (hi - lo); }
 };
 
+// The same on an index axis: integer ticks only (a step of at least 1).
+std::vector<double> integer_ticks(double lo, double hi, int max_ticks);
+
 // Draws tick marks and labels left of (y) or below (x) the rectangle [min, max], and the axis title.
-void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title);
-void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title);
+// `integer`: an index axis, ticked on integers only.
+void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer = false);
+void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer = false);
 
 }  // namespace posenc::app
 

@@ -1,5 +1,8 @@
 #include "app/probe.h"
 
+#include <imgui_internal.h>
+
+#include <algorithm>
 #include <map>
 
 namespace posenc::app {
@@ -13,7 +16,29 @@ bool g_wheel_requested = false;
 
 void probe_last_item(const char* name) { probe_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
 
-void probe_rect(const char* name, ImVec2 min, ImVec2 max) { probes()[name] = {min, max}; }
+void probe_rect(const char* name, ImVec2 min, ImVec2 max) {
+  // Only what is visible: the part inside the current window's clip rectangle (a control scrolled out of
+  // its panel, or a plot below the fold, is not where a test or a reader can reach it).
+  if (ImGui::GetCurrentContext() && ImGui::GetCurrentContext()->WithinFrameScope) {
+    const ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 cmin = dl->GetClipRectMin(), cmax = dl->GetClipRectMax();
+    min = ImVec2(std::max(min.x, cmin.x), std::max(min.y, cmin.y));
+    max = ImVec2(std::min(max.x, cmax.x), std::min(max.y, cmax.y));
+    if (max.x <= min.x || max.y <= min.y) return;
+  }
+  probes()[name] = {min, max};
+}
+
+void probe_plot(const std::string& figure, const char* existing) {
+  ImVec2 mn, mx;
+  if (find_probe(existing, &mn, &mx)) probe_rect(("plot." + figure).c_str(), mn, mx);
+}
+
+std::string probe_names() {
+  std::string out;
+  for (const auto& [name, rect] : probes()) out += (out.empty() ? "" : ",") + name;
+  return out;
+}
 
 bool find_probe(const std::string& name, ImVec2* min, ImVec2* max) {
   auto it = probes().find(name);

@@ -13,6 +13,10 @@ namespace posenc::app {
 void probe_last_item(const char* name);
 // Records an explicit rectangle.
 void probe_rect(const char* name, ImVec2 min, ImVec2 max);
+// Records `plot.<figure>` as the rectangle already recorded under `existing` (a heatmap's image).
+void probe_plot(const std::string& figure, const char* existing);
+// Names of every rectangle recorded in the last frame, comma-separated (window.posenc.probes()).
+std::string probe_names();
 // Looks a rectangle up; false if it was not drawn in the last frame.
 bool find_probe(const std::string& name, ImVec2* min, ImVec2* max);
 // Every rectangle recorded in the last frame, sorted by name (the headless renderer's --probes sidecar).

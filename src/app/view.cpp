@@ -2,6 +2,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "app/controls.h"
 #include "core/types.h"
 
@@ -62,6 +64,12 @@ void View::prepare() {
     if (error_->key.empty()) error_->key = "view";
     error_->message = "cannot compute (" + error_->key + "): " + error_->message;
   }
+}
+
+float View::stacked_height(float width) const {
+  // One plot per row, each about 4:3 (never below a readable 220 px).
+  const size_t n = figure_.empty() ? figures().size() : 1;
+  return float(n) * std::max(220.0f, std::min(width * 0.8f, 520.0f));
 }
 
 void View::draw_controls() {

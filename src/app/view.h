@@ -25,6 +25,15 @@ using StateMap = std::map<std::string, std::string>;
 
 class Controls;
 
+// How much room the app gives the view this frame (from the frame's width, not the screen's).
+enum class LayoutMode { Wide, Medium, Narrow };
+
+// One number that matters for the current view (App::describe()).
+struct DescribedNumber {
+  std::string name;
+  double value = 0;
+};
+
 // Thrown by a view's recompute() when its parameters cannot be computed: names the URL key to blame.
 struct CannotCompute {
   std::string key;
@@ -61,6 +70,17 @@ class View {
   // error in the one format every view shares).
   void draw_content(ImVec2 size);
 
+  // The view's figures (plot names for figure= and plot.<name> probes), the main figure first: the main
+  // figure is what a small embed shows alone.
+  virtual std::vector<std::string> figures() const = 0;
+  // The layout for the next draw_content: the width class and the figure shown alone ("" = all).
+  void set_layout(LayoutMode mode, const std::string& figure) { mode_ = mode, figure_ = figure; }
+  // Height the figures want at `width` when stacked one per row (the content scrolls past the frame).
+  virtual float stacked_height(float width) const;
+  // The formula in words and the 3-6 numbers that matter (call prepare() first).
+  virtual std::string formula_words() const = 0;
+  virtual void numbers(std::vector<DescribedNumber>& /*out*/) const {}
+
   // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
   // Call prepare() first; nothing when error() is set.
   virtual void export_data(std::vector<ExportTable>& /*tables*/) const {}
@@ -80,12 +100,19 @@ class View {
   // Forces a recompute at the next prepare() (for inputs that are not URL parameters).
   void invalidate() { computed_.clear(); }
   bool failed() const { return error_.has_value(); }
+  // Layout helpers for draw_figure: one plot per row; whether a figure is drawn; one figure alone.
+  bool stacked() const { return mode_ == LayoutMode::Narrow || !figure_.empty(); }
+  bool shows(const std::string& figure) const { return figure_.empty() || figure_ == figure; }
+  bool alone() const { return !figure_.empty(); }
+  LayoutMode mode() const { return mode_; }
 
  private:
   std::string fingerprint() const;
   std::string computed_;  // fingerprint of the parameters last computed ("" = never)
   bool upload_pending_ = false;
   std::optional<Notice> error_;
+  LayoutMode mode_ = LayoutMode::Wide;
+  std::string figure_;
 };
 
 }  // namespace posenc::app

@@ -9,6 +9,7 @@
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/plot.h"
+#include "app/probe.h"
 #include "app/views/views.h"
 #include "core/alibi.h"
 #include "core/deberta.h"
@@ -85,6 +86,44 @@ class BucketsView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override { return {"buckets", "index", "value"}; }
+  std::string formula_words() const override {
+    switch (scheme_) {
+      case Scheme::T5:
+        return "T5 adds a learned bias to each attention score, chosen by the bucket of the distance j - i: small "
+               "distances get a bucket each, larger ones share log-spaced buckets up to max_distance.";
+      case Scheme::Deberta:
+        return "DeBERTa maps the distance i - j to a bucket: itself within half the bucket size, log-spaced beyond.";
+      case Scheme::Shaw:
+        return "Shaw adds a learned vector to each key, chosen by the distance j - i clipped to plus or minus K.";
+      case Scheme::Alibi:
+        return "ALiBi subtracts m_h times the distance from each score, with a slope m_h = 2 to the power -8h/H "
+               "for heads h = 1 to H.";
+    }
+    return "";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    switch (scheme_) {
+      case Scheme::T5:
+        for (int dist : {1, 10, 100})
+          out.push_back({"bucket of distance " + std::to_string(dist),
+                         double(t5_bucket(dist, bidirectional_, num_buckets_, max_distance_))});
+        break;
+      case Scheme::Deberta:
+        for (int dist : {1, 10, 100})
+          out.push_back({"delta of distance " + std::to_string(dist),
+                         double(deberta_relative_position(0, dist, bucket_size_, max_position_))});
+        break;
+      case Scheme::Shaw: out.push_back({"clip distance K", double(clip_)}); break;
+      case Scheme::Alibi:
+        if (!alibi_slopes_.empty()) {
+          out.push_back({"slope of head 1", alibi_slopes_.front()});
+          out.push_back({"slope of head H", alibi_slopes_.back()});
+        }
+        break;
+    }
+    out.push_back({"positions n", double(n_)});
+  }
 
  private:
   void controls(Controls& c) override {
@@ -168,7 +207,7 @@ const char* BucketsView::caption() const {
     case Scheme::Shaw:
       return "Shaw: e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d); distances past K share the end vector";
     case Scheme::Alibi:
-      return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) (Press et al.)";
+      return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) for heads h = 1..H (Press et al.)";
   }
   return "";
 }
@@ -352,36 +391,52 @@ void BucketsView::draw_figure(ImVec2 size) {
   if (reference_series_ >= 0) index_series_[size_t(reference_series_)].color = ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
-  const float right_w = size.x - left_w - style.ItemSpacing.x;
+  // Wide: the matrix left, the two curves right; stacked: one figure per row at full width.
+  const bool stack = stacked();
+  const int curves = (shows("index") ? 1 : 0) + (shows("value") ? 1 : 0);
+  const int shown = curves + (shows("buckets") ? 1 : 0);
+  const float row_h = stack ? (size.y - (shown - 1) * style.ItemSpacing.y) / std::max(1, shown) : 0;
+  const float left_w = stack ? size.x : std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
+  const float right_w = stack ? size.x : size.x - left_w - style.ItemSpacing.x;
+
+  if (shows("buckets")) {
+    ImGui::BeginGroup();
+    const char* what = scheme_ == Scheme::T5 ? (show_bias() ? "bias" : "bucket index")
+                       : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
+                       : scheme_ == Scheme::Shaw    ? "clipped distance"
+                                                    : "bias of the selected head";
+    if (heatmap_n_ < n_)
+      ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+    else if (!alone())
+      ImGui::Text("n x n matrix: %s", what);
+    const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
+    const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
+    const HeatmapAxes axes{"key j", "query i", 0, 0};
+    const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
+    probe_plot("buckets", "heatmap.buckets");
+    if (hover.active) draw_hover(hover.row, hover.col);
+    ImGui::EndGroup();
+    if (!stack && curves) ImGui::SameLine();
+  }
+  if (!curves) return;
 
   ImGui::BeginGroup();
-  const char* what = scheme_ == Scheme::T5 ? (show_bias() ? "bias" : "bucket index")
-                     : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
-                     : scheme_ == Scheme::Shaw    ? "clipped distance"
-                                                  : "bias of the selected head";
-  if (heatmap_n_ < n_)
-    ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-  else
-    ImGui::Text("n x n matrix: %s", what);
-  const float h = std::min(left_w, size.y - line);
-  const HeatmapAxes axes{"key j", "query i", 0, 0};
-  const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
-  if (hover.active) draw_hover(hover.row, hover.col);
-  ImGui::EndGroup();
-  ImGui::SameLine();
-
-  ImGui::BeginGroup();
-  const float plot_h = (size.y - style.ItemSpacing.y) * 0.5f;
+  const float plot_h = stack ? row_h : (size.y - style.ItemSpacing.y) / curves;
   LinePlotOptions io;
   io.x_title = "relative distance j - i";
   io.y_title = index_title_;
   io.hover_format = "%.12g";
-  line_plot("plot.buckets.index", ImVec2(right_w, plot_h), index_series_, io);
+  if (shows("index")) {
+    line_plot("plot.buckets.index", ImVec2(right_w, plot_h), index_series_, io);
+    probe_plot("index", "plot.buckets.index");
+  }
   LinePlotOptions vo = io;
   vo.y_title = value_title_;
   if (scheme_ == Scheme::Alibi) vo.x_title = "head h";
-  line_plot("plot.buckets.value", ImVec2(right_w, plot_h), value_series_, vo);
+  if (shows("value")) {
+    line_plot("plot.buckets.value", ImVec2(right_w, plot_h), value_series_, vo);
+    probe_plot("value", "plot.buckets.value");
+  }
   ImGui::EndGroup();
 }
 

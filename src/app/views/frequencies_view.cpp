@@ -38,6 +38,25 @@ class FrequenciesView final : public View {
            {.label = "Schedules", .help = "subset of the letters `gli` (geometric, linear, increasing)"});
   }
 
+  std::vector<std::string> figures() const override { return {"wavelength", "frequency"}; }
+  std::string formula_words() const override {
+    return "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d (geometric), "
+           "or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions one full turn "
+           "takes, compared with the sequence length n.";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    const std::vector<double> w = sinusoidal_frequencies(d_, base_, FrequencySchedule::Geometric);
+    if (w.empty()) return;
+    const double two_pi = 2 * std::numbers::pi;
+    int turning = 0;
+    for (double f : w)
+      if (two_pi / f <= n_) ++turning;
+    out.push_back({"pairs d/2", double(w.size())});
+    out.push_back({"shortest wavelength (positions)", two_pi / w.front()});
+    out.push_back({"longest wavelength (positions, geometric)", two_pi / w.back()});
+    out.push_back({"pairs completing a turn within n (geometric)", double(turning)});
+  }
+
   void export_data(std::vector<ExportTable>& tables) const override {
     tables.push_back(curve_table("frequency", "pair k", "frequency w_k (rad / position)", "k", frequency_));
     std::vector<Series> wavelength = wavelength_;
@@ -102,17 +121,17 @@ class FrequenciesView final : public View {
     // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
     wavelength_.back().color = ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
     wavelength_.back().label = "n = " + std::to_string(n_);
-    const float h = (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
+    const float h = alone() ? size.y : (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
     LinePlotOptions fo;
     fo.x_title = "pair k";
     fo.y_title = "frequency w_k (rad / position)";
     fo.log_y = true;
     fo.x_min = 0;
     fo.x_max = std::max(1, d_ / 2 - 1);
-    line_plot("plot.frequency", ImVec2(size.x, h), frequency_, fo);
+    if (shows("frequency")) line_plot("plot.frequency", ImVec2(size.x, h), frequency_, fo);
     LinePlotOptions wo = fo;
     wo.y_title = "wavelength 2 pi / w_k (positions)";
-    line_plot("plot.wavelength", ImVec2(size.x, h), wavelength_, wo);
+    if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, h), wavelength_, wo);
   }
 
   int d_ = 128;

@@ -42,6 +42,17 @@ class PermutationView final : public View {
  public:
   const char* id() const override { return "permutation"; }
   const char* title() const override { return "Permutation"; }
+  std::vector<std::string> figures() const override { return {"difference", "output", "shuffled", "pooled"}; }
+  std::string formula_words() const override {
+    return "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding the "
+           "shuffled outputs are the original outputs in the shuffled order, so their difference is zero and "
+           "pooling over rows cannot tell the orders apart; with a position encoding the difference is visible.";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    out.push_back({"max |O'[r] - O[perm r]|", result_.max_row_difference});
+    out.push_back({"max |mean(O') - mean(O)|", result_.max_pooled_difference});
+    out.push_back({"tokens", double(words_.size())});
+  }
   const char* caption() const override {
     return "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = mean(Attn(X))";
   }
@@ -166,8 +177,8 @@ void PermutationView::export_data(std::vector<ExportTable>& tables) const {
 
 void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  ImGui::TextUnformatted(tile.title);
+  const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
+  if (!alone()) ImGui::TextUnformatted(tile.title);
   // Word labels in a column left of the heatmap's own axis.
   float label_w = 0;
   if (row_labels)
@@ -201,7 +212,17 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
 
 void PermutationView::draw_figure(ImVec2 size) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
+  static const char* const kFigures[4] = {"output", "shuffled", "difference", "pooled"};
   const ImVec2 start = ImGui::GetCursorScreenPos();
+  if (alone()) {
+    for (int t = 0; t < 4; ++t) {
+      if (!shows(kFigures[t])) continue;
+      const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, nullptr};
+      draw_tile(tiles_[t], size, vmax_, labels[t]);
+      probe_plot(kFigures[t], tiles_[t].probe);
+    }
+    return;
+  }
   ImGui::Text("original: %s", join(words_).c_str());
   std::string perm_text;
   for (int p : result_.perm) perm_text += (perm_text.empty() ? "" : ",") + std::to_string(p);
@@ -218,15 +239,18 @@ void PermutationView::draw_figure(ImVec2 size) {
                                   : "With PE the token at a new position gets a different output: order is visible.");
   const float used = ImGui::GetCursorScreenPos().y - start.y;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float w = size.x * 0.5f, h = (size.y - used) * 0.5f;
+  const bool stack = stacked();
+  const float w = stack ? size.x : size.x * 0.5f, h = (size.y - used) * (stack ? 0.25f : 0.5f);
   const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, nullptr};
   for (int t = 0; t < 4; ++t) {
-    ImGui::SetCursorScreenPos(ImVec2(origin.x + (t % 2) * w, origin.y + (t / 2) * h));
+    ImGui::SetCursorScreenPos(stack ? ImVec2(origin.x, origin.y + t * h)
+                                    : ImVec2(origin.x + (t % 2) * w, origin.y + (t / 2) * h));
     // The pooled tile has two rows: keep its cells from turning into tall bars.
     const ImVec2 tile_size(w - 8, t == 3 ? std::min(h - 4, 6 * line + 60) : h - 4);
     draw_tile(tiles_[t], tile_size, vmax_, labels[t]);
+    probe_plot(kFigures[t], tiles_[t].probe);
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + 2 * h));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + (stack ? 4 : 2) * h));
   ImGui::Dummy(ImVec2(size.x, 0));
 }
 

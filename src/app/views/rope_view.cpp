@@ -59,6 +59,18 @@ class RopeView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override { return {"angles", "ratio", "decay", "rotation"}; }
+  std::string formula_words() const override {
+    return "RoPE rotates pair k of the query and key by the position times a frequency w_k = base to the power "
+           "-2k/d, so their dot product depends only on the distance between them. A context extension method "
+           "scales the frequencies w'_k so that a model trained on L positions reaches the target length T.";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    out.push_back({"pairs turned fully in training", double(analysis_.full_turn)});
+    out.push_back({"pairs interpolated", double(analysis_.interpolated)});
+    out.push_back({"pairs extrapolated", double(analysis_.extrapolated)});
+    out.push_back({"attention scaling", analysis_.attention_scaling});
+  }
 
  private:
   void controls(Controls& c) override;
@@ -286,27 +298,45 @@ void RopeView::draw_figure(ImVec2 size) {
     if (anim_pos_ >= target_) anim_pos_ = 0;
   }
 
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  ImGui::Text("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s", target_,
-              orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
-              analysis_.attention_scaling != 1.0 ? "" : ".");
-  if (analysis_.attention_scaling != 1.0) {
-    ImGui::SameLine(0, 0);
-    ImGui::Text("; YaRN attention scaling %.6g.", analysis_.attention_scaling);
+  const float text_top = ImGui::GetCursorScreenPos().y;
+  if (!alone()) {
+    ImGui::TextWrapped("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s",
+                       target_, orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
+                       analysis_.attention_scaling != 1.0 ? "" : ".");
+    probe_last_item("text.rope.summary");
+    if (analysis_.attention_scaling != 1.0) ImGui::Text("YaRN attention scaling %.6g.", analysis_.attention_scaling);
   }
-  size.y -= line;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float half_w = size.x * 0.5f, half_h = size.y * 0.5f;
+  size.y -= origin.y - text_top;
   const int selected = int(scaling_);
   const int half = int(analysis_.pairs.size());
   const std::vector<double> ks = pair_indices();
+  // Wide: a 2 x 2 grid (rotation, decay / ratio, angles); stacked: the shown figures one per row.
+  const char* order[4] = {"rotation", "decay", "ratio", "angles"};
+  int shown = 0;
+  for (const char* f : order) shown += shows(f) ? 1 : 0;
+  const float row_h = stacked() ? size.y / std::max(1, shown) : size.y * 0.5f;
+  const float cell_w = stacked() ? size.x : size.x * 0.5f;
+  auto cell = [&](int grid_index) {
+    // Stacked: the main figure (angles) first, then ratio, decay, rotation.
+    int rank = 0;
+    for (int k = grid_index + 1; k < 4; ++k) rank += shows(order[k]) ? 1 : 0;
+    const ImVec2 at = stacked() ? ImVec2(origin.x, origin.y + rank * row_h)
+                                : ImVec2(origin.x + (grid_index % 2) * cell_w, origin.y + (grid_index / 2) * row_h);
+    ImGui::SetCursorScreenPos(at);
+  };
+  const float half_w = cell_w, half_h = row_h;
 
   // Top left: the rotating pair.
-  draw_rotation(ImVec2(half_w - 8, half_h - 4));
+  if (shows("rotation")) {
+    cell(0);
+    draw_rotation(ImVec2(half_w - 8, half_h - 4));
+    probe_plot("rotation", "canvas.rotation");
+  }
 
   // Top right: long-range decay.
-  ImGui::SetCursorScreenPos(ImVec2(origin.x + half_w, origin.y));
-  {
+  if (shows("decay")) {
+    cell(1);
     std::vector<Series> s;
     s.push_back(Series{"no scaling", decay_x_, decay_plain_, palette_color(0), false, false});
     if (scaled()) s.push_back(Series{name_of(scaling_), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
@@ -321,8 +351,8 @@ void RopeView::draw_figure(ImVec2 size) {
   }
 
   // Bottom left: per-pair frequency ratio w'_k / w_k.
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + half_h));
-  {
+  if (shows("ratio")) {
+    cell(2);
     std::vector<Series> s;
     for (int t = 1; t < kScalingCount; ++t) {
       if (t == selected || !compare_ || ratio_by_type_[t].empty()) continue;
@@ -344,8 +374,8 @@ void RopeView::draw_figure(ImVec2 size) {
   }
 
   // Bottom right: largest angle at the target length vs. the angle seen in training.
-  ImGui::SetCursorScreenPos(ImVec2(origin.x + half_w, origin.y + half_h));
-  {
+  if (shows("angles")) {
+    cell(3);
     Series trained{"trained L w_k", {}, {}, palette_color(0), false, false};
     Series target{"target T w'_k", {}, {}, scaling_color(scaling_), false, false};
     Series extrapolated{"extrapolated", {}, {}, IM_COL32(230, 60, 60, 255), true, false};

@@ -3,6 +3,7 @@
 // side by side with the total.
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -46,6 +47,8 @@ constexpr const char* kSchemeLabels[] = {"none (NoPE)",          "sinusoidal abs
 static_assert(std::size(kSchemeLabels) == std::size(kSchemeNames));
 constexpr const char* kContentNames[] = {"random", "constant"};
 
+std::string term_figure(const std::string& name);
+
 // Seeds of the different random tables drawn from one user seed.
 uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull + which; }
 
@@ -79,10 +82,32 @@ class ScoresView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override {
+    std::vector<std::string> out{"total", "weights"};
+    for (const Tile& t : tiles_)
+      if (!t.figure.empty() && t.figure != "total" && t.figure != "weights") out.push_back(t.figure);
+    return out;
+  }
+  std::string formula_words() const override;
+  // From the exact (double) rows of the first and last query, so every number read is the core's.
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    if (!computed_ || failed() || q_.rows() == 0) return;
+    const int n = int(q_.rows());
+    const AttentionResult& last = exact_row(n - 1);
+    double mx = 0;
+    for (int j = 0; j < n; ++j)
+      if (!last.masked(0, j) && std::isfinite(last.logits(0, j))) mx = std::max(mx, std::abs(last.logits(0, j)));
+    out.push_back({"positions n", double(n_)});
+    out.push_back({"largest |logit| of the last query", mx});
+    out.push_back({"weight of the last query on itself", last.weights(0, n - 1)});
+    if (n > 1) out.push_back({"weight a_01", exact_row(0).weights(0, 1)});
+    if (scheme_ == Scheme::Alibi) out.push_back({"ALiBi slope m_h", alibi_slope_});
+  }
 
  private:
   struct Tile {
     std::string title;
+    std::string figure;  // figure= name: total, weights or the term's short name
     std::string probe;
     MatrixF* values = nullptr;       // float32 picture (points into result_f_), until upload()
     bool weights = false;            // softmax weights: sequential colormap from 0
@@ -314,15 +339,16 @@ void ScoresView::recompute() {
   for (const kernels::TermF& t : r.terms) term_names_.push_back(t.name);
 
   // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
-  auto add_tile = [&](std::string title, std::string probe, MatrixF* values, bool weights) {
-    tiles_.push_back(Tile{std::move(title), std::move(probe), values, weights, 0, 1});
+  auto add_tile = [&](std::string title, std::string figure, std::string probe, MatrixF* values, bool weights) {
+    tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights, 0, 1});
   };
   if (r.terms.size() > 1)
     for (size_t i = 0; i < r.terms.size(); ++i)
-      add_tile(r.terms[i].name, "heatmap.scores.term" + std::to_string(i), &r.terms[i].values, false);
-  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "heatmap.scores.logits",
+      add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i),
+               &r.terms[i].values, false);
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total", "heatmap.scores.logits",
            &r.logits, false);
-  add_tile("softmax weights a_ij", "heatmap.scores.weights", &r.weights, true);
+  add_tile("softmax weights a_ij", "weights", "heatmap.scores.weights", &r.weights, true);
 }
 
 AttentionResult ScoresView::exact(int row) const {
@@ -357,6 +383,43 @@ const AttentionResult& ScoresView::exact_row(int row) const {
     hover_row_ = row;
   }
   return *hover_result_;
+}
+
+// A term's figure name: its first words without the "(a) " label, e.g. "content-position",
+// "global-content" (XL's u.k), "content-rotated" (RoPE), "bias".
+std::string term_figure(const std::string& name) {
+  std::string rest = name;
+  if (rest.size() > 4 && rest[0] == '(' && rest[2] == ')') rest = rest.substr(4);
+  std::vector<std::string> words;
+  std::string word;
+  for (char ch : rest + " ") {
+    if (ch == ' ') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_') {
+      word += char(std::tolower(static_cast<unsigned char>(ch)));
+    }
+  }
+  if (words.empty()) return "term";
+  if (words[0].find('-') != std::string::npos || words.size() == 1) return words[0];
+  return words[0] + "-" + words[1];
+}
+
+std::string ScoresView::formula_words() const {
+  switch (scheme_) {
+    case Scheme::None: return "The score of query i and key j is their dot product over the square root of d; nothing depends on position.";
+    case Scheme::Sinusoidal:
+      return "Position vectors are added to the tokens, so the score splits into four terms: content-content, "
+             "content-position, position-content and position-position.";
+    case Scheme::Rope: return "Query and key are rotated by their positions, so the score depends only on the distance j - i.";
+    case Scheme::T5: return "A learned bias chosen by the bucket of the distance j - i is added to the dot product.";
+    case Scheme::Alibi: return "The score is the dot product minus a head's slope m_h times the distance |i - j|.";
+    case Scheme::Shaw: return "Each key gets a learned vector chosen by the distance clipped to plus or minus K.";
+    case Scheme::Deberta: return "The score adds content-to-position and position-to-content terms on bucketed relative distances.";
+    case Scheme::Xl: return "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.";
+    case Scheme::Learned: return "A learned bias per clipped distance j - i is added to the dot product.";
+  }
+  return "";
 }
 
 void ScoresView::export_data(std::vector<ExportTable>& tables) const {
@@ -462,13 +525,19 @@ void ScoresView::draw_figure(ImVec2 size) {
     ImGui::PopStyleColor();
     size.y -= ImGui::GetTextLineHeightWithSpacing();
   }
-  // Grid with the largest square cells.
-  const int count = int(tiles_.size());
+  // Grid with the largest square cells; stacked: one tile per row; alone: the one figure fills the space.
+  std::vector<int> shown;
+  for (int t = 0; t < int(tiles_.size()); ++t)
+    if (shows(tiles_[t].figure)) shown.push_back(t);
+  // Stacked or not wide (the grid may not fit): the total and the weights first, then the terms.
+  if (stacked() || mode() != LayoutMode::Wide) std::stable_partition(shown.begin(), shown.end(), [&](int t) { return tiles_[t].figure == "total" || tiles_[t].figure == "weights"; });
+  const int count = int(shown.size());
+  if (count == 0) return;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float extra_w = 140, extra_h = 60 + line;  // axes, colorbar, title around the square image
   int best_cols = 1;
   float best_side = -1;
-  for (int cols = 1; cols <= count; ++cols) {
+  for (int cols = 1; cols <= (stacked() ? 1 : count); ++cols) {
     const int rows = (count + cols - 1) / cols;
     const float side = std::min(size.x / cols - extra_w, size.y / rows - extra_h);
     if (side > best_side) best_side = side, best_cols = cols;
@@ -477,19 +546,21 @@ void ScoresView::draw_figure(ImVec2 size) {
   const float tile_w = size.x / best_cols, tile_h = size.y / rows;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   int hover_i = -1, hover_j = -1;
-  for (int t = 0; t < count; ++t) {
+  for (int slot = 0; slot < count; ++slot) {
+    const int t = shown[slot];
     Tile& tile = tiles_[t];
-    const ImVec2 at(origin.x + (t % best_cols) * tile_w, origin.y + (t / best_cols) * tile_h);
+    const ImVec2 at(origin.x + (slot % best_cols) * tile_w, origin.y + (slot / best_cols) * tile_h);
     ImGui::SetCursorScreenPos(at);
-    ImGui::TextUnformatted(tile.title.c_str());
-    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
+    if (!alone()) ImGui::TextUnformatted(tile.title.c_str());
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + (alone() ? 0.0f : line)));
     const HeatmapAxes axes{"key j", "query i", 0, 0};
     // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
-    const float hm_h = tile_h - line - 4;
-    const float hm_w = std::min(tile_w - 8, hm_h - 60 + 140);
+    const float hm_h = alone() ? tile_h : tile_h - line - 4;
+    const float hm_w = alone() ? tile_w : std::min(tile_w - 8, hm_h - 60 + 140);
     const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
                                               tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
                                               tile.vmax);
+    probe_plot(tile.figure, tile.probe.c_str());
     if (h.active) hover_i = h.row, hover_j = h.col;
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));

@@ -10,6 +10,7 @@
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/plot.h"
+#include "app/probe.h"
 #include "app/views/views.h"
 #include "core/absolute.h"
 #include "core/score_kernels.h"
@@ -63,6 +64,21 @@ class SimilarityView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override {
+    return {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"};
+  }
+  std::string formula_words() const override {
+    return "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
+           "depends only on the offset b - a (the curves for different starting positions coincide); for sine-only "
+           "encodings it does not. The last plot is the distance between neighbouring positions.";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    if (!dots_) return;
+    out.push_back({"P_0 . P_0", dots_->dot(0, 0)});
+    if (n_ > 1 && dots_->defined(1)) out.push_back({"P_0 . P_1", dots_->dot(0, 1)});
+    if (n_ > 10 && dots_->defined(10)) out.push_back({"P_0 . P_10", dots_->dot(0, 10)});
+    out.push_back({"positions n", double(n_)});
+  }
 
  private:
   void controls(Controls& c) override {
@@ -226,36 +242,47 @@ void SimilarityView::export_data(std::vector<ExportTable>& tables) const {
 void SimilarityView::draw_figure(ImVec2 size) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float left_w = std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
-  const float right_w = size.x - left_w - style.ItemSpacing.x;
-
-  ImGui::BeginGroup();
-  if (heatmap_n_ < n_)
-    ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-  else
-    ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
-  const float h = std::min(left_w, size.y - line);
-  const HeatmapAxes axes{"position b", "position a", 0, 0};
-  const HeatmapHover hover = heatmap_.draw("heatmap.similarity", ImVec2(left_w, h), axes, Colormap::Viridis, vmin_, vmax_);
-  if (hover.active && dots_) {
-    const int64_t a = hover.row, b = hover.col;
-    ImGui::BeginTooltip();
-    ImGui::Text("a = %lld, b = %lld, b - a = %lld", (long long)a, (long long)b, (long long)(b - a));
-    if (dots_->defined(a) && dots_->defined(b)) {
-      ImGui::Text("P_a . P_b = %.17g", dots_->dot(a, b));
-      if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("= sum_k cos((a - b) w_k): depends on b - a only");
-    } else {
-      ImGui::TextUnformatted("undefined: the learned table has no row past max_len");
-    }
-    ImGui::EndTooltip();
-  }
-  ImGui::EndGroup();
-  ImGui::SameLine();
-
-  ImGui::BeginGroup();
+  // Wide: the matrix left, the three curves right; stacked: one figure per row at full width.
+  const bool stack = stacked();
+  const int curves = (shows("curves_sinusoidal") ? 1 : 0) + (shows("curves_sine_only") ? 1 : 0) + (shows("neighbour") ? 1 : 0);
+  const int shown = curves + (shows("similarity") ? 1 : 0);
   const float note_h = binary_note_.empty() ? 0.0f : line;
+  const float row_h = stack ? (size.y - note_h - (shown - 1) * style.ItemSpacing.y) / std::max(1, shown) : 0;
+  const float left_w = stack ? size.x : std::max(200.0f, std::min(size.x * 0.5f, size.y - line));
+  const float right_w = stack ? size.x : size.x - left_w - style.ItemSpacing.x;
+
+  if (shows("similarity")) {
+    ImGui::BeginGroup();
+    if (heatmap_n_ < n_)
+      ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+    else if (!alone())
+      ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
+    const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
+    const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
+    const HeatmapAxes axes{"position b", "position a", 0, 0};
+    const HeatmapHover hover = heatmap_.draw("heatmap.similarity", ImVec2(left_w, h), axes, Colormap::Viridis, vmin_, vmax_);
+    probe_plot("similarity", "heatmap.similarity");
+    if (hover.active && dots_) {
+      const int64_t a = hover.row, b = hover.col;
+      ImGui::BeginTooltip();
+      ImGui::Text("a = %lld, b = %lld, b - a = %lld", (long long)a, (long long)b, (long long)(b - a));
+      if (dots_->defined(a) && dots_->defined(b)) {
+        ImGui::Text("P_a . P_b = %.17g", dots_->dot(a, b));
+        if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("= sum_k cos((a - b) w_k): depends on b - a only");
+      } else {
+        ImGui::TextUnformatted("undefined: the learned table has no row past max_len");
+      }
+      ImGui::EndTooltip();
+    }
+    ImGui::EndGroup();
+    if (!stack && curves) ImGui::SameLine();
+  }
+  if (!curves) return;
+
+  ImGui::BeginGroup();
   // Each plot gets a header line (the shared axis title sits half left of the plot: too little room here).
-  const float plot_h = (size.y - note_h - 3 * line - 2 * style.ItemSpacing.y) / 3.0f;
+  const float plot_h = stack ? row_h - line
+                             : (size.y - note_h - curves * line - (curves - 1) * style.ItemSpacing.y) / curves;
   LinePlotOptions co;
   co.x_title = "offset delta";
   co.hover_format = "%.12g";
@@ -263,17 +290,23 @@ void SimilarityView::draw_figure(ImVec2 size) {
     co.y_min = curve_y_min_ - 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
     co.y_max = curve_y_max_ + 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
   }
-  ImGui::Text("Sinusoidal: P_p . P_{p+delta} over delta (the curves coincide)");
-  line_plot("plot.curves_sinusoidal", ImVec2(right_w, plot_h), sinus_curves_, co);
-  ImGui::Text("Sine only: P_p . P_{p+delta} over delta (each p differs)");
-  line_plot("plot.curves_sine_only", ImVec2(right_w, plot_h), sine_only_curves_, co);
+  if (shows("curves_sinusoidal")) {
+    ImGui::Text("Sinusoidal: P_p . P_{p+delta} over delta (the curves coincide)");
+    line_plot("plot.curves_sinusoidal", ImVec2(right_w, plot_h), sinus_curves_, co);
+  }
+  if (shows("curves_sine_only")) {
+    ImGui::Text("Sine only: P_p . P_{p+delta} over delta (each p differs)");
+    line_plot("plot.curves_sine_only", ImVec2(right_w, plot_h), sine_only_curves_, co);
+  }
   LinePlotOptions no;
   no.x_title = "position p";
   no.hover_format = "%.12g";
   no.y_min = 0;
-  ImGui::Text("Neighbour distance ||P_{p+1} - P_p|| over p");
-  line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
-  if (!binary_note_.empty()) ImGui::TextDisabled("%s", binary_note_.c_str());
+  if (shows("neighbour")) {
+    ImGui::Text("Neighbour distance ||P_{p+1} - P_p|| over p");
+    line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
+  }
+  if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", binary_note_.c_str());
   ImGui::EndGroup();
 }
 

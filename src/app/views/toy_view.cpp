@@ -37,6 +37,17 @@ class ToyView final : public View {
  public:
   const char* id() const override { return "toy"; }
   const char* title() const override { return "Toy sentence"; }
+  std::vector<std::string> figures() const override { return {"rope", "none", "absolute", "relative"}; }
+  std::string formula_words() const override {
+    return "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against every "
+           "key j: with no position encoding, with absolute position vectors added, with a relative bias that "
+           "depends on |j - i|, and with RoPE rotating each vector by its position.";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    static const char* names[] = {"no PE", "absolute PE", "relative bias", "RoPE"};
+    for (int k = 0; k < kPanels; ++k)
+      if (scores_[size_t(k)].rows() > 1) out.push_back({std::string(names[k]) + ": score(1, 2)", scores_[size_t(k)](0, 1)});
+  }
   const char* caption() const override {
     return "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  "
            "(R(i theta) x_i) . (R(j theta) x_j)";
@@ -196,21 +207,32 @@ void ToyView::draw_figure(ImVec2 size) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   // Four panels in a row when there is room for readable cells, otherwise a 2 x 2 grid.
-  const int columns = size.x >= 4 * 330.0f ? 4 : 2;
-  const int grid_rows = kPanels / columns;
-  const float text_h = 6 * line;
+  // Stacked (narrow or one figure alone): one panel per row at full width.
+  static const char* const kFigures[kPanels] = {"none", "absolute", "relative", "rope"};
+  const int columns = stacked() ? 1 : size.x >= 4 * 330.0f ? 4 : 2;
+  const int shown = alone() ? 1 : kPanels;
+  const int grid_rows = shown / columns;
+  const float text_h = alone() ? 0 : 6 * line;
   const float panel_w = std::max(150.0f, (size.x - (columns - 1) * style.ItemSpacing.x) / columns);
-  const float heat_h = std::max(120.0f, std::min(panel_w * 0.8f, (size.y - text_h) / grid_rows - line - style.ItemSpacing.y));
+  const float heat_h =
+      alone() ? std::max(120.0f, size.y - line)
+              : std::max(120.0f, std::min(panel_w * 0.8f, (size.y - text_h) / grid_rows - line - style.ItemSpacing.y));
+  int drawn = 0;
   const float vmin = show_weights_ ? -1.0f : -range_, vmax = show_weights_ ? 1.0f : range_;
   int hovered_panel = -1;
   HeatmapHover hovered;
-  for (int k = 0; k < kPanels; ++k) {
-    if (k % columns) ImGui::SameLine();
+  // Stacked: the main figure (RoPE) first.
+  static const int kStackedOrder[kPanels] = {3, 0, 1, 2};
+  for (int slot = 0; slot < kPanels; ++slot) {
+    const int k = stacked() ? kStackedOrder[slot] : slot;
+    if (!shows(kFigures[k])) continue;
+    if (drawn++ % columns) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(kPanelTitles[k]);
     const HeatmapAxes axes{"key position j", "query position i", 1, 1};
     const HeatmapHover h = heatmaps_[size_t(k)].draw(kPanelProbes[k], ImVec2(panel_w, heat_h), axes,
                                                      Colormap::Diverging, vmin, vmax);
+    probe_plot(kFigures[k], kPanelProbes[k]);
     if (h.active) {
       hovered_panel = k;
       hovered = h;
@@ -235,6 +257,7 @@ void ToyView::draw_figure(ImVec2 size) {
     ImGui::EndGroup();
   }
   if (hovered_panel >= 0) draw_hover(hovered_panel, hovered.row, hovered.col);
+  if (alone()) return;
 
   // The sentence and what each panel changes.
   ImGui::Spacing();

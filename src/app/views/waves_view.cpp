@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/plot.h"
+#include "app/probe.h"
 #include "app/views/views.h"
 #include "core/absolute.h"
 #include "core/sinusoidal.h"
@@ -40,6 +42,9 @@ class WavesView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  std::vector<std::string> figures() const override { return {"pe", "curves"}; }
+  std::string formula_words() const override;
+  void numbers(std::vector<DescribedNumber>& out) const override;
 
  private:
   void controls(Controls& c) override {
@@ -148,18 +153,23 @@ void WavesView::draw_figure(ImVec2 size) {
     }
     curves.push_back(std::move(s));
   }
-  const float curves_h = std::max(120.0f, size.y * 0.34f);
+  const float curves_h = !shows("pe") ? size.y : std::max(120.0f, size.y * 0.34f);
   LinePlotOptions opt;
   opt.x_title = "position p";
   opt.y_title = "P[p][i]";
   opt.x_min = 0;
   opt.x_max = std::max(1, n_ - 1);
   opt.hover_format = "%.10g";
-  line_plot("plot.waves", ImVec2(size.x, curves_h), curves, opt);
+  if (shows("curves")) {
+    line_plot("plot.waves", ImVec2(size.x, curves_h), curves, opt);
+    probe_plot("curves", "plot.waves");
+  }
+  if (!shows("pe")) return;
 
   const HeatmapAxes axes{"dimension i", "position p", 0, 0};
-  const float heat_h = size.y - curves_h - ImGui::GetStyle().ItemSpacing.y;
+  const float heat_h = alone() ? size.y : size.y - curves_h - ImGui::GetStyle().ItemSpacing.y;
   const HeatmapHover hover = heatmap_.draw("heatmap.pe", ImVec2(size.x, heat_h), axes, cmap_, vmin_, vmax_);
+  probe_plot("pe", "heatmap.pe");
   if (hover.active) {
     const int p = hover.row, i = hover.col;
     ImGui::BeginTooltip();
@@ -175,6 +185,33 @@ void WavesView::draw_figure(ImVec2 size) {
     }
     ImGui::EndTooltip();
   }
+}
+
+std::string WavesView::formula_words() const {
+  switch (scheme_) {
+    case AbsoluteScheme::Sinusoidal:
+      return "Each position p gets a vector: even dimensions 2k hold the sine of p times w_k, odd dimensions the "
+             "cosine, with frequencies w_k = base to the power -2k/d falling from 1 to about 1/base.";
+    case AbsoluteScheme::SineOnly: return "Each dimension c holds the sine of p times w_c, with no cosine partner.";
+    case AbsoluteScheme::Binary: return "Dimension c holds bit c of the position p.";
+    case AbsoluteScheme::Integer: return "Every dimension holds the position p itself.";
+    case AbsoluteScheme::Normalised: return "Every dimension holds p divided by n - 1.";
+    case AbsoluteScheme::Learned: return "A learned table of max_len rows; positions past max_len have no row.";
+  }
+  return "";
+}
+
+void WavesView::numbers(std::vector<DescribedNumber>& out) const {
+  out.push_back({"positions n", double(n_)});
+  out.push_back({"width d", double(d_)});
+  if (scheme_ == AbsoluteScheme::Sinusoidal) {
+    const std::vector<double> w = sinusoidal_frequencies(d_, base_, schedule_);
+    if (!w.empty()) {
+      out.push_back({"highest frequency w_0 (rad / position)", w.front()});
+      out.push_back({"longest wavelength 2 pi / w (positions)", 2 * std::numbers::pi / w.back()});
+    }
+  }
+  if (table_.size() > 0) out.push_back({"largest |P[p][i]|", table_.cwiseAbs().maxCoeff()});
 }
 
 void WavesView::export_data(std::vector<ExportTable>& tables) const {
