@@ -154,6 +154,35 @@ class ModelView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  // RoPE: the wavelengths against the trained and target lengths (main), the frequency ratio; ALiBi: slopes.
+  std::vector<std::string> figures() const override {
+    if (model_pos_.position == PositionKind::Rope) return {"wavelength", "ratio"};
+    if (model_pos_.position == PositionKind::Alibi) return {"slopes"};
+    return {"card"};
+  }
+  std::string formula_words() const override {
+    if (model_pos_.position == PositionKind::Rope)
+      return "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
+             "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.";
+    if (model_pos_.position == PositionKind::Alibi)
+      return "This model adds minus a head's slope times the distance to every score (ALiBi).";
+    return std::string("This model's positional scheme: ") + position_kind_name(model_pos_.position) + ".";
+  }
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    if (failed()) return;
+    out.push_back({"head_dim", double(model_pos_.head_dim)});
+    if (model_pos_.position == PositionKind::Rope && !panels_.empty()) {
+      const RopePanel& p = panels_.front();
+      out.push_back({"rotary dims", double(p.rope.rotary_dim)});
+      out.push_back({"pairs rotating fully in training", double(p.counts[0])});
+      out.push_back({"pairs interpolated", double(p.counts[1])});
+      out.push_back({"pairs extrapolated", double(p.counts[2])});
+      out.push_back({"attention scaling (cos/sin)", p.rope.frequencies.attention_scaling});
+    } else if (model_pos_.position == PositionKind::Alibi && !model_pos_.alibi_slopes.empty()) {
+      out.push_back({"heads", double(model_pos_.alibi_slopes.size())});
+      out.push_back({"first slope", model_pos_.alibi_slopes.front()});
+    }
+  }
 
   // A config loaded by the page (window.posenc.loadModel): becomes the source, model=custom.
   void set_loaded(const ModelPosition& m) {
@@ -502,10 +531,12 @@ void ModelView::draw_card(const RopePanel& p) const {
 void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = model_pos_;
   const auto* preset = model_io::find_model_preset(model_);
-  ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label : "custom",
-              m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
-              exact_ ? "" : " (from the keys)");
-  probe_last_item("card.model");
+  if (!alone() || m.position != PositionKind::Rope) {
+    ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label : "custom",
+                m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
+                exact_ ? "" : " (from the keys)");
+    probe_last_item("card.model");
+  }
   if (m.position != PositionKind::Rope) {
     switch (m.position) {
       case PositionKind::Alibi: {
@@ -544,14 +575,16 @@ void ModelView::draw_figure(ImVec2 size) {
     return;
   }
 
-  for (const RopePanel& p : panels_) {
-    if (panels_.size() > 1) ImGui::TextUnformatted(p.name.c_str());
-    ImGui::Indent();
-    draw_card(p);
-    ImGui::Unindent();
-  }
+  if (!alone())
+    for (const RopePanel& p : panels_) {
+      if (panels_.size() > 1) ImGui::TextUnformatted(p.name.c_str());
+      ImGui::Indent();
+      draw_card(p);
+      ImGui::Unindent();
+    }
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float plot_h = std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
+  const float plot_h = alone() ? ImGui::GetContentRegionAvail().y
+                               : std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
 
   std::vector<Series> ratio;
   int color = 1;
@@ -580,7 +613,7 @@ void ModelView::draw_figure(ImVec2 size) {
   ro.x_title = "pair k";
   ro.y_title = "w'_k / w_k (log)";
   ro.log_y = true;
-  line_plot("plot.ratio", ImVec2(size.x, plot_h), ratio, ro);
+  if (shows("ratio")) line_plot("plot.ratio", ImVec2(size.x, plot_h), ratio, ro);
 
   std::vector<Series> wl;
   color = 1;
@@ -613,7 +646,7 @@ void ModelView::draw_figure(ImVec2 size) {
   wo.x_title = "pair k";
   wo.y_title = "positions per turn (log)";
   wo.log_y = true;
-  line_plot("plot.wavelength", ImVec2(size.x, plot_h), wl, wo);
+  if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, plot_h), wl, wo);
 }
 
 }  // namespace
