@@ -2,6 +2,9 @@
 
 #include <imgui.h>
 
+#include <cstdio>
+#include <exception>
+
 #include <algorithm>
 
 #include "app/controls.h"
@@ -84,11 +87,18 @@ void View::draw_content(ImVec2 size) {
     error_text("C" + error_->message.substr(1));
     return;
   }
-  if (upload_pending_) {
-    upload();
-    upload_pending_ = false;
+  // Nothing a view does while drawing may take the app down: a failure becomes the view's error (and is
+  // printed, so a bug is still seen) instead of an uncaught exception.
+  try {
+    if (upload_pending_) {
+      upload_pending_ = false;
+      upload();
+    }
+    draw_figure(size);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "posenc: %s view failed to draw: %s\n", id(), e.what());
+    error_ = Notice{"view", std::string("cannot draw (view): ") + e.what()};
   }
-  draw_figure(size);
 }
 
 }  // namespace posenc::app
