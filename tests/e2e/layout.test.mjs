@@ -12,7 +12,7 @@ const env = useBrowser();
 // The main figure of every view (README, "Views": what a small embed shows alone).
 const MAIN_FIGURE = {
   waves: 'pe', frequencies: 'wavelength', similarity: 'similarity', buckets: 'buckets',
-  scores: 'total', rope: 'angles', permutation: 'difference', toy: 'rope',
+  scores: 'total', rope: 'angles', permutation: 'difference', toy: 'rope', model: 'wavelength',
 };
 
 const SIZES = [
