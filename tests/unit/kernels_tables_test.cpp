@@ -9,6 +9,7 @@
 #include "core/score_kernels.h"
 #include "core/similarity.h"
 #include "core/sinusoidal.h"
+#include "kernel_test_util.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -17,11 +18,7 @@ using posenc::test::random_matrix;
 
 namespace {
 
-std::vector<kernels::Path> paths() {
-  std::vector<kernels::Path> p{kernels::Path::Portable, kernels::Path::Best};
-  if (kernels::kHaveSimd128) p.push_back(kernels::Path::Simd128);
-  return p;
-}
+using posenc::test::kernel_paths;
 
 // Positions that stress the angle reduction: 0, small, near +-10^6, and XL's relative positions to 2 * 10^6.
 const std::vector<int64_t> kFarPositions{0, 1, 2, 3, 7, 100, 4095, 123457, 999999, -1000000, 1000000, -1999999, 2000000};
@@ -34,7 +31,7 @@ TEST(KernelTables, SinCosTableMatchesDouble) {
     const std::vector<double> w = rope_default_inv_freq(d, 10000.0);
     const int h = d / 2, n = static_cast<int>(kFarPositions.size());
     for (double mult : {1.0, 1.25}) {
-      for (kernels::Path path : paths()) {
+      for (kernels::Path path : kernel_paths()) {
         MatrixF s(n, h), c(n, h);
         kernels::sin_cos_table(kFarPositions.data(), n, w.data(), h, mult, s.data(), c.data(), path);
         double err = 0.0;
@@ -55,7 +52,7 @@ TEST(KernelTables, PeTableMatchesSinusoidalTable) {
     const std::vector<double> w = sinusoidal_frequencies(d, 10000.0);
     for (const std::vector<int64_t>& pos : {iota(1), iota(37), std::vector<int64_t>(kFarPositions.begin(), kFarPositions.begin() + 11)}) {
       const Matrix ref = sinusoidal_table(pos, d);
-      for (kernels::Path path : paths()) {
+      for (kernels::Path path : kernel_paths()) {
         const MatrixF P = kernels::pe_table(pos, w, path);
         ASSERT_EQ(P.rows(), ref.rows());
         ASSERT_EQ(P.cols(), ref.cols());
@@ -69,7 +66,7 @@ TEST(KernelTables, GramMatchesPositionSimilarity) {
   // Sinusoidal P P^T = sum_k cos((a - b) w_k) (similarity.h), entries up to d/2.
   for (auto [n, d] : {std::tuple{1, 2}, {13, 6}, {70, 64}}) {
     const Matrix ref = position_similarity(AbsoluteScheme::Sinusoidal, n, d);
-    for (kernels::Path path : paths()) {
+    for (kernels::Path path : kernel_paths()) {
       const MatrixF G = kernels::gram(kernels::pe_table(iota(n), sinusoidal_frequencies(d, 10000.0), path), path);
       EXPECT_LT((G.cast<double>() - ref).cwiseAbs().maxCoeff(), 2e-6 * d) << n << " " << d;
     }
@@ -81,7 +78,7 @@ TEST(KernelTables, RelativeMatrixEqualsCore) {
     std::vector<double> by_offset(2 * n - 1);
     for (int o = 0; o < 2 * n - 1; ++o) by_offset[o] = std::sin(0.3 * o) * 7.0 + o;
     const MatrixF ref = relative_matrix_f(by_offset, n);
-    for (kernels::Path path : paths()) EXPECT_EQ(kernels::relative_matrix(by_offset, n, path), ref) << n;
+    for (kernels::Path path : kernel_paths()) EXPECT_EQ(kernels::relative_matrix(by_offset, n, path), ref) << n;
   }
 }
 
@@ -95,7 +92,7 @@ TEST(KernelTables, FillRelativeAndGatherOnAnyPositions) {
     for (size_t t = 0; t < by_delta.size(); ++t) by_delta[t] = 0.5f * float(t) - 3.0f, index[t] = int32_t(t % 3);
     const int n = int(qp.size()), m = int(kp.size());
     const MatrixF G = random_matrix(std::max(n, m), 3, 9).cast<float>();
-    for (kernels::Path path : paths()) {
+    for (kernels::Path path : kernel_paths()) {
       MatrixF fill(n, m), acc = MatrixF::Ones(n, m), gq(n, m), gk(n, m);
       kernels::fill_relative(fill.data(), n, m, qp.data(), kp.data(), by_delta.data(), lo, false, path);
       kernels::fill_relative(acc.data(), n, m, qp.data(), kp.data(), by_delta.data(), lo, true, path);
@@ -119,7 +116,7 @@ TEST(KernelTables, MatmulAndLogitsMatchDouble) {
     const MatrixF A = random_matrix(n, d, 10).cast<float>(), Bt = random_matrix(m, d, 11).cast<float>();
     const MatrixF B = Bt.transpose();
     const Matrix ref = 0.5 * A.cast<double>() * Bt.cast<double>().transpose();
-    for (kernels::Path path : paths()) {
+    for (kernels::Path path : kernel_paths()) {
       const double tol = 1e-6 * std::sqrt(double(d)) * std::max(1.0, ref.cwiseAbs().maxCoeff());
       EXPECT_LT((kernels::logits(A, Bt, 0.5f, path).cast<double>() - ref).cwiseAbs().maxCoeff(), tol) << n << " " << m << " " << d;
       EXPECT_LT((kernels::matmul(A, B, 0.5f, path).cast<double>() - ref).cwiseAbs().maxCoeff(), tol) << n << " " << m << " " << d;

@@ -13,6 +13,7 @@
 #include "core/attention.h"
 #include "core/score_kernels.h"
 #include "core/sinusoidal.h"
+#include "kernel_test_util.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -21,31 +22,9 @@ using posenc::test::random_matrix;
 
 namespace {
 
-std::vector<kernels::Path> paths() {
-  std::vector<kernels::Path> p{kernels::Path::Portable, kernels::Path::Best};
-  if (kernels::kHaveSimd128) p.push_back(kernels::Path::Simd128);
-  return p;
-}
+using posenc::test::kernel_paths;
 
-// max |got - ref| / max(1, max |ref|) over finite cells; -inf cells must be -inf in both.
-double rel_err(const MatrixF& got, const Matrix& ref) {
-  EXPECT_EQ(got.rows(), ref.rows());
-  EXPECT_EQ(got.cols(), ref.cols());
-  if (got.rows() != ref.rows() || got.cols() != ref.cols()) return 1e30;
-  double scale = 1.0, err = 0.0;
-  for (Eigen::Index i = 0; i < ref.size(); ++i)
-    if (std::isfinite(ref.data()[i])) scale = std::max(scale, std::abs(ref.data()[i]));
-  for (Eigen::Index i = 0; i < ref.size(); ++i) {
-    const double r = ref.data()[i], g = got.data()[i];
-    if (std::isinf(r)) {
-      if (g != r) return 1e30;
-      continue;
-    }
-    if (!std::isfinite(g)) return 1e30;
-    err = std::max(err, std::abs(g - r));
-  }
-  return err / scale;
-}
+using posenc::test::rel_err;
 
 struct Case {
   const char* name;
@@ -97,7 +76,7 @@ void expect_matches_core(const Matrix& q, const Matrix& k, const std::vector<int
   const Matrix qd = qf.cast<double>(), kd = kf.cast<double>();
   for (const Case& c : schemes(d, causal)) {
     const AttentionResult ref = attention(qd, kd, nullptr, qp, kp, c.spec);
-    for (kernels::Path path : paths()) {
+    for (kernels::Path path : kernel_paths()) {
       SCOPED_TRACE(testing::Message() << c.name << " n=" << q.rows() << " m=" << k.rows() << " d=" << d
                                       << " causal=" << causal << " path=" << int(path));
       const kernels::AttentionF got = kernels::attention_f(qf, kf, qp, kp, c.spec, path);
@@ -146,7 +125,7 @@ TEST(ScoreKernels, AbsoluteFourTermsMatchCore) {
     for (bool causal : {false, true}) {
       const AttentionResult ref = absolute_attention(x.cast<double>(), pe.cast<double>(), wq.cast<double>(),
                                                      wk.cast<double>(), nullptr, 1.0 / std::sqrt(double(d)), causal);
-      for (kernels::Path path : paths()) {
+      for (kernels::Path path : kernel_paths()) {
         SCOPED_TRACE(testing::Message() << "n=" << n << " d=" << d << " causal=" << causal << " path=" << int(path));
         const kernels::AttentionF got = kernels::absolute_attention_f(x, pe, wq, wk, 1.0 / std::sqrt(double(d)), causal, path);
         ASSERT_EQ(got.terms.size(), 4u);

@@ -22,6 +22,7 @@
 #include "core/similarity.h"
 #include "core/sinusoidal.h"
 #include "core/t5.h"
+#include "kernel_test_util.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -29,25 +30,7 @@ using posenc::test::iota;
 
 namespace {
 
-// max |got - ref| / max(1, max |ref|) over cells finite in ref; -inf / NaN cells must match in kind.
-double rel_err(const MatrixF& got, const Matrix& ref) {
-  EXPECT_EQ(got.rows(), ref.rows());
-  EXPECT_EQ(got.cols(), ref.cols());
-  if (got.rows() != ref.rows() || got.cols() != ref.cols()) return 1e30;
-  double scale = 1.0, err = 0.0;
-  for (Eigen::Index i = 0; i < ref.size(); ++i)
-    if (std::isfinite(ref.data()[i])) scale = std::max(scale, std::abs(ref.data()[i]));
-  for (Eigen::Index i = 0; i < ref.size(); ++i) {
-    const double r = ref.data()[i], g = got.data()[i];
-    if (std::isnan(r) || std::isinf(r)) {
-      if (!(std::isnan(r) ? std::isnan(g) : g == r)) return 1e30;
-      continue;
-    }
-    if (!std::isfinite(g)) return 1e30;
-    err = std::max(err, std::abs(g - r));
-  }
-  return err / scale;
-}
+using posenc::test::rel_err;
 
 // The scores view's inputs (scores_view.cpp recompute): content x, W_Q, W_K and one spec per scheme.
 uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull + which; }
