@@ -158,6 +158,7 @@
     onAbort: function (what) { fail(String(what)); },
     onFirstFrame: function () {
       alive = true;  // exported functions may be called from now on
+      if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
       statusEl.className = 'hidden';
       posterEl.className = '';
       pageTheme();

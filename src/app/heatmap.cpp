@@ -13,18 +13,24 @@
 namespace posenc::app {
 namespace {
 
+// Prints the info log of a shader or program whose compile / link status is false (a driver or GLSL
+// problem: the heatmaps then draw nothing, the rest of the app keeps working).
+template <class GetIv, class GetLog>
+void report_gl_failure(GLuint object, GLenum status, GetIv get_iv, GetLog get_log, const char* what) {
+  GLint ok = 0;
+  get_iv(object, status, &ok);
+  if (ok) return;
+  char log[2048];
+  get_log(object, sizeof log, nullptr, log);
+  std::fprintf(stderr, "posenc: heatmap %s: %s\n", what, log);
+}
+
 GLuint compile(GLenum type, const char* body) {
   const char* sources[2] = {POSENC_GLSL_HEADER, body};
   GLuint s = glCreateShader(type);
   glShaderSource(s, 2, sources, nullptr);
   glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[2048];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "posenc: heatmap shader failed to compile: %s\n", log);
-  }
+  report_gl_failure(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, "shader failed to compile");
   return s;
 }
 
@@ -40,13 +46,7 @@ struct HeatmapProgram {
     glAttachShader(program, vs);
     glAttachShader(program, fs);
     glLinkProgram(program);
-    GLint ok = 0;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (!ok) {
-      char log[2048];
-      glGetProgramInfoLog(program, sizeof log, nullptr, log);
-      std::fprintf(stderr, "posenc: heatmap program failed to link: %s\n", log);
-    }
+    report_gl_failure(program, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, "program failed to link");
     glDeleteShader(vs);
     glDeleteShader(fs);
     u_values = glGetUniformLocation(program, "u_values");

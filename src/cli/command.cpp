@@ -23,4 +23,11 @@ int run_command(std::ostream& err, const std::string& doing, const std::string& 
   return 2;
 }
 
+int flushed(std::ostream& out, std::ostream& err, const std::string& what) {
+  out.flush();
+  if (out) return 0;
+  err << error_json("cannot write " + what + " (standard output failed)", "");
+  return 2;
+}
+
 }  // namespace posenc::cli

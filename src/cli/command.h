@@ -14,4 +14,7 @@ namespace posenc::cli {
 int run_command(std::ostream& err, const std::string& doing, const std::string& other_prefix,
                 const std::function<int()>& body);
 
+// Flushes `out`; if standard output failed (a closed pipe, /dev/full), says so on err and returns 2, else 0.
+int flushed(std::ostream& out, std::ostream& err, const std::string& what);
+
 }  // namespace posenc::cli

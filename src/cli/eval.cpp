@@ -18,6 +18,7 @@
 #include "core/sinusoidal.h"
 #include "core/model_config.h"
 #include "core/t5.h"
+#include "command.h"
 #include "json_fields.h"
 #include "model_io/config_json.h"
 
@@ -123,12 +124,10 @@ RopeScaling read_scaling(const Fields& parent, const char* key) {
 // Core errors about "scaling.*", "base", "bias", ... are re-rooted under `prefix` (e.g. "position.").
 template <class F>
 auto under(const std::string& prefix, F&& f) {
-  try {
-    return f();
-  } catch (const InvalidArgument& e) {
-    if (prefix.empty() || e.field().rfind(prefix, 0) == 0) throw;
-    throw InvalidArgument(prefix + e.field(), e.what());
-  }
+  return rethrow_renamed(f, [&](const InvalidArgument& e) {
+    if (prefix.empty() || e.field().rfind(prefix, 0) == 0) return e;
+    return InvalidArgument(prefix + e.field(), e.what());
+  });
 }
 
 RopeLayout read_layout(const Fields& f) {
@@ -222,21 +221,37 @@ ojson op_alibi_slopes(const json& req) {
   return {{"slopes", vector_json(alibi_slopes(static_cast<int>(heads)), "heads")}};
 }
 
+// The keys of `position` per scheme, besides "scheme" and "scale" (which every scheme takes).
+const std::map<std::string, std::vector<const char*>>& position_keys() {
+  static const std::map<std::string, std::vector<const char*>> keys = {
+      {"none", {}},
+      {"rope", {"base", "scaling", "layout", "rotary_dim"}},
+      {"t5", {"bidirectional", "num_buckets", "max_distance", "bias"}},
+      {"alibi", {"slope"}},
+      {"shaw", {"max_relative_position", "key_table", "value_table"}},
+      {"deberta", {"bucket_size", "max_position", "pos_key", "pos_query"}},
+      {"xl", {"u", "v", "r_proj", "base"}},
+  };
+  return keys;
+}
+
 PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
   const json& raw = req.raw().at("position");
   if (!raw.is_object()) throw InvalidArgument("position", "position must be a JSON object");
   if (!raw.contains("scheme")) throw InvalidArgument("position.scheme", "missing field 'position.scheme'");
   if (!raw.at("scheme").is_string()) throw InvalidArgument("position.scheme", "position.scheme must be a string");
   const std::string scheme = raw.at("scheme").get<std::string>();
-  auto fields = [&](std::initializer_list<const char*> keys) { return req.object("position", keys); };
-  PositionScheme out;
-  if (scheme == "none") {
-    const Fields f = fields({"scheme", "scale"});
-    scale = f.opt_number("scale");
-    out = NoPosition{};
-  } else if (scheme == "rope") {
-    const Fields f = fields({"scheme", "base", "scaling", "layout", "scale", "rotary_dim"});
-    scale = f.opt_number("scale");
+  const auto keys = position_keys().find(scheme);
+  if (keys == position_keys().end())
+    throw InvalidArgument("position.scheme",
+                          "position.scheme must be one of none, rope, t5, alibi, shaw, deberta, xl");
+  std::vector<const char*> allowed = {"scheme", "scale"};
+  allowed.insert(allowed.end(), keys->second.begin(), keys->second.end());
+  const Fields f = req.object("position", allowed);
+  scale = f.opt_number("scale");
+  if (scheme == "none") return NoPosition{};
+  if (scheme == "alibi") return AlibiPosition{f.number("slope")};
+  if (scheme == "rope") {
     RopePosition p;
     p.base = f.number("base");
     p.scaling = read_scaling(f, "scaling");
@@ -247,10 +262,9 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
               "position.rotary_dim must be even and in [2, d]");
       p.rotary_dim = static_cast<int>(rd);
     }
-    out = p;
-  } else if (scheme == "t5") {
-    const Fields f = fields({"scheme", "bidirectional", "num_buckets", "max_distance", "bias", "scale"});
-    scale = f.opt_number("scale");
+    return p;
+  }
+  if (scheme == "t5") {
     T5Position p;
     p.bidirectional = f.boolean("bidirectional");
     const int64_t nb = f.integer("num_buckets");
@@ -260,44 +274,21 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
     p.bias = f.number_array("bias");
     under("position.", [&] { validate_t5_buckets(p.bidirectional, p.num_buckets, p.max_distance); return 0; });
     require(static_cast<int64_t>(p.bias.size()) == nb, "position.bias", "position.bias must have num_buckets entries");
-    out = p;
-  } else if (scheme == "alibi") {
-    const Fields f = fields({"scheme", "slope", "scale"});
-    scale = f.opt_number("scale");
-    out = AlibiPosition{f.number("slope")};
-  } else if (scheme == "shaw") {
-    const Fields f = fields({"scheme", "max_relative_position", "key_table", "value_table", "scale"});
-    scale = f.opt_number("scale");
+    return p;
+  }
+  if (scheme == "shaw") {
     ShawPosition p;
     p.max_relative_position = f.integer("max_relative_position");
     require(p.max_relative_position >= 0 && p.max_relative_position <= kMaxPosition, "position.max_relative_position",
             "position.max_relative_position must be in [0, 10^6]");
     p.key_table = f.matrix("key_table");
     if (f.has("value_table")) p.value_table = f.matrix("value_table");
-    out = p;
-  } else if (scheme == "deberta") {
-    const Fields f = fields({"scheme", "bucket_size", "max_position", "pos_key", "pos_query", "scale"});
-    scale = f.opt_number("scale");
-    DebertaPosition p;
-    p.bucket_size = f.integer("bucket_size");
-    p.max_position = f.integer("max_position");
-    p.pos_key = f.matrix("pos_key");
-    p.pos_query = f.matrix("pos_query");
-    out = p;
-  } else if (scheme == "xl") {
-    const Fields f = fields({"scheme", "u", "v", "r_proj", "base", "scale"});
-    scale = f.opt_number("scale");
-    XlPosition p;
-    p.u = f.vector("u");
-    p.v = f.vector("v");
-    p.r_proj = f.matrix("r_proj");
-    p.base = f.number("base");
-    out = p;
-  } else {
-    throw InvalidArgument("position.scheme",
-                          "position.scheme must be one of none, rope, t5, alibi, shaw, deberta, xl");
+    return p;
   }
-  return out;
+  if (scheme == "deberta")
+    return DebertaPosition{.bucket_size = f.integer("bucket_size"), .max_position = f.integer("max_position"),
+                           .pos_key = f.matrix("pos_key"), .pos_query = f.matrix("pos_query")};
+  return XlPosition{.u = f.vector("u"), .v = f.vector("v"), .r_proj = f.matrix("r_proj"), .base = f.number("base")};
 }
 
 // Writes one matrix as JSON rows, one row at a time, so the response never exists as a whole in memory
@@ -513,7 +504,7 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
 }
 
 int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return run_command(err, "evaluating the request", "internal error: ", [&] {
     std::string text;
     if (options.file == "-") {
       text = read_bounded(std::cin, kMaxRequestBytes, "the request");
@@ -525,20 +516,8 @@ int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
     // Errors are found before anything is written: every op computes and checks its whole result first
     // (attention then streams it row by row).
     evaluate_request_to(text, out);
-    out.flush();
-    if (!out) {
-      err << error_json("cannot write the response (standard output failed)", "");
-      return 2;
-    }
-    return 0;
-  } catch (const InvalidArgument& e) {
-    err << error_json(e.what(), e.field());
-  } catch (const std::bad_alloc&) {
-    err << error_json("out of memory while evaluating the request", "");
-  } catch (const std::exception& e) {
-    err << error_json(std::string("internal error: ") + e.what(), "");
-  }
-  return 2;
+    return flushed(out, err, "the response");
+  });
 }
 
 }  // namespace posenc::cli

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <vector>
 
+#include "command.h"
 #include "core/gguf.h"
 #include "eval.h"
 #include "model_io/config_json.h"
@@ -143,26 +144,14 @@ CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options) {
 }
 
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-  try {
+  return run_command(err, "reading the model", "internal error: ", [&] {
     std::optional<int64_t> seq_len;
     if (options.seq_len != 0) seq_len = options.seq_len;
     const ModelPosition m = inspect_file(options.file, seq_len);
     if (options.json) out << model_io::model_position_json(m).dump() << "\n";
     else out << inspect_summary(m);
-    out.flush();
-    if (!out) {
-      err << error_json("cannot write the output (standard output failed)", "");
-      return 2;
-    }
-    return 0;
-  } catch (const InvalidArgument& e) {
-    err << error_json(e.what(), e.field());
-  } catch (const std::bad_alloc&) {
-    err << error_json("out of memory while reading the model", "");
-  } catch (const std::exception& e) {
-    err << error_json(std::string("internal error: ") + e.what(), "");
-  }
-  return 2;
+    return flushed(out, err, "the output");
+  });
 }
 
 }  // namespace posenc::cli

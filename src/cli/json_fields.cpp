@@ -33,7 +33,7 @@ int64_t to_integer(const json& v, const std::string& path) {
 
 }  // namespace
 
-Fields::Fields(const json& j, std::string prefix, std::initializer_list<const char*> allowed)
+Fields::Fields(const json& j, std::string prefix, std::span<const char* const> allowed)
     : j_(j), prefix_(std::move(prefix)) {
   if (!j_.is_object()) {
     if (prefix_.empty()) throw InvalidArgument("", "the request must be a JSON object");
@@ -90,11 +90,17 @@ std::string Fields::string(const char* key) const {
   return v.get<std::string>();
 }
 
-std::vector<int64_t> Fields::int_array(const char* key) const {
+const json& Fields::array(const char* key, const char* what) const {
   const json& v = at(key);
   const std::string p = path(key);
-  if (!v.is_array()) throw InvalidArgument(p, p + " must be an array of integers");
+  if (!v.is_array()) throw InvalidArgument(p, p + " must be an array of " + what);
   if (static_cast<int64_t>(v.size()) > kMaxCells) throw InvalidArgument(p, p + " has more than 2^24 entries");
+  return v;
+}
+
+std::vector<int64_t> Fields::int_array(const char* key) const {
+  const json& v = array(key, "integers");
+  const std::string p = path(key);
   std::vector<int64_t> out;
   out.reserve(v.size());
   for (const json& e : v) {
@@ -105,10 +111,8 @@ std::vector<int64_t> Fields::int_array(const char* key) const {
 }
 
 std::vector<double> Fields::number_array(const char* key) const {
-  const json& v = at(key);
+  const json& v = array(key, "numbers");
   const std::string p = path(key);
-  if (!v.is_array()) throw InvalidArgument(p, p + " must be an array of numbers");
-  if (static_cast<int64_t>(v.size()) > kMaxCells) throw InvalidArgument(p, p + " has more than 2^24 entries");
   std::vector<double> out;
   out.reserve(v.size());
   for (const json& e : v) out.push_back(to_number(e, p));
@@ -141,7 +145,7 @@ Matrix Fields::matrix(const char* key) const {
   return m;
 }
 
-Fields Fields::object(const char* key, std::initializer_list<const char*> allowed) const {
+Fields Fields::object(const char* key, std::span<const char* const> allowed) const {
   return Fields(at(key), path(key) + ".", allowed);
 }
 

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@ using json = nlohmann::json;
 class Fields {
  public:
   // Throws unless j is an object whose keys are all in `allowed`. prefix is "" or "scaling." etc.
-  Fields(const json& j, std::string prefix, std::initializer_list<const char*> allowed);
+  Fields(const json& j, std::string prefix, std::span<const char* const> allowed);
+  Fields(const json& j, std::string prefix, std::initializer_list<const char*> allowed)
+      : Fields(j, std::move(prefix), std::span<const char* const>(allowed.begin(), allowed.size())) {}
 
   const json& raw() const { return j_; }
   bool has(const char* key) const { return j_.contains(key); }
@@ -37,13 +40,18 @@ class Fields {
   // Row-major nested array of numbers, all rows the same length. `[]` gives 0 x 0.
   Matrix matrix(const char* key) const;
   Vector vector(const char* key) const;
-  Fields object(const char* key, std::initializer_list<const char*> allowed) const;
+  Fields object(const char* key, std::span<const char* const> allowed) const;
+  Fields object(const char* key, std::initializer_list<const char*> allowed) const {
+    return object(key, std::span<const char* const>(allowed.begin(), allowed.size()));
+  }
 
   // Throws InvalidArgument(path(key), "<path> is not a field of <what>") if key is present.
   void forbid(const char* key, const std::string& what) const;
 
  private:
   const json& at(const char* key) const;  // throws "missing" when absent
+  // The array at key (throws "<path> must be an array of <what>" otherwise), at most 2^24 entries.
+  const json& array(const char* key, const char* what) const;
   const json& j_;
   std::string prefix_;
 };

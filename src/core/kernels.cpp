@@ -51,14 +51,25 @@ void softmax_rows_portable(float* X, int n, int m) {
   }
 }
 
+namespace {
+// Row r of a RoPE rotation: the input and output rows (d floats) and the row's cos/sin (d/2 floats).
+struct RopeRow {
+  const float* x;
+  float* out;
+  const float* cos;
+  const float* sin;
+};
+RopeRow rope_row(const float* x, const float* cos, const float* sin, float* out, int r, int d) {
+  const std::size_t row = static_cast<std::size_t>(r);
+  return {x + row * d, out + row * d, cos + row * (d / 2), sin + row * (d / 2)};
+}
+}  // namespace
+
 void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
                           float* out) {
   const int h = d / 2;
   for (int r = 0; r < n; ++r) {
-    const float* xr = x + static_cast<std::size_t>(r) * d;
-    float* o = out + static_cast<std::size_t>(r) * d;
-    const float* c = cos + static_cast<std::size_t>(r) * h;
-    const float* s = sin + static_cast<std::size_t>(r) * h;
+    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
     for (int p = 0; p < h; ++p) {
       const int i0 = layout == RopeLayout::Half ? p : 2 * p;
       const int i1 = layout == RopeLayout::Half ? p + h : 2 * p + 1;
@@ -279,10 +290,7 @@ void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int
                          float* out) {
   const int h = d / 2;
   for (int r = 0; r < n; ++r) {
-    const float* xr = x + static_cast<std::size_t>(r) * d;
-    float* o = out + static_cast<std::size_t>(r) * d;
-    const float* c = cos + static_cast<std::size_t>(r) * h;
-    const float* s = sin + static_cast<std::size_t>(r) * h;
+    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
     int p = 0;
     if (layout == RopeLayout::Half) {
       for (; p + 4 <= h; p += 4) {

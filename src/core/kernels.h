@@ -24,26 +24,25 @@ constexpr bool kHaveSimd128 =
     false;
 #endif
 
+// Each kernel has a portable loop (the reference the tests compare against) and a SIMD128 twin that is
+// defined in wasm SIMD128 builds only (kHaveSimd128); the dispatchers below pick one.
 // C (n x m) = scale * A (n x d) . B (m x d)^T.
 void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 // C (n x m) = scale * A (n x d) . B (d x m).
 void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 // C (n x n) += bias (n x m): dst[i] += src[i] for count entries.
 void add_portable(float* dst, const float* src, std::size_t count);
+void add_simd128(float* dst, const float* src, std::size_t count);
 // Row softmax in place; -inf entries get 0; a row with no finite entry becomes all 0.
 void softmax_rows_portable(float* X, int n, int m);
+void softmax_rows_simd128(float* X, int n, int m);
 // out = x rotated per row: pair p uses cos[r * d/2 + p], sin[r * d/2 + p] (half or interleaved pairs).
 void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
                           float* out);
-
-#if defined(__wasm_simd128__)
-void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
-void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
-void add_simd128(float* dst, const float* src, std::size_t count);
-void softmax_rows_simd128(float* X, int n, int m);
 void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
                          float* out);
-#endif
 
 // Dispatchers.
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C);

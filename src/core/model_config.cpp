@@ -285,14 +285,12 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
 // Re-roots core errors ("scaling.factor", "dim") under the config key that carried the value.
 template <class F>
 auto blame(const std::string& where, F&& f) {
-  try {
-    return f();
-  } catch (const InvalidArgument& e) {
+  return rethrow_renamed(f, [&](const InvalidArgument& e) {
     std::string field = e.field();
     if (field.rfind("scaling.", 0) == 0) field = where + field.substr(8);
     else field = where.empty() ? field : where.substr(0, where.size() - 1);
-    throw InvalidArgument(field, std::string(e.what()) + " (" + field + ")");
-  }
+    return InvalidArgument(field, std::string(e.what()) + " (" + field + ")");
+  });
 }
 
 ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, const std::string& params_path,

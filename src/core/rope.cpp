@@ -25,10 +25,20 @@ void require_original_length(const RopeScaling& s) {
           "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
 }
 
+// A real scaling parameter: finite and in (0, 10^6], or [0, 10^6] where zero is meaningful (mscale).
+void require_scaling_number(double v, const char* field, bool zero_allowed = false) {
+  require(std::isfinite(v) && (zero_allowed ? v >= 0 : v > 0) && v <= 1e6, field,
+          std::string(field) + " must be a number in " + (zero_allowed ? "[0" : "(0") + ", 10^6]");
+}
+
 void require_attention_factor(const RopeScaling& s) {
-  if (s.attention_factor)
-    require(std::isfinite(*s.attention_factor) && *s.attention_factor > 0 && *s.attention_factor <= 1e6,
-            "scaling.attention_factor", "scaling.attention_factor must be a number in (0, 10^6]");
+  if (s.attention_factor) require_scaling_number(*s.attention_factor, "scaling.attention_factor");
+}
+
+void require_seq_len(const RopeScaling& s) {
+  if (s.seq_len)
+    require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
+            "scaling.seq_len must be an integer in [1, 2^30]");
 }
 
 void require_longrope_factors(const std::vector<double>& f, const char* field, int dim) {
@@ -63,24 +73,16 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
       require_factor(s);
       require_original_length(s);
       require(dim >= 4, "dim", "dynamic NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
-      if (s.seq_len)
-        require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
-                "scaling.seq_len must be an integer in [1, 2^30]");
+      require_seq_len(s);
       return;
     case RopeScalingType::Yarn:
       require_factor(s);
       require_original_length(s);
-      require(std::isfinite(s.beta_fast) && s.beta_fast > 0 && s.beta_fast <= 1e6, "scaling.beta_fast",
-              "scaling.beta_fast must be a number in (0, 10^6]");
-      require(std::isfinite(s.beta_slow) && s.beta_slow > 0 && s.beta_slow <= 1e6, "scaling.beta_slow",
-              "scaling.beta_slow must be a number in (0, 10^6]");
+      require_scaling_number(s.beta_fast, "scaling.beta_fast");
+      require_scaling_number(s.beta_slow, "scaling.beta_slow");
       require_attention_factor(s);
-      if (s.mscale)
-        require(std::isfinite(*s.mscale) && *s.mscale >= 0 && *s.mscale <= 1e6, "scaling.mscale",
-                "scaling.mscale must be a number in [0, 10^6]");
-      if (s.mscale_all_dim)
-        require(std::isfinite(*s.mscale_all_dim) && *s.mscale_all_dim >= 0 && *s.mscale_all_dim <= 1e6,
-                "scaling.mscale_all_dim", "scaling.mscale_all_dim must be a number in [0, 10^6]");
+      if (s.mscale) require_scaling_number(*s.mscale, "scaling.mscale", true);
+      if (s.mscale_all_dim) require_scaling_number(*s.mscale_all_dim, "scaling.mscale_all_dim", true);
       return;
     case RopeScalingType::Longrope:
       require_factor(s);
@@ -88,15 +90,12 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
       require_attention_factor(s);
       require_longrope_factors(s.short_factor, "scaling.short_factor", dim);
       require_longrope_factors(s.long_factor, "scaling.long_factor", dim);
-      if (s.seq_len)
-        require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
-                "scaling.seq_len must be an integer in [1, 2^30]");
+      require_seq_len(s);
       return;
     case RopeScalingType::Llama3:
       require_factor(s);
       require_original_length(s);
-      require(std::isfinite(s.low_freq_factor) && s.low_freq_factor > 0 && s.low_freq_factor <= 1e6,
-              "scaling.low_freq_factor", "scaling.low_freq_factor must be a number in (0, 10^6]");
+      require_scaling_number(s.low_freq_factor, "scaling.low_freq_factor");
       require(std::isfinite(s.high_freq_factor) && s.high_freq_factor > s.low_freq_factor &&
                   s.high_freq_factor <= 1e6,
               "scaling.high_freq_factor",

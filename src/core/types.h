@@ -30,4 +30,15 @@ inline void require(bool cond, const char* field, const std::string& message) {
   if (!cond) throw InvalidArgument(field, message);
 }
 
+// Runs f; an InvalidArgument it throws is thrown again as rename(error) returns it (an InvalidArgument
+// with the field the caller's input calls it, e.g. "position.bias" or "config.rope_scaling.factor").
+template <class F, class Rename>
+auto rethrow_renamed(F&& f, Rename&& rename) {
+  try {
+    return f();
+  } catch (const InvalidArgument& e) {
+    throw rename(e);
+  }
+}
+
 }  // namespace posenc

@@ -1,6 +1,6 @@
 // Real models shipped as data: each preset is a published config.json (tests/data/configs, compiled in) plus,
-// for recipes the model card gives (Qwen2.5's YaRN), the rope_scaling it says to add. Sources of every
-// number: tests/data/configs/SOURCES.md.
+// for recipes the model card gives (Qwen2.5's YaRN), the rope_scaling it says to add. The list itself is
+// data too (tests/data/configs/presets.json). Sources of every number: tests/data/configs/SOURCES.md.
 #pragma once
 
 #include <optional>
@@ -12,12 +12,12 @@
 namespace posenc::model_io {
 
 struct ModelPreset {
-  const char* id;          // URL key model=<id>
-  const char* label;       // what a menu shows
-  const char* repo;        // Hugging Face repository the config comes from
-  const char* file;        // tests/data/configs/<file>
-  const char* overlay;     // JSON object merged over the config's top level ("" for none)
-  const char* overlay_source;  // where the overlay is published ("" for none)
+  std::string id;              // URL key model=<id>
+  std::string label;           // what a menu shows
+  std::string repo;            // Hugging Face repository the config comes from
+  std::string file;            // tests/data/configs/<file>
+  ConfigValue overlay;         // object merged over the config's top level (null for none)
+  std::string overlay_source;  // where the overlay is published ("" for none)
 };
 
 std::span<const ModelPreset> model_presets();

@@ -146,6 +146,7 @@ app::App* web_app() { return g_runner ? &g_runner->app() : nullptr; }
 float pixel_ratio(SDL_Window*) { return float(emscripten_get_device_pixel_ratio()); }
 
 int run_app(const AppOptions& options) {
+  EM_ASM({ if (window.performance && performance.mark) performance.mark('posenc:main'); });  // bench/startup.mjs
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
   int width = options.width, height = options.height;
   double cw = 0, ch = 0;

@@ -23,10 +23,10 @@ json preset_json(const std::string& id) {
   const auto* p = posenc::model_io::find_model_preset(id);
   EXPECT_NE(p, nullptr) << id;
   json config = json::parse(*posenc::model_io::embedded_config_text(p->file));
-  if (std::string(p->overlay).size() > 0) {
-    const json overlay = json::parse(p->overlay);  // alive through the loop
-    for (const auto& [k, v] : overlay.items()) config[k] = v;
-  }
+  // The overlay as presets.json writes it, read here independently of the preset reader.
+  for (const json& entry : json::parse(*posenc::model_io::embedded_config_text("presets.json")))
+    if (entry["id"] == id && entry.contains("overlay"))
+      for (const auto& [k, v] : entry["overlay"].items()) config[k] = v;
   return config;
 }
 

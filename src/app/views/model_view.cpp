@@ -469,11 +469,11 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
 
 void ModelView::controls(Controls& c) {
   const char* shown = model_ == kCustom ? "custom (loaded or edited)" : model_.c_str();
-  if (const auto* preset = model_io::find_model_preset(model_)) shown = preset->label;
+  if (const auto* preset = model_io::find_model_preset(model_)) shown = preset->label.c_str();
   ImGui::TextUnformatted("Model");
   if (ImGui::BeginCombo("##model", shown)) {
     for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label, model_ == preset.id)) fill_from_preset(preset.id);
+      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) fill_from_preset(preset.id);
     if (ImGui::Selectable("custom", model_ == kCustom)) model_ = kCustom;
     ImGui::EndCombo();
   }
@@ -532,7 +532,7 @@ void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = model_pos_;
   const auto* preset = model_io::find_model_preset(model_);
   if (!alone() || m.position != PositionKind::Rope) {
-    ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label : "custom",
+    ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label.c_str() : "custom",
                 m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
                 exact_ ? "" : " (from the keys)");
     probe_last_item("card.model");

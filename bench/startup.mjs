@@ -1,0 +1,84 @@
+// Start-up time and page weight (issue 10): navigation -> window.posenc.ready (the first frame drawn), in
+// headless Chromium (Debian's, SwiftShader WebGL2) on localhost, cold cache (a new browser context per run:
+// an empty HTTP cache and no compiled-wasm cache), median of `runs`. Besides the total it reports where the
+// time went, from the page's own timeline:
+//   html      - navigation start -> the HTML document received (responseEnd)
+//   wasm      - posenc.wasm received (responseEnd of its request; compiled while streaming)
+//   main      - the C++ main() entered (performance mark 'posenc:main': runtime and wasm instantiated)
+//   ready     - the first frame drawn (performance mark 'posenc:ready', set by the page when posenc.ready resolves)
+// Page weight: every response of a page load (what the browser fetched), as served and gzip -9 of each.
+// Usage: node bench/startup.mjs [runs] [--site DIR]      (needs build/web: cmake --build --preset web)
+import zlib from 'node:zlib';
+import { serveSite, launchBrowser } from '../tests/e2e/harness.mjs';
+
+const args = process.argv.slice(2);
+const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
+const site = option('--site');
+const runs = Number(args[0] || 5);
+const CASES = [
+  { name: 'waves (default view)', query: '' },
+  { name: 'scores, rope, n = 512', query: '?view=scores&scheme=rope&n=512' },
+  { name: 'model, llama-3.1-8b', query: '?view=model&model=llama-3.1-8b' },
+];
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
+
+async function loadOnce(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const bodies = [];
+  page.on('response', async (r) => {
+    try { bodies.push({ url: r.url(), body: await r.body() }); } catch { /* redirects, aborted */ }
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('posenc:ready').length > 0, null, { timeout: 60000 });
+  const t = await page.evaluate(() => {
+    const mark = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime : NaN; };
+    const res = (suffix) => {
+      const e = performance.getEntriesByType('resource').find((r) => r.name.split('?')[0].endsWith(suffix));
+      return e ? e.responseEnd : NaN;
+    };
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { html: nav.responseEnd, wasm: res('/posenc.wasm'), main: mark('posenc:main'), ready: mark('posenc:ready') };
+  });
+  await context.close();
+  return { t, bodies };
+}
+
+const server = await serveSite(...(site ? [site] : []));
+const browser = await launchBrowser();
+const rows = [];
+let weight = null;
+try {
+  // One warm-up load (starts the browser's processes) that is not counted.
+  await loadOnce(browser, `${server.url}/`);
+  for (const c of CASES) {
+    const samples = [];
+    for (let i = 0; i < runs; ++i) {
+      const { t, bodies } = await loadOnce(browser, `${server.url}/${c.query}`);
+      samples.push(t);
+      if (!weight) {
+        const files = new Map();
+        for (const b of bodies) files.set(new URL(b.url).pathname, b.body);
+        weight = [...files].map(([path, body]) => ({ path, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length }));
+      }
+    }
+    const row = { case: c.name, runs };
+    for (const k of ['html', 'wasm', 'main', 'ready']) row[k] = median(samples.map((s) => s[k]));
+    row.all_ready = samples.map((s) => Math.round(s.ready));
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-');
+console.log('\n| state | HTML received (ms) | posenc.wasm received (ms) | main() entered (ms) | first frame: posenc.ready (ms) | each run (ms) |');
+console.log('|---|---:|---:|---:|---:|---|');
+for (const r of rows) console.log(`| ${r.case} | ${f(r.html)} | ${f(r.wasm)} | ${f(r.main)} | **${f(r.ready)}** | ${r.all_ready.join(', ')} |`);
+const total = weight.reduce((a, w) => ({ bytes: a.bytes + w.bytes, gzip: a.gzip + w.gzip }), { bytes: 0, gzip: 0 });
+console.log('\n| file (one page load) | bytes | gzip -9 |');
+console.log('|---|---:|---:|');
+for (const w of weight) console.log(`| ${w.path} | ${w.bytes} | ${w.gzip} |`);
+console.log(`| **total** | ${total.bytes} | **${total.gzip}** (${(total.gzip / 1e6).toFixed(3)} MB) |`);
