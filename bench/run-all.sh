@@ -3,7 +3,8 @@
 #   bench/run-all.sh [--no-frames]      outputs in build/bench/, tables in build/bench/tables.md
 # 1. native Google Benchmark (-O3 -march=native), 2. ROUNDS alternating rounds of the wasm SIMD128 process
 # (ours + the reference micro-kernel of bench/wasm/reference_rope.h) and the tfjs-backend-wasm peer in node,
-# 3. the scalar wasm build, 4. per-frame timing in headless Chromium (needs the web build).
+# 3. the scalar wasm build, 4. per-frame timing and 5. start-up time and page weight in headless Chromium
+# (need the web build).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
@@ -41,4 +42,6 @@ if (( frames )); then
   cmake --preset web >/dev/null
   cmake --build --preset web
   node bench/frame-timing.mjs 15 | tee "$out/frames.txt"
+  echo "== start-up and page weight in headless Chromium" >&2
+  node bench/startup.mjs 5 | tee "$out/startup.txt"
 fi

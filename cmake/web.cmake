@@ -22,9 +22,18 @@ if(POSENC_BUILD_APP)
   endif()
   set(POSENC_SDL2_TARGET SDL2::SDL2-static)
   include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
+  # Page weight (issue 10: <= 0.6 MB gzip): the UI, the page glue and the model readers run once per
+  # frame or per load, not per cell, so they are compiled for size; the core (posenc_core: kernels and
+  # the double-precision formulas) keeps -O3.
+  foreach(_small IN ITEMS imgui imgui_sdl posenc_app posenc_runner posenc_model_io)
+    target_compile_options(${_small} PRIVATE -Oz)
+  endforeach()
+  # Dear ImGui never throws and calls nothing of ours that does: no exception landing pads in it.
+  target_compile_options(imgui PRIVATE -fno-exceptions)
 
   add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
+  target_compile_options(posenc-web PRIVATE -Oz)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
     RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
   # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.
@@ -32,6 +41,8 @@ if(POSENC_BUILD_APP)
   target_link_options(posenc-web PRIVATE
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216
     -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT
+    # smaller than dlmalloc; the app allocates few, large blocks. No per-call GL error tracking.
+    -sMALLOC=emmalloc -sGL_TRACK_ERRORS=0 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
     -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)

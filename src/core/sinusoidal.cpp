@@ -35,6 +35,14 @@ std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedu
   return w;
 }
 
+namespace {
+// P[p][2k] = sin(p w_k), P[p][2k+1] = cos(p w_k), the angle in double.
+double sinusoidal_entry(double p, double w, bool cosine) {
+  const double angle = p * w;
+  return cosine ? std::cos(angle) : std::sin(angle);
+}
+}  // namespace
+
 Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base,
                         FrequencySchedule schedule) {
   const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
@@ -45,12 +53,20 @@ Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base
   for (Eigen::Index r = 0; r < P.rows(); ++r) {
     const double p = static_cast<double>(positions[r]);
     for (int k = 0; k < dim / 2; ++k) {
-      const double angle = p * w[k];
-      P(r, 2 * k) = std::sin(angle);
-      P(r, 2 * k + 1) = std::cos(angle);
+      P(r, 2 * k) = sinusoidal_entry(p, w[k], false);
+      P(r, 2 * k + 1) = sinusoidal_entry(p, w[k], true);
     }
   }
   return P;
+}
+
+std::vector<double> sinusoidal_column(int n, int dim, int i, double base, FrequencySchedule schedule) {
+  const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
+  require_in_range(n, 0, kMaxPosition, "n");
+  require_in_range(i, 0, dim - 1, "i");
+  std::vector<double> out(static_cast<size_t>(n));
+  for (int p = 0; p < n; ++p) out[p] = sinusoidal_entry(static_cast<double>(p), w[i / 2], i % 2 == 1);
+  return out;
 }
 
 MatrixF sinusoidal_table_f(int n, int dim, double base, FrequencySchedule schedule) {

@@ -31,6 +31,11 @@ std::vector<double> sinusoidal_frequencies(int dim, double base = 10000.0,
 Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base = 10000.0,
                         FrequencySchedule schedule = FrequencySchedule::Geometric);
 
+// Column i of sinusoidal_table over positions 0..n-1: the same values (the same expression), without
+// computing the rest of the table (the waves view's curves and hover).
+std::vector<double> sinusoidal_column(int n, int dim, int i, double base = 10000.0,
+                                      FrequencySchedule schedule = FrequencySchedule::Geometric);
+
 // Positions 0..n-1, as floats for upload to a texture (the app's hot path).
 MatrixF sinusoidal_table_f(int n, int dim, double base = 10000.0,
                            FrequencySchedule schedule = FrequencySchedule::Geometric);

@@ -58,10 +58,11 @@ test('PE matrix view draws the sinusoidal heatmap, and dragging n changes it', a
 test('largest matrix (n = 4096, d = 1024) renders and wasm memory stays near the matrix size', async () => {
   const { page, context, errors } = await openState(env, 'view=waves&n=4096&d=1024');
   const heap = await page.evaluate(() => Module.HEAP8.length);
-  // The view keeps the exact (double) matrix for hover and curves; the GPU gets float32 in chunks.
-  const matrixBytes = 4096 * 1024 * 8;
-  console.log(`# wasm memory at n=4096, d=1024: ${(heap / 2 ** 20).toFixed(1)} MiB (matrix float64: ${(matrixBytes / 2 ** 20).toFixed(0)} MiB)`);
-  assert.ok(heap < 2 * matrixBytes, `wasm memory ${heap} should stay within 2x the float64 matrix (${matrixBytes})`);
+  // The sinusoidal picture is float32 (kernels::pe_table); hover, curves and export compute what they show
+  // in double from the core (one row, the chosen columns, the whole table only while exporting).
+  const matrixBytes = 4096 * 1024 * 4;
+  console.log(`# wasm memory at n=4096, d=1024: ${(heap / 2 ** 20).toFixed(1)} MiB (matrix float32: ${(matrixBytes / 2 ** 20).toFixed(0)} MiB)`);
+  assert.ok(heap < 3 * matrixBytes, `wasm memory ${heap} should stay within 3x the float32 matrix (${matrixBytes})`);
   await screenshot(page, 'web-waves-4096x1024.png');
   assert.deepEqual(errors, []);
   const metrics = path.join(artifactsDir, 'web-metrics.json');

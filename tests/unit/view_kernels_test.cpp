@@ -187,3 +187,32 @@ TEST(ViewKernels, BucketMatrixMatchesCoreFill) {
     EXPECT_TRUE(got == ref) << "n=" << n;
   }
 }
+
+// The waves view's sinusoidal heatmap (waves_view.cpp recompute: kernels::pe_table over positions 0..n-1
+// with sinusoidal_frequencies) against the double table export writes, for each frequency schedule and the
+// shape edges; its curves and hover (sinusoidal_column, one-row sinusoidal_table) equal the table exactly.
+TEST(ViewKernels, WavesSinusoidalPictureMatchesCore) {
+  for (const FrequencySchedule schedule : {FrequencySchedule::Geometric, FrequencySchedule::Linear,
+                                           FrequencySchedule::Increasing})
+    for (const auto& [n, d, base] : {std::tuple{1, 2, 10000.0}, std::tuple{7, 6, 10.0}, std::tuple{4096, 130, 10000.0},
+                                     std::tuple{333, 1024, 1e6}}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " d " << d << " base " << base << " schedule "
+                                        << name_of(schedule));
+      const std::vector<int64_t> positions = iota(n);
+      const Matrix exact = sinusoidal_table(positions, d, base, schedule);
+      for (kernels::Path path : posenc::test::kernel_paths()) {
+        const MatrixF picture = kernels::pe_table(positions, sinusoidal_frequencies(d, base, schedule), path);
+        ASSERT_EQ(picture.rows(), n);
+        ASSERT_EQ(picture.cols(), d);
+        EXPECT_LT((picture.cast<double>() - exact).cwiseAbs().maxCoeff(), 5e-7);
+      }
+      for (int i : {0, 1, d / 2, d - 1}) {
+        const std::vector<double> column = sinusoidal_column(n, d, i, base, schedule);
+        ASSERT_EQ(static_cast<int>(column.size()), n);
+        for (int p = 0; p < n; ++p) ASSERT_EQ(column[p], exact(p, i)) << "p " << p << " i " << i;
+      }
+      const int last = n - 1;
+      const Matrix row = sinusoidal_table(std::vector<int64_t>{last}, d, base, schedule);
+      for (int i = 0; i < d; ++i) ASSERT_EQ(row(0, i), exact(last, i));
+    }
+}

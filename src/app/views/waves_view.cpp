@@ -14,6 +14,7 @@
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/absolute.h"
+#include "core/score_kernels.h"
 #include "core/sinusoidal.h"
 
 namespace posenc::app {
@@ -61,6 +62,10 @@ class WavesView final : public View {
   void recompute() override;
   std::string key_for_field(const std::string& field) const override { return field == "dim" ? "d" : View::key_for_field(field); }
   void upload() override {
+    if (sinusoidal()) {
+      heatmap_.map().set_values(picture_.data(), int(picture_.rows()), int(picture_.cols()));
+      return;
+    }
     // Rows past max_len do not exist in a learned model: drawn masked.
     heatmap_.map().set_values(table_.data(), int(table_.rows()), int(table_.cols()), defined_rows());
   }
@@ -90,6 +95,27 @@ class WavesView final : public View {
     return s;
   }
   int defined_rows() const { return scheme_ == AbsoluteScheme::Learned ? std::min(n_, max_len_) : n_; }
+  // The sinusoidal table is the one that grows with n x d and costs sin/cos per cell: its picture comes from
+  // the float kernel, and every number shown (curves, hover, export) from the double core.
+  bool sinusoidal() const { return scheme_ == AbsoluteScheme::Sinusoidal; }
+  // P[p][i] in double precision, as the core computes it.
+  double value(int p, int i) const {
+    return sinusoidal() ? sinusoidal_table(std::vector<int64_t>{p}, d_, base_, schedule_)(0, i) : table_(p, i);
+  }
+  // Column i over the defined positions, in double precision.
+  std::vector<double> column(int i) const {
+    if (sinusoidal()) return sinusoidal_column(n_, d_, i, base_, schedule_);
+    std::vector<double> out(static_cast<size_t>(defined_rows()));
+    for (int p = 0; p < defined_rows(); ++p) out[p] = table_(p, i);
+    return out;
+  }
+  Matrix double_table() const {
+    if (!sinusoidal()) return table_;
+    AbsoluteParams params;
+    params.base = base_;
+    params.schedule = schedule_;
+    return absolute_encoding(scheme_, n_, d_, params);
+  }
 
   AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
   FrequencySchedule schedule_ = FrequencySchedule::Geometric;
@@ -99,7 +125,8 @@ class WavesView final : public View {
   int max_len_ = 512;
   std::vector<int> dims_{0, 1, 8, 32};  // dimensions drawn as curves
 
-  Matrix table_;  // double precision, for curves and hover
+  Matrix table_;     // double precision: every scheme but sinusoidal (cheap to compute: bits, p, seeded normals)
+  MatrixF picture_;  // sinusoidal: the float32 heatmap (kernels::pe_table); empty otherwise
   float vmin_ = -1, vmax_ = 1;
   Colormap cmap_ = Colormap::Viridis;
   HeatmapWidget heatmap_;
@@ -126,7 +153,15 @@ void WavesView::recompute() {
     throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " +
                                  std::to_string(1 << d_) + " positions; n = " + std::to_string(n_) +
                                  " needs d >= " + std::to_string(int(std::ceil(std::log2(double(n_)))))};
-  table_ = absolute_encoding(scheme_, n_, d_, params);
+  if (sinusoidal()) {
+    table_.resize(0, 0);
+    std::vector<int64_t> positions(static_cast<size_t>(n_));
+    for (int p = 0; p < n_; ++p) positions[p] = p;
+    picture_ = kernels::pe_table(positions, sinusoidal_frequencies(d_, base_, schedule_));
+  } else {
+    picture_.resize(0, 0);
+    table_ = absolute_encoding(scheme_, n_, d_, params);
+  }
   switch (scheme_) {
     case AbsoluteScheme::Sinusoidal:
     case AbsoluteScheme::SineOnly: vmin_ = -1, vmax_ = 1, cmap_ = Colormap::Viridis; break;
@@ -145,12 +180,9 @@ void WavesView::draw_figure(ImVec2 size) {
     const int i = dims_[c];
     if (i >= d_) continue;
     Series s{"dim " + std::to_string(i), {}, {}, palette_color(int(c)), n_ <= 64, scheme_ == AbsoluteScheme::Binary};
-    s.x.reserve(defined);
-    s.y.reserve(defined);
-    for (int p = 0; p < defined; ++p) {
-      s.x.push_back(p);
-      s.y.push_back(table_(p, i));
-    }
+    s.y = column(i);
+    s.x.resize(s.y.size());
+    for (int p = 0; p < defined; ++p) s.x[p] = p;
     curves.push_back(std::move(s));
   }
   const float curves_h = !shows("pe") ? size.y : std::max(120.0f, size.y * 0.34f);
@@ -181,7 +213,7 @@ void WavesView::draw_figure(ImVec2 size) {
         const double w = sinusoidal_frequencies(d_, base_, schedule_)[i / 2];
         ImGui::Text("pair k = %d (%s), w_k = %.10g, angle p w_k = %.10g", i / 2, i % 2 ? "cos" : "sin", w, p * w);
       }
-      ImGui::Text("P[p][i] = %.17g", table_(p, i));
+      ImGui::Text("P[p][i] = %.17g", value(p, i));
     }
     ImGui::EndTooltip();
   }
@@ -211,20 +243,22 @@ void WavesView::numbers(std::vector<DescribedNumber>& out) const {
       out.push_back({"longest wavelength 2 pi / w (positions)", 2 * std::numbers::pi / w.back()});
     }
   }
+  // (sinusoidal entries are sines and cosines: at most 1, not worth a pass over the table)
   if (table_.size() > 0) out.push_back({"largest |P[p][i]|", table_.cwiseAbs().maxCoeff()});
 }
 
 void WavesView::export_data(std::vector<ExportTable>& tables) const {
-  if (failed() || table_.size() == 0) return;
+  if (failed() || (table_.size() == 0 && picture_.size() == 0)) return;
   const int defined = defined_rows();
-  tables.push_back(matrix_table("P", "position p", "dimension i", "p", table_, 0, 0, defined));
+  const Matrix table = double_table();
+  tables.push_back(matrix_table("P", "position p", "dimension i", "p", table, 0, 0, defined));
   std::vector<ExportSeries> curves;
   for (int i : dims_) {
     if (i >= d_) continue;
     ExportSeries s{"dim " + std::to_string(i), {}, {}};
     for (int p = 0; p < n_; ++p) {
       s.x.push_back(p);
-      s.y.push_back(p < defined ? table_(p, i) : NAN);
+      s.y.push_back(p < defined ? table(p, i) : NAN);
     }
     curves.push_back(std::move(s));
   }
