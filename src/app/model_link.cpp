@@ -224,7 +224,7 @@ void ModelLinkedView::notes(Notices& out) const {
 
 std::string ModelLinkedView::model_caption() const {
   if (model_.empty()) return "";
-  const std::string label = model_label(model_);
+  const std::string label = model_ == kCustom ? std::string("custom (a loaded config.json / GGUF)") : model_label(model_);
   if (model_exact()) return "Model " + label + ": the keys hold its values.";
   if (source_) return "Model " + label + ", edited: computed from the keys.";
   return "Model " + label + ": computed from the keys.";
