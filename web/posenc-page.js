@@ -11,6 +11,7 @@
   var posterImg = document.getElementById('poster-img');
   var describeEl = document.getElementById('describe');
   var viewsNav = document.getElementById('views');
+  var modelFile = document.getElementById('model-file');
   var params = new URLSearchParams(window.location.search);
   var embedded = params.get('embed') === '1' || params.get('embed') === 'true';
   var inFrame = window.parent !== window;
@@ -141,6 +142,65 @@
     });
   }
   function viewId() { return parseQuery(stateQuery()).view || 'view'; }
+
+  // ---- loading a model: bytes into the wasm buffer, then posenc_load_model for the current view
+  var GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
+  // Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
+  function loadBytes(bytes, size, prefix) {
+    var p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
+    if (p) Module.HEAPU8.set(bytes, p);
+    return call('posenc_load_model', 'string', ['number', 'number', 'number', 'string'],
+      [p, size, prefix ? 1 : 0, viewId()]);
+  }
+  function applyLoaded(query) {
+    window.posenc.setState(parseQuery(query));
+    return window.posenc.noticeList();
+  }
+  function readSlice(file, end) {
+    window.posenc.fileReads.push([0, end]);
+    var part = file.slice(0, end);
+    return part.arrayBuffer ? part.arrayBuffer() : new Response(part).arrayBuffer();
+  }
+  function loadFile(file) {
+    return ready.then(function () { return readSlice(file, Math.min(4, file.size)); }).then(function (head) {
+      var h = new Uint8Array(head);
+      var gguf = h.length === 4 && h[0] === 71 && h[1] === 71 && h[2] === 85 && h[3] === 70;  // "GGUF"
+      if (!gguf) {
+        if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false));  // a notice, not a read
+        return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false)); });
+      }
+      var step = function (n) {
+        return readSlice(file, n).then(function (buf) {
+          var more = n < file.size && n < GGUF_MAX_READ;
+          var query = loadBytes(new Uint8Array(buf), n, more);
+          return query ? applyLoaded(query) : step(Math.min(file.size, GGUF_MAX_READ, n * 4));
+        });
+      };
+      return step(Math.min(file.size, GGUF_FIRST_READ));
+    });
+  }
+  modelFile.addEventListener('change', function () {
+    var f = modelFile.files && modelFile.files[0];
+    if (f) loadFile(f).then(updateDescription);
+  });
+  // A file dropped anywhere on the page; config.json text pasted while the canvas has the focus.
+  window.addEventListener('dragover', function (e) {
+    if (e.dataTransfer && Array.prototype.indexOf.call(e.dataTransfer.types || [], 'Files') >= 0) e.preventDefault();
+  });
+  window.addEventListener('drop', function (e) {
+    var f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (!f) return;
+    e.preventDefault();
+    if (alive) loadFile(f).then(updateDescription);
+  });
+  document.addEventListener('paste', function (e) {
+    if (!alive || document.activeElement !== canvas || !e.clipboardData) return;
+    var text = e.clipboardData.getData('text/plain') || e.clipboardData.getData('text');
+    if (!/^\s*\{/.test(text || '')) return;  // only a JSON object: ImGui's own text fields keep other pastes
+    e.preventDefault();
+    window.posenc.loadModel(text);
+    updateDescription();
+  });
   function exportData(format) { return call('posenc_export', 'string', ['string'], [format]); }
 
   // An embed tells its parent how tall its content wants to be, whenever that changes.
@@ -192,6 +252,7 @@
       else if (name === 'copy-embed') copy(embedCode(), 'Embed code');
       else if (name === 'export-csv') download('posenc-' + viewId() + '.csv', new Blob([exportData('csv')], { type: 'text/csv' }));
       else if (name === 'export-json') download('posenc-' + viewId() + '.json', new Blob([exportData('json')], { type: 'application/json' }));
+      else if (name === 'open-model-file') { modelFile.value = ''; modelFile.click(); }
     },
     // Called right after a chrome-less frame was drawn, before the browser composites it.
     onCapture: function () {
@@ -233,7 +294,16 @@
     linkUrl: linkUrl,
     embedCode: embedCode,
     exportData: exportData,
-    loadModel: function (data) { var b = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data); var p = Module._posenc_model_buffer(b.length); if (p) Module.HEAPU8.set(b, p); window.posenc.setState(parseQuery(Module.UTF8ToString(Module._posenc_load_model(p, b.length)))); return window.posenc.noticeList(); },
+    // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
+    loadModel: function (data) {
+      var b = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
+      return applyLoaded(loadBytes(b, b.length, false));
+    },
+    // A File or Blob (file picker, drop): config.json as text (8 MiB at most), a GGUF through Blob.slice
+    // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
+    // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).
+    loadFile: loadFile,
+    fileReads: [],
     // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
     exportPng: function () {
       return new Promise(function (resolve) {

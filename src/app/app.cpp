@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/controls.h"
+#include "app/model_link.h"
 #include "app/params.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -143,12 +144,22 @@ Notices App::notice_list() {
   Notices all = notices_;
   current_->prepare();
   if (current_->error()) all.push_back(*current_->error());
+  current_->notes(all);
   return all;
+}
+
+Notices App::view_notes() {
+  Notices notes;
+  current_->prepare();
+  current_->notes(notes);
+  return notes;
 }
 
 bool App::load_state_query_strict(const std::string& query, std::string& field, std::string& message) {
   load_state_query(query);
-  const Notices all = notice_list();
+  Notices all = notices_;
+  current_->prepare();
+  if (current_->error()) all.push_back(*current_->error());
   if (all.empty()) return true;
   field = all.front().key;
   // The lenient wording says what the app does instead ("ignored", "using 4"); here nothing is used.
@@ -280,10 +291,19 @@ void App::draw_menu_bar(bool picker) {
 }
 
 void App::draw_notices() {
-  if (notices_.empty()) return;
+  // The load's notices and the view's notes (what of a model it cannot show); dismissed notes stay hidden
+  // until they change.
+  Notices shown = notices_;
+  Notices notes;
+  current_->prepare();
+  current_->notes(notes);
+  const std::string notes_text = notices_text(notes);
+  if (notes_text != dismissed_notes_) shown.insert(shown.end(), notes.begin(), notes.end());
+  if (notes.empty()) dismissed_notes_.clear();
+  if (shown.empty()) return;
   // One line at most (cut with "..."), unless the reader asks for more: a long notice never pushes the
   // view down.
-  const std::string text = "Notice: " + notices_text(notices_);
+  const std::string text = "Notice: " + notices_text(shown);
   const ImGuiStyle& style = ImGui::GetStyle();
   const float buttons = ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x +
                         4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
@@ -316,7 +336,7 @@ void App::draw_notices() {
     probe_last_item("button.notice_more");
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("dismiss")) notices_.clear(), notice_more_ = false;
+  if (ImGui::SmallButton("dismiss")) notices_.clear(), notice_more_ = false, dismissed_notes_ = notes_text;
   probe_last_item("button.notice_dismiss");
 }
 
@@ -442,6 +462,8 @@ void App::frame() {
                                        320.0f, 1400.0f));
 
   ImGui::End();
+  // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
+  if (take_model_file_request()) action_ = AppAction::OpenModelFile;
   if (capturing) {
     embed_ = saved_embed;
     controls_ = saved_controls;

@@ -18,7 +18,7 @@ enum class Theme { Auto, Light, Dark };
 enum class ControlsMode { Hidden, Shown, Compact };
 
 // Things the app asks its platform to do (clipboard, downloads, reading pixels back).
-enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson };
+enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson, OpenModelFile };
 
 class App {
  public:
@@ -36,12 +36,15 @@ class App {
   // plots), theme (light|dark), figure (one plot of the view alone, a name from View::figures()).
   std::string state_query() const;
   void load_state_query(const std::string& query);
-  // What the last load ignored or corrected and why, plus why the current view cannot compute its state
-  // (if it cannot): one entry per key. notices() is the same as text (empty when everything was taken).
+  // What the last load ignored or corrected and why, why the current view cannot compute its state (if it
+  // cannot), and the view's notes (what of a model it cannot show): one entry per key. notices() is the
+  // same as text (empty when everything was taken).
   Notices notice_list();
+  // The current view's notes alone (the strict CLI prints them as warnings; they do not fail a load).
+  Notices view_notes();
   std::string notices() { return notices_text(notice_list()); }
   // Strict load for the command line: like load_state_query, but anything the lenient load would ignore
-  // or correct, and a state the view cannot compute, is an error. Returns false and sets `field` (the URL
+  // or correct, and a state the view cannot compute, is an error (the view's notes are not). Returns false and sets `field` (the URL
   // key of the first notice) and `message` (all notices).
   bool load_state_query_strict(const std::string& query, std::string& field, std::string& message);
   // True once per state change made through the UI (the platform mirrors it into the URL).
@@ -90,6 +93,7 @@ class App {
   std::string figure_;         // figure=: one plot of the view alone ("" = all)
   int controls_open_ = -1;     // the medium/compact controls strip is open (-1: not decided yet; UI only)
   bool notice_more_ = false;
+  std::string dismissed_notes_;  // the view notes the reader dismissed (shown again once they change)
   bool narrow_controls_open_ = false;  // the narrow layout's controls panel (behind a toggle)
   float controls_natural_h_ = 0;       // height the controls took last frame   // the notice shows all its lines
   Theme theme_ = Theme::Auto;

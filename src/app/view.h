@@ -80,6 +80,9 @@ class View {
   // The formula in words and the 3-6 numbers that matter (call prepare() first).
   virtual std::string formula_words() const = 0;
   virtual void numbers(std::vector<DescribedNumber>& /*out*/) const {}
+  // Notices about the state that do not stop the view (call prepare() first): what of a real model the
+  // view cannot show, a failed model load. Each names its key ("model", a key path).
+  virtual void notes(Notices& /*out*/) const {}
 
   // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
   // Call prepare() first; nothing when error() is set.

@@ -17,6 +17,9 @@ namespace posenc::cli {
 void load_state_strict(app::App& app, const std::string& state) {
   std::string field, message;
   if (!app.load_state_query_strict(state, field, message)) throw InvalidArgument(field, message);
+  // What the view cannot show of a model (view=rope&model=phi-3-mini-128k: LongRoPE's factors) is said, not
+  // an error: the numbers written are the view's.
+  for (const app::Notice& n : app.view_notes()) std::cerr << "posenc: note (" << n.key << "): " << n.message << "\n";
 }
 
 void write_output(const std::string& text, const std::string& path, std::ostream& out, const char* field) {
@@ -59,7 +62,9 @@ int run_views(const ViewsOptions& options, std::ostream& out) {
     const app::ParamList list = view.param_list();
     for (const app::Param& p : list.items()) {
       std::string meaning = p.opt.help && p.kind != app::ParamKind::Text ? p.opt.help : p.label();
-      out << "| `" << p.key << "` | " << meaning << " | " << p.range_text() << " | `" << p.text() << "` |\n";
+      const std::string value = p.text();
+      out << "| `" << p.key << "` | " << meaning << " | " << p.range_text() << " | "
+          << (value.empty() ? std::string("empty") : "`" + value + "`") << " |\n";
     }
     out << "\n";
   }

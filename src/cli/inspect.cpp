@@ -85,9 +85,9 @@ ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_l
   if (bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "GGUF")) {
     try {
       return read_gguf_model(read_gguf_header(bytes), seq_len);
-    } catch (const InvalidArgument& e) {
-      if (!whole && std::string(e.what()).find("truncated") != std::string::npos)
-        throw InvalidArgument("gguf", "the GGUF metadata is larger than 64 MiB (" + std::string(e.what()) + ")");
+    } catch (const GgufTruncated& e) {
+      // The header (metadata and tensor infos) goes on past the 64 MiB read.
+      if (!whole) throw InvalidArgument("gguf", "the GGUF header is larger than 64 MiB (" + std::string(e.what()) + ")");
       throw;
     }
   }

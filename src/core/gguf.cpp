@@ -21,6 +21,9 @@ const char* type_name(uint32_t t) {
   return t < kTypeCount ? names[t] : "?";
 }
 
+// Longest string value accepted (chat templates are tens of KiB; beyond this a length is absurd).
+constexpr uint64_t kMaxValueString = uint64_t{1} << 30;
+
 // Smallest encoding of one value of a type, for bounding counts before anything is allocated.
 uint64_t min_size(uint32_t t) {
   switch (t) {
@@ -42,9 +45,13 @@ class Cursor {
 
   void need(uint64_t n, const std::string& what) const {
     if (n > remaining())
-      throw InvalidArgument("gguf", "truncated GGUF header: " + what + " needs " + std::to_string(n) +
-                                        " bytes at offset " + std::to_string(pos_) + ", only " +
-                                        std::to_string(remaining()) + " left");
+      throw GgufTruncated("gguf", "truncated GGUF header: " + what + " needs " + std::to_string(n) +
+                                      " bytes at offset " + std::to_string(pos_) + ", only " +
+                                      std::to_string(remaining()) + " left");
+  }
+  void skip(uint64_t n, const std::string& what) {
+    need(n, what);
+    pos_ += n;
   }
   template <class T>
   T read(const std::string& what) {
@@ -83,9 +90,10 @@ ConfigValue read_array(Cursor& c, const std::string& key, int depth) {
     throw InvalidArgument(key, "GGUF key '" + key + "': unknown array element type " + std::to_string(et) +
                                    " at offset " + std::to_string(at));
   const uint64_t n = c.read<uint64_t>("array length of '" + key + "'");
-  // Each element takes at least min_size bytes: a count the remaining bytes cannot hold is absurd.
+  // Each element takes at least min_size bytes: the remaining bytes cannot hold this count (a longer prefix
+  // of the file might).
   if (n > c.remaining() / min_size(et))
-    throw InvalidArgument(key, "GGUF key '" + key + "': array of " + std::to_string(n) + " " + type_name(et) +
+    throw GgufTruncated(key, "GGUF key '" + key + "': array of " + std::to_string(n) + " " + type_name(et) +
                                    " values cannot fit in the " + std::to_string(c.remaining()) +
                                    " bytes left (offset " + std::to_string(at) + ")");
   const bool keep = n <= kGgufMaxKeptArray;
@@ -116,7 +124,7 @@ ConfigValue read_value(Cursor& c, uint32_t type, const std::string& key, int dep
                                        std::to_string(at) + " is neither 0 nor 1");
       return ConfigValue::boolean(b == 1);
     }
-    case kString: return ConfigValue::string(c.string(what, c.remaining()));
+    case kString: return ConfigValue::string(c.string(what, kMaxValueString));
     case kArray: return read_array(c, key, depth);
     case kU64: {
       const uint64_t v = c.read<uint64_t>(what);
@@ -206,7 +214,7 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     throw InvalidArgument("gguf", "absurd GGUF metadata count " + std::to_string(kv_count) + " (limit 2^20)");
   // A key/value takes at least 8 (key length) + 1 (key) + 4 (type) + 1 (value) bytes.
   if (kv_count > c.remaining() / 14)
-    throw InvalidArgument("gguf", "GGUF metadata count " + std::to_string(kv_count) + " cannot fit in the " +
+    throw GgufTruncated("gguf", "GGUF metadata count " + std::to_string(kv_count) + " cannot fit in the " +
                                       std::to_string(c.remaining()) + " bytes read");
   std::set<std::string> seen;
   for (uint64_t i = 0; i < kv_count; ++i) {
@@ -224,6 +232,23 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     h.metadata.as_object().emplace_back(std::move(key), std::move(v));
   }
   h.metadata_bytes = c.offset();
+  // Tensor infos (ggml's gguf.cpp layout): name, n_dims, n_dims dims, type, offset. Only the names are kept.
+  // Each takes at least 8 + 1 + 4 + 4 + 8 bytes.
+  if (h.tensor_count > c.remaining() / 25)
+    throw GgufTruncated("gguf", "GGUF tensor count " + std::to_string(h.tensor_count) + " cannot fit in the " +
+                                    std::to_string(c.remaining()) + " bytes after the metadata");
+  for (uint64_t i = 0; i < h.tensor_count; ++i) {
+    const uint64_t at = c.offset();
+    const std::string what = "tensor info #" + std::to_string(i);
+    std::string name = c.string("name of " + what, kGgufMaxKeyLength);
+    const uint32_t n_dims = c.read<uint32_t>("dimension count of tensor '" + name + "'");
+    if (n_dims > kGgufMaxTensorDims)
+      throw InvalidArgument("gguf", "GGUF tensor '" + name + "' at offset " + std::to_string(at) + " has " +
+                                        std::to_string(n_dims) + " dimensions (at most 4)");
+    c.skip(uint64_t{8} * n_dims + 4 + 8, "dimensions, type and offset of tensor '" + name + "'");
+    h.tensor_names.push_back(std::move(name));
+  }
+  h.header_bytes = c.offset();
   return h;
 }
 
@@ -286,7 +311,9 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
   const int64_t ctx = m.integer(ctx_key).value_or(0);
   if (ctx != 0) in_range(ctx, 1, kMaxLength, ctx_key);
 
-  if (*rope_type == "none" && arch != "gptj") {
+  // GPT-J: llama_model_rope_type lists LLM_ARCH_GPTJ as LLAMA_ROPE_TYPE_NONE (and llama.cpp has no graph
+  // for it); followed as written, so a gptj GGUF reads as position none (its config.json gives its RoPE).
+  if (*rope_type == "none") {
     if (in(arch, {"bloom", "mpt", "jina-bert-v2", "jais", "refact"})) {  // ALiBi builders in llama.cpp
       out.position = PositionKind::Alibi;
       out.alibi_slopes = alibi_slopes(out.num_attention_heads);
@@ -305,13 +332,25 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
     return out;
   }
 
-  // RoPE. GPT-J is listed as "none" by llama_model_rope_type but its weights rotate rotary_dim dims with
-  // GPT-J's interleaved pairs; posenc reports that.
+  // RoPE. Parameters llama.cpp keeps as tensors cannot be read from the header: per-pair frequency factors
+  // (rope_freqs: Llama 3.1's llama3 scaling as convert_hf_to_gguf.py writes it) and LongRoPE's short/long
+  // factors (rope_factors_short/long: Phi-3; llama.cpp picks long ones by context size, whatever
+  // rope.scaling.type says). Refused, naming the tensor.
+  for (const std::string& t : h.tensor_names) {
+    if (t.find("rope_factors_long") != std::string::npos || t.find("rope_factors_short") != std::string::npos)
+      throw InvalidArgument(t, "the GGUF keeps LongRoPE's short/long factors in the tensor '" + t +
+                                   "' (llama.cpp LLM_TENSOR_ROPE_FACTORS_LONG/SHORT), which posenc never reads; "
+                                   "load the model's config.json instead");
+    if (t.find("rope_freqs") != std::string::npos)
+      throw InvalidArgument(t, "the GGUF keeps per-pair RoPE frequency factors in the tensor '" + t +
+                                   "' (llama.cpp LLM_TENSOR_ROPE_FREQS, e.g. Llama 3.1's llama3 scaling), which "
+                                   "posenc never reads; load the model's config.json instead");
+  }
   ModelRope r;
   const std::string dk = m.key("rope.dimension_count");
   r.rotary_dim = in_range(m.integer(dk).value_or(head_dim), 2, head_dim, dk);
   if (r.rotary_dim % 2 != 0) throw InvalidArgument(dk, "GGUF key '" + dk + "' must be even");
-  r.layout = (*rope_type == "norm" || arch == "gptj") ? RopeLayout::Interleaved : RopeLayout::Half;
+  r.layout = *rope_type == "norm" ? RopeLayout::Interleaved : RopeLayout::Half;
   const std::string bk = m.key("rope.freq_base");
   r.base = m.number(bk).value_or(10000.0);
   if (!(r.base > 1.0)) throw InvalidArgument(bk, "GGUF key '" + bk + "' must be > 1");

@@ -483,13 +483,15 @@ void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* k
 MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
                     const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
   const Eigen::Index d = q.cols();
-  require(d == 2 * static_cast<Eigen::Index>(freqs.inv_freq.size()), "q", "q must have 2 * inv_freq.size() columns");
+  // Partial rotary: the first 2 * inv_freq.size() columns rotate, the rest pass through.
+  const Eigen::Index rd = 2 * static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(rd >= 2 && rd <= d, "q", "q must have at least 2 * inv_freq.size() columns");
   require(k.cols() == d, "k", "k must have as many columns as q");
   require(static_cast<Eigen::Index>(qpos.size()) == q.rows(), "query_positions", "one position per query");
   require(static_cast<Eigen::Index>(kpos.size()) == k.rows(), "key_positions", "one position per key");
   [[maybe_unused]] const bool simd = use_simd(path);
   MatrixF qc, qs, kc, ks;
-  const int h = static_cast<int>(d / 2);
+  const int h = static_cast<int>(rd / 2);
   auto tables = [&](std::span<const int64_t> pos, MatrixF& c, MatrixF& s) {
     c.resize(static_cast<Eigen::Index>(pos.size()), h);
     s.resize(c.rows(), h);
@@ -505,6 +507,18 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   if (!same_pos) tables(kpos, kc, ks);
   MatrixF qr(q.rows(), d), kr(k.rows(), d);
   auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
+    if (rd < d) {  // rotate the rotary columns (contiguous copies), then put the pass-through ones beside them
+      const MatrixF xr = x.leftCols(rd);
+      MatrixF outr(x.rows(), rd);
+#if defined(__wasm_simd128__)
+      if (simd) rope_rotate_simd128(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      else
+#endif
+      rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      out.leftCols(rd) = outr;
+      out.rightCols(d - rd) = x.rightCols(d - rd);
+      return;
+    }
 #if defined(__wasm_simd128__)
     if (simd) return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
 #endif

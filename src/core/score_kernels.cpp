@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "deberta.h"
 #include "attention_checks.h"
@@ -89,13 +90,18 @@ struct Scorer {
   void operator()(const NoPosition&) { content("content"); }
 
   void operator()(const RopePosition& p) {
-    require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
-    RopeScaling s = p.scaling;
-    if (s.type == RopeScalingType::Dynamic && !s.seq_len) {  // as posenc::attention: one past the largest position
-      const int64_t mx = std::max(*std::max_element(qpos.begin(), qpos.end()), *std::max_element(kpos.begin(), kpos.end()));
-      s.seq_len = std::max<int64_t>(mx + 1, 1);
-    }
-    const RopeFrequencies f = in_position([&] { return rope_frequencies(d, p.base, s); });
+    // As posenc::attention: partial rotary (the first rotary_dim dims rotate), and dynamic / longrope scaling
+    // see one past the largest position as their current length.
+    const int rd = p.rotary_dim.value_or(static_cast<int>(d));
+    if (p.rotary_dim)
+      require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim",
+              "position.rotary_dim must be even, >= 2 and <= d");
+    else
+      require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
+    std::vector<int64_t> all(qpos.begin(), qpos.end());
+    all.insert(all.end(), kpos.begin(), kpos.end());
+    const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
+    const RopeFrequencies f = in_position([&] { return rope_frequencies(rd, p.base, s); });
     out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path)});
   }
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/app.h"
+#include "app/model_link.h"
 #include "app/probe.h"
 #include "app/update_timer.h"
 #include "platform/sdl_runner.h"
@@ -60,6 +61,7 @@ class WebRunner : public SdlRunner {
       case app::AppAction::ExportPng: app_->request_capture(); name = "export-png"; break;
       case app::AppAction::ExportCsv: name = "export-csv"; break;
       case app::AppAction::ExportJson: name = "export-json"; break;
+      case app::AppAction::OpenModelFile: name = "open-model-file"; break;
     }
     if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
     // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
@@ -161,6 +163,8 @@ int run_app(const AppOptions& options) {
   // theme=auto follows the page's prefers-color-scheme (the page reports later changes).
   g_runner->app().set_system_dark(
       EM_ASM_INT({ return window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches ? 1 : 0; }) != 0);
+  // The page opens a file picker for "Load config.json / GGUF" (onAction "open-model-file").
+  app::set_model_file_picker(true);
   if (!options.state.empty()) g_runner->app().load_state_query(options.state);
   emscripten_set_main_loop([] { g_runner->tick(); }, 0, true);
   return 0;

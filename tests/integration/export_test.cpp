@@ -127,6 +127,24 @@ TEST_F(ExportCli, RopeFrequencyRatioEqualsEvalWithScaling) {
   EXPECT_EQ(ratio["rows"][0][sel].get<double>(), 1.0);  // YaRN keeps the fastest pair
 }
 
+// A view that takes a model (view=rope&model=<preset id>) exports the model's numbers; what it cannot show
+// of the model (Phi-3's LongRoPE factors) is a note on stderr, not an error.
+TEST_F(ExportCli, ModelNotesAreWarningsNotErrors) {
+  const json llama = export_json("view=rope&model=llama-3.1-8b");
+  const json model = eval(R"({"op":"model","config":{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,
+      "max_position_embeddings":131072,"rope_theta":500000.0,"rope_scaling":{"factor":8.0,"low_freq_factor":1.0,
+      "high_freq_factor":4.0,"original_max_position_embeddings":8192,"rope_type":"llama3"}}})");
+  const json& pairs = table(llama, "pairs");
+  const size_t scaled = column(pairs, "inv_freq_scaled");
+  ASSERT_EQ(pairs["rows"].size(), model["rope"]["inv_freq"].size());
+  for (size_t k = 0; k < pairs["rows"].size(); ++k)
+    EXPECT_EQ(pairs["rows"][k][scaled].get<double>(), model["rope"]["inv_freq"][k].get<double>()) << k;
+  const Proc phi = run("export --format json --state " + quote("view=rope&model=phi-3-mini-128k"));
+  EXPECT_EQ(phi.exit_code, 0) << phi.err;
+  EXPECT_EQ(phi.err.rfind("posenc: note (model): model=phi-3-mini-128k: phi3 uses LongRoPE", 0), 0u) << phi.err;
+  EXPECT_EQ(json::parse(phi.out)["view"], "rope");
+}
+
 TEST_F(ExportCli, AlibiSlopesEqualEval) {
   const json data = export_json("view=buckets&scheme=alibi&n=10&heads=12");
   const json ref = eval(R"({"op":"alibi_slopes","heads":12})");

@@ -39,7 +39,33 @@ class Writer {
   Writer& kv_u32(const std::string& k, uint32_t v) { return str(k).raw<uint32_t>(4).raw<uint32_t>(v); }
   Writer& kv_f32(const std::string& k, float v) { return str(k).raw<uint32_t>(6).raw<float>(v); }
   Writer& kv_bool(const std::string& k, uint8_t v) { return str(k).raw<uint32_t>(7).raw<uint8_t>(v); }
+  // A tensor info (ggml's layout): name, n_dims, dims, type (0 = f32), offset.
+  Writer& tensor(const std::string& name, std::vector<uint64_t> dims, uint64_t offset = 0) {
+    str(name).raw<uint32_t>(uint32_t(dims.size()));
+    for (uint64_t d : dims) raw<uint64_t>(d);
+    return raw<uint32_t>(0).raw<uint64_t>(offset);
+  }
 };
+
+// A Phi-3-mini-128k GGUF header as llama.cpp's convert_hf_to_gguf.py (Phi3MiniModel) writes it: no
+// rope.scaling.type key, the original context length, the attention factor, and LongRoPE's factors as the
+// tensors rope_factors_long/short (48 = rope_dims / 2 each).
+std::vector<uint8_t> phi3_longrope_header() {
+  Writer w;
+  w.header(8, 3, 3)
+      .kv_str("general.architecture", "phi3")
+      .kv_u32("phi3.context_length", 131072)
+      .kv_u32("phi3.rope.scaling.original_context_length", 4096)
+      .kv_u32("phi3.embedding_length", 3072)
+      .kv_u32("phi3.attention.head_count", 32)
+      .kv_u32("phi3.rope.dimension_count", 96)
+      .kv_f32("phi3.rope.freq_base", 10000.0f)
+      .kv_f32("phi3.rope.scaling.attn_factor", 1.1902380714238083f)
+      .tensor("token_embd.weight", {3072, 32064})
+      .tensor("rope_factors_long.weight", {48})
+      .tensor("rope_factors_short.weight", {48});
+  return w.bytes;
+}
 
 // A Llama-3-like header (values of Meta-Llama-3.1-8B's GGUF conversion: 32 heads, 4096 wide, theta 5e5).
 std::vector<uint8_t> llama_header() {
@@ -109,6 +135,82 @@ TEST(Gguf, YarnKeysAndDeepseekLogMultiplier) {
   EXPECT_NEAR(m.rope->softmax_scale, ms * ms / std::sqrt(192.0), 1e-9);
   // Same inv_freq as transformers' yarn for DeepSeek-V3 (tests/data/rope_reference.py).
   EXPECT_NEAR(m.rope->frequencies.inv_freq[10], 0.056234132519034905, 1e-15);
+}
+
+// The tensor infos after the metadata are read (names only); the RoPE parameters llama.cpp keeps as tensors
+// cannot be read from a header, so such files are refused naming the tensor.
+TEST(Gguf, RopeParametersKeptAsTensorsAreRefusedByName) {
+  const std::vector<uint8_t> phi = phi3_longrope_header();
+  const GgufHeader h = read_gguf_header(phi);
+  EXPECT_EQ(h.tensor_names, (std::vector<std::string>{"token_embd.weight", "rope_factors_long.weight",
+                                                       "rope_factors_short.weight"}));
+  EXPECT_EQ(h.header_bytes, phi.size());
+  EXPECT_LT(h.metadata_bytes, h.header_bytes);
+  // llama.cpp (src/llama-model.cpp get_rope_factors at ggml-org/llama.cpp@00342301d01add50835550e8a916f12097d94517)
+  // takes rope_long when the context exceeds n_ctx_orig_yarn, whatever rope.scaling.type says.
+  EXPECT_NE(error_of(phi, true).find("rope_factors_long.weight|"), std::string::npos) << error_of(phi, true);
+  EXPECT_NE(error_of(phi, true).find("LongRoPE"), std::string::npos);
+  // Llama 3.1: convert_hf_to_gguf.py writes the llama3 scaling as the per-pair tensor rope_freqs.
+  Writer llama;
+  llama.header(5, 3, 2)
+      .kv_str("general.architecture", "llama")
+      .kv_u32("llama.context_length", 131072)
+      .kv_u32("llama.embedding_length", 4096)
+      .kv_u32("llama.attention.head_count", 32)
+      .kv_f32("llama.rope.freq_base", 500000.0f)
+      .tensor("rope_freqs.weight", {64})
+      .tensor("token_embd.weight", {4096, 128256});
+  EXPECT_NE(error_of(llama.bytes, true).find("rope_freqs.weight|"), std::string::npos) << error_of(llama.bytes, true);
+  // The same header without the tensor is plain RoPE at its base.
+  Writer plain;
+  plain.header(5, 3, 1)
+      .kv_str("general.architecture", "llama")
+      .kv_u32("llama.context_length", 8192)
+      .kv_u32("llama.embedding_length", 4096)
+      .kv_u32("llama.attention.head_count", 32)
+      .kv_f32("llama.rope.freq_base", 500000.0f)
+      .tensor("token_embd.weight", {4096, 128256}, 0);
+  EXPECT_EQ(read_gguf_model(read_gguf_header(plain.bytes)).rope->frequencies.inv_freq,
+            rope_default_inv_freq(128, 500000.0));
+}
+
+// A prefix of a file that ends inside the header is GgufTruncated (the page then reads a longer prefix);
+// the whole header parses.
+TEST(Gguf, PrefixesThatEndInsideTheHeaderAreTruncated) {
+  const std::vector<uint8_t> phi = phi3_longrope_header();
+  for (size_t n : {size_t(8), size_t(30), size_t(100), phi.size() - 40, phi.size() - 1}) {
+    const std::vector<uint8_t> prefix(phi.begin(), phi.begin() + long(n));
+    EXPECT_THROW(read_gguf_header(prefix), GgufTruncated) << n;
+  }
+  EXPECT_NO_THROW(read_gguf_header(phi));
+  // Malformations that no longer prefix fixes are plain errors.
+  EXPECT_THROW(
+      {
+        try {
+          read_gguf_header(Writer().header(0, 7).bytes);
+        } catch (const GgufTruncated&) {
+          ADD_FAILURE() << "a wrong version is not a truncation";
+        }
+      },
+      InvalidArgument);
+}
+
+// GPT-J: llama.cpp's llama_model_rope_type (src/llama-model.cpp at
+// ggml-org/llama.cpp@00342301d01add50835550e8a916f12097d94517) returns LLAMA_ROPE_TYPE_NONE for LLM_ARCH_GPTJ,
+// and build_graph has no gptj case: followed as written, a gptj GGUF has no positional encoding to read.
+TEST(Gguf, GptjFollowsLlamaCppsRopeTypeNone) {
+  EXPECT_EQ(llama_cpp_rope_type("gptj"), std::optional<std::string>("none"));
+  Writer w;
+  w.header(5)
+      .kv_str("general.architecture", "gptj")
+      .kv_u32("gptj.context_length", 2048)
+      .kv_u32("gptj.embedding_length", 4096)
+      .kv_u32("gptj.attention.head_count", 16)
+      .kv_u32("gptj.rope.dimension_count", 64);
+  const ModelPosition m = read_gguf_model(read_gguf_header(w.bytes));
+  EXPECT_EQ(m.position, PositionKind::None);
+  EXPECT_FALSE(m.rope);
+  EXPECT_EQ(m.head_dim, 256);
 }
 
 TEST(Gguf, ArchitecturesWithoutRope) {
@@ -233,6 +335,20 @@ TEST(Gguf, MalformedHeadersAreClearErrors) {
                    hdr(4).kv_str("general.architecture", "phi3").kv_u32("phi3.attention.head_count", 32)
                        .kv_u32("phi3.embedding_length", 3072).kv_str("phi3.rope.scaling.type", "longrope").bytes,
                    "never reads", true});
+  cases.push_back({"tensor infos beyond the bytes", hdr(0, 3, 1000).bytes, "tensor count 1000 cannot fit"});
+  {
+    Writer w = hdr(0, 3, 1);
+    w.str("t").raw<uint32_t>(5);
+    for (int i = 0; i < 5; ++i) w.raw<uint64_t>(1);
+    w.raw<uint32_t>(0).raw<uint64_t>(0);
+    cases.push_back({"tensor with 5 dimensions", w.bytes, "tensor 't' at offset 24 has 5 dimensions"});
+  }
+  {
+    Writer w = hdr(0, 3, 1);
+    w.str("rope_freqs.weight").raw<uint32_t>(1).raw<uint64_t>(64).raw<uint32_t>(0);
+    cases.push_back({"truncated tensor info", w.bytes, "dimensions, type and offset of tensor 'rope_freqs.weight'"});
+  }
+  cases.push_back({"longrope tensors without a scaling type", phi3_longrope_header(), "rope_factors_long.weight|", true});
   cases.push_back({"embedding not a multiple of heads",
                    hdr(3).kv_str("general.architecture", "llama").kv_u32("llama.attention.head_count", 3)
                        .kv_u32("llama.embedding_length", 64).bytes,

@@ -5,6 +5,7 @@
 // float arithmetic (k-sums of d products in float, float exp and sin/cos).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -43,6 +44,20 @@ std::vector<Case> schemes(int d, bool causal) {
   yarn.factor = 4.0;
   yarn.original_max_position_embeddings = 16;
   add("rope-yarn", RopePosition{10000.0, yarn, RopeLayout::Half});
+  // Partial rotary (GPT-NeoX, GPT-J, DeepSeek's MLA): the first rotary_dim dims rotate, the rest pass through;
+  // and LongRoPE, whose factors switch with the current length (one past the largest position).
+  const int rd = d >= 4 ? std::max(2, (d / 2) & ~1) : d;
+  add("rope-partial-half", RopePosition{10000.0, yarn, RopeLayout::Half, rd});
+  add("rope-partial-interleaved", RopePosition{10000.0, {}, RopeLayout::Interleaved, rd});
+  RopeScaling longrope;
+  longrope.type = RopeScalingType::Longrope;
+  longrope.factor = 8.0;
+  longrope.original_max_position_embeddings = 16;
+  for (int i = 0; i < rd / 2; ++i) {
+    longrope.short_factor.push_back(1.0 + 0.1 * i);
+    longrope.long_factor.push_back(2.0 + 3.0 * i);
+  }
+  add("rope-partial-longrope", RopePosition{10000.0, longrope, RopeLayout::Half, rd});
   T5Position t5;
   t5.bidirectional = !causal;
   t5.num_buckets = 8;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/controls.h"
+#include "app/model_link.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -41,8 +42,6 @@ constexpr const char* kDefaultModel = "llama-3.1-8b";
 constexpr int kMaxLength = 1 << 30;
 constexpr int kMaxHeadDim = 4096;
 constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each)
-// GGUF metadata of real files is a few MiB; 64 MiB is generous (as posenc inspect).
-constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
@@ -82,12 +81,6 @@ std::string parse_numbers(const std::string& text, std::vector<double>& out) {
   return "";
 }
 
-class ModelView;
-std::set<ModelView*>& live_views() {
-  static std::set<ModelView*> views;
-  return views;
-}
-
 // One RoPE entry as the view shows it: the model's, or one layer type's.
 struct RopePanel {
   std::string name;  // "rope" or "layers.<type>"
@@ -98,13 +91,9 @@ struct RopePanel {
   std::vector<double> short_inv, long_inv;  // longrope: both factor sets
 };
 
-class ModelView final : public View {
+class ModelView final : public View, public ModelSink {
  public:
-  ModelView() {
-    live_views().insert(this);
-    fill_from_preset(kDefaultModel);
-  }
-  ~ModelView() override { live_views().erase(this); }
+  ModelView() { fill_from_preset(kDefaultModel); }
 
   const char* id() const override { return "model"; }
   const char* title() const override { return "Model"; }
@@ -184,8 +173,9 @@ class ModelView final : public View {
     }
   }
 
-  // A config loaded by the page (window.posenc.loadModel): becomes the source, model=custom.
-  void set_loaded(const ModelPosition& m) {
+  // A config loaded by the page (window.posenc.loadModel, file picker, drop, paste): becomes the source,
+  // model=custom.
+  void set_loaded_model(const ModelPosition& m) override {
     load_error_.reset();
     fill_from(m);
     model_ = kCustom;
@@ -193,12 +183,13 @@ class ModelView final : public View {
     snapshot_ = positional_text();
     invalidate();
   }
-  void set_load_error(const Notice& n) {
+  void set_model_load_error(const Notice& n) override {
     load_error_ = n;
     load_error_state_ = model_ + "|" + positional_text();
     invalidate();
   }
-  std::string query() const {
+  const char* sink_view_id() const override { return id(); }
+  std::string sink_query() const override {
     StateMap s;
     s["view"] = id();
     save_state(s);
@@ -479,7 +470,7 @@ void ModelView::controls(Controls& c) {
   }
   probe_last_item("combo.model");
   if (model_ != kCustom && !exact_) ImGui::TextDisabled("(edited: computed from the keys below)");
-  ImGui::TextDisabled("Load a config: window.posenc.loadModel");
+  draw_model_file_button();
   ImGui::Separator();
   c.draw("position");
   c.draw("head_dim");
@@ -652,27 +643,5 @@ void ModelView::draw_figure(ImVec2 size) {
 }  // namespace
 
 std::unique_ptr<View> make_model_view() { return std::make_unique<ModelView>(); }
-
-std::string load_model_bytes(const unsigned char* data, std::size_t size) {
-  try {
-    ModelPosition m;
-    if (!data && size > 0)
-      throw InvalidArgument("", "the file is " + std::to_string(size) + " bytes; the limit is 64 MiB for GGUF, 8 MiB for config.json");
-    const std::span<const uint8_t> bytes(data, size);
-    if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) {
-      if (size > kMaxGgufBytes) throw InvalidArgument("gguf", "the GGUF header is larger than 64 MiB");
-      m = read_gguf_model(read_gguf_header(bytes));
-    } else {
-      m = read_hf_config(model_io::parse_config_text(std::string_view(reinterpret_cast<const char*>(data), size)));
-    }
-    for (ModelView* v : live_views()) v->set_loaded(m);
-  } catch (const InvalidArgument& e) {
-    const std::string key = e.field().empty() ? "model" : e.field();
-    for (ModelView* v : live_views()) v->set_load_error(Notice{key, std::string("loading the model: ") + e.what()});
-  } catch (const std::exception& e) {
-    for (ModelView* v : live_views()) v->set_load_error(Notice{"model", std::string("loading the model: ") + e.what()});
-  }
-  return live_views().empty() ? std::string("view=model") : (*live_views().begin())->query();
-}
 
 }  // namespace posenc::app

@@ -1,6 +1,8 @@
 // RoPE: one pair's rotation animated over position, RoFormer's long-range decay bound of q.k versus
 // relative distance, and the context-extension methods beyond the trained length (per-pair frequency
-// ratio; rotation angle at the target length vs. the angle seen in training).
+// ratio; rotation angle at the target length vs. the angle seen in training). A real model
+// (model=<preset id>, or a loaded config) fills the keys: dim = its rotary dims, base, scaling and its
+// parameters, trained and target lengths.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "app/controls.h"
+#include "app/model_link.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
@@ -34,7 +37,7 @@ constexpr int kScalingColor[] = {7, 1, 2, 4, 5, 6};
 
 ImU32 scaling_color(RopeScalingType type) { return palette_color(kScalingColor[int(type)]); }
 
-class RopeView final : public View {
+class RopeView final : public ModelLinkedView {
  public:
   const char* id() const override { return "rope"; }
   const char* title() const override { return "RoPE"; }
@@ -44,6 +47,7 @@ class RopeView final : public View {
   }
 
   void params(ParamList& p) override {
+    declare_model(p);
     p.integer("dim", dim_, 2, kMaxHeadWidth,
               {.label = "Head width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
@@ -56,6 +60,7 @@ class RopeView final : public View {
     p.flag("play", play_, {.label = "Play"});
     p.flag("compare", compare_, {.label = "compare all methods"});
     p.integer("decay", decay_max_, 1, kMaxContext, {.label = "Decay plot: max distance", .format = "%d", .log = true});
+    extra_.declare(p);
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
@@ -79,6 +84,7 @@ class RopeView final : public View {
   std::string key_for_field(const std::string& field) const override;
 
   RopeScaling scaling_for(RopeScalingType type) const;
+  ModelFill fill_from_model(const ModelPosition& m) override;
   void draw_rotation(ImVec2 size);
   void pair_tooltip(double x) const;
   bool scaled() const { return scaling_ != RopeScalingType::None; }
@@ -95,6 +101,7 @@ class RopeView final : public View {
   bool play_ = true;
   bool compare_ = true;
   int decay_max_ = 512;
+  RopeExtraKeys extra_;  // YaRN's and Llama 3's parameters
 
   double anim_pos_ = 0;  // animated position (fractional between frames); not part of the state
   int anim_from_ = -1;   // pos_ the animation last started from: a new pos_ restarts it there
@@ -108,9 +115,67 @@ RopeScaling RopeView::scaling_for(RopeScalingType type) const {
   s.type = type;
   s.factor = factor_;
   s.original_max_position_embeddings = orig_;
-  s.low_freq_factor = 1.0;  // Llama 3.1's published values
-  s.high_freq_factor = 4.0;
+  extra_.apply(s);  // YaRN's and Llama 3's keys (default: transformers' defaults, Llama 3.1's values)
   return s;
+}
+
+// The model's full-attention RoPE into this view's keys. LongRoPE's per-pair factors, other layer types'
+// RoPE and a softmax factor beyond 1/sqrt(head_dim) have no key here: each is a notice naming `model`.
+ModelFill RopeView::fill_from_model(const ModelPosition& m) {
+  ModelFill f;
+  const std::string name = m.model_type.empty() ? std::string("the model") : m.model_type;
+  if (m.position != PositionKind::Rope || !m.rope) {
+    f.gap(name + " uses " + position_kind_name(m.position) +
+          " positions, not RoPE: the RoPE view's keys are unchanged (view=model shows its scheme).");
+    return f;
+  }
+  const ModelRope& r = *m.rope;
+  const RopeScaling& s = r.scaling;
+  auto clamped = [&](const char* key, double v, double lo, double hi) {
+    if (v < lo || v > hi)
+      f.gap(name + "'s " + key + " " + format_number(v) + " is outside the RoPE view's range [" + format_number(lo) +
+            ", " + format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
+    return std::clamp(v, lo, hi);
+  };
+  dim_ = int(clamped("rotary dims", r.rotary_dim, 2, kMaxHeadWidth)) & ~1;
+  base_ = clamped("base", r.base, kBaseMin, kBaseMax);
+  if (s.type == RopeScalingType::Longrope) {
+    scaling_ = RopeScalingType::None;
+    f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
+          " each, long beyond " + std::to_string(s.original_max_position_embeddings) +
+          " positions), which the RoPE view has no keys for: it shows unscaled RoPE at the model's base and lengths. "
+          "view=model shows LongRoPE exactly.");
+  } else {
+    scaling_ = s.type;
+  }
+  f.keys = {"dim", "base", "scaling", "orig", "target"};
+  if (scaling_ != RopeScalingType::None) {
+    factor_ = clamped("factor", s.factor, 1.0, kMaxFactor);
+    f.keys.push_back("factor");
+  }
+  const int64_t trained = scaling_ != RopeScalingType::None && s.original_max_position_embeddings > 0
+                              ? s.original_max_position_embeddings
+                              : r.original_max_position_embeddings;
+  orig_ = int(clamped("original length", double(trained), 16, kMaxContext));
+  target_ = int(clamped("max length", double(r.max_position_embeddings), 16, kMaxContext));
+  extra_.fill(s, f.keys);
+  pair_ = std::min(pair_, dim_ / 2 - 1);
+  pos_ = std::min(pos_, target_ - 1);
+  if (!m.layers.empty()) {
+    std::string others;
+    for (const auto& [type, lr] : m.layers)
+      if (type != "full_attention")
+        others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
+                  rope_type_name(lr.scaling.type);
+    f.gap(name + " has layer types with their own RoPE (" + others +
+          "): the RoPE view shows the full_attention layers'; view=model shows each.");
+  }
+  const double plain = 1.0 / std::sqrt(double(m.head_dim));
+  if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
+    f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " (1/sqrt(head_dim) = " +
+          format_number(plain) + ", x" + format_number(r.softmax_scale / plain) +
+          "), a factor outside the rotation the RoPE view draws.");
+  return f;
 }
 
 std::string RopeView::key_for_field(const std::string& field) const {
@@ -119,7 +184,10 @@ std::string RopeView::key_for_field(const std::string& field) const {
   if (field == "scaling.original_max_position_embeddings") return "orig";
   if (field == "target_length") return "target";
   if (field == "max_distance") return "decay";
-  if (field.rfind("scaling.", 0) == 0) return "scaling";
+  if (field.rfind("scaling.", 0) == 0) {
+    const std::string rest = field.substr(8);  // YaRN's and Llama 3's keys have the scaling's field names
+    return rest != "type" && param_list().find(rest) ? rest : "scaling";
+  }
   return View::key_for_field(field);  // dim, base
 }
 
@@ -152,10 +220,15 @@ void RopeView::recompute() {
 }
 
 void RopeView::controls(Controls& c) {
+  draw_model_controls();
   if (c.draw("dim")) pair_ = std::min(pair_, dim_ / 2 - 1);
   c.draw("base");
   c.draw("scaling");
   c.draw("factor");
+  if (scaling_ == RopeScalingType::Yarn)
+    for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
+  if (scaling_ == RopeScalingType::Llama3)
+    for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
   c.draw("orig");
   if (c.draw("target")) pos_ = std::min(pos_, target_ - 1);
   if (ImGui::SmallButton("T = f L")) {
@@ -289,6 +362,13 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
     pairs.rows.push_back({double(p.pair), p.inv_freq, p.inv_freq_scaled, p.ratio, p.wavelength, p.trained_angle,
                           p.target_angle, p.coverage == PairCoverage::Extrapolated ? 1.0 : 0.0});
   tables.push_back(std::move(pairs));
+  // The selected method's magnitude and the counts the summary line gives.
+  tables.push_back(ExportTable{std::string("summary (") + name_of(scaling_) + ")", "", "",
+                               {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns",
+                                "interpolated", "extrapolated"},
+                               {{double(dim_), base_, factor_, double(orig_), double(target_),
+                                 analysis_.attention_scaling, double(analysis_.full_turn),
+                                 double(analysis_.interpolated), double(analysis_.extrapolated)}}});
 }
 
 void RopeView::draw_figure(ImVec2 size) {
@@ -300,6 +380,10 @@ void RopeView::draw_figure(ImVec2 size) {
 
   const float text_top = ImGui::GetCursorScreenPos().y;
   if (!alone()) {
+    if (const std::string caption = model_caption(); !caption.empty()) {
+      ImGui::TextWrapped("%s", caption.c_str());
+      probe_last_item("text.rope.model");
+    }
     ImGui::TextWrapped("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s",
                        target_, orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
                        analysis_.attention_scaling != 1.0 ? "" : ".");

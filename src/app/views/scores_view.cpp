@@ -1,6 +1,8 @@
 // Score heatmaps: n x n attention logits and softmax weights for every positional scheme, with the
 // scheme's additive terms (the four-term absolute expansion, XL's four, DeBERTa's c2p / p2c, biases)
-// side by side with the total.
+// side by side with the total. A real model (model=<preset id>, or a loaded config) fills the keys: the
+// scheme from its position kind with its parameters, d = head_dim, and for RoPE its rotary dims, layout
+// and scaling; for ALiBi its head count.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -13,6 +15,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/model_link.h"
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/absolute_attention.h"
@@ -34,7 +37,11 @@ constexpr int kMaxHeatmapPositions = 2048;  // positions actually computed and d
 constexpr int kMaxWidth = 256;
 constexpr int kMaxSeed = 1000000;
 constexpr int kMaxClip = 64;
-constexpr int kMaxHeadCount = 64;
+constexpr int kMaxHeadCount = 128;  // BLOOM has 112 ALiBi heads
+constexpr int kMaxFactor = 1024;
+constexpr int kMaxLength = 1 << 22;
+// RoPE scaling methods this view computes: every one but LongRoPE (its per-pair factors come from a model).
+constexpr auto kScalingNames = names_of<RopeScalingType>().first(size_t(RopeScalingType::Longrope));
 
 // The scores view's schemes (one position scheme each, compared on the same q, k): no single core enum.
 enum class Scheme { None, Sinusoidal, Rope, T5, Alibi, Shaw, Deberta, Xl, Learned };
@@ -52,13 +59,14 @@ std::string term_figure(const std::string& name);
 // Seeds of the different random tables drawn from one user seed.
 uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull + which; }
 
-class ScoresView final : public View {
+class ScoresView final : public ModelLinkedView {
  public:
   const char* id() const override { return "scores"; }
   const char* title() const override { return "Scores"; }
   const char* caption() const override;
 
   void params(ParamList& p) override {
+    declare_model(p);
     p.choice("scheme", scheme_, kSchemeNames, {.label = "Scheme", .labels = kSchemeLabels});
     p.integer("n", n_, 1, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
     p.integer("d", d_, 2, kMaxWidth, {.label = "Width d (even)", .format = "d = %d", .log = true, .even = true});
@@ -79,6 +87,14 @@ class ScoresView final : public View {
     p.integer("clip", clip_, 0, kMaxClip, {.label = "Clip distance K", .format = "K = %d"});
     p.integer("heads", heads_, 1, kMaxHeadCount, {.label = "Heads H", .format = "H = %d"});
     p.integer("head", head_, 0, heads_ - 1, {.label = "Head h", .format = "h = %d"});
+    // RoPE as a model has it: partial rotary, pair layout, context extension.
+    p.integer("rotary_dim", rotary_dim_, 0, d_,
+              {.label = "RoPE rotary dims (0 = all of d)", .format = "rotary_dim = %d", .even = true});
+    p.choice("layout", layout_, names_of<RopeLayout>(), {.label = "RoPE pair layout"});
+    p.choice("scaling", scaling_, kScalingNames, {.label = "RoPE context extension"});
+    p.real("factor", factor_, 1.0, kMaxFactor, {.label = "Factor f", .format = "f = %.6g", .log = true});
+    p.integer("orig", orig_, 1, kMaxLength, {.label = "Trained length L", .format = "L = %d", .log = true});
+    extra_.declare(p);
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
@@ -117,6 +133,8 @@ class ScoresView final : public View {
   void controls(Controls& c) override;
   void recompute() override;
   void upload() override;  // tiles' float textures and colour ranges (GL)
+  ModelFill fill_from_model(const ModelPosition& m) override;
+  RopePosition rope_position() const;
   void draw_figure(ImVec2 size) override;
   std::string key_for_field(const std::string& field) const override;
 
@@ -144,6 +162,12 @@ class ScoresView final : public View {
   int clip_ = 4;
   int heads_ = 8;
   int head_ = 0;
+  int rotary_dim_ = 0;  // 0 = every dim rotates
+  RopeLayout layout_ = RopeLayout::Half;
+  RopeScalingType scaling_ = RopeScalingType::None;
+  double factor_ = 4.0;
+  int orig_ = 4096;
+  RopeExtraKeys extra_;
 
   // Inputs of the last computation (double, O(n d)): the exact values are recomputed from them.
   bool computed_ = false;
@@ -169,7 +193,9 @@ const char* ScoresView::caption() const {
     case Scheme::Rope:
       return "e_ij = (R_i q_i) . (R_j k_j) / sqrt(d) = q_i . R_(j-i) k_j / sqrt(d): depends on j - i only";
     case Scheme::T5: return "e_ij = q_i . k_j + b[bucket(j - i)]  (no 1/sqrt(d): T5 folds it into W_Q's init)";
-    case Scheme::Alibi: return "e_ij = q_i . k_j / sqrt(d) - m_h |i - j|,  m_h = 2^(-8(h+1)/H)";
+    case Scheme::Alibi:
+      return "e_ij = q_i . k_j / sqrt(d) - m_h |i - j|,  m_h = 2^(-8(h+1)/H) (H a power of two; else Press et al.'s "
+             "interleaving)";
     case Scheme::Shaw: return "e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d)";
     case Scheme::Deberta:
       return "e_ij = (q_i.k_j + q_i.k^r[delta(i,j)] + k_j.q^r[delta(i,j)]) / sqrt(3d): c2p + p2c, no p2p";
@@ -180,6 +206,7 @@ const char* ScoresView::caption() const {
 }
 
 void ScoresView::controls(Controls& c) {
+  draw_model_controls();
   c.draw("scheme");
   c.draw("n");
   if (n_ > kMaxHeatmapPositions) {
@@ -204,8 +231,16 @@ void ScoresView::controls(Controls& c) {
   ImGui::Separator();
   switch (scheme_) {
     case Scheme::Sinusoidal:
-    case Scheme::Rope:
     case Scheme::Xl: c.draw("base"); break;
+    case Scheme::Rope:
+      for (const char* k : {"base", "rotary_dim", "layout", "scaling"}) c.draw(k);
+      if (scaling_ != RopeScalingType::None)
+        for (const char* k : {"factor", "orig"}) c.draw(k);
+      if (scaling_ == RopeScalingType::Yarn)
+        for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
+      if (scaling_ == RopeScalingType::Llama3)
+        for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
+      break;
     case Scheme::T5:
       c.draw("buckets");
       c.draw("max_distance");
@@ -243,8 +278,115 @@ std::string ScoresView::key_for_field(const std::string& field) const {
   if (field == "position.max_relative_position") return "clip";
   if (field == "position.slope") return "head";
   if (field == "dim" || field == "q" || field == "k" || field == "x") return "d";
+  if (field == "position.rotary_dim" || field == "position.dim") return "rotary_dim";
+  if (field == "position.base") return "base";
+  if (field == "position.scaling.original_max_position_embeddings") return "orig";
+  if (field.rfind("position.scaling.", 0) == 0) {
+    const std::string rest = field.substr(17);  // YaRN's and Llama 3's keys have the scaling's field names
+    return rest != "type" && param_list().find(rest) ? rest : "scaling";
+  }
   const std::string key = View::key_for_field(field);
   return key.empty() ? "scheme" : key;  // any other position table: the scheme cannot compute this state
+}
+
+RopePosition ScoresView::rope_position() const {
+  RopePosition p;
+  p.base = base_;
+  p.layout = layout_;
+  if (rotary_dim_ > 0 && rotary_dim_ < d_) p.rotary_dim = rotary_dim_;
+  p.scaling.type = scaling_;
+  if (scaling_ != RopeScalingType::None) {
+    p.scaling.factor = factor_;
+    p.scaling.original_max_position_embeddings = orig_;
+    extra_.apply(p.scaling);
+  }
+  return p;  // dynamic NTK sees one past the last position as its current length (attention())
+}
+
+// The model's scheme and its numbers into this view's keys. What the keys cannot hold (LongRoPE's factors,
+// other layer types, a softmax factor beyond 1/sqrt(d), learned absolute tables) is a notice naming `model`.
+ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
+  ModelFill f;
+  const std::string name = m.model_type.empty() ? std::string("the model") : m.model_type;
+  auto clamped = [&](const char* what, double v, double lo, double hi) {
+    if (v < lo || v > hi)
+      f.gap(name + "'s " + what + " " + format_number(v) + " is outside the scores view's range [" + format_number(lo) +
+            ", " + format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
+    return std::clamp(v, lo, hi);
+  };
+  d_ = int(clamped("head_dim", m.head_dim, 2, kMaxWidth));
+  if (d_ % 2) {
+    f.gap(name + "'s head_dim " + std::to_string(m.head_dim) + " is odd: the scores view's width d is even, shown at " +
+          std::to_string(d_ - 1) + ".");
+    d_ -= 1;
+  }
+  f.keys = {"scheme", "d"};
+  const double plain = 1.0 / std::sqrt(double(m.head_dim));
+  switch (m.position) {
+    case PositionKind::Rope: {
+      const ModelRope& r = *m.rope;
+      const RopeScaling& s = r.scaling;
+      scheme_ = Scheme::Rope;
+      base_ = clamped("base", r.base, kBaseMin, kBaseMax);
+      rotary_dim_ = r.rotary_dim >= m.head_dim ? 0 : std::min(r.rotary_dim, d_);
+      layout_ = r.layout;
+      scaling_ = s.type == RopeScalingType::Longrope ? RopeScalingType::None : s.type;
+      f.keys.insert(f.keys.end(), {"base", "rotary_dim", "layout", "scaling"});
+      if (scaling_ != RopeScalingType::None) {
+        factor_ = clamped("factor", s.factor, 1.0, kMaxFactor);
+        orig_ = int(clamped("original length", double(s.original_max_position_embeddings), 1, kMaxLength));
+        f.keys.insert(f.keys.end(), {"factor", "orig"});
+      }
+      extra_.fill(s, f.keys);
+      if (s.type == RopeScalingType::Longrope)
+        f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
+              " each), which the scores view has no keys for: it shows unscaled RoPE. view=model shows LongRoPE "
+              "exactly.");
+      if (!m.layers.empty())
+        f.gap(name + " has layer types with their own RoPE: the scores view shows the full_attention layers' "
+                     "(view=model shows each).");
+      if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
+        f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " = " +
+              format_number(r.softmax_scale / plain) + " / sqrt(head_dim): the scores view scales by 1/sqrt(d) only.");
+      break;
+    }
+    case PositionKind::Alibi:
+      scheme_ = Scheme::Alibi;
+      heads_ = int(clamped("head count", double(m.alibi_slopes.size()), 1, kMaxHeadCount));
+      head_ = 0;
+      f.keys.insert(f.keys.end(), {"heads", "head"});
+      break;
+    case PositionKind::T5:
+      scheme_ = Scheme::T5;
+      t5_buckets_ = int(clamped("num_buckets", m.t5_num_buckets, 4, 256)) & ~1;
+      t5_max_distance_ = int(clamped("max_distance", double(m.t5_max_distance), 2, 4096));
+      causal_ = !m.t5_bidirectional;
+      f.keys.insert(f.keys.end(), {"buckets", "max_distance", "causal"});
+      if (t5_buckets_ != m.t5_num_buckets)
+        f.gap(name + "'s num_buckets " + std::to_string(m.t5_num_buckets) + " is not an even count in [4, 256].");
+      break;
+    case PositionKind::Deberta:
+      scheme_ = Scheme::Deberta;
+      if (m.deberta_bucket_size < 1)
+        f.gap(name + " does not bucket relative positions (position_buckets <= 0), which the scores view always "
+                     "does: shown with bucket_size = max_position.");
+      deberta_max_position_ = int(clamped("max_position", double(m.deberta_max_position), 4, 4096));
+      deberta_buckets_ = int(clamped("bucket_size",
+                                     double(m.deberta_bucket_size < 1 ? deberta_max_position_ : m.deberta_bucket_size),
+                                     2, 1024));
+      f.keys.insert(f.keys.end(), {"deberta_buckets", "deberta_max_position"});
+      break;
+    case PositionKind::Learned:
+      scheme_ = Scheme::Sinusoidal;
+      f.gap(name + " learns its absolute position vectors (a table of " +
+            std::to_string(m.learned_max_position_embeddings) +
+            " trained rows that posenc does not have): the scores view shows the same four terms with the sinusoidal "
+            "table in its place.");
+      break;
+    case PositionKind::None: scheme_ = Scheme::None; break;
+  }
+  head_ = std::min(head_, heads_ - 1);
+  return f;
 }
 
 void ScoresView::recompute() {
@@ -278,7 +420,7 @@ void ScoresView::recompute() {
     spec.causal = causal_;
     switch (scheme_) {
       case Scheme::None: spec.position = NoPosition{}; break;
-      case Scheme::Rope: spec.position = RopePosition{base_, {}, RopeLayout::Half}; break;
+      case Scheme::Rope: spec.position = rope_position(); break;
       case Scheme::T5: {
         T5Position t;
         t.bidirectional = !causal_;
@@ -436,6 +578,23 @@ void ScoresView::export_data(std::vector<ExportTable>& tables) const {
     for (const AttentionTerm& t : result.terms) tables.push_back(table("term: " + t.name, t.values));
   tables.push_back(table("logits", result.logits));
   tables.push_back(table("weights", result.weights));
+  // The position numbers behind the picture: RoPE's frequencies (as the core computes them for these
+  // positions), ALiBi's slope.
+  if (scheme_ == Scheme::Rope) {
+    const RopePosition p = rope_position();
+    std::vector<int64_t> pos(static_cast<size_t>(n));
+    std::iota(pos.begin(), pos.end(), int64_t{0});
+    const RopeFrequencies f =
+        rope_frequencies(p.rotary_dim.value_or(d_), p.base, with_seq_len_from_positions(p.scaling, pos));
+    ExportTable t{"rope: frequencies (" + std::string(name_of(p.layout)) + ", attention_scaling " +
+                      format_number(f.attention_scaling) + ")",
+                  "pair k", "inv_freq", {"pair", "inv_freq"}, {}};
+    for (size_t k = 0; k < f.inv_freq.size(); ++k) t.rows.push_back({double(k), f.inv_freq[k]});
+    tables.push_back(std::move(t));
+  } else if (scheme_ == Scheme::Alibi) {
+    tables.push_back(ExportTable{"alibi: slope", "", "", {"heads", "head", "slope"},
+                                 {{double(heads_), double(shown_head()), alibi_slope_}}});
+  }
 }
 
 void ScoresView::upload() {
@@ -519,6 +678,12 @@ void ScoresView::draw_hover(int i, int j) const {
 }
 
 void ScoresView::draw_figure(ImVec2 size) {
+  if (const std::string caption = model_caption(); !caption.empty() && !alone()) {
+    const float top = ImGui::GetCursorPosY();
+    ImGui::TextWrapped("%s", caption.c_str());
+    probe_last_item("text.scores.model");
+    size.y -= ImGui::GetCursorPosY() - top;
+  }
   if (n_ > kMaxHeatmapPositions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
     ImGui::Text("n = %d is above the heatmap cap: showing positions 0..%d.", n_, kMaxHeatmapPositions - 1);

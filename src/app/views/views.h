@@ -20,10 +20,13 @@ std::unique_ptr<View> make_permutation_view();
 std::unique_ptr<View> make_toy_view();
 std::unique_ptr<View> make_model_view();
 
-// A config.json text or GGUF header (window.posenc.loadModel) loaded into every Model view: on success
-// view=model&model=custom with its positional keys filled; otherwise the Model view shows the error as a
-// notice naming the key path. Returns the Model view's state query for the page to load.
-std::string load_model_bytes(const unsigned char* data, std::size_t size);
+// A config.json text or GGUF header (window.posenc.loadModel, the page's file picker, drop and paste)
+// loaded into every view that takes models (Model, RoPE, scores; app/model_link.h): on success model=custom
+// with the view's keys filled; otherwise each shows the error as a notice naming the key path. Returns the
+// state query of `view` when it takes models, else the Model view's, for the page to load. `prefix`: the
+// bytes are the start of a larger file, and a GGUF header that goes on past them returns "" (read more).
+std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view = "model",
+                             bool prefix = false);
 
 // All views in menu order: the one list of views (App::view_ids() reads it).
 std::vector<std::unique_ptr<View>> make_views();

@@ -1,0 +1,252 @@
+#include "app/model_link.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <span>
+
+#include "app/controls.h"
+#include "app/probe.h"
+#include "app/state_params.h"
+#include "app/views/views.h"
+#include "core/gguf.h"
+#include "model_io/config_json.h"
+#include "model_io/presets.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr const char* kCustom = "custom";
+// GGUF metadata of real files (tokenizer vocabularies included) is a few MiB; 64 MiB is generous (as
+// posenc inspect). config.json is checked at 8 MiB by parse_config_text.
+constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
+
+std::set<ModelSink*>& sinks() {
+  static std::set<ModelSink*> all;
+  return all;
+}
+
+bool g_file_picker = false;
+bool g_file_requested = false;
+
+}  // namespace
+
+ModelSink::ModelSink() { sinks().insert(this); }
+ModelSink::~ModelSink() { sinks().erase(this); }
+
+void set_model_file_picker(bool available) { g_file_picker = available; }
+bool model_file_picker() { return g_file_picker; }
+bool take_model_file_request() {
+  const bool r = g_file_requested;
+  g_file_requested = false;
+  return r;
+}
+
+void draw_model_file_button() {
+  if (!g_file_picker) {
+    ImGui::TextDisabled("Load a config: window.posenc.loadModel");
+    return;
+  }
+  if (ImGui::Button("Load config.json / GGUF")) g_file_requested = true;
+  probe_last_item("button.load_model");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
+                      "pasting config.json text works too.");
+}
+
+std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view, bool prefix) {
+  ModelPosition m;
+  std::optional<Notice> error;
+  try {
+    if (!data && size > 0)
+      throw InvalidArgument("", "the file is " + std::to_string(size) +
+                                    " bytes; the limit is 64 MiB for a GGUF header, 8 MiB for config.json");
+    const std::span<const uint8_t> bytes(data, size);
+    if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) {
+      if (size > kMaxGgufBytes) throw InvalidArgument("gguf", "the GGUF metadata is larger than 64 MiB");
+      try {
+        m = read_gguf_model(read_gguf_header(bytes));
+      } catch (const GgufTruncated&) {
+        if (prefix) return "";  // the header goes on past these bytes: the page reads a longer prefix
+        throw;
+      }
+    } else {
+      m = read_hf_config(model_io::parse_config_text(std::string_view(reinterpret_cast<const char*>(data), size)));
+    }
+  } catch (const InvalidArgument& e) {
+    const std::string key = e.field().empty() ? "model" : e.field();
+    error = Notice{key, std::string("loading the model: ") + e.what()};
+  } catch (const std::exception& e) {
+    error = Notice{"model", std::string("loading the model: ") + e.what()};
+  }
+  // Every view that takes models gets it (or the error); the page shows `view` if it takes models.
+  const ModelSink* shown = nullptr;
+  for (ModelSink* s : sinks()) {
+    if (error) s->set_model_load_error(*error);
+    else s->set_loaded_model(m);
+    if (view == s->sink_view_id() || (!shown && std::strcmp(s->sink_view_id(), "model") == 0)) shown = s;
+  }
+  return shown ? shown->sink_query() : std::string("view=model");
+}
+
+std::string model_label(const std::string& id) {
+  if (const auto* p = model_io::find_model_preset(id)) return p->label;
+  return id;
+}
+
+// ---------------------------------------------------------------- RopeExtraKeys
+
+void RopeExtraKeys::declare(ParamList& p) {
+  p.real("beta_fast", beta_fast, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "beta_fast = %.6g"});
+  p.real("beta_slow", beta_slow, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "beta_slow = %.6g"});
+  p.flag("truncate", truncate, {.label = "YaRN truncate (floor/ceil the correction range)"});
+  p.real("attention_factor", attention_factor, 0.0, 100.0,
+         {.label = "YaRN attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
+  p.real("mscale", mscale, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "mscale = %.6g"});
+  p.real("mscale_all_dim", mscale_all_dim, 0.0, 100.0,
+         {.label = "YaRN mscale_all_dim (0 = unset)", .format = "mscale_all_dim = %.6g"});
+  p.real("low_freq_factor", low_freq_factor, 0.0, 1024.0, {.label = "Llama 3 low_freq_factor", .format = "%.6g"});
+  p.real("high_freq_factor", high_freq_factor, 0.0, 1024.0, {.label = "Llama 3 high_freq_factor", .format = "%.6g"});
+}
+
+void RopeExtraKeys::apply(RopeScaling& s) const {
+  s.beta_fast = beta_fast;
+  s.beta_slow = beta_slow;
+  s.truncate = truncate;
+  s.attention_factor.reset();
+  s.mscale.reset();
+  s.mscale_all_dim.reset();
+  if (attention_factor > 0) s.attention_factor = attention_factor;
+  if (mscale > 0) s.mscale = mscale;
+  if (mscale_all_dim > 0) s.mscale_all_dim = mscale_all_dim;
+  s.low_freq_factor = low_freq_factor;
+  s.high_freq_factor = high_freq_factor;
+}
+
+void RopeExtraKeys::fill(const RopeScaling& s, std::vector<std::string>& filled) {
+  if (s.type == RopeScalingType::Yarn) {
+    beta_fast = std::clamp(s.beta_fast, 0.0, 1024.0);
+    beta_slow = std::clamp(s.beta_slow, 0.0, 1024.0);
+    truncate = s.truncate;
+    attention_factor = std::clamp(s.attention_factor.value_or(0.0), 0.0, 100.0);
+    mscale = std::clamp(s.mscale.value_or(0.0), 0.0, 100.0);
+    mscale_all_dim = std::clamp(s.mscale_all_dim.value_or(0.0), 0.0, 100.0);
+    filled.insert(filled.end(), std::begin(kYarnKeys), std::end(kYarnKeys));
+  }
+  if (s.type == RopeScalingType::Llama3) {
+    low_freq_factor = std::clamp(s.low_freq_factor, 0.0, 1024.0);
+    high_freq_factor = std::clamp(s.high_freq_factor, 0.0, 1024.0);
+    filled.insert(filled.end(), std::begin(kLlama3Keys), std::end(kLlama3Keys));
+  }
+}
+
+// ---------------------------------------------------------------- ModelLinkedView
+
+void ModelLinkedView::declare_model(ParamList& p) {
+  p.text("model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
+         {.label = "Model", .help = "empty (none), a preset id (docs/models.md) or custom (a loaded config.json / GGUF): "
+                                    "fills the keys below"});
+}
+
+std::string ModelLinkedView::parse_model(const std::string& s) {
+  if (s.empty() || s == "none") {
+    model_.clear();
+    source_.reset();
+    fill_ = {};
+    return "";
+  }
+  if (s == kCustom) {
+    // A loaded config's keys travel in the URL; without the config itself the keys are all there is.
+    if (model_ != kCustom) source_.reset(), fill_ = {};
+    model_ = kCustom;
+    return "";
+  }
+  if (!model_io::find_model_preset(s)) return "\"" + s + "\" is not a preset (docs/models.md lists them)";
+  if (s == model_ && model_exact()) return "";
+  try {
+    apply(read_hf_config(model_io::preset_config(s)), s);
+  } catch (const InvalidArgument& e) {
+    return std::string("preset \"") + s + "\" cannot be read: " + e.what();
+  }
+  return "";
+}
+
+void ModelLinkedView::apply(const ModelPosition& m, const std::string& name) {
+  fill_ = fill_from_model(m);
+  for (Notice& n : fill_.gaps) n.message = "model=" + name + ": " + n.message;
+  model_ = name;
+  source_ = m;
+  snapshot_ = filled_text();
+  load_error_.reset();
+}
+
+void ModelLinkedView::set_loaded_model(const ModelPosition& m) {
+  apply(m, kCustom);
+  invalidate();
+}
+
+void ModelLinkedView::set_model_load_error(const Notice& n) {
+  load_error_ = n;
+  StateMap s;
+  save_state(s);
+  load_error_state_ = to_query(s);
+  invalidate();
+}
+
+std::string ModelLinkedView::sink_query() const {
+  StateMap s;
+  s["view"] = id();
+  save_state(s);
+  return to_query(s);
+}
+
+std::string ModelLinkedView::filled_text() const {
+  std::string out;
+  const ParamList list = param_list();
+  for (const std::string& key : fill_.keys)
+    if (const Param* p = list.find(key)) out += key + '=' + p->text() + '&';
+  return out;
+}
+
+bool ModelLinkedView::model_exact() const { return source_ && !model_.empty() && snapshot_ == filled_text(); }
+
+void ModelLinkedView::notes(Notices& out) const {
+  if (load_error_) {
+    StateMap s;
+    save_state(s);
+    if (to_query(s) == load_error_state_) out.push_back(*load_error_);
+  }
+  if (model_exact())
+    for (const Notice& n : fill_.gaps) out.push_back(n);
+}
+
+std::string ModelLinkedView::model_caption() const {
+  if (model_.empty()) return "";
+  const std::string label = model_ == kCustom ? std::string("custom (a loaded config.json / GGUF)") : model_label(model_);
+  if (model_exact()) return "Model " + label + ": the keys hold its values.";
+  if (source_) return "Model " + label + ", edited: computed from the keys.";
+  return "Model " + label + ": computed from the keys.";
+}
+
+void ModelLinkedView::draw_model_controls() {
+  ImGui::TextUnformatted("Model (fills the keys below)");
+  const std::string shown = model_.empty() ? "none" : model_label(model_);
+  if (ImGui::BeginCombo("##model", shown.c_str())) {
+    if (ImGui::Selectable("none", model_.empty())) parse_model("");
+    for (const auto& preset : model_io::model_presets())
+      if (ImGui::Selectable(preset.label, model_ == preset.id)) parse_model(preset.id);  // again: refills edited keys
+    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true)) apply(*source_, kCustom);
+    ImGui::EndCombo();
+  }
+  probe_last_item("combo.model");
+  draw_model_file_button();
+  if (!model_.empty()) {
+    if (model_exact()) ImGui::TextDisabled("keys filled from the model");
+    else if (source_) ImGui::TextDisabled("edited: computed from the keys");
+  }
+  ImGui::Separator();
+}
+
+}  // namespace posenc::app

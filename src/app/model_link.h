@@ -1,0 +1,111 @@
+// Views that take a real model: the Model view, and the RoPE and scores views, whose own declared keys a
+// model fills (model=<preset id>, or model=custom for a loaded config.json / GGUF header). A loaded config
+// (window.posenc.loadModel, the page's file picker, drop and paste) reaches every such view through
+// load_model_bytes (views.h).
+//
+// ModelLinkedView follows the Model view's rule: choosing a model fills the view's keys; while they still
+// hold what the model filled, the view is the model's (and says what of the model it cannot show, as
+// notices naming `model`); once a key is edited, the key wins. The URL carries `model` and every key, so a
+// link round-trips (a preset is filled again, then the keys after it are read over it).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/notices.h"
+#include "app/params.h"
+#include "app/view.h"
+#include "core/model_config.h"
+#include "core/rope.h"
+
+namespace posenc::app {
+
+// Receives loaded models: every live Model, RoPE and scores view registers itself.
+class ModelSink {
+ public:
+  ModelSink();
+  virtual ~ModelSink();
+  ModelSink(const ModelSink&) = delete;
+  ModelSink& operator=(const ModelSink&) = delete;
+  virtual void set_loaded_model(const ModelPosition& m) = 0;
+  virtual void set_model_load_error(const Notice& n) = 0;
+  virtual const char* sink_view_id() const = 0;
+  // The view's whole state as a query ("view=<id>&model=custom&...").
+  virtual std::string sink_query() const = 0;
+};
+
+// The model keys the RoPE and scores views share beyond the scaling type, factor and lengths: YaRN's and
+// Llama 3's parameters, with the Model view's names and ranges. Declared by each view in its params().
+struct RopeExtraKeys {
+  double beta_fast = 32.0, beta_slow = 1.0;
+  bool truncate = true;
+  double attention_factor = 0, mscale = 0, mscale_all_dim = 0;  // 0 = derived / unset
+  double low_freq_factor = 1.0, high_freq_factor = 4.0;         // Llama 3.1's published values
+
+  void declare(ParamList& p);
+  // Copies the keys into a scaling (each type uses its own).
+  void apply(RopeScaling& s) const;
+  // Fills the keys of `type` from a model's scaling; appends their names to `filled`.
+  void fill(const RopeScaling& s, std::vector<std::string>& filled);
+  static constexpr const char* kYarnKeys[] = {"beta_fast", "beta_slow", "truncate", "attention_factor", "mscale",
+                                              "mscale_all_dim"};
+  static constexpr const char* kLlama3Keys[] = {"low_freq_factor", "high_freq_factor"};
+};
+
+// What a view can hold of a model: filled keys, and notices for what it cannot show.
+struct ModelFill {
+  std::vector<std::string> keys;  // the keys filled (their text is the snapshot)
+  Notices gaps;                   // what of the model the view cannot show (key "model")
+  void gap(const std::string& message) { gaps.push_back({"model", message}); }
+};
+
+class ModelLinkedView : public View, public ModelSink {
+ public:
+  void set_loaded_model(const ModelPosition& m) override;
+  void set_model_load_error(const Notice& n) override;
+  const char* sink_view_id() const override { return id(); }
+  std::string sink_query() const override;
+  // While the keys hold the model's: what the view cannot show of it. A failed load, while the state is
+  // the one it failed in.
+  void notes(Notices& out) const override;
+
+ protected:
+  // Declares `model` (call it first in params(): the keys declared after it are read over what it fills).
+  void declare_model(ParamList& p);
+  // Fills the view's keys from a model.
+  virtual ModelFill fill_from_model(const ModelPosition& m) = 0;
+  // The model's name ("" = none, a preset id, or "custom") and whether the keys still hold what it filled.
+  const std::string& model_name() const { return model_; }
+  bool model_exact() const;
+  const std::optional<ModelPosition>& model_source() const { return source_; }
+  // The model combo (none, the presets, custom), the file button and a status line.
+  void draw_model_controls();
+  // One line for the figure: "llama-3.1-8b: ..." (empty without a model).
+  std::string model_caption() const;
+
+ private:
+  std::string parse_model(const std::string& s);
+  void apply(const ModelPosition& m, const std::string& name);
+  std::string filled_text() const;
+
+  std::string model_;
+  std::optional<ModelPosition> source_;
+  ModelFill fill_;
+  std::string snapshot_;
+  std::optional<Notice> load_error_;
+  std::string load_error_state_;
+};
+
+// The label of a preset id, the id itself for anything else ("custom").
+std::string model_label(const std::string& id);
+
+// The page can open a file picker (the web build): the views that take models show a "Load config.json /
+// GGUF" button; pressing it is taken once by the app (AppAction::OpenModelFile).
+void set_model_file_picker(bool available);
+bool model_file_picker();
+bool take_model_file_request();
+// The button, or (without a picker) how to load a config.
+void draw_model_file_button();
+
+}  // namespace posenc::app

@@ -1,0 +1,209 @@
+// End-to-end, loading a model from a file in the page: the "Load config.json / GGUF" button (a hidden file
+// input), a file dropped on the page, config.json text pasted on the focused canvas. A GGUF is read through
+// Blob.slice prefixes of its start only (1 MiB, then 4x more while the header goes on), never the whole
+// file. The views' numbers (export, live region, probes) are `posenc inspect --json`'s for the same file.
+// The GGUF files are written here (GGUF v3 layout, ggml's docs/gguf.md), with tensor infos and zero bytes
+// standing in for the tensor data.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useBrowser, openState, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
+import { gguf } from './gguf-writer.mjs';
+
+const env = useBrowser();
+const posenc = path.join(repo, 'build', 'native', 'posenc');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-model-files-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+const MiB = 1 << 20;
+
+function inspect(file) {
+  return JSON.parse(execFileSync(posenc, ['inspect', file, '--json'], { encoding: 'utf8' }));
+}
+
+// A Qwen2-7B-like GGUF with the 128K YaRN recipe's keys (llama.cpp names): NEOX layout (half).
+const qwenMeta = {
+  'general.architecture': ['string', 'qwen2'],
+  'qwen2.context_length': ['u32', 131072],
+  'qwen2.embedding_length': ['u32', 3584],
+  'qwen2.attention.head_count': ['u32', 28],
+  'qwen2.rope.dimension_count': ['u32', 128],
+  'qwen2.rope.freq_base': ['f32', 1000000],
+  'qwen2.rope.scaling.type': ['string', 'yarn'],
+  'qwen2.rope.scaling.factor': ['f32', 4],
+  'qwen2.rope.scaling.original_context_length': ['u32', 32768],
+};
+const tensors = [['token_embd.weight', [3584, 152064]], ['blk.0.attn_q.weight', [3584, 3584]]];
+// 16 MiB "tensor data": the page must stop at the header.
+const qwenGguf = path.join(dir, 'qwen2-yarn.gguf');
+fs.writeFileSync(qwenGguf, gguf(qwenMeta, tensors, 16 * MiB));
+// The same with 1.6 MB of metadata (a tokenizer-sized array): the first 1 MiB read is not enough.
+const bigGguf = path.join(dir, 'qwen2-yarn-big-header.gguf');
+fs.writeFileSync(bigGguf, gguf({ ...qwenMeta, 'tokenizer.ggml.token_type': ['array', new Array(400000).fill(1)] }, tensors, 16 * MiB));
+// Phi-3-mini-128k as convert_hf_to_gguf.py writes it: LongRoPE's factors are tensors.
+const phiGguf = path.join(dir, 'phi3-longrope.gguf');
+fs.writeFileSync(phiGguf, gguf({
+  'general.architecture': ['string', 'phi3'],
+  'phi3.context_length': ['u32', 131072],
+  'phi3.rope.scaling.original_context_length': ['u32', 4096],
+  'phi3.embedding_length': ['u32', 3072],
+  'phi3.attention.head_count': ['u32', 32],
+  'phi3.rope.dimension_count': ['u32', 96],
+}, [['rope_factors_long.weight', [48]], ['rope_factors_short.weight', [48]]], 4096));
+// A config.json (Llama-3.1-8B's positional keys).
+const llamaConfig = {
+  model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000.0,
+  rope_scaling: { factor: 8.0, low_freq_factor: 1.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+};
+const llamaJson = path.join(dir, 'config.json');
+fs.writeFileSync(llamaJson, JSON.stringify(llamaConfig));
+
+const table = (exported, prefix) => {
+  const t = exported.tables.find((x) => x.name.startsWith(prefix));
+  assert.ok(t, `table ${prefix} in ${exported.tables.map((x) => x.name).join(', ')}`);
+  return t;
+};
+const column = (t, name) => t.rows.map((r) => r[t.columns.indexOf(name)]);
+const cell = (t, name) => t.rows[0][t.columns.indexOf(name)];
+// The page's numbers are the wasm build's (its libm); inspect's the native build's: equal to the last
+// bits or within a few ulps (1e-14 relative).
+function assertClose(actual, expected, label) {
+  assert.equal(actual.length, expected.length, `${label}: length`);
+  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= 1e-14 * Math.abs(expected[i]), `${label}[${i}]: ${a} vs ${expected[i]}`));
+}
+const exportJson = async (page) => JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
+
+// Waits until the page's state is a loaded model (model=custom) in `view`.
+async function waitLoaded(page, view) {
+  await page.waitForFunction((v) => {
+    const s = window.posenc.getState();
+    return s.view === v && s.model === 'custom';
+  }, view, { timeout: 20000 });
+  await waitFrames(page, 2);
+}
+
+// The Model view's export and live region against `posenc inspect --json`.
+async function assertModelView(page, model) {
+  const exported = await exportJson(page);
+  const summary = table(exported, 'rope: summary');
+  for (const key of ['rotary_dim', 'base', 'attention_scaling', 'softmax_scale', 'max_position_embeddings',
+    'original_max_position_embeddings']) assertClose([cell(summary, key)], [model.rope[key]], key);
+  assertClose(column(table(exported, 'rope: pairs'), 'inv_freq'), model.rope.inv_freq, 'inv_freq');
+  const described = await page.evaluate(() => window.posenc.describe());
+  const number = (name) => described.numbers.find((n) => n.name === name)?.value;
+  assert.equal(number('head_dim'), model.head_dim);
+  assert.equal(number('rotary dims'), model.rope.rotary_dim);
+  assertClose([number('attention scaling (cos/sin)')], [model.rope.attention_scaling], 'described attention scaling');
+  const live = await page.evaluate(() => window.posenc.description());
+  assert.match(live, new RegExp(`head_dim: ${model.head_dim}`));
+}
+
+test('the Load button opens a file picker; a config.json from it fills the Model view (posenc inspect --json numbers)', async () => {
+  const model = inspect(llamaJson);
+  const { page, context, errors } = await openState(env, 'view=model&model=gpt2');
+  const button = await itemRect(page, 'button.load_model');
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.mouse.click(button.x + button.width / 2, button.y + button.height / 2),
+  ]);
+  await chooser.setFiles(llamaJson);
+  await waitLoaded(page, 'model');
+  assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+  await assertModelView(page, model);
+  await screenshot(page, 'model-file-picker-config.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a GGUF from the file input is read only up to its header, in growing prefixes (never the whole file)', async () => {
+  for (const [file, expectedReads] of [[qwenGguf, [4, MiB]], [bigGguf, [4, MiB, 4 * MiB]]]) {
+    const model = inspect(file);
+    assert.equal(model.rope.rope_type, 'yarn');
+    const size = fs.statSync(file).size;
+    const { page, context, errors } = await openState(env, 'view=model');
+    await page.setInputFiles('#model-file', file);
+    await waitLoaded(page, 'model');
+    assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+    await assertModelView(page, model);
+    const reads = await page.evaluate(() => window.posenc.fileReads.map((r) => r[1]));
+    assert.deepEqual(reads, expectedReads, `${path.basename(file)}: slices read`);
+    assert.ok(Math.max(...reads) < size, `never the whole ${size}-byte file`);
+    await screenshot(page, `model-file-${path.basename(file)}.png`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('a GGUF dropped on the page fills the RoPE view it was dropped on', async () => {
+  const model = inspect(qwenGguf);
+  const { page, context, errors } = await openState(env, 'view=rope&model=llama-3.1-8b');
+  const bytes = fs.readFileSync(qwenGguf).subarray(0, 2 * MiB).toString('base64');  // header + some "data"
+  await page.evaluate((b64) => {
+    const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([raw], 'qwen2-yarn.gguf'));
+    const canvas = document.getElementById('canvas');
+    canvas.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    canvas.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, bytes);
+  await waitLoaded(page, 'rope');
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.equal(state.scaling, 'yarn');
+  assert.equal(state.factor, '4');
+  assert.equal(state.orig, '32768');
+  assert.equal(state.target, '131072');
+  assert.equal(Number(state.base), 1e6);
+  const exported = await exportJson(page);
+  assertClose(column(table(exported, 'pairs'), 'inv_freq_scaled'), model.rope.inv_freq, 'inv_freq');
+  assertClose([cell(table(exported, 'summary'), 'attention_scaling')], [model.rope.attention_scaling], 'attention_scaling');
+  assert.ok(await page.evaluate(() => window.posenc.itemRect('text.rope.model')), 'the model line is drawn');
+  await screenshot(page, 'model-file-drop-rope.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('config.json text pasted on the focused canvas fills the scores view', async () => {
+  const model = inspect(llamaJson);
+  const { page, context, errors } = await openState(env, 'view=scores&n=24');
+  await page.focus('#canvas');
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    document.getElementById('canvas').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, JSON.stringify(llamaConfig, null, 2));
+  await waitLoaded(page, 'scores');
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.equal(state.scheme, 'rope');
+  assert.equal(state.d, String(model.head_dim));
+  assert.equal(state.scaling, 'llama3');
+  const freqs = table(await exportJson(page), 'rope: frequencies');
+  assertClose(column(freqs, 'inv_freq'), model.rope.inv_freq, 'inv_freq');
+  assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+  // Text that is not a JSON object is left alone (ImGui's own fields take their pastes).
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', 'hello');
+    document.getElementById('canvas').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  });
+  assert.equal((await page.evaluate(() => window.posenc.getState())).model, 'custom');
+  await screenshot(page, 'model-file-paste-scores.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a LongRoPE GGUF (factors in tensors) is refused with a notice naming the tensor', async () => {
+  assert.throws(() => inspect(phiGguf), /rope_factors_long/);
+  const { page, context, errors } = await openState(env, 'view=model');
+  await page.setInputFiles('#model-file', phiGguf);
+  await page.waitForFunction(() => window.posenc.noticeList().length > 0, null, { timeout: 20000 });
+  const notices = await page.evaluate(() => window.posenc.noticeList());
+  assert.deepEqual(notices.map((n) => n.key), ['rope_factors_long.weight']);
+  assert.match(notices[0].message, /LongRoPE/);
+  // The Model view shows it in place of its figures, and the live region reads it.
+  assert.match(await page.evaluate(() => window.posenc.description()), /rope_factors_long\.weight/);
+  await screenshot(page, 'model-file-longrope-refused.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
