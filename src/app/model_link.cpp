@@ -236,7 +236,7 @@ void ModelLinkedView::draw_model_controls() {
   if (ImGui::BeginCombo("##model", shown.c_str())) {
     if (ImGui::Selectable("none", model_.empty())) parse_model("");
     for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label, model_ == preset.id)) parse_model(preset.id);  // again: refills edited keys
+      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) parse_model(preset.id);  // again: refills edited keys
     if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true)) apply(*source_, kCustom);
     ImGui::EndCombo();
   }

@@ -18,28 +18,14 @@
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
+#include "model_test_util.h"
 
 using nlohmann::json;
 using posenc::app::App;
+using posenc::test::model_op;
+using posenc::test::preset_json;
 
 namespace {
-
-json preset_json(const std::string& id) {
-  const auto* p = posenc::model_io::find_model_preset(id);
-  EXPECT_NE(p, nullptr) << id;
-  json config = json::parse(*posenc::model_io::embedded_config_text(p->file));
-  if (std::string(p->overlay).size() > 0) {
-    const json overlay = json::parse(p->overlay);
-    for (const auto& [k, v] : overlay.items()) config[k] = v;
-  }
-  return config;
-}
-
-json model_op(const json& config) {
-  const json r = json::parse(posenc::cli::evaluate_request(json{{"op", "model"}, {"config", config}}.dump()));
-  EXPECT_FALSE(r.contains("error")) << r.dump();
-  return r;
-}
 
 json export_of(App& app) { return json::parse(posenc::app::export_json(app.export_data())); }
 

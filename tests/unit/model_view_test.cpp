@@ -12,29 +12,14 @@
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
+#include "model_test_util.h"
 
 using nlohmann::json;
 using posenc::app::App;
+using posenc::test::model_op;
+using posenc::test::preset_json;
 
 namespace {
-
-// The preset's config.json as published, with its overlay merged at the top level (as preset_config does).
-json preset_json(const std::string& id) {
-  const auto* p = posenc::model_io::find_model_preset(id);
-  EXPECT_NE(p, nullptr) << id;
-  json config = json::parse(*posenc::model_io::embedded_config_text(p->file));
-  // The overlay as presets.json writes it, read here independently of the preset reader.
-  for (const json& entry : json::parse(*posenc::model_io::embedded_config_text("presets.json")))
-    if (entry["id"] == id && entry.contains("overlay"))
-      for (const auto& [k, v] : entry["overlay"].items()) config[k] = v;
-  return config;
-}
-
-json model_op(const json& config) {
-  const json response = json::parse(posenc::cli::evaluate_request(json{{"op", "model"}, {"config", config}}.dump()));
-  EXPECT_FALSE(response.contains("error")) << response.dump();
-  return response;
-}
 
 const json& table(const json& exported, const std::string& prefix) {
   for (const json& t : exported["tables"])
