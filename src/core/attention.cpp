@@ -20,6 +20,7 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 using detail::check_positions;
 using detail::check_work;
+using detail::attention_rope_frequencies;
 using detail::in_position;
 
 struct Visitor {
@@ -35,17 +36,7 @@ struct Visitor {
   void operator()(const NoPosition&) { content("content"); }
 
   void operator()(const RopePosition& p) {
-    const int rd = p.rotary_dim.value_or(static_cast<int>(d));
-    if (p.rotary_dim)
-      require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim",
-              "position.rotary_dim must be even, >= 2 and <= d");
-    else
-      require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
-    // Current length of dynamic / longrope scaling: one past the largest position seen by queries or keys.
-    std::vector<int64_t> all(qpos.begin(), qpos.end());
-    all.insert(all.end(), kpos.begin(), kpos.end());
-    const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
-    const RopeFrequencies f = in_position([&] { return rope_frequencies(rd, p.base, s); });
+    const RopeFrequencies f = attention_rope_frequencies(p, d, qpos, kpos);
     const Matrix qr = rope_apply(q, qpos, f, p.layout);
     const Matrix kr = rope_apply(k, kpos, f, p.layout);
     out.terms.push_back({"content (rotated)", scale * (qr * kr.transpose())});

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "attention.h"
 #include "limits.h"
+#include "rope.h"
 #include "types.h"
 
 namespace posenc::detail {
@@ -45,6 +48,22 @@ void check_shaw(const ShawPosition& p, int64_t n, int64_t d) {
   require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
           "position.key_table must be (2K+1) x d");
   check_work(n * (2 * K + 1) * d, "position.key_table");
+}
+
+// RoPE inside attention, for a head of width d: the rotary width (rotary_dim, even and in [2, d], else
+// the even d) and the frequencies, where dynamic / longrope scaling take one past the largest query or key
+// position as their current length.
+inline RopeFrequencies attention_rope_frequencies(const RopePosition& p, Eigen::Index d,
+                                                  std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
+  const int rd = p.rotary_dim.value_or(static_cast<int>(d));
+  if (p.rotary_dim)
+    require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim", "position.rotary_dim must be even, >= 2 and <= d");
+  else
+    require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
+  std::vector<int64_t> all(qpos.begin(), qpos.end());
+  all.insert(all.end(), kpos.begin(), kpos.end());
+  const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
+  return in_position([&] { return rope_frequencies(rd, p.base, s); });
 }
 
 }  // namespace posenc::detail

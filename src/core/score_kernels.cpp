@@ -20,6 +20,7 @@ namespace {
 
 using detail::check_positions;
 using detail::check_work;
+using detail::attention_rope_frequencies;
 using detail::in_position;
 
 // The relative positions delta = kpos[j] - qpos[i] as a dense range [min, min + count): at most 4 * 10^6 + 1
@@ -90,18 +91,7 @@ struct Scorer {
   void operator()(const NoPosition&) { content("content"); }
 
   void operator()(const RopePosition& p) {
-    // As posenc::attention: partial rotary (the first rotary_dim dims rotate), and dynamic / longrope scaling
-    // see one past the largest position as their current length.
-    const int rd = p.rotary_dim.value_or(static_cast<int>(d));
-    if (p.rotary_dim)
-      require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim",
-              "position.rotary_dim must be even, >= 2 and <= d");
-    else
-      require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
-    std::vector<int64_t> all(qpos.begin(), qpos.end());
-    all.insert(all.end(), kpos.begin(), kpos.end());
-    const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
-    const RopeFrequencies f = in_position([&] { return rope_frequencies(rd, p.base, s); });
+    const RopeFrequencies f = attention_rope_frequencies(p, d, qpos, kpos);
     out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path)});
   }
 

@@ -424,13 +424,8 @@ void RopeView::draw_figure(ImVec2 size) {
     std::vector<Series> s;
     s.push_back(Series{"no scaling", decay_x_, decay_plain_, palette_color(0), false, false});
     if (scaled()) s.push_back(Series{name_of(scaling_), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
-    LinePlotOptions o;
-    o.x_title = "relative distance m";
-    o.y_title = "bound / bound(0)";
-    o.y_min = 0;
-    o.y_max = 1.02;
-    o.x_min = 0;
-    o.x_max = decay_max_;
+    const LinePlotOptions o{.x_title = "relative distance m", .y_title = "bound / bound(0)", .y_min = 0,
+                            .y_max = 1.02, .x_min = 0, .x_max = double(decay_max_)};
     line_plot("plot.decay", ImVec2(half_w, half_h - 4), s, o);
   }
 
@@ -446,13 +441,8 @@ void RopeView::draw_figure(ImVec2 size) {
     if (!ratio_by_type_[selected].empty())  // the selected method last: drawn on top
       s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected],
                          scaling_color(scaling_), half <= 64, false});
-    LinePlotOptions o;
-    o.x_title = "pair k";
-    o.y_title = "w'_k / w_k";
-    o.y_min = 0;
-    o.y_max = 1.05;
-    o.x_min = 0;
-    o.x_max = std::max(1, half - 1);
+    const LinePlotOptions o{.x_title = "pair k", .y_title = "w'_k / w_k", .y_min = 0, .y_max = 1.05, .x_min = 0,
+                            .x_max = double(std::max(1, half - 1))};
     const PlotHover h = line_plot("plot.ratio", ImVec2(half_w - 8, half_h), s, o);
     if (h.active) pair_tooltip(h.x);
   }
