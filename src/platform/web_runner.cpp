@@ -251,6 +251,15 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
 
 EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
 
+// Share -> Copy embed code: the embed's URL query (only non-default keys, embed=1) and its iframe height
+// (App::embed_query, App::embed_height). The string stays valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
+  static std::string query;
+  query = web_app() ? web_app()->embed_query() : "";
+  return query.c_str();
+}
+EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return web_app() ? web_app()->embed_height() : 0; }
+
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
   return web_app() ? web_app()->current_view()->title() : "";
 }
