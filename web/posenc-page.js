@@ -182,7 +182,8 @@
   function exportData(format) { return call('posenc_export', 'string', ['string'], [format]); }
 
   // An embed tells its parent how tall its content wants to be, whenever that changes.
-  // (A poster asks nothing: the iframe keeps the height the page gave it.)
+  // (Called after every frame sequence settles and on every state change: the height changes only in a
+  // frame. A poster asks nothing: the iframe keeps the height the page gave it.)
   function postHeight() {
     if (!inFrame || !alive) return;
     var h = Module._posenc_preferred_height();
@@ -218,6 +219,7 @@
     // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
     onSettled: function () {
       updateDescription();
+      postHeight();
       if (!embedded || contextLost) return;
       try { lastPoster = canvas.toDataURL('image/png'); } catch (e) { lastPoster = null; }
       if (lastPoster) {
@@ -326,6 +328,19 @@
     canvas.addEventListener(type, function () { if (document.activeElement !== canvas) canvas.focus({ preventScroll: true }); },
       { capture: true, passive: true });
   });
+  // Draw only on change: the app stops its main loop while nothing changes (no animation frames at all).
+  // Every input event, a resize or a change of the page wakes it at once; SDL queues the event itself
+  // and the app reads it in the frame this requests. (setState, theme, capture and loadModel wake it
+  // from the C++ side.)
+  function wakeApp() { if (alive && !contextLost) Module._posenc_wake(); }
+  ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'pointerover', 'pointerout', 'mousedown', 'mousemove',
+    'mouseup', 'mouseover', 'mouseout', 'wheel', 'keydown', 'keyup', 'keypress', 'touchstart', 'touchmove',
+    'touchend', 'touchcancel', 'focus', 'blur', 'compositionend'].forEach(function (type) {
+    window.addEventListener(type, wakeApp, { capture: true, passive: true });
+  });
+  window.addEventListener('resize', wakeApp);
+  document.addEventListener('visibilitychange', wakeApp);
+  if ('ResizeObserver' in window) new ResizeObserver(wakeApp).observe(canvas);
   // A lost WebGL context: stop drawing, show the last poster, and when the browser gives the context
   // back, reload into the same state (a fresh module re-creates every texture, shader and the font atlas).
   canvas.addEventListener('webglcontextlost', function (e) {
@@ -353,8 +368,6 @@
   if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function (e) {
     if (alive) { Module._posenc_set_system_dark(e.matches ? 1 : 0); setTimeout(pageTheme, 50); }
   });
-
-  setInterval(postHeight, 250);
 
   // ---------------------------------------------------------------- live WebGL contexts
   // Browsers cap the live WebGL contexts of a page (Chrome: 16, then the oldest is lost), so a page of
