@@ -1,7 +1,8 @@
 // The page around the explorer (index.html, built from shell.html): loads the wasm module (at once, or
 // for an embed when it scrolls into view), mirrors the app's state into the address bar, carries out
 // the UI's actions (clipboard, downloads), talks to a parent page when embedded, and offers window.posenc,
-// the API embedders and the browser tests use. The C++ side is src/platform/web_runner.cpp.
+// the API embedders and the browser tests use, and keeps a page of embeds within a bound of live WebGL
+// contexts (see "Live WebGL contexts" below). The C++ side is src/platform/web_runner.cpp.
 (function () {
   'use strict';
   var statusEl = document.getElementById('status');
@@ -15,7 +16,7 @@
   var params = new URLSearchParams(window.location.search);
   var embedded = params.get('embed') === '1' || params.get('embed') === 'true';
   var inFrame = window.parent !== window;
-  var lastPoster = null, contextLost = false, visibleNow = !embedded;
+  var lastPoster = null, contextLost = false, visibleNow = !embedded, releasing = false;
   var posterKey = 'posenc:poster:' + window.location.search;
   var resolveReady, rejectReady, started = false, alive = false, lastHeight = 0;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
@@ -37,34 +38,71 @@
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
   function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
 
+  // The page script of the embed code (README, "Embed in your blog"), once per page however many snippets
+  // are pasted: it sizes each embed to the height it asks for (posenc:height), and keeps at most LIMIT
+  // embeds live (holding a WebGL context) at a time. An embed asks for a context when it scrolls into
+  // view (posenc:context, want); the page grants one while fewer than LIMIT are live, otherwise it asks
+  // the embed least recently in view to give its context back (posenc:release: it reloads into a
+  // picture of its state) and grants the freed context to the oldest request. A document id in every
+  // message keeps a reloaded embed's fresh document (which holds nothing) apart from the old one.
+  var EMBED_LIVE_LIMIT = 6;
+  var EMBED_SCRIPT = [
+    '<script>',
+    '  // Optional, once per page: sizes each posenc embed to its content and keeps at most ' + EMBED_LIVE_LIMIT + ' embeds',
+    '  // live (holding a WebGL context) at a time; the others show a picture of their state until scrolled to.',
+    '  window.posencEmbeds = window.posencEmbeds || (() => {',
+    '    const LIMIT = ' + EMBED_LIVE_LIMIT + ', embeds = new Map();',
+    '    let clock = 0;',
+    "    const frameOf = (w) => [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === w);",
+    '    const live = () => [...embeds.values()].filter((s) => s.live).length;',
+    '    function pump() {',
+    '      for (const w of [...embeds.keys()]) if (!frameOf(w)) embeds.delete(w);',
+    '      const all = [...embeds.entries()];',
+    '      let free = LIMIT - live(), coming = all.filter(([, s]) => s.live && s.asked).length;',
+    '      for (const [w, s] of all.filter(([, s]) => s.want && !s.live).sort((a, b) => a[1].since - b[1].since)) {',
+    "        if (free > 0) { free--; s.live = true; w.postMessage({ type: 'posenc:grant', doc: s.doc }, '*'); }",
+    '        else if (coming > 0) coming--;',
+    '        else {',
+    '          const idle = all.filter(([, o]) => o.live && !o.visible && !o.asked).sort((a, b) => a[1].seen - b[1].seen)[0];',
+    '          if (!idle) break;',
+    '          idle[1].asked = true;',
+    "          idle[0].postMessage({ type: 'posenc:release', doc: idle[1].doc }, '*');",
+    '        }',
+    '      }',
+    '    }',
+    "    addEventListener('message', (e) => {",
+    "      const m = e.data, f = m && typeof m.type === 'string' && frameOf(e.source);",
+    '      if (!f) return;',
+    "      if (m.type === 'posenc:height' && m.height > 0) f.style.height = m.height + 'px';",
+    "      if (m.type !== 'posenc:context') return;",
+    '      let s = embeds.get(e.source);',
+    '      if (!s || s.doc !== m.doc) embeds.set(e.source, s = { doc: m.doc, live: false, since: ++clock, seen: 0 });',
+    '      s.live = s.live || m.live;',
+    '      s.want = m.want;',
+    '      s.visible = m.visible;',
+    '      if (m.visible) { s.seen = ++clock; s.asked = false; }',
+    "      e.source.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, '*');",
+    '      pump();',
+    '    });',
+    '    return { limit: LIMIT, live };',
+    '  })();',
+    '</scr' + 'ipt>'].join('\n');
+
   function linkUrl() {
     var q = new URLSearchParams(stateQuery());
     q.delete('embed'); q.delete('controls');
     return window.location.origin + window.location.pathname + '?' + q.toString();
   }
-  // The README's snippet, with the script that lets each embed size its iframe.
+  // The README's snippet: the iframe (only the keys that differ from a fresh view's, plus embed=1; the
+  // height the embed layout needs at a 720 px column, both from the app) and the page script that sizes
+  // each embed and keeps at most EMBED_LIVE_LIMIT of them live.
   function embedCode() {
-    var h = Math.max(320, call('posenc_preferred_height', 'number', [], []));
-    var state = parseQuery(stateQuery());
-    var q = new URLSearchParams();
-    q.set('view', state.view || 'waves');
-    Object.keys(state).forEach(function (k) {
-      if (k !== 'view' && k !== 'embed') q.set(k, state[k]);  // TODO: only non-default keys (needs a fresh view's defaults)
-    });
-    q.set('embed', '1');
-    var src = window.location.origin + window.location.pathname + '?' + q.toString();
+    var h = call('posenc_embed_height', 'number', [], []);
+    var src = window.location.origin + window.location.pathname + '?' + call('posenc_embed_query', 'string', [], []);
     var title = 'posenc: ' + call('posenc_view_title', 'string', [], []);
     var esc = function (t) { return t.replace(/&/g, '&amp;').replace(/"/g, '&quot;'); };
     return '<iframe src="' + esc(src) + '" width="100%" height="' + h + '" title="' + esc(title) +
-      '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0"></iframe>\n' +
-      '<script>\n' +
-      '  // Optional: let each embed size its iframe to its content.\n' +
-      "  addEventListener('message', (e) => {\n" +
-      "    if (e.data?.type !== 'posenc:height') return;\n" +
-      "    for (const f of document.querySelectorAll('iframe'))\n" +
-      "      if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';\n" +
-      '  });\n' +
-      '</scr' + 'ipt>';
+      '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0"></iframe>\n' + EMBED_SCRIPT;
   }
   function copy(text, what) {
     var done = function () { toast(what + ' copied'); };
@@ -204,9 +242,11 @@
   function exportData(format) { return call('posenc_export', 'string', ['string'], [format]); }
 
   // An embed tells its parent how tall its content wants to be, whenever that changes.
+  // (Called after every frame sequence settles and on every state change: the height changes only in a
+  // frame. A poster asks nothing: the iframe keeps the height the page gave it.)
   function postHeight() {
-    if (!inFrame) return;
-    var h = alive ? Module._posenc_preferred_height() : 480;
+    if (!inFrame || !alive) return;
+    var h = Module._posenc_preferred_height();
     if (h > 0 && h !== lastHeight) { lastHeight = h; post({ type: 'posenc:height', height: h }); }
   }
 
@@ -240,6 +280,7 @@
     // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
     onSettled: function () {
       updateDescription();
+      postHeight();
       if (!embedded || contextLost) return;
       try { lastPoster = canvas.toDataURL('image/png'); } catch (e) { lastPoster = null; }
       if (lastPoster) {
@@ -325,13 +366,22 @@
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
-    started: function () { return started; }
+    started: function () { return started; },
+    // Whether this page holds (or is creating) a WebGL context; how the page coordinates it (tests).
+    hasContext: function () { return started && !releasing; },
+    contextInfo: function () { return { live: started && !releasing, coordinated: coordinated, doc: docId, visible: visibleNow }; }
   };
 
   function start() {
     if (started) return;
     started = true;
-    if (!document.createElement('canvas').getContext('webgl2')) { fail('this browser has no WebGL2.'); return; }
+    report();
+    // Check for WebGL2 with a throwaway context, given back at once (it would count against the page's
+    // live contexts until collected).
+    var probe = document.createElement('canvas').getContext('webgl2');
+    if (!probe) { fail('this browser has no WebGL2.'); return; }
+    var lose = probe.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
     // With the poster still up, its note says we are loading (not the status drawn over it).
     if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
     else statusEl.className = '';
@@ -349,6 +399,19 @@
     canvas.addEventListener(type, function () { if (document.activeElement !== canvas) canvas.focus({ preventScroll: true }); },
       { capture: true, passive: true });
   });
+  // Draw only on change: the app stops its main loop while nothing changes (no animation frames at all).
+  // Every input event, a resize or a change of the page wakes it at once; SDL queues the event itself
+  // and the app reads it in the frame this requests. (setState, theme, capture and loadModel wake it
+  // from the C++ side.)
+  function wakeApp() { if (alive && !contextLost) Module._posenc_wake(); }
+  ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'pointerover', 'pointerout', 'mousedown', 'mousemove',
+    'mouseup', 'mouseover', 'mouseout', 'wheel', 'keydown', 'keyup', 'keypress', 'touchstart', 'touchmove',
+    'touchend', 'touchcancel', 'focus', 'blur', 'compositionend'].forEach(function (type) {
+    window.addEventListener(type, wakeApp, { capture: true, passive: true });
+  });
+  window.addEventListener('resize', wakeApp);
+  document.addEventListener('visibilitychange', wakeApp);
+  if ('ResizeObserver' in window) new ResizeObserver(wakeApp).observe(canvas);
   // A lost WebGL context: stop drawing, show the last poster, and when the browser gives the context
   // back, reload into the same state (a fresh module re-creates every texture, shader and the font atlas).
   canvas.addEventListener('webglcontextlost', function (e) {
@@ -365,6 +428,7 @@
   canvas.addEventListener('webglcontextrestored', reloadInState);
   function reloadInState() {
     if (alive) history.replaceState(null, '', '?' + stateQuery());
+    releasing = true;
     window.location.reload();
   }
   // The wheel reaches the app only where it is used (a zoomable map, a scrolling panel); elsewhere
@@ -375,45 +439,88 @@
   if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function (e) {
     if (alive) { Module._posenc_set_system_dark(e.matches ? 1 : 0); setTimeout(pageTheme, 50); }
   });
-  // The parent page may drive an embed.
+
+  // ---------------------------------------------------------------- live WebGL contexts
+  // Browsers cap the live WebGL contexts of a page (Chrome: 16, then the oldest is lost), so a page of
+  // embeds keeps a bound of its own. With the embed code's page script present (the coordinator, see
+  // EMBED_SCRIPT) an embed takes a context only when the page grants one (at most EMBED_LIVE_LIMIT live)
+  // and gives it back when asked. Without it, an embed gives its context back as soon as it has been out
+  // of view for RELEASE_MS. Giving it back = reloading into poster mode in the same state: the URL holds
+  // the state and the poster of that state was kept when it settled, so no frame is needed (Chrome sends
+  // no animation frames to an off-screen cross-origin iframe).
+  var RELEASE_MS = 500, COORDINATOR_WAIT_MS = 300;
+  var docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  var coordinated = false, granted = false, helloAt = 0, startTimer = null, releaseTimer = null;
+  function report() {
+    if (!embedded || !inFrame || releasing) return;
+    post({ type: 'posenc:context', doc: docId, visible: visibleNow, live: started || granted,
+           want: visibleNow && !started && !granted });
+  }
+  function release() {
+    if (!started || releasing || visibleNow) return;
+    reloadInState();
+  }
+  // The embed is in view (or was clicked): take a context now, or ask the page for one.
+  function requestContext() {
+    if (started) return;
+    clearTimeout(startTimer);
+    if (coordinated) { report(); return; }
+    var waited = performance.now() - helloAt;
+    if (inFrame && waited < COORDINATOR_WAIT_MS) {
+      startTimer = setTimeout(function () { if (visibleNow && !coordinated) requestContext(); }, COORDINATOR_WAIT_MS - waited);
+      return;
+    }
+    start();
+  }
+  // The parent page may drive an embed (setState), and coordinate its WebGL context.
   window.addEventListener('message', function (e) {
     var m = e.data;
-    if (!m || m.type !== 'posenc:setState' || typeof m.state !== 'object') return;
-    ready.then(function () { window.posenc.setState(m.state); });
-    if (!started) start();
+    if (!m || typeof m.type !== 'string') return;
+    if (m.type === 'posenc:setState' && m.state && typeof m.state === 'object') {
+      ready.then(function () { window.posenc.setState(m.state); });
+      if (!started) start();
+      return;
+    }
+    if (!embedded || e.source !== window.parent) return;
+    if (m.type === 'posenc:coordinator') {
+      if (!coordinated) { coordinated = true; clearTimeout(releaseTimer); if (visibleNow && !started) requestContext(); }
+    } else if (m.type === 'posenc:grant' && m.doc === docId) {
+      granted = true;
+      start();
+    } else if (m.type === 'posenc:release' && m.doc === docId) {
+      if (visibleNow) report();  // back in view meanwhile: keep it (the page then asks another embed)
+      else release();
+    }
   });
-  setInterval(postHeight, 250);
 
   if (!embedded || !('IntersectionObserver' in window)) {
     start();
   } else {
     // Many embeds on one page: each starts (and takes a WebGL context) only when it scrolls into
-    // view, shows a poster until then, and gives its context back after a while off-screen.
+    // view and shows a poster until then.
     if (params.get('theme') === 'light' || (params.get('theme') !== 'dark' && darkQuery && !darkQuery.matches)) document.body.className = 'light';
     var saved = null;
     try { saved = sessionStorage.getItem(posterKey); } catch (e) { /* storage may be blocked */ }
     if (saved) showPosterImage(saved, 'posenc figure (picture of the last state; click to load the interactive view)');
     posterEl.className = 'shown';
     statusEl.className = 'hidden';
-    posterEl.addEventListener('click', start);
-    postHeight();
-    var offscreenTimer = null;
+    posterEl.addEventListener('click', function () { visibleNow = true; requestContext(); });
+    helloAt = performance.now();
+    report();  // hello: a coordinator on the page answers
     new IntersectionObserver(function (entries) {
       var visible = entries.some(function (en) { return en.isIntersecting; });
       visibleNow = visible;
-      if (visible && contextLost) reloadInState();
-      else if (visible) {
-        clearTimeout(offscreenTimer);
-        start();
-      } else if (started) {
-        clearTimeout(offscreenTimer);
-        offscreenTimer = setTimeout(function () {
-          // The poster of the current state was kept when it settled (no frame needed: Chrome sends no
-          // animation frames to an off-screen cross-origin iframe); reload into poster mode, which
-          // releases the WebGL context.
-          if (alive) history.replaceState(null, '', '?' + stateQuery());
-          window.location.reload();
-        }, 20000);
+      if (visible && contextLost) { reloadInState(); return; }
+      report();
+      if (visible) {
+        clearTimeout(releaseTimer);
+        requestContext();
+      } else {
+        clearTimeout(startTimer);
+        if (started && !coordinated) {
+          clearTimeout(releaseTimer);
+          releaseTimer = setTimeout(release, RELEASE_MS);
+        }
       }
     }).observe(document.documentElement);
   }

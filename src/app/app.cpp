@@ -235,6 +235,65 @@ std::string App::describe() {
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+float App::layout_height(float width, LayoutMode mode, float top, float controls_h, float caption_h,
+                         const std::string& figure) const {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // The plots: one figure or the medium layout's box at a 4:3 aspect (at most 560 px tall), or the
+  // narrow layout's stack of every figure at full width.
+  float plots = std::min(560.0f, width * 0.75f);
+  if (figure.empty() && mode == LayoutMode::Narrow) plots = current_->stacked_height(width);
+  const float h = top + controls_h + caption_h + plots + style.WindowPadding.y;
+  return std::clamp(std::round(h), 320.0f, 1400.0f);
+}
+
+int App::embed_height(float width) const {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const LayoutMode mode = width >= 1000 ? LayoutMode::Wide : width >= 560 ? LayoutMode::Medium : LayoutMode::Narrow;
+  // As App::frame lays the embed out: no menu bar, no notices (the snippet's URL is clean); the
+  // Controls toggle line when the controls are above the plots (the strip starts closed under 600 px),
+  // and compact's strip open at its smallest (three rows).
+  float controls_h = 0;
+  if (controls_ == ControlsMode::Compact)
+    controls_h = ImGui::GetFrameHeightWithSpacing() + 3 * ImGui::GetFrameHeightWithSpacing() + style.ItemSpacing.y;
+  else if (controls_ == ControlsMode::Shown && mode != LayoutMode::Wide)
+    controls_h = ImGui::GetFrameHeightWithSpacing();
+  return int(layout_height(width, mode, style.WindowPadding.y, controls_h, ImGui::GetTextLineHeightWithSpacing(), figure_));
+}
+
+std::string App::embed_query() const {
+  StateMap full;
+  current_->save_state(full);
+  // In reading (declaration) order, a key is needed when a fresh view that read the keys needed before
+  // it does not hold its value already: a default value is left out, and so is a value another key
+  // fills (a model preset fills the positional keys; a range depends on a key read before it).
+  auto fresh_state = [this](const StateMap& keys) {
+    const std::unique_ptr<View> fresh = make_view(current_->id());
+    Notices ignored;
+    fresh->load_state(keys, ignored);
+    StateMap out;
+    fresh->save_state(out);
+    return out;
+  };
+  const ParamList list = current_->param_list();
+  StateMap chosen;
+  for (const Param& p : list.items())
+    if (fresh_state(chosen)[p.key] != full[p.key]) chosen[p.key] = full[p.key];
+  // A key that a later one moves back (none does today) would be lost: then keep every differing key.
+  if (fresh_state(chosen) != full)
+    for (const auto& [key, value] : fresh_state({}))
+      if (value != full[key]) chosen[key] = full[key];
+  // view first, the view's keys in declaration order, then the app-level keys.
+  std::string out = to_query({{"view", current_->id()}});
+  for (const Param& p : list.items())
+    if (auto it = chosen.find(p.key); it != chosen.end()) out += "&" + to_query({{it->first, it->second}});
+  out += "&embed=1";
+  if (controls_ == ControlsMode::Hidden) out += "&controls=0";
+  if (controls_ == ControlsMode::Compact) out += "&controls=compact";
+  if (!figure_.empty()) out += "&" + to_query({{"figure", figure_}});
+  if (theme_ != Theme::Auto) out += theme_ == Theme::Dark ? "&theme=dark" : "&theme=light";
+  return out;
+}
+
 void App::draw_menu_bar(bool picker) {
   if (!ImGui::BeginMenuBar()) return;
   ImGui::TextUnformatted("posenc");
@@ -431,8 +490,16 @@ void App::frame() {
   }
 
   ImGui::BeginChild("content", ImVec2(0, 0), false);
-  ImGui::TextDisabled("%s", current_->caption());
+  // The formula line; on a phone it wraps (a small embed keeps one line, the plot needs the room).
+  if (mode == LayoutMode::Narrow && !small_embed) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", current_->caption());
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextDisabled("%s", current_->caption());
+  }
   probe_last_item("text.caption");
+  const float caption_h = ImGui::GetItemRectSize().y + style.ItemSpacing.y;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Plots keep a readable size: past the frame, the content scrolls.
   ImVec2 size = avail;
@@ -457,9 +524,7 @@ void App::frame() {
   if (mode == LayoutMode::Wide)
     preferred_height_ = int(std::clamp(std::max((side ? controls_natural_h_ : 0.0f) + top, frame_w * 0.62f), 320.0f, 1400.0f));
   else
-    preferred_height_ = int(std::clamp(top_used + controls_h + ImGui::GetTextLineHeightWithSpacing() +
-                                           (figure.empty() ? current_->stacked_height(frame_w) : frame_w * 0.75f),
-                                       320.0f, 1400.0f));
+    preferred_height_ = int(layout_height(frame_w, mode, top_used, controls_h, caption_h, figure));
 
   ImGui::End();
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.

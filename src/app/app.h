@@ -59,6 +59,18 @@ class App {
   // Height (in window units) the current view would like in embed mode, so an iframe can fit it.
   int preferred_height() const { return preferred_height_; }
 
+  // Share -> Copy embed code. The URL state of the embed: view, then only the view's keys whose value
+  // differs from what a fresh view would hold after reading the keys before them (no default-valued
+  // key; a key a preset or another key fills is left out too), the app-level keys that are set
+  // (controls, figure, theme) and embed=1.
+  std::string embed_query() const;
+  // The iframe height of the embed code: what this state's embed layout needs at a kEmbedCodeWidth
+  // column (the medium layout): padding, the Controls toggle (controls=1; compact adds its strip's
+  // three rows), the formula line and the plots at min(560, 0.75 x width). The same rule gives the
+  // height a medium-width embed asks its page for (posenc:height), so the page keeps it.
+  int embed_height(float width = kEmbedCodeWidth) const;
+  static constexpr float kEmbedCodeWidth = 720.0f;
+
   // PNG export: the next frame is drawn chrome-less (only the view); the platform reads it back when
   // take_capture_frame() says the frame just drawn is that one.
   void request_capture() { capture_pending_ = true; }
@@ -79,6 +91,10 @@ class App {
   // The app-level URL parameters (embed, controls, figure), declared once.
   void app_params(ParamList& list);
   void draw_notices();
+  // Height the layout needs at `width` in `mode` below `top` (padding, menu, notices) with `controls_h`
+  // of controls and `caption_h` of formula above the plots, showing `figure` alone ("" = all figures).
+  float layout_height(float width, LayoutMode mode, float top, float controls_h, float caption_h,
+                      const std::string& figure) const;
   void apply_theme();
   View* find_view(const std::string& id);
 

@@ -159,6 +159,12 @@ ImVec4 warning_color() {
   return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f);
 }
 
+ImVec4 good_color() {
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
+  return dark_bg ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.5f, 0.25f, 1.0f);
+}
+
 void error_text(const std::string& message) {
   if (message.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, error_color());

@@ -32,5 +32,7 @@ void error_text(const std::string& message);
 // The theme's colours for errors and warnings (readable on the current window background).
 ImVec4 error_color();
 ImVec4 warning_color();
+// A result that holds (equal outputs, a check that passed), readable on the theme's background.
+ImVec4 good_color();
 
 }  // namespace posenc::app

@@ -176,14 +176,51 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   HeatmapHover hover;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
-  // Room for the y tick labels on the left, the x labels below and the colorbar on the right.
-  const float left = ImGui::CalcTextSize("00000").x + 10;
+  const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
+  // Room for the y tick labels on the left, the x labels below and the colorbar on the right. Wide
+  // enough for any label at full size (so zooming or a new range never moves the image); in a small
+  // size only what this matrix's labels and this colorbar's ticks need.
+  const bool compact = size.x < 480.0f || size.y < 300.0f;
   const float top = line + 4;
   const float bottom = 2 * line + 12;
-  const float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
+  const float img_h = std::max(16.0f, size.y - top - bottom);
+  const std::vector<double> cb_ticks = nice_ticks(vmin, vmax, std::max(2, int(img_h / 40)));
+  float left = ImGui::CalcTextSize("00000").x + 10;
+  float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
+  std::vector<std::string> row_text;  // row labels as drawn (cut to fit)
+  if (axes.row_labels) {
+    // Words take the place of the row numbers: at most a quarter of the width, longer ones cut with ".".
+    const float max_w = std::max(ImGui::CalcTextSize("abc.").x, size.x * (compact ? 0.2f : 0.25f));
+    float widest = 0;
+    for (const std::string& w : *axes.row_labels) {
+      std::string t = w;
+      if (ImGui::CalcTextSize(t.c_str()).x > max_w) {
+        // The longest prefix (on a UTF-8 character boundary) that fits with ".".
+        do {
+          while (!t.empty()) {  // one whole character: its continuation bytes, then its lead byte
+            const unsigned char c = static_cast<unsigned char>(t.back());
+            t.pop_back();
+            if ((c & 0xC0) != 0x80) break;
+          }
+        } while (t.size() > 1 && ImGui::CalcTextSize((t + ".").c_str()).x > max_w);
+        t += ".";
+      }
+      widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
+      row_text.push_back(std::move(t));
+    }
+    left = widest + 10;
+  } else if (compact) {
+    const std::string first = format_tick(axes.y_first), last = format_tick(axes.y_first + rows - 1);
+    left = std::max(ImGui::CalcTextSize(first.c_str()).x, ImGui::CalcTextSize(last.c_str()).x) + 10;
+  }
+  if (compact) {
+    float widest = 0;
+    for (double t : cb_ticks) widest = std::max(widest, ImGui::CalcTextSize(format_tick(t).c_str()).x);
+    colorbar_w = 10, colorbar_gap = 6, colorbar_labels = widest + 8;
+  }
   const float right = colorbar_gap + colorbar_w + colorbar_labels;
   const ImVec2 img_min(origin.x + left, origin.y + top);
-  const ImVec2 img_size(std::max(16.0f, size.x - left - right), std::max(16.0f, size.y - top - bottom));
+  const ImVec2 img_size(std::max(16.0f, size.x - left - right), img_h);
   const ImVec2 img_max(img_min.x + img_size.x, img_min.y + img_size.y);
   const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
 
@@ -196,13 +233,30 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   probe_rect(probe_name, img_min, img_max);
 
   // Axes label cell centres: column c spans [c, c+1) in cell units; only the zoomed window is shown.
-  const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
   const double x_lo = axes.x_first - 0.5 + window_.x * cols, y_lo = axes.y_first - 0.5 + window_.y * rows;
   AxisMap ax{x_lo, x_lo + window_.z * cols, img_min.x, img_max.x};
   AxisMap ay{y_lo, y_lo + window_.w * rows, img_min.y, img_max.y};
   // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
   draw_axis_x(dl, img_min, img_max, ax, axes.x_title, true);
-  draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true);
+  if (row_text.empty()) {
+    draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true);
+  } else {
+    // One word per visible row, every k-th when the rows are thinner than a line of text.
+    const double row_px = img_size.y / (window_.w * rows);
+    const int every = std::max(1, int(std::ceil(line / std::max(1e-3, row_px))));
+    const int r0 = std::max(0, int(std::floor(window_.y * rows))), r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
+    for (int r = r0; r < r1 && r < int(row_text.size()); ++r) {
+      if (r % every) continue;
+      const float y = ay.to_px(axes.y_first + r);
+      if (y < img_min.y - 0.5f || y > img_max.y + 0.5f) continue;
+      const ImVec2 sz = ImGui::CalcTextSize(row_text[size_t(r)].c_str());
+      dl->AddText(ImVec2(img_min.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), row_text[size_t(r)].c_str());
+    }
+    if (axes.y_title && *axes.y_title) {
+      const float x = std::max(origin.x, dl->GetClipRectMin().x + 2);
+      dl->AddText(ImVec2(x, img_min.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), axes.y_title);
+    }
+  }
 
   // Colorbar: the same shader over a ramp from vmax (top) to vmin (bottom).
   if (colorbar_vmin_ != vmin || colorbar_vmax_ != vmax || colorbar_.rows() == 0) {
@@ -217,7 +271,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   dl->AddImage(colorbar_.render(int(colorbar_w * scale.x), int(img_size.y * scale.y), cmap, vmin, vmax), cb_min, cb_max);
   dl->AddRect(cb_min, cb_max, ImGui::GetColorU32(ImGuiCol_Border));
   AxisMap acb{vmax, vmin, cb_min.y, cb_max.y};
-  for (double t : nice_ticks(vmin, vmax, std::max(2, int(img_size.y / 40)))) {
+  for (double t : cb_ticks) {
     const float y = acb.to_px(t);
     dl->AddLine(ImVec2(cb_max.x, y), ImVec2(cb_max.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text));
     const std::string s = format_tick(t);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/gl.h"
 
@@ -52,6 +53,9 @@ struct HeatmapAxes {
   const char* y_title = "";
   double x_first = 0;  // value at the first column (ticks label cell centres)
   double y_first = 0;  // value at the first row
+  // Words instead of row numbers (one per row, e.g. a sentence's tokens): drawn left of the rows in place
+  // of the numeric y ticks, cut with "." to fit when the frame is small. Must outlive the draw call.
+  const std::vector<std::string>* row_labels = nullptr;
 };
 
 struct HeatmapHover {
@@ -62,7 +66,8 @@ struct HeatmapHover {
 class HeatmapWidget {
  public:
   // Draws the matrix filling `size` (axes and colorbar included) and returns the hovered cell.
-  // `probe_name` records the image rectangle for tests.
+  // `probe_name` records the image rectangle for tests. In a small size (a small embed, a phone) the
+  // margins shrink to what the labels need, so the image keeps most of the room.
   HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap,
                     float vmin, float vmax);
   GpuHeatmap& map() { return map_; }

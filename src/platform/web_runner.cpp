@@ -28,21 +28,30 @@ class WebRunner : public SdlRunner {
   // One tick of the browser's loop. Draws only on change: input (SDL events), a new canvas size, a wake
   // from the page (setState, theme, ...), an active widget (a drag, a text field) or a picture that is
   // still changing (RoPE's animation, a hover that just appeared). Once three frames in a row drew the
-  // same thing, the app sleeps and frame_count() stays put; the page gets onSettled (inside the frame,
-  // so it can keep the canvas as a poster).
+  // same thing, the app sleeps: the main loop is paused (no animation frames are requested at all) and
+  // frame_count() stays put; the page gets onSettled (inside the frame, so it can keep the canvas as a
+  // poster). Anything that may change the picture wakes it: the page calls posenc_wake on every input
+  // event, resize and page-side change, and the functions below that change the state wake it too.
   void tick() {
-    if (paused_) return;
+    if (paused_) return sleep();
     if (canvas_size_changed()) wake(3);
     SDL_PumpEvents();
     if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) wake(3);
     const ImGuiContext* g = ImGui::GetCurrentContext();
     if (g && (g->ActiveId != 0 || g->IO.WantTextInput)) wake(1);
-    if (awake_ <= 0) return;
+    if (awake_ <= 0) return sleep();
     --awake_;
     frame();
   }
-  void wake(int frames) { awake_ = std::max(awake_, frames); }
+  void wake(int frames) {
+    awake_ = std::max(awake_, frames);
+    if (sleeping_ && !paused_) {
+      sleeping_ = false;
+      emscripten_resume_main_loop();
+    }
+  }
   void set_paused(bool paused) { paused_ = paused; if (!paused) wake(3); }
+  bool sleeping() const { return sleeping_; }
 
  protected:
   void new_platform_frame() override {
@@ -110,7 +119,15 @@ class WebRunner : public SdlRunner {
     return changed;
   }
 
+  // No frame to draw: stop the browser's loop until wake() (while the WebGL context is lost too).
+  void sleep() {
+    if (sleeping_) return;
+    sleeping_ = true;
+    emscripten_pause_main_loop();
+  }
+
   int awake_ = 3;  // frames still to draw; the first frames always run
+  bool sleeping_ = false;  // the main loop is paused
   int same_ = 0;
   uint64_t last_hash_ = 0;
   bool paused_ = false;
@@ -255,6 +272,20 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
 }
 
 EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
+
+// Share -> Copy embed code: the embed's URL query (only non-default keys, embed=1) and its iframe height
+// (App::embed_query, App::embed_height). The string stays valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
+  static std::string query;
+  query = web_app() ? web_app()->embed_query() : "";
+  return query.c_str();
+}
+EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return web_app() ? web_app()->embed_height() : 0; }
+
+// Whether the main loop is paused because nothing changes (tests: an idle page requests no frames).
+EMSCRIPTEN_KEEPALIVE int posenc_sleeping() {
+  return posenc::platform::g_runner && posenc::platform::g_runner->sleeping() ? 1 : 0;
+}
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
   return web_app() ? web_app()->current_view()->title() : "";

@@ -1,6 +1,6 @@
 // End-to-end, embedding: embed mode drops the menu bar and controls=0 the controls, themes follow the
-// URL or the page's colour scheme, and the example page's three iframes post their heights and take
-// setState by postMessage.
+// URL or the page's colour scheme, and the example page's three iframes post their heights (its page
+// script, the embed code's, sizes them) and take setState by postMessage.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
@@ -60,8 +60,9 @@ test('the example page loads its three embeds, each posts its height, setState b
     const f = await handle.contentFrame();
     await f.waitForFunction(() => window.posenc && window.posenc.started && window.posenc.started(), null, { timeout: 20000 });
     await f.evaluate(() => window.posenc.ready);
-    await page.waitForFunction((sel) => document.querySelector(sel).dataset.reportedHeight, `#${id}`, { timeout: 10000 });
-    const h = Number(await page.evaluate((sel) => document.querySelector(sel).dataset.reportedHeight, `#${id}`));
+    // The page script (the embed code's) sets the height each embed asks for.
+    await page.waitForFunction((sel) => document.querySelector(sel).style.height !== '', `#${id}`, { timeout: 10000 });
+    const h = parseFloat(await page.evaluate((sel) => document.querySelector(sel).style.height, `#${id}`));
     assert.ok(h >= 320, `${id} posted a height (${h})`);
     assert.equal((await f.evaluate(() => window.posenc.getState())).embed, '1');
     void frame;

@@ -14,7 +14,6 @@ const views = ['waves', 'frequencies', 'buckets', 'similarity', 'toy'];
 fs.writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><body style="margin:0">` +
   views.map((v, i) => `<iframe id="e${i}" src="${site.url.replace('127.0.0.1', 'localhost')}/?view=${v}&amp;embed=1" width="600" height="300" style="border:0"></iframe>`).join(''));
 const blog = await serveStatic(dir, 0);
-const before = new Set(fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)));
 const browser = await launchBrowser();
 const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
 await page.goto(`${blog.url}/index.html`);
@@ -25,9 +24,26 @@ for (let i = 0; i < views.length; ++i) {
 await page.mouse.move(1290, 1010);
 await new Promise((r) => setTimeout(r, 4000));
 const hz = 100;  // USER_HZ
+// Only this run's Chromium: the processes descending from this node process (other Chromiums on a shared
+// machine are not counted).
+function descendants() {
+  const parent = new Map();
+  for (const p of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      parent.set(p, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch { /* gone */ }
+  }
+  const mine = new Set([String(process.pid)]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [p, pp] of parent) if (!mine.has(p) && mine.has(pp)) { mine.add(p); grew = true; }
+  }
+  return [...mine].filter((p) => p !== String(process.pid));
+}
 function cpu() {
   let ticks = 0;
-  for (const p of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && !before.has(p))) {
+  for (const p of descendants()) {
     try {
       const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
       const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));

@@ -1,8 +1,9 @@
-// End-to-end, draw only on change: an idle view draws no frames; input, setState and resizes wake it at
-// once, and an animation (RoPE's play) keeps drawing.
+// End-to-end, draw only on change: an idle view draws no frames and its main loop is paused (no animation
+// frames are even requested); input, setState and resizes wake it at once, and an animation (RoPE's
+// play) keeps drawing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState } from './harness.mjs';
+import { useBrowser, openState, waitReady } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -48,6 +49,48 @@ test('idle: RoPE playing keeps drawing, paused it does not', async () => {
   await page.evaluate(() => window.posenc.setState({ play: '0' }));
   const f = await settled(page);
   assert.equal(await countAfter2s(page), f, 'paused: idle');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('idle: the main loop is paused (no animation frames requested); each kind of input wakes it', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 } });
+  // Count the animation frames the page requests (Emscripten's loop asks for one per tick).
+  await context.addInitScript(() => {
+    const raf = window.requestAnimationFrame.bind(window);
+    window.__rafCalls = 0;
+    window.requestAnimationFrame = (cb) => { window.__rafCalls++; return raf(cb); };
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  await page.goto(`${env.server.url}/?view=waves`);
+  await waitReady(page);
+  await page.mouse.move(1, 1);
+  const idle = async () => {
+    const f = await settled(page);
+    await page.waitForFunction(() => window.Module._posenc_sleeping() === 1, null, { timeout: 5000 });
+    const calls = await page.evaluate(() => window.__rafCalls);
+    assert.equal(await countAfter2s(page), f, 'no frames');
+    assert.equal(await page.evaluate(() => window.__rafCalls), calls, 'no animation frames requested while idle');
+    return f;
+  };
+  const wakes = async (what, act) => {
+    const f = await idle();
+    await act();
+    await page.waitForFunction((c) => window.posenc.frameCount() > c, f, { timeout: 5000 });
+    assert.ok(true, what);
+  };
+  const plot = await page.evaluate(() => window.posenc.itemRect('plot.pe'));
+  await wakes('a mouse move', () => page.mouse.move(plot.x + 40, plot.y + 40));
+  await wakes('a click', () => page.mouse.click(5, 300));
+  await wakes('a key', () => page.keyboard.press('ArrowRight'));
+  await wakes('the wheel', () => page.mouse.wheel(0, 120));
+  await wakes('a resize', () => page.setViewportSize({ width: 900, height: 650 }));
+  await wakes('setState', () => page.evaluate(() => window.posenc.setState({ n: '40' })));
+  await wakes('wake()', () => page.evaluate(() => window.posenc.wake()));
+  await idle();
   assert.deepEqual(errors, []);
   await context.close();
 });

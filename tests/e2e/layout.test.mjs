@@ -103,9 +103,7 @@ test('400x300 embed without controls: the main figure covers at least half the f
     const { page, context, errors } = await open(`view=${view}&embed=1&controls=0`, size);
     const r = await page.evaluate((n) => window.posenc.itemRect(n), `plot.${figure}`);
     assert.ok(r, `${view}: plot.${figure} drawn`);
-    // Known short of the target (issue 9 stays open): permutation's and toy's labels take width (0.451, 0.465).
-    const target = view === 'permutation' || view === 'toy' ? 0.44 : 0.5;
-    assert.ok(area(r) >= target * 400 * 300, `${view}: plot.${figure} covers ${(area(r) / (400 * 300)).toFixed(3)} of the frame`);
+    assert.ok(area(r) >= 0.5 * 400 * 300, `${view}: plot.${figure} covers ${(area(r) / (400 * 300)).toFixed(3)} of the frame`);
     assert.deepEqual(errors, []);
     await context.close();
   }

@@ -250,4 +250,55 @@ TEST(StateNotices, FlagsAcceptZeroOneTrueFalse) {
   EXPECT_TRUE(names_key(notices_of("view=scores&causal=yes"), "causal"));
 }
 
+// ---------------------------------------------------------------- Share -> Copy embed code
+
+TEST(EmbedQuery, DefaultStatesGiveOnlyTheViewAndEmbed) {
+  for (const std::string& view : App::view_ids()) {
+    App a;
+    a.load_state_query("view=" + view);
+    EXPECT_EQ(a.embed_query(), "view=" + view + "&embed=1");
+  }
+}
+
+TEST(EmbedQuery, OnlyNonDefaultKeysInDeclarationOrderAndTheSameState) {
+  for (const char* state : kCustomStates) {
+    App a;
+    a.load_state_query(state);
+    const std::string q = a.embed_query();
+    const StateMap embed = posenc::app::parse_query(q), full = posenc::app::parse_query(a.state_query());
+    EXPECT_EQ(embed.at("embed"), "1") << q;
+    EXPECT_EQ(q.rfind("view=", 0), 0u) << "view first: " << q;
+    // No key holds its default value ...
+    App defaults;
+    defaults.load_state_query(std::string("view=") + full.at("view"));
+    const StateMap def = posenc::app::parse_query(defaults.state_query());
+    for (const auto& [key, value] : embed)
+      if (key != "view" && key != "embed") EXPECT_NE(def.at(key), value) << key << " is default in " << q;
+    // ... every changed one is there, and the embed opens in the same state.
+    for (const auto& [key, value] : full)
+      if (def.at(key) != value) EXPECT_EQ(embed.count(key), 1u) << key << " missing from " << q;
+    App b;
+    b.load_state_query(q);
+    EXPECT_EQ(b.notices(), "") << q;
+    StateMap reopened = posenc::app::parse_query(b.state_query());
+    reopened.erase("embed");
+    EXPECT_EQ(reopened, full) << q;
+  }
+}
+
+TEST(EmbedQuery, KeysAPresetFillsAreLeftOutAndAppKeysKept) {
+  App a;
+  a.load_state_query("view=model&model=mistral-7b&theme=dark&controls=0");
+  EXPECT_EQ(a.embed_query(), "view=model&model=mistral-7b&embed=1&controls=0&theme=dark");
+  // An edited key after the preset is kept; the ones the preset filled are not.
+  App edited;
+  edited.load_state_query("view=model&model=mistral-7b&base=20000&figure=ratio");
+  EXPECT_EQ(edited.embed_query(), "view=model&model=mistral-7b&base=20000&embed=1&figure=ratio");
+  App b;
+  b.load_state_query(edited.embed_query());
+  StateMap reopened = posenc::app::parse_query(b.state_query()), full = posenc::app::parse_query(edited.state_query());
+  reopened.erase("embed");
+  EXPECT_EQ(reopened, full);
+}
+
 #endif

@@ -24,6 +24,9 @@ constexpr int kMaxSeed = 1000000;  // shuffle and embedding seeds
 // What the radio buttons show, in PermutationEncoding order (the URL names are names_of<>()).
 constexpr const char* kEncodingLabels[] = {"none (NoPE)", "sinusoidal (added to x)", "RoPE (rotates q, k)"};
 
+// The pooled tile's two rows.
+const std::vector<std::string> kPooledRows = {"mean O", "mean O'"};
+
 std::string join(const std::vector<std::string>& words) {
   std::string out;
   for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
@@ -179,27 +182,16 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
   if (!alone()) ImGui::TextUnformatted(tile.title);
-  // Word labels in a column left of the heatmap's own axis.
-  float label_w = 0;
-  if (row_labels)
-    for (const auto& w : *row_labels) label_w = std::max(label_w, ImGui::CalcTextSize(w.c_str()).x);
-  if (label_w > 0) label_w += 8;
-  ImGui::SetCursorScreenPos(ImVec2(at.x + label_w, at.y + line));
-  const HeatmapAxes axes{"dimension", "row", 0, 0};
+  ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
+  // Rows are words: the heatmap labels them with the words instead of row numbers.
+  HeatmapAxes axes{"dimension", "row", 0, 0};
+  axes.row_labels = row_labels;
   const HeatmapHover h =
-      tile.heatmap.draw(tile.probe, ImVec2(size.x - label_w, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
-  ImVec2 img_min, img_max;
-  if (row_labels && find_probe(tile.probe, &img_min, &img_max)) {
-    const int rows = int(row_labels->size());
-    for (int r = 0; r < rows; ++r) {
-      const float y = img_min.y + (r + 0.5f) * (img_max.y - img_min.y) / rows - ImGui::GetTextLineHeight() * 0.5f;
-      ImGui::GetWindowDrawList()->AddText(ImVec2(at.x, y), ImGui::GetColorU32(ImGuiCol_Text), (*row_labels)[r].c_str());
-    }
-  }
+      tile.heatmap.draw(tile.probe, ImVec2(size.x, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
   if (h.active) {
     const Matrix& m = *tile.values;
     ImGui::BeginTooltip();
-    if (row_labels) ImGui::Text("row %d (\"%s\"), dimension %d", h.row, (*row_labels)[h.row].c_str(), h.col);
+    if (&tile != &tiles_[3]) ImGui::Text("row %d (\"%s\"), dimension %d", h.row, (*row_labels)[h.row].c_str(), h.col);
     else ImGui::Text("%s, dimension %d", h.row == 0 ? "mean of O" : "mean of O'", h.col);
     ImGui::Text("value = %.17g", m(h.row, h.col));
     if (&m == &result_.row_difference) {
@@ -214,34 +206,45 @@ void PermutationView::draw_figure(ImVec2 size) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   static const char* const kFigures[4] = {"output", "shuffled", "difference", "pooled"};
   const ImVec2 start = ImGui::GetCursorScreenPos();
+  const bool equivariant = encoding_ == PermutationEncoding::None;
+  // Equal outputs in the theme's "holds" colour, a visible difference in its warning colour.
+  const ImVec4 verdict = equivariant ? good_color() : warning_color();
+  auto wrapped = [](const ImVec4* color, const std::string& text) {
+    if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+    ImGui::TextWrapped("%s", text.c_str());
+    if (color) ImGui::PopStyleColor();
+  };
   if (alone()) {
     for (int t = 0; t < 4; ++t) {
       if (!shows(kFigures[t])) continue;
-      const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, nullptr};
-      draw_tile(tiles_[t], size, vmax_, labels[t]);
+      ImVec2 tile_size = size;
+      if (t == 2) {
+        // Alone, the difference map is blank when nothing differs: say what it shows in one line.
+        ImGui::TextColored(verdict, "max |O'[r] - O[perm r]| = %s", difference_text(result_.max_row_difference).c_str());
+        probe_last_item("text.difference");
+        tile_size.y -= ImGui::GetCursorScreenPos().y - start.y;
+      }
+      const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, &kPooledRows};
+      draw_tile(tiles_[t], tile_size, vmax_, labels[t]);
       probe_plot(kFigures[t], tiles_[t].probe);
     }
     return;
   }
-  ImGui::Text("original: %s", join(words_).c_str());
+  wrapped(nullptr, "original: " + join(words_));
   std::string perm_text;
   for (int p : result_.perm) perm_text += (perm_text.empty() ? "" : ",") + std::to_string(p);
-  ImGui::Text("shuffled: %s    (perm = %s)", join(shuffled_words_).c_str(), perm_text.c_str());
-  const bool equivariant = encoding_ == PermutationEncoding::None;
-  // Equal outputs in green (dark and light theme variants), a visible difference in the theme's warning colour.
-  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
-  const ImVec4 good = bg.x + bg.y + bg.z < 1.5f ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.5f, 0.25f, 1.0f);
-  ImGui::TextColored(equivariant ? good : warning_color(), "max |O'[r] - O[perm[r]]| = %s   max |mean(O') - mean(O)| = %s",
-                     difference_text(result_.max_row_difference).c_str(),
-                     difference_text(result_.max_pooled_difference).c_str());
-  ImGui::TextDisabled(equivariant ? "No PE: the shuffled outputs are the same rows, permuted (up to float rounding); "
-                                    "pooling cannot tell the orders apart."
-                                  : "With PE the token at a new position gets a different output: order is visible.");
+  wrapped(nullptr, "shuffled: " + join(shuffled_words_) + "    (perm = " + perm_text + ")");
+  wrapped(&verdict, "max |O'[r] - O[perm[r]]| = " + difference_text(result_.max_row_difference) +
+                        "   max |mean(O') - mean(O)| = " + difference_text(result_.max_pooled_difference));
+  const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+  wrapped(&disabled, equivariant ? "No PE: the shuffled outputs are the same rows, permuted (up to float rounding); "
+                                   "pooling cannot tell the orders apart."
+                                 : "With PE the token at a new position gets a different output: order is visible.");
   const float used = ImGui::GetCursorScreenPos().y - start.y;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const bool stack = stacked();
   const float w = stack ? size.x : size.x * 0.5f, h = (size.y - used) * (stack ? 0.25f : 0.5f);
-  const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, nullptr};
+  const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, &kPooledRows};
   for (int t = 0; t < 4; ++t) {
     ImGui::SetCursorScreenPos(stack ? ImVec2(origin.x, origin.y + t * h)
                                     : ImVec2(origin.x + (t % 2) * w, origin.y + (t / 2) * h));

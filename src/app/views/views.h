@@ -30,5 +30,7 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
 
 // All views in menu order: the one list of views (App::view_ids() reads it).
 std::vector<std::unique_ptr<View>> make_views();
+// A fresh view (every parameter at its declared default) with this id, or nullptr.
+std::unique_ptr<View> make_view(const std::string& id);
 
 }  // namespace posenc::app
