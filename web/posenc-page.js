@@ -253,6 +253,8 @@
       var p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
+    // The key of the focused slider (the one the arrow keys step: last clicked, dragged or entered), or "".
+    focusedSlider: function () { return alive ? call('posenc_focused_slider', 'string', [], []) : ''; },
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
     started: function () { return started; }
   };

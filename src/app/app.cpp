@@ -442,6 +442,7 @@ void App::frame() {
                                        320.0f, 1400.0f));
 
   ImGui::End();
+  end_controls_frame();
   if (capturing) {
     embed_ = saved_embed;
     controls_ = saved_controls;
