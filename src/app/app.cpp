@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/controls.h"
+#include "app/input.h"
 #include "app/params.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -338,6 +339,7 @@ void App::draw_controls_panel(int columns) {
 
 void App::frame() {
   clear_probes();
+  begin_input_frame();
   // A PNG export draws one frame with only the view, as an embed without controls would show it.
   const bool capturing = capture_pending_;
   capture_pending_ = false;
