@@ -11,6 +11,7 @@
   var canvas = document.getElementById('canvas');
   var posterImg = document.getElementById('poster-img');
   var describeEl = document.getElementById('describe');
+  var readoutEl = document.getElementById('readout');
   var viewsNav = document.getElementById('views');
   var modelFile = document.getElementById('model-file');
   var params = new URLSearchParams(window.location.search);
@@ -281,6 +282,7 @@
     onSettled: function () {
       updateDescription();
       postHeight();
+      scheduleReadout();
       if (!embedded || contextLost) return;
       try { lastPoster = canvas.toDataURL('image/png'); } catch (e) { lastPoster = null; }
       if (lastPoster) {
@@ -365,6 +367,10 @@
       var p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
+    // The key of the focused slider (the one the arrow keys step: last clicked, dragged or entered), or "".
+    focusedSlider: function () { return alive ? call('posenc_focused_slider', 'string', [], []) : ''; },
+    // The hover readout of the last frame (what its tooltip says; "" if none), lines joined by "\n".
+    readout: readoutText,
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
     started: function () { return started; },
     // Whether this page holds (or is creating) a WebGL context; how the page coordinates it (tests).
@@ -412,6 +418,19 @@
   window.addEventListener('resize', wakeApp);
   document.addEventListener('visibilitychange', wakeApp);
   if ('ResizeObserver' in window) new ResizeObserver(wakeApp).observe(canvas);
+  // The hover readout (the tooltip's text, from a pointer resting on a plot) mirrored into
+  // its own polite live region once it has rested 300 ms: never every frame, and the description of the
+  // view beside it stays as it is.
+  var readoutTimer = null;
+  function readoutText() { return alive && Module._posenc_hover_readout ? call('posenc_hover_readout', 'string', [], []) : ''; }
+  function scheduleReadout() {
+    clearTimeout(readoutTimer);
+    readoutTimer = setTimeout(function () {
+      var text = readoutText().replace(/\n/g, '; ');
+      if (readoutEl.textContent !== text) readoutEl.textContent = text;
+    }, 300);
+  }
+
   // A lost WebGL context: stop drawing, show the last poster, and when the browser gives the context
   // back, reload into the same state (a fresh module re-creates every texture, shader and the font atlas).
   canvas.addEventListener('webglcontextlost', function (e) {

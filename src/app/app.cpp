@@ -10,6 +10,7 @@
 
 #include "app/controls.h"
 #include "app/model_link.h"
+#include "app/input.h"
 #include "app/params.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -417,6 +418,7 @@ void App::draw_controls_panel(int columns) {
 
 void App::frame() {
   clear_probes();
+  begin_input_frame();
   // A PNG export draws one frame with only the view, as an embed without controls would show it.
   const bool capturing = capture_pending_;
   capture_pending_ = false;
@@ -529,6 +531,7 @@ void App::frame() {
   ImGui::End();
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
   if (take_model_file_request()) action_ = AppAction::OpenModelFile;
+  end_controls_frame();
   if (capturing) {
     embed_ = saved_embed;
     controls_ = saved_controls;

@@ -1,9 +1,11 @@
 #include "app/controls.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -20,13 +22,45 @@ ImGuiSliderFlags slider_flags(const Param& p) {
 
 std::string default_format(const Param& p, const char* spec) { return p.key + " = " + spec; }
 
+// The focused slider (ImGui id and key): the declared slider last clicked, dragged or entered.
+ImGuiID g_focused_id = 0;
+std::string g_focused_key;
+
+// Arrow keys this frame as steps: Right/Up +1, Left/Down -1, times 10 with Shift. Keys reach the app only
+// while the canvas has the keyboard focus; none while a text field is being edited or an item is held.
+int arrow_steps() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive() || io.KeyCtrl || io.KeyAlt || io.KeySuper) return 0;
+  auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true); };
+  int steps = 0;
+  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_UpArrow)) ++steps;
+  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_DownArrow)) --steps;
+  return io.KeyShift ? 10 * steps : steps;
+}
+
+// Right after a declared slider: it becomes the focused slider while it is held (clicked, dragged, or a
+// ctrl+click text entry); the focused slider has a frame in the theme's focus colour and takes the arrow
+// keys, through its Param like a drag. Returns whether an arrow key changed the value.
+bool focus_and_step(const Param& p) {
+  const ImGuiID id = ImGui::GetItemID();
+  if (ImGui::IsItemActive()) g_focused_id = id, g_focused_key = p.key;
+  if (g_focused_id != id || id == 0) return false;
+  const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(mn.x - 1, mn.y - 1), ImVec2(mx.x + 1, mx.y + 1),
+                                      ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0, 2.0f);
+  const int steps = arrow_steps();
+  return steps != 0 && step_param(p, steps);
+}
+
 bool draw_integer(const Param& p) {
   const std::string format = p.opt.format ? p.opt.format : default_format(p, "%d");
   int value = *p.i;
   const bool moved = ImGui::SliderInt(("##" + p.key).c_str(), &value, int(p.lo), int(p.hi), format.c_str(),
                                       slider_flags(p));
   probe_last_item(probe_name("slider", p).c_str());
+  if (focus_and_step(p)) return true;
   if (!moved) return false;
+  value = std::clamp(value, int(p.lo), int(p.hi));  // typed text (ctrl+click) is clamped too
   if (p.opt.even && value % 2) value = value - 1 >= p.lo ? value - 1 : value + 1;
   const bool changed = value != *p.i;
   *p.i = value;
@@ -35,9 +69,15 @@ bool draw_integer(const Param& p) {
 
 bool draw_real(const Param& p) {
   const std::string format = p.opt.format ? p.opt.format : default_format(p, "%.6g");
-  const bool changed = ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi,
-                                           format.c_str(), slider_flags(p));
+  const double before = *p.d;
+  bool changed = ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi,
+                                     format.c_str(), slider_flags(p));
   probe_last_item(probe_name("slider", p).c_str());
+  // Typed text (ctrl+click) that makes no finite number ("*1e999" of 0 is NaN, which no clamp catches)
+  // leaves the value as it was.
+  if (!std::isfinite(*p.d)) *p.d = before, changed = false;
+  *p.d = std::clamp(*p.d, p.lo, p.hi);
+  if (focus_and_step(p)) return true;
   return changed;
 }
 
@@ -112,6 +152,46 @@ bool g_columns = false;
 bool g_first_cell = true;
 
 }  // namespace
+
+bool step_param(const Param& p, int steps) {
+  if (steps == 0) return false;
+  switch (p.kind) {
+    case ParamKind::Integer: {
+      const long long unit = p.opt.even ? 2 : 1;
+      long long v = std::clamp<long long>(*p.i + steps * unit, (long long)p.lo, (long long)p.hi);
+      if (p.opt.even && v % 2) v = v - 1 >= p.lo ? v - 1 : v + 1;  // an odd end of the range
+      if (v == *p.i) return false;
+      *p.i = int(v);
+      return true;
+    }
+    case ParamKind::Real: {
+      const double old = *p.d;
+      double v = old;
+      if (p.opt.log && p.lo > 0) {
+        v = old * std::pow(p.hi / p.lo, steps / 100.0);
+        // 3 significant digits keep the URL short, as long as the value still moves that way.
+        const double mag = std::pow(10.0, std::floor(std::log10(std::abs(v))) - 2);
+        const double rounded = std::round(v / mag) * mag;
+        if (std::isfinite(rounded) && (steps > 0 ? rounded > old : rounded < old)) v = rounded;
+      } else {
+        v = old + steps * (p.hi - p.lo) / 100.0;
+      }
+      v = std::clamp(v, p.lo, p.hi);
+      if (!std::isfinite(v) || v == old) return false;
+      *p.d = v;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+void end_controls_frame() {
+  // Another item held (a button, a checkbox, a plot...): no slider is focused any more.
+  const ImGuiID active = ImGui::GetActiveID();
+  if (active != 0 && active != g_focused_id) g_focused_id = 0, g_focused_key.clear();
+}
+
+const std::string& focused_slider_key() { return g_focused_key; }
 
 void set_controls_columns(bool on) {
   g_columns = on;

@@ -23,6 +23,18 @@ class Controls {
   const ParamList& list_;
 };
 
+// Moves a declared slider's value by `steps` units, clamped to its range; true when it changed. The unit
+// (README, "Keyboard"): integers 1 (2 for even parameters); reals 1/100 of the range, or for a logarithmic
+// slider a factor of (hi/lo)^(1/100), rounded to 3 significant digits when that still moves it. Other
+// kinds do not step. The arrow keys step the focused slider with it (Shift: 10 units).
+bool step_param(const Param& p, int steps);
+
+// The focused slider: the declared slider last clicked, dragged or entered (ctrl+click); the arrow keys
+// step it. Activating any other item clears it. Call end_controls_frame() once per frame after the UI.
+void end_controls_frame();
+// Its key, or "" (for tests and the page).
+const std::string& focused_slider_key();
+
 // While on, each declared control starts a new cell of the current table (the compact strip of controls
 // above the plots); the app turns it on after opening the first cell.
 void set_controls_columns(bool on);

@@ -92,6 +92,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 #include <algorithm>
 #include <limits>
 
+#include "app/input.h"
 #include "app/probe.h"
 
 namespace posenc::app {
@@ -297,7 +298,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
     hover.x = ax.to_value(ImGui::GetIO().MousePos.x);
     dl->AddLine(ImVec2(ImGui::GetIO().MousePos.x, pmin.y), ImVec2(ImGui::GetIO().MousePos.x, pmax.y),
                 IM_COL32(255, 255, 255, 90));
-    ImGui::BeginTooltip();
+    begin_readout();
     for (size_t si = 0; si < series.size(); ++si) {
       const Series& s = series[si];
       if (s.x.empty()) continue;
@@ -311,7 +312,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
       const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(plot_y(s.y[i], opt.log_y)));
       if (std::isfinite(p.y)) dl->AddCircle(p, 4.0f, color);
     }
-    ImGui::EndTooltip();
+    end_readout();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));

@@ -2,6 +2,8 @@
 // (window.posenc.probes()) and the current view in words (window.posenc.describe(), the page's live
 // region). The app registers itself here, which also keeps this file linked into every runner.
 #include "app/app.h"
+#include "app/controls.h"
+#include "app/input.h"
 #include "app/probe.h"
 
 #ifdef __EMSCRIPTEN__
@@ -36,6 +38,12 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
   text = posenc::app::g_app ? posenc::app::g_app->describe() : "{}";
   return text.c_str();
 }
+
+// The hover readout of the last frame (the tooltip's text, lines joined by newlines; "" if none).
+EMSCRIPTEN_KEEPALIVE const char* posenc_hover_readout() { return posenc::app::last_readout().c_str(); }
+
+// The key of the focused slider (the one the arrow keys step), "" if none.
+EMSCRIPTEN_KEEPALIVE const char* posenc_focused_slider() { return posenc::app::focused_slider_key().c_str(); }
 
 }  // extern "C"
 #endif

@@ -59,13 +59,42 @@ SdlRunner::SdlRunner(int width, int height)
 SdlRunner::~SdlRunner() { ImGui_ImplSDL2_Shutdown(); }
 
 void SdlRunner::new_platform_frame() {
-  SDL_Event event;
-  while (SDL_PollEvent(&event)) {
+  // ImGui 1.86 sees a key as held or not per frame: a key pressed and released between two frames (a
+  // quick tap, a browser test's press()) would never be pressed for it. So a key's release whose press
+  // is in this frame waits for the next frame, and every event after it too (they keep their order).
+  std::bitset<SDL_NUM_SCANCODES> pressed;
+  auto handle = [&](const SDL_Event& event) {
     ImGui_ImplSDL2_ProcessEvent(&event);
+    on_event(event);
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) key_mods_ = event.key.keysym.mod;
     if (event.type == SDL_QUIT) quit_ = true;
     if (event.type == SDL_WINDOWEVENT && event.window.event == SDL_WINDOWEVENT_CLOSE) quit_ = true;
+  };
+  if (deferred_) {
+    handle(*deferred_);
+    deferred_.reset();
+  }
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
+    if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
+      const int key = event.key.keysym.scancode;
+      if (key < 0 || key >= SDL_NUM_SCANCODES) continue;
+      if (event.type == SDL_KEYUP && pressed.test(size_t(key))) {
+        deferred_ = event;
+        break;
+      }
+      if (event.type == SDL_KEYDOWN) pressed.set(size_t(key));
+    }
+    handle(event);
   }
   ImGui_ImplSDL2_NewFrame();
+  // The modifier keys as of the events handled so far (the backend reads SDL's state at the moment,
+  // which may already hold a release this frame has not handled yet).
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyCtrl = (key_mods_ & KMOD_CTRL) != 0;
+  io.KeyShift = (key_mods_ & KMOD_SHIFT) != 0;
+  io.KeyAlt = (key_mods_ & KMOD_ALT) != 0;
+  io.KeySuper = (key_mods_ & KMOD_GUI) != 0;
 }
 
 void SdlRunner::present() { SDL_GL_SwapWindow(window_.window()); }

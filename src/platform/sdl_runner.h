@@ -5,7 +5,9 @@
 
 #include <SDL.h>
 
+#include <bitset>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "platform/runner.h"
@@ -50,6 +52,10 @@ class SdlRunner : public Runner {
  protected:
   void new_platform_frame() override;  // SDL events (a close quits), then the SDL backend's new frame
   void present() override;
+  // Each SDL event, after ImGui's backend has seen it (the web runner watches mouse presses and motion).
+  virtual void on_event(const SDL_Event& /*event*/) {}
+  // An event held back for the next frame (see new_platform_frame): the runner must draw another frame.
+  bool has_deferred_event() const { return deferred_.has_value(); }
   SDL_Window* window() const { return window_.window(); }
   ImGuiGl& imgui() { return imgui_; }
 
@@ -59,6 +65,8 @@ class SdlRunner : public Runner {
   SdlGlWindow window_;
   ImGuiGl imgui_;
   std::unique_ptr<app::App> owned_app_;
+  std::optional<SDL_Event> deferred_;  // a key release whose press was in the last frame
+  Uint16 key_mods_ = KMOD_NONE;        // modifier keys as of the last key event handled
 };
 
 }  // namespace posenc::platform

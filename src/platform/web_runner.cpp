@@ -23,7 +23,10 @@ namespace {
 
 class WebRunner : public SdlRunner {
  public:
-  using SdlRunner::SdlRunner;
+  WebRunner(int width, int height) : SdlRunner(width, height) {
+    // Beside SDL's own mousedown handler: the modifier keys held at a press, from the press itself.
+    emscripten_set_mousedown_callback("#canvas", this, EM_FALSE, &WebRunner::on_mouse_down);
+  }
 
   // One tick of the browser's loop. Draws only on change: input (SDL events), a new canvas size, a wake
   // from the page (setState, theme, ...), an active widget (a drag, a text field) or a picture that is
@@ -39,6 +42,7 @@ class WebRunner : public SdlRunner {
     if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) wake(3);
     const ImGuiContext* g = ImGui::GetCurrentContext();
     if (g && (g->ActiveId != 0 || g->IO.WantTextInput)) wake(1);
+    if (has_deferred_event()) wake(2);  // a key release held back for this frame
     if (awake_ <= 0) return sleep();
     --awake_;
     frame();
@@ -56,7 +60,13 @@ class WebRunner : public SdlRunner {
  protected:
   void new_platform_frame() override {
     follow_canvas_size();
+    pressed_ = false;
     SdlRunner::new_platform_frame();
+    apply_modifiers();
+  }
+
+  void on_event(const SDL_Event& event) override {
+    if (event.type == SDL_MOUSEBUTTONDOWN) pressed_ = true;
   }
 
   void after_draw(int, int) override {
@@ -92,6 +102,30 @@ class WebRunner : public SdlRunner {
   }
 
  private:
+  // The modifier keys of the last mouse press on the canvas, as the browser reported them with it.
+  static EM_BOOL on_mouse_down(int, const EmscriptenMouseEvent* e, void* self) {
+    auto* runner = static_cast<WebRunner*>(self);
+    runner->press_ctrl_ = e->ctrlKey, runner->press_shift_ = e->shiftKey;
+    runner->press_alt_ = e->altKey, runner->press_super_ = e->metaKey;
+    return EM_FALSE;  // SDL's handler decides about the default
+  }
+
+  // ImGui's modifier flags come from key events, and SDL gets key events only while the canvas has the
+  // keyboard focus: a Ctrl pressed before the click that focused the canvas went to the page, so
+  // ctrl+click dragged the slider instead of opening its text field. In the frame of a press the
+  // modifiers the browser reported with the press count too.
+  void apply_modifiers() {
+    if (!pressed_) return;
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl |= press_ctrl_;
+    io.KeyShift |= press_shift_;
+    io.KeyAlt |= press_alt_;
+    io.KeySuper |= press_super_;
+  }
+
+  bool pressed_ = false;  // a mouse press was among this frame's events
+  bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
+
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
   static uint64_t draw_hash() {
     uint64_t h = 1469598103934665603ull;

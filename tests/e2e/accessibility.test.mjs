@@ -36,3 +36,30 @@ test('accessibility: no view links in an embed', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('accessibility: the hover readout is mirrored into a polite live region once the pointer rests', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=128&base=10000');
+  const region = page.locator('#readout');
+  assert.equal(await region.getAttribute('aria-live'), 'polite');
+  const describedBefore = await page.locator('#describe').textContent();
+  // Cell (p = 10, i = 6) of the 64 x 128 matrix in plot.pe.
+  const r = await page.evaluate(() => window.posenc.itemRect('plot.pe'));
+  const p = 10, i = 6;
+  await page.mouse.move(r.x + (i + 0.5) * r.width / 128, r.y + (p + 0.5) * r.height / 64);
+  await page.waitForFunction(() => /P\[p\]\[i\]/.test(document.getElementById('readout').textContent), null, { timeout: 10000 });
+  const tooltip = await page.evaluate(() => window.posenc.readout());
+  const text = await region.textContent();
+  assert.equal(text, tooltip.replace(/\n/g, '; '), 'the region says what the tooltip says');
+  assert.match(text, /position p = 10, dim i = 6/);
+  const value = Number(/P\[p\]\[i\] = (\S+)/.exec(text)[1]);
+  const w = Math.pow(10000, -6 / 128);  // pair k = 3: w_k = base^(-2k/d); dim 6 is its sine
+  assert.ok(Math.abs(value - Math.sin(p * w)) < 1e-12, `P[10][6] = ${value}, sin(10 w_3) = ${Math.sin(p * w)}`);
+  const wk = Number(/w_k = ([^,;\s]+)/.exec(text)[1]);
+  assert.ok(Math.abs(wk - w) < 1e-9 * w, `w_k = ${wk}, expected ${w}`);
+  assert.equal(await page.locator('#describe').textContent(), describedBefore, "describe()'s region is left as it was");
+  // Away from the plots: the readout is gone, and the region with it.
+  await page.mouse.move(1, 1);
+  await page.waitForFunction(() => document.getElementById('readout').textContent === '', null, { timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

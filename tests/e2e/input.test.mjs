@@ -37,3 +37,94 @@ test('input: typing a sentence into the permutation view', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Ctrl+click on the slider at `key`, select all, type `text`, Enter; returns the state after.
+async function ctrlClickType(page, key, text) {
+  const r = await itemRect(page, `slider.${key}`);
+  await page.keyboard.down('Control');
+  await page.mouse.click(r.x + r.width * 0.8, r.y + r.height / 2);
+  await page.keyboard.up('Control');
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 3);
+  return page.evaluate(() => window.posenc.getState());
+}
+
+test('input: ctrl+click on a slider opens its text field (Ctrl held before the canvas had focus)', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves&n=64');
+  // Nothing focused: the Ctrl key goes to the page, only the click reaches (and focuses) the canvas.
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  assert.equal((await ctrlClickType(page, 'n', '100')).n, '100', 'ctrl+click, type 100, Enter: n = 100 (not dragged to 80%)');
+  assert.equal(new URL(page.url()).searchParams.get('n'), '100', 'the URL follows');
+  // Again with the canvas focused (Ctrl reaches SDL as a key this time).
+  assert.equal((await ctrlClickType(page, 'n', '257')).n, '257');
+  assert.equal(await page.evaluate(() => window.posenc.notices()), '');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('input: typed slider values out of range or not numbers end clamped or unchanged, never NaN', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=128&base=10000');
+  assert.equal((await ctrlClickType(page, 'n', '99999')).n, '4096', 'above the range: clamped to 4096');
+  assert.equal((await ctrlClickType(page, 'n', '-5')).n, '1', 'below the range: clamped to 1');
+  assert.equal((await ctrlClickType(page, 'n', 'abc')).n, '1', 'letters are not typed: unchanged');
+  assert.equal((await ctrlClickType(page, 'n', '*1000000')).n, '4096', 'a product past the range: clamped');
+  assert.equal((await ctrlClickType(page, 'd', '13')).d, '12', 'an even parameter stays even');
+  assert.equal((await ctrlClickType(page, 'base', '1e999')).base, '1e+07', 'infinity: clamped to the top');
+  const state = await page.evaluate(() => window.posenc.getState());
+  for (const [k, v] of Object.entries(state)) assert.doesNotMatch(v, /nan|inf/i, `${k}=${v}`);
+  await context.close();
+
+  // 0 times infinity is NaN, which no clamp catches: the value stays.
+  const toy = await openState(env, 'view=toy&theta=0');
+  assert.equal((await ctrlClickType(toy.page, 'theta', '*1e999')).theta, '0');
+  assert.equal((await ctrlClickType(toy.page, 'theta', '1.5')).theta, '1.5');
+  assert.equal(await toy.page.evaluate(() => window.posenc.notices()), '');
+  assert.deepEqual([...errors, ...toy.errors], []);
+  await toy.context.close();
+});
+
+test('input: arrow keys step the focused slider (the one last clicked, dragged or entered)', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=128&base=10000');
+  const state = () => page.evaluate(() => window.posenc.getState());
+  const press = async (key) => { await page.keyboard.press(key); await waitFrames(page, 2); return state(); };
+  assert.equal((await ctrlClickType(page, 'n', '100')).n, '100');
+  assert.equal(await page.evaluate(() => window.posenc.focusedSlider()), 'n', 'the slider just entered is focused');
+  assert.equal((await press('ArrowRight')).n, '101');
+  assert.equal((await press('ArrowLeft')).n, '100');
+  assert.equal((await press('ArrowUp')).n, '101');
+  assert.equal((await press('ArrowDown')).n, '100');
+  assert.equal((await press('Shift+ArrowRight')).n, '110', 'Shift: 10 units');
+  assert.equal(new URL(page.url()).searchParams.get('n'), '110', 'through the parameter: the URL follows');
+  // An even parameter steps by 2; a slider clicked (not moved) becomes the focused one.
+  const d = await itemRect(page, 'slider.d');
+  await page.keyboard.down('Control');
+  await page.mouse.click(d.x + d.width / 2, d.y + d.height / 2);
+  await page.keyboard.up('Control');
+  await page.keyboard.press('Escape');  // leave the text field unchanged: d stays 128
+  await waitFrames(page, 2);
+  assert.equal(await page.evaluate(() => window.posenc.focusedSlider()), 'd');
+  assert.equal((await press('ArrowRight')).d, '130');
+  assert.equal((await press('ArrowLeft')).d, '128');
+  assert.equal((await state()).n, '110', 'n is no longer stepped');
+  // A logarithmic real slider steps by the 100th root of its range (rounded to 3 digits): 10000 -> 11700.
+  assert.equal((await ctrlClickType(page, 'base', '10000')).base, '10000');
+  assert.equal((await press('ArrowRight')).base, '11700');
+  assert.equal((await press('ArrowLeft')).base, '10000');
+  // At the end of the range a step does nothing.
+  await ctrlClickType(page, 'n', '4096');
+  assert.equal((await press('ArrowRight')).n, '4096');
+  // Clicking something else (the heatmap) leaves no slider focused: arrows change nothing.
+  const plot = await itemRect(page, 'plot.pe');
+  await page.mouse.click(plot.x + plot.width / 2, plot.y + plot.height / 2);
+  await waitFrames(page, 2);
+  assert.equal(await page.evaluate(() => window.posenc.focusedSlider()), '');
+  const before = await state();
+  assert.deepEqual(await press('ArrowLeft'), before);
+  assert.equal(await page.evaluate(() => window.posenc.notices()), '');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

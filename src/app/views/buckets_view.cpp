@@ -8,6 +8,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
@@ -363,7 +364,7 @@ void BucketsView::export_data(std::vector<ExportTable>& tables) const {
 void BucketsView::draw_hover(int i, int j) const {
   const int64_t r = int64_t(j) - i;
   const size_t o = size_t(offset_index(r));
-  ImGui::BeginTooltip();
+  begin_readout();
   ImGui::Text("query i = %d, key j = %d, relative distance j - i = %lld", i, j, (long long)r);
   switch (scheme_) {
     case Scheme::T5:
@@ -383,7 +384,7 @@ void BucketsView::draw_hover(int i, int j) const {
       ImGui::Text("bias -m |j - i| = %.17g", value_by_offset_[o]);
       break;
   }
-  ImGui::EndTooltip();
+  end_readout();
 }
 
 void BucketsView::draw_figure(ImVec2 size) {

@@ -9,6 +9,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/permutation.h"
@@ -190,7 +191,7 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
       tile.heatmap.draw(tile.probe, ImVec2(size.x, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
   if (h.active) {
     const Matrix& m = *tile.values;
-    ImGui::BeginTooltip();
+    begin_readout();
     if (&tile != &tiles_[3]) ImGui::Text("row %d (\"%s\"), dimension %d", h.row, (*row_labels)[h.row].c_str(), h.col);
     else ImGui::Text("%s, dimension %d", h.row == 0 ? "mean of O" : "mean of O'", h.col);
     ImGui::Text("value = %.17g", m(h.row, h.col));
@@ -198,7 +199,7 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
       ImGui::Text("O'[%d] = %.17g", h.row, result_.output_shuffled(h.row, h.col));
       ImGui::Text("O[perm[%d] = %d] = %.17g", h.row, result_.perm[h.row], result_.output(result_.perm[h.row], h.col));
     }
-    ImGui::EndTooltip();
+    end_readout();
   }
 }
 

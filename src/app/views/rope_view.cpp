@@ -12,6 +12,7 @@
 #include "app/controls.h"
 #include "app/model_link.h"
 #include "app/plot.h"
+#include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/rope.h"
@@ -313,13 +314,13 @@ void RopeView::draw_rotation(ImVec2 size) {
 void RopeView::pair_tooltip(double x) const {
   const int k = std::clamp(int(std::lround(x)), 0, int(analysis_.pairs.size()) - 1);
   const RopePairAnalysis& p = analysis_.pairs[k];
-  ImGui::BeginTooltip();
+  begin_readout();
   ImGui::Separator();
   ImGui::Text("pair k = %d (%s): %s", k, name_of(scaling_), pair_coverage_name(p.coverage));
   ImGui::Text("w_k = %.17g, w'_k = %.17g", p.inv_freq, p.inv_freq_scaled);
   ImGui::Text("ratio w'_k / w_k = %.17g, wavelength 2 pi / w_k = %.10g", p.ratio, p.wavelength);
   ImGui::Text("L w_k = %.17g rad, T w'_k = %.17g rad", p.trained_angle, p.target_angle);
-  ImGui::EndTooltip();
+  end_readout();
 }
 
 std::vector<double> RopeView::pair_indices() const {

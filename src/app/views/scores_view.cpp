@@ -16,6 +16,7 @@
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/model_link.h"
+#include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/absolute_attention.h"
@@ -660,7 +661,7 @@ std::string ScoresView::bucket_text(int i, int j) const {
 }
 
 void ScoresView::draw_hover(int i, int j) const {
-  ImGui::BeginTooltip();
+  begin_readout();
   ImGui::Text("query i = %d, key j = %d, relative distance j - i = %d", i, j, j - i);
   const std::string bucket = bucket_text(i, j);
   if (!bucket.empty()) ImGui::TextUnformatted(bucket.c_str());
@@ -674,7 +675,7 @@ void ScoresView::draw_hover(int i, int j) const {
     ImGui::Text("total logit e_ij = %.17g", row.logits(0, j));
     ImGui::Text("weight a_ij     = %.17g", row.weights(0, j));
   }
-  ImGui::EndTooltip();
+  end_readout();
 }
 
 void ScoresView::draw_figure(ImVec2 size) {

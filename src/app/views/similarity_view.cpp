@@ -9,6 +9,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
@@ -264,7 +265,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
     probe_plot("similarity", "heatmap.similarity");
     if (hover.active && dots_) {
       const int64_t a = hover.row, b = hover.col;
-      ImGui::BeginTooltip();
+      begin_readout();
       ImGui::Text("a = %lld, b = %lld, b - a = %lld", (long long)a, (long long)b, (long long)(b - a));
       if (dots_->defined(a) && dots_->defined(b)) {
         ImGui::Text("P_a . P_b = %.17g", dots_->dot(a, b));
@@ -272,7 +273,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
       } else {
         ImGui::TextUnformatted("undefined: the learned table has no row past max_len");
       }
-      ImGui::EndTooltip();
+      end_readout();
     }
     ImGui::EndGroup();
     if (!stack && curves) ImGui::SameLine();

@@ -11,6 +11,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
 #include "core/attention.h"
@@ -179,7 +180,7 @@ void ToyView::recompute() {
 void ToyView::draw_hover(int panel, int i, int j) const {
   const int r = j - i;
   const double content = x_.row(i).dot(x_.row(j));
-  ImGui::BeginTooltip();
+  begin_readout();
   auto word = [&](int pos) { return kWords[reversed_ ? kTokens - 1 - pos : pos]; };
   ImGui::Text("query i = %d (\"%s\"), key j = %d (\"%s\"), j - i = %d", i + 1, word(i), j + 1, word(j), r);
   switch (panel) {
@@ -200,7 +201,7 @@ void ToyView::draw_hover(int panel, int i, int j) const {
       break;
   }
   ImGui::Text("softmax weight a_ij = %.17g", weights_[size_t(panel)](i, j));
-  ImGui::EndTooltip();
+  end_readout();
 }
 
 void ToyView::draw_figure(ImVec2 size) {

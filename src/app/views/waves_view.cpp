@@ -10,6 +10,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
@@ -204,7 +205,7 @@ void WavesView::draw_figure(ImVec2 size) {
   probe_plot("pe", "heatmap.pe");
   if (hover.active) {
     const int p = hover.row, i = hover.col;
-    ImGui::BeginTooltip();
+    begin_readout();
     ImGui::Text("position p = %d, dim i = %d", p, i);
     if (scheme_ == AbsoluteScheme::Learned && p >= max_len_) {
       ImGui::TextUnformatted("no learned row past max_len: undefined");
@@ -215,7 +216,7 @@ void WavesView::draw_figure(ImVec2 size) {
       }
       ImGui::Text("P[p][i] = %.17g", value(p, i));
     }
-    ImGui::EndTooltip();
+    end_readout();
   }
 }
 
