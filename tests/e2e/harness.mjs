@@ -164,3 +164,19 @@ export function changedFraction(a, b, r, step) {
   }
   return changed / total;
 }
+
+// Export tables (window.posenc.exportData('json')) and comparisons of the page's numbers with the native CLI's.
+export const exportJson = async (page) => JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
+export const table = (exported, prefix) => {
+  const t = exported.tables.find((x) => x.name.startsWith(prefix));
+  assert.ok(t, `table ${prefix} in ${exported.tables.map((x) => x.name).join(', ')}`);
+  return t;
+};
+export const column = (t, name) => t.rows.map((r) => r[t.columns.indexOf(name)]);
+export const cell = (t, name) => t.rows[0][t.columns.indexOf(name)];
+// The page's numbers are the wasm build's (its libm); inspect's the native build's: equal to the last
+// bits or within a few ulps (1e-14 relative).
+export function assertClose(actual, expected, label) {
+  assert.equal(actual.length, expected.length, `${label}: length`);
+  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= 1e-14 * Math.abs(expected[i]), `${label}[${i}]: ${a} vs ${expected[i]}`));
+}

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, openState, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
+import { useBrowser, openState, waitFrames, itemRect, screenshot, repo, table, column, cell, assertClose, exportJson } from './harness.mjs';
 import { gguf } from './gguf-writer.mjs';
 
 const env = useBrowser();
@@ -60,20 +60,6 @@ const llamaConfig = {
 const llamaJson = path.join(dir, 'config.json');
 fs.writeFileSync(llamaJson, JSON.stringify(llamaConfig));
 
-const table = (exported, prefix) => {
-  const t = exported.tables.find((x) => x.name.startsWith(prefix));
-  assert.ok(t, `table ${prefix} in ${exported.tables.map((x) => x.name).join(', ')}`);
-  return t;
-};
-const column = (t, name) => t.rows.map((r) => r[t.columns.indexOf(name)]);
-const cell = (t, name) => t.rows[0][t.columns.indexOf(name)];
-// The page's numbers are the wasm build's (its libm); inspect's the native build's: equal to the last
-// bits or within a few ulps (1e-14 relative).
-function assertClose(actual, expected, label) {
-  assert.equal(actual.length, expected.length, `${label}: length`);
-  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= 1e-14 * Math.abs(expected[i]), `${label}[${i}]: ${a} vs ${expected[i]}`));
-}
-const exportJson = async (page) => JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
 
 // Waits until the page's state is a loaded model (model=custom) in `view`.
 async function waitLoaded(page, view) {

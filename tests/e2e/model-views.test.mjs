@@ -6,27 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { useBrowser, openState, openDeepLink, assertStateRoundTrip, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
+import { useBrowser, openState, openDeepLink, assertStateRoundTrip, waitFrames, itemRect, screenshot, repo, table, column, cell, assertClose, exportJson } from './harness.mjs';
 
 const env = useBrowser();
 const posenc = path.join(repo, 'build', 'native', 'posenc');
 const configs = path.join(repo, 'tests', 'data', 'configs');
 const inspect = (file) => JSON.parse(execFileSync(posenc, ['inspect', path.join(configs, file), '--json'], { encoding: 'utf8' }));
 
-const table = (exported, prefix) => {
-  const t = exported.tables.find((x) => x.name.startsWith(prefix));
-  assert.ok(t, `table ${prefix} in ${exported.tables.map((x) => x.name).join(', ')}`);
-  return t;
-};
-const column = (t, name) => t.rows.map((r) => r[t.columns.indexOf(name)]);
-const cell = (t, name) => t.rows[0][t.columns.indexOf(name)];
-// The page's numbers are the wasm build's (its libm); inspect's the native build's: equal to the last
-// bits or within a few ulps (1e-14 relative).
-function assertClose(actual, expected, label) {
-  assert.equal(actual.length, expected.length, `${label}: length`);
-  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= 1e-14 * Math.abs(expected[i]), `${label}[${i}]: ${a} vs ${expected[i]}`));
-}
-const exportJson = async (page) => JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
 
 test('view=rope&model=llama-3.1-8b: the keys are the model\'s, the numbers inspect\'s, an edited key wins', async () => {
   const model = inspect('llama-3.1-8b.json');
