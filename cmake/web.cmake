@@ -23,7 +23,8 @@ if(POSENC_BUILD_APP)
   set(POSENC_SDL2_TARGET SDL2::SDL2-static)
   include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
 
-  add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp)
+  add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp
+                            ${POSENC_PLATFORM}/touch_gestures.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
     RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
