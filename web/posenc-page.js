@@ -260,6 +260,7 @@
     onFirstFrame: function () {
       alive = true;  // exported functions may be called from now on
       if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
+      if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? 1 : 0);
       statusEl.className = 'hidden';
       posterEl.className = '';
       pageTheme();
@@ -371,6 +372,14 @@
     focusedSlider: function () { return alive ? call('posenc_focused_slider', 'string', [], []) : ''; },
     // The hover readout of the last frame (what its tooltip says; "" if none), lines joined by "\n".
     readout: readoutText,
+    // The visible part of a zoomable plot (heatmap.<name> or plot.<figure>) as fractions of the whole
+    // matrix: {x, y, width, height} in [0, 1] ({0, 0, 1, 1} unzoomed), or null if it was not drawn.
+    zoom: function (name) {
+      var s = call('posenc_zoom', 'string', ['string'], [name]);
+      if (!s) return null;
+      var p = s.split(',').map(Number);
+      return { x: p[0], y: p[1], width: p[2], height: p[3] };
+    },
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
     started: function () { return started; },
     // Whether this page holds (or is creating) a WebGL context; how the page coordinates it (tests).
@@ -418,7 +427,24 @@
   window.addEventListener('resize', wakeApp);
   document.addEventListener('visibilitychange', wakeApp);
   if ('ResizeObserver' in window) new ResizeObserver(wakeApp).observe(canvas);
-  // The hover readout (the tooltip's text, from a pointer resting on a plot) mirrored into
+  // Touch (README, "Input"): the app decides per gesture whether a touch is its own (it starts on a
+  // zoomable plot, or turns into a sideways drag, a long-press, a two-finger pinch on a plot); only then
+  // is the event's default (the page's scroll or zoom) prevented, so the page around an embed still
+  // scrolls under a vertical swipe. Inside an iframe the page scrolls vertically (pan-y); the app's own
+  // page does not scroll, so there a vertical swipe scrolls the app's panel under the finger.
+  canvas.style.touchAction = inFrame ? 'pan-y pinch-zoom' : 'pinch-zoom';
+  [['touchstart', 0], ['touchmove', 1], ['touchend', 2], ['touchcancel', 3]].forEach(function (p) {
+    canvas.addEventListener(p[0], function (e) {
+      if (!alive || !Module._posenc_touch) return;
+      var r = canvas.getBoundingClientRect(), own = false;
+      for (var i = 0; i < e.changedTouches.length; ++i) {
+        var t = e.changedTouches[i];
+        own = Module._posenc_touch(p[1], t.identifier, t.clientX - r.left, t.clientY - r.top, e.cancelable ? 1 : 0, e.timeStamp) !== 0 || own;
+      }
+      if (own && e.cancelable) e.preventDefault();
+    }, { passive: false });
+  });
+  // The hover readout (the tooltip's text, from a mouse resting on a plot or a long-press) mirrored into
   // its own polite live region once it has rested 300 ms: never every frame, and the description of the
   // view beside it stays as it is.
   var readoutTimer = null;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
 
@@ -231,6 +232,8 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     dl->AddImage(tex, img_min, img_max);
   }
   probe_rect(probe_name, img_min, img_max);
+  set_zoom_window(probe_name, window_);
+  add_zoomable(img_min, img_max);  // a touch starting here is the app's (pan, pinch), not the page's
 
   // Axes label cell centres: column c spans [c, c+1) in cell units; only the zoomed window is shown.
   const double x_lo = axes.x_first - 0.5 + window_.x * cols, y_lo = axes.y_first - 0.5 + window_.y * rows;
@@ -283,7 +286,8 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   ImGui::SetCursorScreenPos(img_min);
   ImGui::InvisibleButton(probe_name, img_size);
   handle_zoom_and_pan(img_min, img_size);
-  if (ImGui::IsItemHovered() && map_.rows() > 0) {
+  // Hover: a mouse anywhere on the map; a finger only during a long-press (a touch pans).
+  if (ImGui::IsItemHovered() && map_.rows() > 0 && readout_allowed()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const double u = window_.x + (m.x - img_min.x) / img_size.x * window_.z;
     const double v = window_.y + (m.y - img_min.y) / img_size.y * window_.w;
@@ -301,7 +305,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     }
   }
   if (window_.z < 1 || window_.w < 1) {
-    const char* hint = "zoomed: double-click to reset";
+    const char* hint = touch_frame().touch ? "zoomed: double-tap to reset" : "zoomed: double-click to reset";
     const ImVec2 at(img_min.x + 4, img_max.y - ImGui::GetTextLineHeight() - 2);
     dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ImGui::CalcTextSize(hint).x + 2, img_max.y - 1),
                       ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
@@ -315,23 +319,30 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
 void HeatmapWidget::handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size) {
   if (!ImGui::IsItemHovered() && !ImGui::IsItemActive()) return;
   ImGuiIO& io = ImGui::GetIO();
+  const TouchFrame& touch = touch_frame();
   request_wheel();  // the page lets the wheel reach the canvas while a zoomable map is under it
-  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+  if (ImGui::IsItemHovered() && (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left) || touch.double_tap)) {
     reset_zoom();
     return;
   }
-  // Zoom about the point under the mouse; never below one cell per 4 pixels or above the whole map.
-  if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) {
-    const float mx = (io.MousePos.x - img_min.x) / img_size.x, my = (io.MousePos.y - img_min.y) / img_size.y;
-    const float factor = std::pow(0.85f, io.MouseWheel);
+  // Zoom by `factor` about a point; never below 4 cells across or above the whole map.
+  auto zoom_about = [&](ImVec2 at, float factor) {
+    const float mx = std::clamp((at.x - img_min.x) / img_size.x, 0.0f, 1.0f);
+    const float my = std::clamp((at.y - img_min.y) / img_size.y, 0.0f, 1.0f);
     const float min_w = std::min(1.0f, 4.0f / std::max(1, map_.cols())), min_h = std::min(1.0f, 4.0f / std::max(1, map_.rows()));
     const float new_w = std::clamp(window_.z * factor, min_w, 1.0f), new_h = std::clamp(window_.w * factor, min_h, 1.0f);
     const float u = window_.x + mx * window_.z, v = window_.y + my * window_.w;
     window_ = ImVec4(std::clamp(u - mx * new_w, 0.0f, 1.0f - new_w), std::clamp(v - my * new_h, 0.0f, 1.0f - new_h), new_w,
                      new_h);
-  }
-  // Drag to pan.
-  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+  };
+  // The wheel zooms about the mouse.
+  if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) zoom_about(io.MousePos, std::pow(0.85f, io.MouseWheel));
+  // Two fingers that started on this map pinch: zoom about their centroid.
+  if (ImGui::IsItemActive() && touch.fingers >= 2 && touch.scale > 0 && touch.scale != 1.0f)
+    zoom_about(touch.centre, 1.0f / touch.scale);
+  // Drag (a mouse, one finger, or the centroid of two) to pan; not in a frame where a finger went down or
+  // up (the centroid jumps, nothing moved), nor while a long-press shows the readout.
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f) && !touch.changed && !touch.long_press) {
     const ImVec2 delta = io.MouseDelta;
     window_.x = std::clamp(window_.x - delta.x / img_size.x * window_.z, 0.0f, 1.0f - window_.z);
     window_.y = std::clamp(window_.y - delta.y / img_size.y * window_.w, 0.0f, 1.0f - window_.w);

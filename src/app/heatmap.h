@@ -71,8 +71,8 @@ class HeatmapWidget {
   HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap,
                     float vmin, float vmax);
   GpuHeatmap& map() { return map_; }
-  // Visible part of the matrix as (u0, v0, du, dv) in [0,1]: wheel zooms about the mouse, drag pans,
-  // double-click resets.
+  // Visible part of the matrix as (u0, v0, du, dv) in [0,1]: the wheel or a two-finger pinch zooms about
+  // the mouse or the fingers' centroid, a drag (mouse or finger) pans, a double-click or double-tap resets.
   const ImVec4& zoom_window() const { return window_; }
   void reset_zoom() { window_ = ImVec4(0, 0, 1, 1); }
 

@@ -3,16 +3,37 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <map>
+#include <vector>
 
 namespace posenc::app {
 namespace {
 
+TouchFrame g_touch;
 std::string g_readout;
 bool g_logging = false;  // between begin_readout and end_readout
+std::vector<ImRect> g_zoomable;
+std::map<std::string, ImVec4> g_zoom;
 
 }  // namespace
 
+void set_touch_frame(const TouchFrame& touch) { g_touch = touch; }
+const TouchFrame& touch_frame() { return g_touch; }
+
+bool readout_allowed() { return !g_touch.touch || g_touch.long_press; }
+
 void begin_readout() {
+  if (g_touch.touch) {
+    // Clear of the finger (a tooltip beside the pointer would be under the hand): above it in the lower
+    // half of the frame, below it in the upper half; across, the finger's place in the frame is the
+    // anchor's place in the tooltip, so a tooltip no wider than the frame stays inside it.
+    const ImVec2 at = ImGui::GetIO().MousePos;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    const float fx = std::clamp((at.x - vp->Pos.x) / std::max(1.0f, vp->Size.x), 0.0f, 1.0f);
+    const bool above = at.y - vp->Pos.y > 0.5f * vp->Size.y;
+    ImGui::SetNextWindowPos(ImVec2(at.x, above ? at.y - 40.0f : at.y + 40.0f), ImGuiCond_Always,
+                            ImVec2(fx, above ? 1.0f : 0.0f));
+  }
   ImGui::BeginTooltip();
   // Lines wrap at the frame's width (a phone is narrower than a line of 17-digit values).
   const float frame_w = ImGui::GetMainViewport()->Size.x;
@@ -50,8 +71,27 @@ void end_readout() {
 
 const std::string& last_readout() { return g_readout; }
 
+void add_zoomable(ImVec2 min, ImVec2 max) { g_zoomable.emplace_back(min, max); }
+
+bool zoomable_at(ImVec2 point) {
+  for (const ImRect& r : g_zoomable)
+    if (r.Contains(point)) return true;
+  return false;
+}
+
+void set_zoom_window(const std::string& name, ImVec4 window) { g_zoom[name] = window; }
+
+bool find_zoom_window(const std::string& name, ImVec4* window) {
+  auto it = g_zoom.find(name);
+  if (it == g_zoom.end()) return false;
+  *window = it->second;
+  return true;
+}
+
 void begin_input_frame() {
   g_readout.clear();
+  g_zoomable.clear();
+  g_zoom.clear();
 }
 
 }  // namespace posenc::app

@@ -1,5 +1,10 @@
 // Input beyond what ImGui's IO carries, both ways between the platform and the app (no SDL, no browser):
-// - out: the hover readout the last frame showed (the page mirrors it into a live region).
+// - in: touch, per frame (the platform's gesture recogniser also drives ImGui's mouse with the first
+//   finger, so a tap is a click and a drag is a drag; this adds pinch, long-press and "the pointer is a
+//   finger");
+// - out: where the last frame drew zoomable plots (a touch that starts there is the app's: pinch and pan,
+//   no page scroll), the hover readout it showed (the page mirrors it into a live region) and each
+//   heatmap's zoom window (window.posenc.zoom).
 #pragma once
 
 #include <imgui.h>
@@ -8,7 +13,22 @@
 
 namespace posenc::app {
 
-// A hover readout: an ImGui tooltip whose text is kept for the page. Between
+// Touch this frame, from the platform.
+struct TouchFrame {
+  bool touch = false;       // the pointer is a finger: hover readouts wait for a long-press
+  bool long_press = false;  // a finger rests (~500 ms, little movement): the readout shows at the finger
+  int fingers = 0;          // fingers down in a gesture the app owns (a pinch needs 2)
+  ImVec2 centre{0, 0};      // their centroid (window units); ImGui's mouse position follows it
+  float scale = 1.0f;       // pinch: spread of the fingers now / at the last frame (1 when not pinching)
+  bool changed = false;     // a finger went down or up this frame: the centroid jumped (no pan from it)
+  bool double_tap = false;  // this frame's press is the second tap of a double-tap (resets a zoom)
+};
+void set_touch_frame(const TouchFrame& touch);
+const TouchFrame& touch_frame();
+
+// Whether a hover readout shows: always for a mouse, for a finger only during a long-press.
+bool readout_allowed();
+// A hover readout: an ImGui tooltip (for a finger, clear of it) whose text is kept for the page. Between
 // begin_readout() and end_readout() draw the readout's lines as usual (ImGui::Text...). Several readouts
 // in one frame (a plot's, then a view's additions to it) are joined.
 void begin_readout();
@@ -16,7 +36,16 @@ void end_readout();
 // The readout text of the last frame, one line per text line ("" if none was shown).
 const std::string& last_readout();
 
-// Called by the app at the start of every frame: forgets the last frame's readout.
+// Zoomable plots (heatmaps) of the last frame, by rectangle: a touch starting in one is the app's.
+void add_zoomable(ImVec2 min, ImVec2 max);
+bool zoomable_at(ImVec2 point);
+
+// Each heatmap's zoom window of the last frame (u0, v0, du, dv in [0, 1] of the whole matrix) by probe
+// name (heatmap.<name>, and plot.<figure> for a figure drawn by it): window.posenc.zoom(name).
+void set_zoom_window(const std::string& name, ImVec4 window);
+bool find_zoom_window(const std::string& name, ImVec4* window);
+
+// Called by the app at the start of every frame: forgets the last frame's readout and zoomable areas.
 void begin_input_frame();
 
 }  // namespace posenc::app

@@ -293,7 +293,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
 
   ImGui::SetCursorScreenPos(pmin);
   ImGui::InvisibleButton(probe_name, ImVec2(pmax.x - pmin.x, pmax.y - pmin.y));
-  if (ImGui::IsItemHovered()) {
+  if (ImGui::IsItemHovered() && readout_allowed()) {
     hover.active = true;
     hover.x = ax.to_value(ImGui::GetIO().MousePos.x);
     dl->AddLine(ImVec2(ImGui::GetIO().MousePos.x, pmin.y), ImVec2(ImGui::GetIO().MousePos.x, pmax.y),

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "app/input.h"
+
 namespace posenc::app {
 namespace {
 std::map<std::string, std::pair<ImVec2, ImVec2>>& probes() {
@@ -32,6 +34,8 @@ void probe_rect(const char* name, ImVec2 min, ImVec2 max) {
 void probe_plot(const std::string& figure, const char* existing) {
   ImVec2 mn, mx;
   if (find_probe(existing, &mn, &mx)) probe_rect(("plot." + figure).c_str(), mn, mx);
+  ImVec4 window;
+  if (find_zoom_window(existing, &window)) set_zoom_window("plot." + figure, window);
 }
 
 std::string probe_names() {

@@ -14,16 +14,26 @@
 
 #include "app/app.h"
 #include "app/model_link.h"
+#include "app/input.h"
 #include "app/probe.h"
 #include "app/update_timer.h"
 #include "platform/sdl_runner.h"
+#include "platform/touch_gestures.h"
 
 namespace posenc::platform {
 namespace {
 
 class WebRunner : public SdlRunner {
  public:
-  WebRunner(int width, int height) : SdlRunner(width, height) {
+  WebRunner(int width, int height)
+      : SdlRunner(width, height), touch_([](ImVec2 p) { return app::zoomable_at(p); }) {
+    // SDL's touch handling turns every touch into a mouse and prevents every touchstart's default, so no
+    // touch on the canvas could ever scroll the page around an embed. The page feeds touch events to
+    // TouchGestures instead (posenc_touch), which decides per gesture whose it is.
+    emscripten_set_touchstart_callback("#canvas", nullptr, EM_FALSE, nullptr);
+    emscripten_set_touchmove_callback("#canvas", nullptr, EM_FALSE, nullptr);
+    emscripten_set_touchend_callback("#canvas", nullptr, EM_FALSE, nullptr);
+    emscripten_set_touchcancel_callback("#canvas", nullptr, EM_FALSE, nullptr);
     // Beside SDL's own mousedown handler: the modifier keys held at a press, from the press itself.
     emscripten_set_mousedown_callback("#canvas", this, EM_FALSE, &WebRunner::on_mouse_down);
   }
@@ -42,7 +52,8 @@ class WebRunner : public SdlRunner {
     if (SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT) > 0) wake(3);
     const ImGuiContext* g = ImGui::GetCurrentContext();
     if (g && (g->ActiveId != 0 || g->IO.WantTextInput)) wake(1);
-    if (has_deferred_event()) wake(2);  // a key release held back for this frame
+    if (touch_.needs_frame(emscripten_get_now())) wake(2);  // queued taps, a long-press coming due
+    if (has_deferred_event()) wake(2);                      // a key release held back for this frame
     if (awake_ <= 0) return sleep();
     --awake_;
     frame();
@@ -57,16 +68,29 @@ class WebRunner : public SdlRunner {
   void set_paused(bool paused) { paused_ = paused; if (!paused) wake(3); }
   bool sleeping() const { return sleeping_; }
 
+  // One changed touch point of a DOM touch event (event_ms: its timeStamp, the clock of
+  // emscripten_get_now()); true: the page prevents its default.
+  bool touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) {
+    const double now = emscripten_get_now();
+    if (!(event_ms > now - 60000 && event_ms <= now + 1000)) event_ms = now;  // no usable timeStamp
+    const bool own = touch_.on_touch(phase, id, pos, cancelable, event_ms);
+    wake(3);
+    return own;
+  }
+  void set_page_scrolls(bool on) { touch_.set_page_scrolls(on); }
+
  protected:
   void new_platform_frame() override {
     follow_canvas_size();
     pressed_ = false;
     SdlRunner::new_platform_frame();
     apply_modifiers();
+    apply_touch();
   }
 
   void on_event(const SDL_Event& event) override {
     if (event.type == SDL_MOUSEBUTTONDOWN) pressed_ = true;
+    if (event.type == SDL_MOUSEMOTION) touch_.on_mouse_motion(emscripten_get_now());
   }
 
   void after_draw(int, int) override {
@@ -123,6 +147,37 @@ class WebRunner : public SdlRunner {
     io.KeySuper |= press_super_;
   }
 
+  // While touch drives the pointer: ImGui's mouse from the finger, panel scrolling, the app's touch frame.
+  void apply_touch() {
+    ImGuiIO& io = ImGui::GetIO();
+    if (!touch_.active()) {
+      app::set_touch_frame({});
+      io.MouseDoubleClickTime = 0.30f, io.MouseDoubleClickMaxDist = 6.0f;  // ImGui's defaults
+      return;
+    }
+    const TouchGestures::Frame f = touch_.frame(emscripten_get_now());
+    if (f.cancel_press) ImGui::ClearActiveID();  // the browser took the gesture: no click, no drag
+    io.MousePos = f.mouse.valid ? f.mouse.pos : ImVec2(-FLT_MAX, -FLT_MAX);
+    io.MouseDown[0] = f.mouse.down;
+    io.MouseDown[1] = io.MouseDown[2] = false;
+    // A finger is less precise than a mouse: a double-tap may land a little later and further away.
+    io.MouseDoubleClickTime = 0.40f, io.MouseDoubleClickMaxDist = 24.0f;
+    if (f.scroll_dy != 0.0f) scroll_panel(f.scroll_dy);
+    app::set_touch_frame(f.touch);
+  }
+
+  // A vertical swipe on the app's own page: the panel under the finger (or the nearest one around it
+  // that scrolls) follows the finger.
+  static void scroll_panel(float dy) {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    for (ImGuiWindow* w = g.HoveredWindow; w; w = w->ParentWindow)
+      if (w->ScrollMax.y > 0.0f && !(w->Flags & ImGuiWindowFlags_NoScrollWithMouse)) {
+        ImGui::SetScrollY(w, std::clamp(w->Scroll.y - dy, 0.0f, w->ScrollMax.y));
+        return;
+      }
+  }
+
+  TouchGestures touch_;
   bool pressed_ = false;  // a mouse press was among this frame's events
   bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
 
@@ -226,6 +281,7 @@ int run_app(const AppOptions& options) {
 // ---------------------------------------------------------------- functions the page calls
 
 using posenc::platform::web_app;
+using posenc::platform::TouchPhase;
 
 extern "C" {
 
@@ -303,6 +359,21 @@ EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
 EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
   if (web_app()) web_app()->set_system_dark(dark != 0);
   posenc::platform::wake_runner();
+}
+
+// One changed touch point of a DOM touch event (phase 0 start, 1 move, 2 end, 3 cancel; x, y in CSS pixels
+// relative to the canvas; cancelable and timeStamp: the event's). Returns 1 when the page should
+// preventDefault().
+EMSCRIPTEN_KEEPALIVE int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms) {
+  if (!posenc::platform::g_runner || phase < 0 || phase > 3) return 0;
+  return posenc::platform::g_runner->touch(TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0, time_ms)
+             ? 1
+             : 0;
+}
+
+// Whether the page around the app scrolls (an iframe embed: a vertical swipe outside plots is the page's).
+EMSCRIPTEN_KEEPALIVE void posenc_set_page_scrolls(int on) {
+  if (posenc::platform::g_runner) posenc::platform::g_runner->set_page_scrolls(on != 0);
 }
 
 EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
