@@ -2,6 +2,7 @@
 // page (web/posenc-page.js) is told about frames, state changes and the UI's actions; the other way, the
 // page calls the functions at the end (window.posenc).
 #include <emscripten.h>
+#include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
 #include <imgui_internal.h>
 
@@ -75,6 +76,10 @@ class WebRunner : public SdlRunner {
     if (!(event_ms > now - 60000 && event_ms <= now + 1000)) event_ms = now;  // no usable timeStamp
     const bool own = touch_.on_touch(phase, id, pos, cancelable, event_ms);
     wake(3);
+    // A finger that rests sends no more events: look again when a long-press would be due, so it is
+    // seen even by a loop that does not tick without input.
+    if (phase == TouchPhase::Start)
+      emscripten_set_timeout(&WebRunner::long_press_check, std::max(0.0, event_ms + TouchGestures::kLongPressMs - now) + 10, this);
     return own;
   }
   void set_page_scrolls(bool on) { touch_.set_page_scrolls(on); }
@@ -126,6 +131,11 @@ class WebRunner : public SdlRunner {
   }
 
  private:
+  static void long_press_check(void* self) {
+    auto* runner = static_cast<WebRunner*>(self);
+    if (runner->touch_.needs_frame(emscripten_get_now())) runner->wake(2);
+  }
+
   // The modifier keys of the last mouse press on the canvas, as the browser reported them with it.
   static EM_BOOL on_mouse_down(int, const EmscriptenMouseEvent* e, void* self) {
     auto* runner = static_cast<WebRunner*>(self);
