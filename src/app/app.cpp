@@ -498,7 +498,8 @@ void App::frame() {
     ImGui::TextWrapped("%s", current_->caption());
     ImGui::PopStyleColor();
   } else {
-    ImGui::TextDisabled("%s", current_->caption());
+    const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    text_fit(current_->caption(), &disabled);
   }
   probe_last_item("text.caption");
   const float caption_h = ImGui::GetItemRectSize().y + style.ItemSpacing.y;

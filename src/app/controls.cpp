@@ -239,6 +239,26 @@ ImVec4 warning_color() {
   return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f);
 }
 
+void text_fit(const std::string& text, const ImVec4* color) {
+  const float room = ImGui::GetContentRegionAvail().x;
+  std::string shown = text;
+  if (ImGui::CalcTextSize(text.c_str()).x > room) {
+    // The longest prefix (on a UTF-8 character boundary) that fits with "...".
+    size_t lo = 0, hi = text.size();
+    while (lo < hi) {
+      const size_t mid = (lo + hi + 1) / 2;
+      if (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+    shown = text.substr(0, lo) + "...";
+  }
+  if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
+  ImGui::TextUnformatted(shown.c_str());
+  if (color) ImGui::PopStyleColor();
+  if (shown.size() != text.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+}
+
 ImVec4 good_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;

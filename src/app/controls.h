@@ -39,6 +39,10 @@ const std::string& focused_slider_key();
 // above the plots); the app turns it on after opening the first cell.
 void set_controls_columns(bool on);
 
+// One line of text that never runs past the available width: cut with "..." when it does not fit, the
+// whole text in a tooltip on hover. `color` null: the theme's text colour.
+void text_fit(const std::string& text, const ImVec4* color = nullptr);
+
 // A message in the theme's error colour (nothing when empty).
 void error_text(const std::string& message);
 // The theme's colours for errors and warnings (readable on the current window background).

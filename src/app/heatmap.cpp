@@ -185,7 +185,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   const float top = line + 4;
   const float bottom = 2 * line + 12;
   const float img_h = std::max(16.0f, size.y - top - bottom);
-  const std::vector<double> cb_ticks = nice_ticks(vmin, vmax, std::max(2, int(img_h / 40)));
+  const std::vector<double> cb_ticks = nice_ticks(vmin, vmax, std::max(3, int(img_h / 40)));
   float left = ImGui::CalcTextSize("00000").x + 10;
   float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
   std::vector<std::string> row_text;  // row labels as drawn (cut to fit)
@@ -242,7 +242,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
   draw_axis_x(dl, img_min, img_max, ax, axes.x_title, true);
   if (row_text.empty()) {
-    draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true);
+    draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true, origin.x);
   } else {
     // One word per visible row, every k-th when the rows are thinner than a line of text.
     const double row_px = img_size.y / (window_.w * rows);

@@ -1,5 +1,6 @@
 #include "app/plot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -25,8 +26,17 @@ std::vector<double> integer_ticks(double lo, double hi, int max_ticks) {
   if (!(hi >= lo) || !std::isfinite(lo) || !std::isfinite(hi)) return ticks;
   const double first = std::ceil(lo - 1e-9), last = std::floor(hi + 1e-9);
   if (last < first) return ticks;
-  std::vector<double> nice = nice_ticks(lo, hi, std::max(1, max_ticks));
-  const double step = nice.size() >= 2 ? std::max(1.0, std::round(nice[1] - nice[0])) : 1.0;
+  // The step nice_ticks would take (also when only one of its ticks falls inside [lo, hi]), at least 1.
+  const double raw = (hi - lo) / std::max(1, max_ticks);
+  double step = 1.0;
+  if (raw > 0 && std::isfinite(raw)) {
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0}) {
+      step = m * mag;
+      if (step >= raw) break;
+    }
+  }
+  step = std::max(1.0, std::round(step));
   for (double v = std::ceil(first / step) * step; v <= last; v += step) ticks.push_back(v == 0 ? 0.0 : v);  // no "-0"
   if (ticks.empty()) ticks.push_back(first);
   return ticks;
@@ -48,7 +58,7 @@ ImU32 tick_color() { return ImGui::GetColorU32(ImGuiCol_TextDisabled); }
 
 void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer) {
   const float width = max.x - min.x;
-  const int max_ticks = std::max(2, int(width / 70.0f));
+  const int max_ticks = std::max(3, int(width / 70.0f));  // at least two labelled ticks on a small plot
   const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
   for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
     const float x = ax.to_px(t);
@@ -64,9 +74,10 @@ void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   }
 }
 
-void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer) {
+void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer,
+                 float left_limit) {
   const float height = max.y - min.y;
-  const int max_ticks = std::max(2, int(height / 40.0f));
+  const int max_ticks = std::max(3, int(height / 40.0f));
   float widest = 0;
   const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
   for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
@@ -82,7 +93,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
     // ImGui has no rotated text: stack the title above the axis instead.
     const ImVec2 sz = ImGui::CalcTextSize(title);
     // Never left of the visible area (a long title over a narrow tick column would be cut).
-    const float x = std::max(min.x - 6 - std::max(widest, sz.x * 0.5f), dl->GetClipRectMin().x + 2);
+    const float x = std::max({min.x - 6 - std::max(widest, sz.x * 0.5f), dl->GetClipRectMin().x + 2, left_limit});
     dl->AddText(ImVec2(x, min.y - sz.y - 4), axis_color(), title);
   }
 }
@@ -104,6 +115,21 @@ ImU32 palette_color(int i) {
       IM_COL32(0, 114, 178, 255),   IM_COL32(200, 200, 200, 255),
   };
   return colors[((i % 8) + 8) % 8];
+}
+
+ImU32 readable_color(ImU32 color) {
+  if (!ImGui::GetCurrentContext()) return color;
+  const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  if (bg.x + bg.y + bg.z < 1.5f) return color;  // a dark theme: every palette colour reads
+  ImVec4 c = ImGui::ColorConvertU32ToFloat4(color);
+  // Only the palette's light colours (yellow, grey: luma above 0.7) fade into a light background; they
+  // are darkened to luma 0.5, the others stay exactly as the palette says.
+  const float lum = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+  if (lum > 0.7f) {
+    const float k = 0.5f / lum;
+    c.x *= k, c.y *= k, c.z *= k;
+  }
+  return ImGui::ColorConvertFloat4ToU32(c);
 }
 
 namespace {
@@ -234,24 +260,36 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
       if (std::isfinite(x) && x != std::round(x)) integer_x = false;
   draw_axis_x(dl, pmin, pmax, ax, opt.x_title, integer_x);
   if (opt.log_y) {
-    // Decade ticks labelled 10^k.
-    for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {
+    auto tick = [&](double k, const std::string& label) {
       const float y = ay.to_px(k);
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "1e%g", k);
-      const ImVec2 sz = ImGui::CalcTextSize(buf);
+      const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
       dl->AddLine(ImVec2(pmin.x - 4, y), ImVec2(pmin.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
-      dl->AddText(ImVec2(pmin.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), buf);
+      dl->AddText(ImVec2(pmin.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+    };
+    if (y1 - y0 < 2.0) {
+      // Less than two decades: 1, 2, 5 x 10^k, written as plain numbers (0.2, 0.5, 1, 2, ...).
+      for (double k = std::floor(y0); k <= std::ceil(y1); ++k)
+        for (double m : {1.0, 2.0, 5.0}) {
+          const double v = k + std::log10(m);
+          if (v >= y0 - 1e-9 && v <= y1 + 1e-9) tick(v, format_tick(m * std::pow(10.0, k)));
+        }
+    } else {
+      // Decade ticks labelled 1e<k>.
+      for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "1e%g", k + 0.0);  // + 0.0: never "1e-0"
+        tick(k, buf);
+      }
     }
     if (opt.y_title && *opt.y_title) dl->AddText(ImVec2(origin.x, pmin.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), opt.y_title);
   } else {
-    draw_axis_y(dl, pmin, pmax, ay, opt.y_title);
+    draw_axis_y(dl, pmin, pmax, ay, opt.y_title, false, origin.x);
   }
 
   dl->PushClipRect(pmin, pmax, true);
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
-    const ImU32 color = s.color ? s.color : palette_color(int(si));
+    const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
     const std::vector<std::vector<ImVec2>> runs = screen_runs(s, ax, ay, opt.log_y, pmax.x - pmin.x);
     // Decimated runs zigzag within a pixel column: anti-aliased joins would fold over (and cost more
     // vertices), so draw them as plain quads.
@@ -281,7 +319,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   float ly = pmin.y + 4;
   for (size_t si = 0; si < series.size(); ++si) {
     if (series[si].label.empty()) continue;
-    const ImU32 color = series[si].color ? series[si].color : palette_color(int(si));
+    const ImU32 color = readable_color(series[si].color ? series[si].color : palette_color(int(si)));
     const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
     const float lx = pmax.x - sz.x - 26;
     dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
@@ -303,7 +341,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
       const Series& s = series[si];
       if (s.x.empty()) continue;
       const size_t i = nearest_index(s.x, hover.x);
-      const ImU32 color = s.color ? s.color : palette_color(int(si));
+      const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
       char value[64];
       std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);

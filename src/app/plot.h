@@ -28,9 +28,11 @@ struct AxisMap {
 std::vector<double> integer_ticks(double lo, double hi, int max_ticks);
 
 // Draws tick marks and labels left of (y) or below (x) the rectangle [min, max], and the axis title.
-// `integer`: an index axis, ticked on integers only.
+// `integer`: an index axis, ticked on integers only. The y title sits above the axis, never left of
+// `left_limit` (the plot's own left edge: a long title never reaches into the plot beside it).
 void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer = false);
-void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer = false);
+void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer = false,
+                 float left_limit = -1e30f);
 
 }  // namespace posenc::app
 
@@ -61,6 +63,10 @@ struct PlotHover {
 
 // Categorical palette (colour-blind-friendly, Okabe-Ito order).
 ImU32 palette_color(int i);
+// A curve colour as drawn on the current theme: on a light background the palette's light colours (its
+// yellow, its grey) are darkened until they read; every other colour, and every colour on a dark
+// background, is unchanged.
+ImU32 readable_color(ImU32 color);
 
 // Draws curves with axes, ticks, a legend and a hover readout (nearest point of every series).
 // `probe_name` records the plot rectangle for tests.

@@ -501,21 +501,21 @@ void ModelView::controls(Controls& c) {
 void ModelView::draw_card(const RopePanel& p) const {
   const ModelRope& r = p.rope;
   const RopeScaling& s = r.scaling;
-  ImGui::Text("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim,
+  ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim,
               r.rotary_dim / 2, rope_layout_name(r.layout), format_number(r.base).c_str());
-  ImGui::Text("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
+  ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
               format_number(s.factor).c_str(), (long long)r.original_max_position_embeddings,
               (long long)r.max_position_embeddings);
-  ImGui::Text("YaRN magnitude: attention_factor on cos/sin = %s; softmax scale on q.k = %s (1/sqrt(head_dim) = %s)",
+  ImGui::TextWrapped("YaRN magnitude: attention_factor on cos/sin = %s; softmax scale on q.k = %s (1/sqrt(head_dim) = %s)",
               format_number(r.frequencies.attention_scaling).c_str(), format_number(r.softmax_scale).c_str(),
               format_number(1.0 / std::sqrt(double(model_pos_.head_dim))).c_str());
   if (s.mscale || s.mscale_all_dim)
-    ImGui::Text("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
+    ImGui::TextWrapped("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
                 s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
-  ImGui::Text("pairs at %lld: %d %s, %d %s, %d %s", (long long)r.max_position_embeddings, p.counts[0], kClassNames[0],
+  ImGui::TextWrapped("pairs at %lld: %d %s, %d %s, %d %s", (long long)r.max_position_embeddings, p.counts[0], kClassNames[0],
               p.counts[1], kClassNames[1], p.counts[2], kClassNames[2]);
   if (s.type == RopeScalingType::Longrope)
-    ImGui::Text("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
+    ImGui::TextWrapped("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
                 (long long)s.original_max_position_embeddings);
 }
 
@@ -523,7 +523,7 @@ void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = model_pos_;
   const auto* preset = model_io::find_model_preset(model_);
   if (!alone() || m.position != PositionKind::Rope) {
-    ImGui::Text("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label.c_str() : "custom",
+    ImGui::TextWrapped("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label.c_str() : "custom",
                 m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
                 exact_ ? "" : " (from the keys)");
     probe_last_item("card.model");
@@ -531,7 +531,7 @@ void ModelView::draw_figure(ImVec2 size) {
   if (m.position != PositionKind::Rope) {
     switch (m.position) {
       case PositionKind::Alibi: {
-        ImGui::Text("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)",
+        ImGui::TextWrapped("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)",
                     m.alibi_slopes.size(), format_number(m.alibi_slopes.front()).c_str(),
                     format_number(m.alibi_slopes.back()).c_str());
         std::vector<Series> series(1);
@@ -550,18 +550,18 @@ void ModelView::draw_figure(ImVec2 size) {
         break;
       }
       case PositionKind::T5:
-        ImGui::Text("T5 relative buckets: num_buckets %d, max_distance %lld, %s", m.t5_num_buckets,
+        ImGui::TextWrapped("T5 relative buckets: num_buckets %d, max_distance %lld, %s", m.t5_num_buckets,
                     (long long)m.t5_max_distance, m.t5_bidirectional ? "bidirectional (encoder)" : "causal");
         ImGui::TextWrapped("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view).");
         break;
       case PositionKind::Deberta:
-        ImGui::Text("DeBERTa disentangled attention: bucket_size %lld, max_position %lld",
+        ImGui::TextWrapped("DeBERTa disentangled attention: bucket_size %lld, max_position %lld",
                     (long long)m.deberta_bucket_size, (long long)m.deberta_max_position);
         break;
       case PositionKind::Learned:
-        ImGui::Text("Learned absolute positions: a table of %lld position vectors", (long long)m.learned_max_position_embeddings);
+        ImGui::TextWrapped("Learned absolute positions: a table of %lld position vectors", (long long)m.learned_max_position_embeddings);
         break;
-      default: ImGui::Text("No positional encoding."); break;
+      default: ImGui::TextWrapped("No positional encoding."); break;
     }
     return;
   }

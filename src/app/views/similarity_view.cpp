@@ -292,11 +292,11 @@ void SimilarityView::draw_figure(ImVec2 size) {
     co.y_max = curve_y_max_ + 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
   }
   if (shows("curves_sinusoidal")) {
-    ImGui::Text("Sinusoidal: P_p . P_{p+delta} over delta (the curves coincide)");
+    text_fit("Sinusoidal: P_p . P_{p+delta} over delta (the curves coincide)");
     line_plot("plot.curves_sinusoidal", ImVec2(right_w, plot_h), sinus_curves_, co);
   }
   if (shows("curves_sine_only")) {
-    ImGui::Text("Sine only: P_p . P_{p+delta} over delta (each p differs)");
+    text_fit("Sine only: P_p . P_{p+delta} over delta (each p differs)");
     line_plot("plot.curves_sine_only", ImVec2(right_w, plot_h), sine_only_curves_, co);
   }
   LinePlotOptions no;
@@ -304,7 +304,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
   no.hover_format = "%.12g";
   no.y_min = 0;
   if (shows("neighbour")) {
-    ImGui::Text("Neighbour distance ||P_{p+1} - P_p|| over p");
+    text_fit("Neighbour distance ||P_{p+1} - P_p|| over p");
     line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
   }
   if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", binary_note_.c_str());
