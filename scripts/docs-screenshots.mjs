@@ -1,8 +1,9 @@
 // Regenerates the README/docs screenshots from the current web build:
 //   node scripts/docs-screenshots.mjs   (after `cmake --build --preset web`)
-// One PNG per view, written to docs/<name>.png (1280x720), and the same views at the other frame sizes the
-// layout handles, written to docs/sizes/<size>-<name>.png: a blog column (720x480), a small embed
-// (400x300, embed=1) and a phone (390x844, touch, deviceScaleFactor 3).
+// One PNG per view, written to docs/<name>.png (1280x720), and the same views at the four frame sizes the
+// layout handles, written to docs/sizes/<size>-<name>.png (dark theme; a few views also in the light theme,
+// <size>-<name>-light.png): a desktop window (1280x800), a blog column (720x480), a small embed (400x300,
+// embed=1) and a phone (390x844, touch, deviceScaleFactor 3).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,32 +44,37 @@ try {
     await context.close();
   }
   const SIZES = [
+    { name: 'desktop-1280x800', width: 1280, height: 800, extra: '' },
     { name: 'column-720x480', width: 720, height: 480, extra: '' },
     { name: 'embed-400x300', width: 400, height: 300, extra: '&embed=1' },
     { name: 'phone-390x844', width: 390, height: 844, extra: '', phone: true },
   ];
   fs.mkdirSync(path.join(repo, 'docs', 'sizes'), { recursive: true });
+  const LIGHT = ['waves', 'buckets', 'toy'];
+  const shots = [];
   for (const size of SIZES) {
-    for (const name of views) {
-      const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=dark${size.extra}`;
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.phone ? 3 : 1,
-        isMobile: !!size.phone, hasTouch: !!size.phone,
-      });
-      const page = await context.newPage();
-      const errors = [];
-      page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-      await page.goto(`${server.url}/?${query}`);
-      await waitReady(page);
-      await waitFrames(page, 3);
-      await page.mouse.move(0, 0);
-      await waitFrames(page, 2);
-      const file = path.join(repo, 'docs', 'sizes', `${size.name}-${name}.png`);
-      await page.screenshot({ path: file });
-      if (errors.length) throw new Error(`${size.name} ${name}: console errors: ${errors.join('; ')}`);
-      console.log(`wrote ${path.relative(repo, file)}`);
-      await context.close();
-    }
+    for (const name of views) shots.push({ size, name, theme: 'dark' });
+    for (const name of LIGHT) shots.push({ size, name, theme: 'light' });
+  }
+  for (const { size, name, theme } of shots) {
+    const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=${theme}${size.extra}`;
+    const context = await browser.newContext({
+      viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.phone ? 3 : 1,
+      isMobile: !!size.phone, hasTouch: !!size.phone,
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+    await page.goto(`${server.url}/?${query}`);
+    await waitReady(page);
+    await waitFrames(page, 3);
+    await page.mouse.move(0, 0);
+    await waitFrames(page, 2);
+    const file = path.join(repo, 'docs', 'sizes', `${size.name}-${name}${theme === 'light' ? '-light' : ''}.png`);
+    await page.screenshot({ path: file });
+    if (errors.length) throw new Error(`${size.name} ${name}: console errors: ${errors.join('; ')}`);
+    console.log(`wrote ${path.relative(repo, file)}`);
+    await context.close();
   }
 } finally {
   await browser.close();
