@@ -157,6 +157,19 @@ ${prose}${prose}
 ${prose}${prose}${prose}</body></html>`;
 }
 
+// Evaluates in a frame that may be reloading meanwhile (a released embed): retried in its next document.
+async function inFrame(frame, fn) {
+  for (let attempt = 0; ; ++attempt) {
+    try {
+      await frame.waitForLoadState('load');
+      return await frame.evaluate(fn);
+    } catch (e) {
+      if (attempt >= 20 || !/context was destroyed|navigat/i.test(String(e))) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 async function embedFrame(page, id) {
   const frame = await (await page.$(`#${id}`)).contentFrame();
   await frame.waitForFunction(() => window.posenc && window.posenc.frameCount() > 0, null, { timeout: 60000, polling: 200 });
@@ -177,15 +190,20 @@ test('touch: in a blog post a vertical swipe outside plots scrolls the page; on 
     const box = await (await page.$('#curves')).boundingBox();
     const plot = await curves.evaluate(() => window.posenc.itemRect('plot.wavelength'));
     assert.ok(plot, 'the embed shows its main figure');
+    // Kept in the frame's window.name (it outlives a reload; a cross-origin frame gets no storage here):
+    // the swipe's fling takes the embed out of view, and an embed out of view for 0.5 s gives its
+    // WebGL context back by reloading into poster mode.
     await curves.evaluate(() => {
-      window.__prevented = [];
-      addEventListener('touchmove', (e) => window.__prevented.push(e.defaultPrevented), { passive: true });
+      window.name = '[]';
+      addEventListener('touchmove', (e) => {
+        window.name = JSON.stringify([...JSON.parse(window.name), e.defaultPrevented]);
+      }, { passive: true });
     });
     const y0 = await page.evaluate(() => scrollY);
     const x = box.x + box.width / 2, from = box.y + Math.min(box.height, 600) * 0.8;
     await gesture(null, cdp, [[x, from]], [[x, from - 300]], 10);
     const y1 = await page.evaluate(() => scrollY);
-    const prevented = await curves.evaluate(() => window.__prevented);
+    const prevented = await inFrame(curves, () => JSON.parse(window.name || '[]'));
     assert.ok(prevented.length > 0, 'the embed saw the touch moves');
     assert.ok(prevented.every((p) => !p), `no touchmove outside a heatmap is preventDefault()ed: ${prevented}`);
     assert.ok(y1 > y0 + 100, `the blog page scrolled under the swipe: ${y0} -> ${y1}`);
