@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gguf as parseGguf } from '@huggingface/gguf';
-import { gguf } from './gguf-writer.mjs';
+import { gguf, qwen2YarnMetadata } from './gguf-writer.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const posenc = path.join(repo, 'build', 'native', 'posenc');
@@ -26,15 +26,7 @@ const hf = (file) => parseGguf(file, { allowLocalFile: true });
 
 test('a yarn GGUF: @huggingface/gguf and posenc read the same keys', async () => {
   const file = write('qwen2-yarn.gguf', gguf({
-    'general.architecture': ['string', 'qwen2'],
-    'qwen2.context_length': ['u32', 131072],
-    'qwen2.embedding_length': ['u32', 3584],
-    'qwen2.attention.head_count': ['u32', 28],
-    'qwen2.rope.dimension_count': ['u32', 128],
-    'qwen2.rope.freq_base': ['f32', 1000000],
-    'qwen2.rope.scaling.type': ['string', 'yarn'],
-    'qwen2.rope.scaling.factor': ['f32', 4],
-    'qwen2.rope.scaling.original_context_length': ['u32', 32768],
+    ...qwen2YarnMetadata,
     'tokenizer.ggml.token_type': ['array', new Array(5000).fill(1)],
   }, [['token_embd.weight', [3584, 152064]], ['output_norm.weight', [3584]]], 1 << 16));
   const { metadata, tensorInfos } = await hf(file);

@@ -37,3 +37,17 @@ export function gguf(metadata, tensors = [], dataBytes = 0) {
   parts.push(Buffer.alloc(dataBytes));
   return Buffer.concat(parts);
 }
+
+// A Qwen2-7B-like GGUF header with the 128K YaRN recipe's keys (llama.cpp's names; NEOX layout, half),
+// shared by the tests that read GGUF files.
+export const qwen2YarnMetadata = {
+  'general.architecture': ['string', 'qwen2'],
+  'qwen2.context_length': ['u32', 131072],
+  'qwen2.embedding_length': ['u32', 3584],
+  'qwen2.attention.head_count': ['u32', 28],
+  'qwen2.rope.dimension_count': ['u32', 128],
+  'qwen2.rope.freq_base': ['f32', 1000000],
+  'qwen2.rope.scaling.type': ['string', 'yarn'],
+  'qwen2.rope.scaling.factor': ['f32', 4],
+  'qwen2.rope.scaling.original_context_length': ['u32', 32768],
+};

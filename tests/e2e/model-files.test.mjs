@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { useBrowser, openState, waitFrames, itemRect, screenshot, repo, table, column, cell, assertClose, exportJson } from './harness.mjs';
-import { gguf } from './gguf-writer.mjs';
+import { gguf, qwen2YarnMetadata } from './gguf-writer.mjs';
 
 const env = useBrowser();
 const posenc = path.join(repo, 'build', 'native', 'posenc');
@@ -24,17 +24,7 @@ function inspect(file) {
 }
 
 // A Qwen2-7B-like GGUF with the 128K YaRN recipe's keys (llama.cpp names): NEOX layout (half).
-const qwenMeta = {
-  'general.architecture': ['string', 'qwen2'],
-  'qwen2.context_length': ['u32', 131072],
-  'qwen2.embedding_length': ['u32', 3584],
-  'qwen2.attention.head_count': ['u32', 28],
-  'qwen2.rope.dimension_count': ['u32', 128],
-  'qwen2.rope.freq_base': ['f32', 1000000],
-  'qwen2.rope.scaling.type': ['string', 'yarn'],
-  'qwen2.rope.scaling.factor': ['f32', 4],
-  'qwen2.rope.scaling.original_context_length': ['u32', 32768],
-};
+const qwenMeta = qwen2YarnMetadata;
 const tensors = [['token_embd.weight', [3584, 152064]], ['blk.0.attn_q.weight', [3584, 3584]]];
 // 16 MiB "tensor data": the page must stop at the header.
 const qwenGguf = path.join(dir, 'qwen2-yarn.gguf');

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "app/app.h"
-#include "app/export.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
 #include "cli/eval.h"
@@ -22,28 +21,13 @@
 
 using nlohmann::json;
 using posenc::app::App;
+using posenc::test::cell;
+using posenc::test::export_of;
 using posenc::test::model_op;
 using posenc::test::preset_json;
+using posenc::test::table;
 
 namespace {
-
-json export_of(App& app) { return json::parse(posenc::app::export_json(app.export_data())); }
-
-const json& table(const json& exported, const std::string& prefix) {
-  for (const json& t : exported["tables"])
-    if (t["name"].get<std::string>().rfind(prefix, 0) == 0) return t;
-  ADD_FAILURE() << "no table " << prefix;
-  static const json none = json::object();
-  return none;
-}
-
-double cell(const json& t, int row, const std::string& column) {
-  const auto& cols = t["columns"];
-  for (size_t c = 0; c < cols.size(); ++c)
-    if (cols[c] == column) return t["rows"][row][c].is_null() ? NAN : t["rows"][row][c].get<double>();
-  ADD_FAILURE() << "no column " << column << " in " << t["name"];
-  return NAN;
-}
 
 std::string state_value(App& app, const std::string& key) {
   const auto s = posenc::app::parse_query(app.state_query());

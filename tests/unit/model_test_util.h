@@ -1,12 +1,15 @@
 // Helpers of the model tests (model_view_test, model_link_test): a preset's config.json as published and the
-// CLI's `model` op on a config, both read independently of the views under test.
+// CLI's `model` op on a config, both read independently of the views under test, and the views' export.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/app.h"
+#include "app/export.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
 
@@ -32,6 +35,27 @@ inline nlohmann::json model_op(const nlohmann::json& config) {
   const json r = json::parse(cli::evaluate_request(json{{"op", "model"}, {"config", config}}.dump()));
   EXPECT_FALSE(r.contains("error")) << r.dump();
   return r;
+}
+
+// The app's export (the double numbers behind the current view's picture) as JSON.
+inline nlohmann::json export_of(app::App& app) { return nlohmann::json::parse(app::export_json(app.export_data())); }
+
+// The exported table whose name starts with `prefix`.
+inline const nlohmann::json& table(const nlohmann::json& exported, const std::string& prefix) {
+  for (const nlohmann::json& t : exported["tables"])
+    if (t["name"].get<std::string>().rfind(prefix, 0) == 0) return t;
+  ADD_FAILURE() << "no table " << prefix << " in " << exported.dump().substr(0, 400);
+  static const nlohmann::json none = nlohmann::json::object();
+  return none;
+}
+
+// A table's cell by row and column name; null (an undefined value) reads as NaN.
+inline double cell(const nlohmann::json& t, int row, const std::string& column) {
+  const auto& cols = t["columns"];
+  for (size_t c = 0; c < cols.size(); ++c)
+    if (cols[c] == column) return t["rows"][row][c].is_null() ? NAN : t["rows"][row][c].get<double>();
+  ADD_FAILURE() << "no column " << column << " in " << t["name"];
+  return NAN;
 }
 
 }  // namespace posenc::test

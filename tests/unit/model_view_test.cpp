@@ -8,7 +8,6 @@
 #include <string>
 
 #include "app/app.h"
-#include "app/export.h"
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
@@ -16,26 +15,13 @@
 
 using nlohmann::json;
 using posenc::app::App;
+using posenc::test::cell;
+using posenc::test::export_of;
 using posenc::test::model_op;
 using posenc::test::preset_json;
+using posenc::test::table;
 
 namespace {
-
-const json& table(const json& exported, const std::string& prefix) {
-  for (const json& t : exported["tables"])
-    if (t["name"].get<std::string>().rfind(prefix, 0) == 0) return t;
-  ADD_FAILURE() << "no table " << prefix << " in " << exported.dump().substr(0, 400);
-  static const json none = json::object();
-  return none;
-}
-
-double cell(const json& t, int row, const std::string& column) {
-  const auto& cols = t["columns"];
-  for (size_t c = 0; c < cols.size(); ++c)
-    if (cols[c] == column) return t["rows"][row][c].is_null() ? NAN : t["rows"][row][c].get<double>();
-  ADD_FAILURE() << "no column " << column;
-  return NAN;
-}
 
 // One rope object of the `model` response against the view's "<name>: summary" and "<name>: pairs" tables.
 void expect_rope(const json& exported, const std::string& name, const json& rope, int head_dim) {
@@ -79,8 +65,6 @@ void expect_matches(const json& exported, const json& model) {
     EXPECT_EQ(cell(t, 0, "max_distance"), model["t5"]["max_distance"].get<double>());
   }
 }
-
-json export_of(App& app) { return json::parse(posenc::app::export_json(app.export_data())); }
 
 }  // namespace
 
