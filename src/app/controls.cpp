@@ -38,19 +38,8 @@ int arrow_steps() {
   return io.KeyShift ? 10 * steps : steps;
 }
 
-// Right after a declared slider: it becomes the focused slider while it is held (clicked, dragged, or a
-// ctrl+click text entry); the focused slider has a frame in the theme's focus colour and takes the arrow
-// keys, through its Param like a drag. Returns whether an arrow key changed the value.
-bool focus_and_step(const Param& p) {
-  const ImGuiID id = ImGui::GetItemID();
-  if (ImGui::IsItemActive()) g_focused_id = id, g_focused_key = p.key;
-  if (g_focused_id != id || id == 0) return false;
-  const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
-  ImGui::GetWindowDrawList()->AddRect(ImVec2(mn.x - 1, mn.y - 1), ImVec2(mx.x + 1, mx.y + 1),
-                                      ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0, 2.0f);
-  const int steps = arrow_steps();
-  return steps != 0 && step_param(p, steps);
-}
+// Right after a declared slider, through its Param like a drag. Returns whether an arrow key changed it.
+bool focus_and_step(const Param& p) { return step_param(p, focused_slider_steps(p)); }
 
 bool draw_integer(const Param& p) {
   const std::string format = p.opt.format ? p.opt.format : default_format(p, "%d");
@@ -152,6 +141,16 @@ bool g_columns = false;
 bool g_first_cell = true;
 
 }  // namespace
+
+int focused_slider_steps(const Param& p) {
+  const ImGuiID id = ImGui::GetItemID();
+  if (ImGui::IsItemActive()) g_focused_id = id, g_focused_key = p.key;
+  if (g_focused_id != id || id == 0) return 0;
+  const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
+  ImGui::GetWindowDrawList()->AddRect(ImVec2(mn.x - 1, mn.y - 1), ImVec2(mx.x + 1, mx.y + 1),
+                                      ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0, 2.0f);
+  return arrow_steps();
+}
 
 bool step_param(const Param& p, int steps) {
   if (steps == 0) return false;

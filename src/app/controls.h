@@ -29,6 +29,11 @@ class Controls {
 // kinds do not step. The arrow keys step the focused slider with it (Shift: 10 units).
 bool step_param(const Param& p, int steps);
 
+// For a slider a view draws itself for the declared parameter `p` (call right after it): holding it makes
+// it the focused slider, which gets the focus frame; returns this frame's arrow-key steps while it is the
+// focused one (else 0), for the view to apply (step_param, or its own unit).
+int focused_slider_steps(const Param& p);
+
 // The focused slider: the declared slider last clicked, dragged or entered (ctrl+click); the arrow keys
 // step it. Activating any other item clears it. Call end_controls_frame() once per frame after the UI.
 void end_controls_frame();

@@ -128,3 +128,27 @@ test('input: arrow keys step the focused slider (the one last clicked, dragged o
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('input: arrow keys step the sliders views draw themselves (RoPE pos, DeBERTa bucket sizes in twos)', async () => {
+  const rope = await openState(env, 'view=rope&dim=128&pos=1000&play=0');
+  const press = async (page, key) => {
+    await page.keyboard.press(key);
+    await waitFrames(page, 2);
+    return page.evaluate(() => window.posenc.getState());
+  };
+  assert.equal((await ctrlClickType(rope.page, 'pos', '2000')).pos, '2000');
+  assert.equal(await rope.page.evaluate(() => window.posenc.focusedSlider()), 'pos');
+  assert.equal((await press(rope.page, 'ArrowRight')).pos, '2001');
+  assert.equal((await press(rope.page, 'Shift+ArrowLeft')).pos, '1991');
+  assert.deepEqual(rope.errors, []);
+  await rope.context.close();
+
+  const scores = await openState(env, 'view=scores&scheme=deberta&deberta_buckets=256');
+  assert.equal((await ctrlClickType(scores.page, 'deberta_buckets', '64')).deberta_buckets, '64');
+  assert.equal(await scores.page.evaluate(() => window.posenc.focusedSlider()), 'deberta_buckets');
+  assert.equal((await press(scores.page, 'ArrowRight')).deberta_buckets, '66', 'even sizes: a step is 2');
+  assert.equal((await press(scores.page, 'ArrowLeft')).deberta_buckets, '64');
+  assert.equal(await scores.page.evaluate(() => window.posenc.notices()), '');
+  assert.deepEqual(scores.errors, []);
+  await scores.context.close();
+});

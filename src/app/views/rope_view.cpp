@@ -251,6 +251,10 @@ void RopeView::controls(Controls& c) {
       play_ = false;
     }
     probe_last_item("slider.pos");
+    if (const int steps = focused_slider_steps(p)) {  // an arrow key steps from the shown position, and pauses
+      pos_ = shown;
+      if (step_param(p, steps) || play_) anim_pos_ = pos_, play_ = false;
+    }
   }
   if (ImGui::Button(play_ ? "Pause" : "Play")) {
     play_ = !play_;

@@ -256,6 +256,8 @@ void ScoresView::controls(Controls& c) {
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
         deberta_buckets_ = std::max(int(p.lo), v - v % 2);
       probe_last_item("slider.deberta_buckets");
+      if (const int steps = focused_slider_steps(p))  // in even sizes, like the slider
+        deberta_buckets_ = std::clamp(deberta_buckets_ - deberta_buckets_ % 2 + 2 * steps, int(p.lo), int(p.hi) - int(p.hi) % 2);
       c.draw("deberta_max_position");
       break;
     }
