@@ -401,6 +401,14 @@
     if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
     else statusEl.className = '';
     var tmpl = document.getElementById('posenc-loader').content.querySelector('script');
+    // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is
+    // what Emscripten's streaming fetch then takes: same URL, CORS mode, same-origin credentials).
+    var wasm = document.createElement('link');
+    wasm.rel = 'preload';
+    wasm.as = 'fetch';
+    wasm.crossOrigin = 'anonymous';
+    wasm.href = new URL('posenc.wasm', new URL(tmpl.getAttribute('src'), window.location.href)).href;
+    document.head.appendChild(wasm);
     var s = document.createElement('script');
     s.src = tmpl.getAttribute('src');
     s.async = true;
