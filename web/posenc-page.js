@@ -511,9 +511,20 @@
   canvas.addEventListener('touchend', function (e) {
     var d = touchDown, t = e.changedTouches[0];
     touchDown = null;
-    if (!alive || entryField || !d || e.touches.length || e.timeStamp - d.at > 400 ||
+    if (!alive || !d || e.touches.length || e.timeStamp - d.at > 400 ||
         Math.abs(t.clientX - d.x) > 10 || Math.abs(t.clientY - d.y) > 10) return;
     var r = canvas.getBoundingClientRect(), x = t.clientX - r.left, y = t.clientY - r.top;
+    if (entryField) {
+      // A tap on the field being edited after the keyboard was put away (Android's back key keeps the
+      // focus): focusing the element again inside the touch brings the keyboard back.
+      var f = entryField;
+      if (!composing && document.activeElement === entry && x >= f.x && x <= f.x + f.w && y >= f.y && y <= f.y + f.h) {
+        entry.blur();
+        entry.focus({ preventScroll: true });
+        resetEntry();
+      }
+      return;
+    }
     var names = window.posenc.probes().filter(function (n) { return /^input\./.test(n); });
     for (var i = 0; i < names.length; ++i) {
       var s = call('posenc_item_rect', 'string', ['string'], [names[i]]).split(',').map(Number);

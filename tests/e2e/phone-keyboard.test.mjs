@@ -93,6 +93,12 @@ test('phone keyboard: tapping the sentence field focuses the hidden text element
   await settle(page);
   assert.equal((await state(page)).sentence, 'a b c');
   assert.equal(await focused(page), 'text-entry');
+  // A tap inside the field being edited (to place the caret, or to bring a put-away keyboard back)
+  // keeps it open and the element focused.
+  await tap(page, cdp, r.x + r.width - 10, r.y + r.height / 2);
+  await settle(page);
+  assert.equal(await focused(page), 'text-entry', 'a tap inside the open field keeps the element focused');
+  assert.equal((await state(page)).sentence, 'a b c');
   await page.keyboard.press('Enter');
   await settle(page);
   assert.equal((await state(page)).sentence, 'a b c');
