@@ -84,6 +84,51 @@ class WebRunner : public SdlRunner {
   }
   void set_page_scrolls(bool on) { touch_.set_page_scrolls(on); }
 
+  // Phone text entry (README, "Input"): the page's hidden text element forwards what a phone keyboard
+  // typed. Both go in as SDL events, the same path as the canvas's own keys on a desktop (so the order of
+  // text and keys survives: a key release waits for the next frame, see SdlRunner::new_platform_frame).
+  void text_input(const char* utf8) {
+    // SDL_TEXTINPUT holds at most 31 bytes: split longer text between UTF-8 sequences.
+    const std::string text = utf8 ? utf8 : "";
+    constexpr size_t kMax = sizeof(SDL_TextInputEvent::text) - 1;
+    for (size_t at = 0; at < text.size();) {
+      size_t n = std::min(kMax, text.size() - at);
+      while (n > 0 && at + n < text.size() && (static_cast<unsigned char>(text[at + n]) & 0xC0) == 0x80) --n;
+      if (n == 0) break;
+      SDL_Event e{};
+      e.type = SDL_TEXTINPUT;
+      e.text.windowID = SDL_GetWindowID(window());
+      std::copy(text.begin() + long(at), text.begin() + long(at + n), e.text.text);
+      SDL_PushEvent(&e);
+      at += n;
+    }
+    wake(3);
+  }
+  // One key press and release by its DOM `key` name; mods: 1 Ctrl, 2 Shift, 4 Alt, 8 Meta. False for a
+  // key the app has no use for (the page then leaves it to the browser).
+  bool key(const char* dom_key, int mods) {
+    const SDL_Scancode code = scancode(dom_key ? dom_key : "");
+    if (code == SDL_SCANCODE_UNKNOWN) return false;
+    SDL_Event e{};
+    e.type = SDL_KEYDOWN;
+    e.key.windowID = SDL_GetWindowID(window());
+    e.key.state = SDL_PRESSED;
+    e.key.keysym.scancode = code;
+    e.key.keysym.sym = SDL_GetKeyFromScancode(code);
+    e.key.keysym.mod = Uint16((mods & 1 ? KMOD_LCTRL : 0) | (mods & 2 ? KMOD_LSHIFT : 0) | (mods & 4 ? KMOD_LALT : 0) |
+                              (mods & 8 ? KMOD_LGUI : 0));
+    SDL_PushEvent(&e);
+    e.type = SDL_KEYUP;
+    e.key.state = SDL_RELEASED;
+    e.key.keysym.mod = KMOD_NONE;  // the modifiers are up again with the key (the release is a frame later)
+    SDL_PushEvent(&e);
+    wake(3);
+    return true;
+  }
+  // The text field being edited as JSON {x, y, w, h, name, text} (CSS pixels relative to the canvas;
+  // name: the probe under its caret, "" if none), or "" when no text field is active.
+  const std::string& text_field() const { return text_field_; }
+
  protected:
   void new_platform_frame() override {
     follow_canvas_size();
@@ -112,6 +157,7 @@ class WebRunner : public SdlRunner {
       case app::AppAction::OpenModelFile: name = "open-model-file"; break;
     }
     if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
+    report_text_field();
     // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
     const uint64_t hash = draw_hash();
     if (hash != last_hash_ || name) {
@@ -131,6 +177,70 @@ class WebRunner : public SdlRunner {
   }
 
  private:
+  // Tells the page when a text field starts or stops taking text, or moves (Module.onTextField): the
+  // page shows a phone's keyboard through its hidden text element while one is active by touch. A field
+  // a finger opened has its text selected (what a tap on a short parameter usually wants: replace it;
+  // a second tap inside places the caret).
+  void report_text_field() {
+    ImGuiContext& g = *ImGui::GetCurrentContext();
+    const bool editing = g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && g.WantTextInputNextFrame == 1;
+    const bool opened = editing && g.ActiveId != text_field_id_;
+    // Opened by touch: a finger drives the pointer now. It stays so while edited (the finger lifts).
+    if (opened) {
+      text_field_touch_ = touch_.active();
+      if (text_field_touch_) g.InputTextState.SelectAll();
+    }
+    text_field_id_ = editing ? g.ActiveId : 0;
+    std::string field;
+    if (editing) {
+      // The field's probe: the control around the caret (ImGui reports the caret's top-left for an IME).
+      const ImVec2 caret(g.PlatformImePos.x + 1.0f, g.PlatformImePos.y + 0.5f * g.FontSize);
+      app::NamedRect hit{"", g.PlatformImePos, ImVec2(g.PlatformImePos.x + 1.0f, g.PlatformImePos.y + g.FontSize)};
+      for (const app::NamedRect& r : app::all_probes()) {
+        const bool inside = caret.x >= r.min.x && caret.x <= r.max.x && caret.y >= r.min.y && caret.y <= r.max.y;
+        const bool control = r.name.rfind("input.", 0) == 0 || r.name.rfind("slider.", 0) == 0;
+        if (inside && control) {
+          hit = r;
+          break;
+        }
+      }
+      const char* text = g.InputTextState.InitialTextA.Data ? g.InputTextState.InitialTextA.Data : "";
+      char rect[128];
+      std::snprintf(rect, sizeof rect, "{\"x\":%.1f,\"y\":%.1f,\"w\":%.1f,\"h\":%.1f,", hit.min.x, hit.min.y,
+                    hit.max.x - hit.min.x, hit.max.y - hit.min.y);
+      field = std::string(rect) + "\"name\":" + json_string(hit.name) + ",\"text\":" + json_string(text) +
+              ",\"touch\":" + (text_field_touch_ ? "true" : "false") + "}";
+    }
+    if (field == text_field_) return;
+    text_field_ = field;
+    EM_ASM({ if (Module.onTextField) Module.onTextField(UTF8ToString($0)); }, text_field_.c_str());
+  }
+  static std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+      if (c == '"' || c == '\\') out += '\\', out += c;
+      else if (static_cast<unsigned char>(c) < 0x20) {
+        char esc[8];
+        std::snprintf(esc, sizeof esc, "\\u%04x", c);
+        out += esc;
+      } else out += c;
+    }
+    return out + "\"";
+  }
+  static SDL_Scancode scancode(const std::string& key) {
+    static const std::pair<const char*, SDL_Scancode> kKeys[] = {
+        {"Enter", SDL_SCANCODE_RETURN},     {"Escape", SDL_SCANCODE_ESCAPE},     {"Backspace", SDL_SCANCODE_BACKSPACE},
+        {"Delete", SDL_SCANCODE_DELETE},    {"Tab", SDL_SCANCODE_TAB},           {"ArrowLeft", SDL_SCANCODE_LEFT},
+        {"ArrowRight", SDL_SCANCODE_RIGHT}, {"ArrowUp", SDL_SCANCODE_UP},        {"ArrowDown", SDL_SCANCODE_DOWN},
+        {"Home", SDL_SCANCODE_HOME},        {"End", SDL_SCANCODE_END},           {"PageUp", SDL_SCANCODE_PAGEUP},
+        {"PageDown", SDL_SCANCODE_PAGEDOWN}, {"a", SDL_SCANCODE_A},              {"c", SDL_SCANCODE_C},
+        {"v", SDL_SCANCODE_V},              {"x", SDL_SCANCODE_X},               {"y", SDL_SCANCODE_Y},
+        {"z", SDL_SCANCODE_Z}};
+    for (const auto& [name, code] : kKeys)
+      if (key == name) return code;
+    return SDL_SCANCODE_UNKNOWN;
+  }
+
   static void long_press_check(void* self) {
     auto* runner = static_cast<WebRunner*>(self);
     if (runner->touch_.needs_frame(emscripten_get_now())) runner->wake(2);
@@ -190,6 +300,9 @@ class WebRunner : public SdlRunner {
   TouchGestures touch_;
   bool pressed_ = false;  // a mouse press was among this frame's events
   bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
+  ImGuiID text_field_id_ = 0;      // the text field active after the last frame (0: none)
+  bool text_field_touch_ = false;  // it was opened by touch
+  std::string text_field_;         // what the page was last told about it (JSON, "" for none)
 
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
   static uint64_t draw_hash() {
@@ -415,6 +528,20 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
   const posenc::app::ExportData data = web_app()->export_data();
   out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
   return out.c_str();
+}
+
+// Phone text entry (the page's hidden text element, README "Input"): text a keyboard inserted (UTF-8),
+// one key press by its DOM `key` name with modifiers (1 Ctrl, 2 Shift, 4 Alt, 8 Meta; returns 0 for a key
+// the app does not use), and the text field being edited ({x, y, w, h, name, text, touch} as JSON, "" for
+// none; also reported to Module.onTextField whenever it changes).
+EMSCRIPTEN_KEEPALIVE void posenc_text_input(const char* utf8) {
+  if (posenc::platform::g_runner) posenc::platform::g_runner->text_input(utf8);
+}
+EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) {
+  return posenc::platform::g_runner && posenc::platform::g_runner->key(key, mods) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() {
+  return posenc::platform::g_runner ? posenc::platform::g_runner->text_field().c_str() : "";
 }
 
 // The PNG export draws one chrome-less frame; the page reads the canvas right after it.
