@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -32,13 +34,16 @@ inline std::string shell_quote(const std::string& s) {
 
 // Runs `posenc <args>` (args already shell words) with `input` on stdin (via a file) and captures both streams.
 inline Proc run_posenc(const std::string& args, const std::string& input = "") {
-  const std::string dir = testing::TempDir();
-  const std::string in = dir + "posenc_in", out = dir + "posenc_out", err = dir + "posenc_err";
+  // Named by this process: ctest -j runs each test in its own process, all with the same TempDir().
+  const std::string dir = testing::TempDir() + "posenc_" + std::to_string(getpid()) + "_";
+  const std::string in = dir + "in", out = dir + "out", err = dir + "err";
   std::ofstream(in, std::ios::binary) << input;
   const std::string cmd = shell_quote(POSENC_CLI_PATH) + " " + args + " < " + shell_quote(in) + " > " +
                           shell_quote(out) + " 2> " + shell_quote(err);
   const int status = std::system(cmd.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  Proc result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+  for (const std::string& f : {in, out, err}) std::remove(f.c_str());
+  return result;
 }
 
 // Skips a test when this build has no posenc binary.
