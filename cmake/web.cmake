@@ -13,8 +13,12 @@ target_link_options(posenc_core PUBLIC -fexceptions)
 
 if(POSENC_BUILD_APP)
   # SDL2 built for wasm by scripts/bootstrap (Emscripten's own SDL2 port cannot be used offline).
-  if(NOT SDL2_DIR)
-    set(SDL2_DIR "${POSENC_DEPS}/sdl2-wasm/lib/cmake/SDL2" CACHE PATH "SDL2 for wasm" FORCE)
+  # scripts/env.sh's SDL2_WASM_PREFIX; its name changes when bootstrap builds SDL2 differently, and a
+  # build directory configured with an earlier one of bootstrap's builds moves to the current one.
+  set(_sdl2_dir "${POSENC_DEPS}/sdl2-wasm-lean/lib/cmake/SDL2")
+  string(FIND "${SDL2_DIR}" "${POSENC_DEPS}/sdl2-wasm" _sdl2_ours)
+  if(NOT SDL2_DIR OR (_sdl2_ours EQUAL 0 AND NOT SDL2_DIR STREQUAL _sdl2_dir))
+    set(SDL2_DIR "${_sdl2_dir}" CACHE PATH "SDL2 for wasm" FORCE)
   endif()
   find_package(SDL2 REQUIRED CONFIG)
   if(NOT TARGET SDL2::SDL2-static)
@@ -49,8 +53,8 @@ if(POSENC_BUILD_APP)
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
 
-  # The site: index.html is the shell output; the page script (posenc-page.js), other pages and static
-  # assets from web/ are copied beside it, each whenever it changes (no relink needed).
+  # The site: index.html is the shell output; the page script (posenc-page.js, minified), other pages and
+  # static assets from web/ are copied beside it, each whenever it changes (no relink needed).
   file(GLOB POSENC_WEB_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.css ${PROJECT_SOURCE_DIR}/web/*.js
        ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png ${PROJECT_SOURCE_DIR}/web/*.html)
   list(FILTER POSENC_WEB_ASSETS EXCLUDE REGEX "shell\\.html$")
@@ -60,11 +64,19 @@ if(POSENC_BUILD_APP)
     COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_SITE_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
     VERBATIM)
   set(_posenc_site_copies)
+  find_program(POSENC_NODE NAMES node nodejs)  # emcc needs it anyway
   foreach(_asset IN LISTS POSENC_WEB_ASSETS)
     get_filename_component(_name ${_asset} NAME)
-    add_custom_command(OUTPUT ${POSENC_SITE_DIR}/${_name}
-      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_asset} ${POSENC_SITE_DIR}/${_name}
-      DEPENDS ${_asset} VERBATIM)
+    if(_name MATCHES "\\.js$" AND POSENC_NODE)
+      add_custom_command(OUTPUT ${POSENC_SITE_DIR}/${_name}
+        COMMAND ${CMAKE_COMMAND} -DNODE=${POSENC_NODE} -DEMSCRIPTEN_ROOT=${EMSCRIPTEN_ROOT_PATH}
+                -DIN=${_asset} -DOUT=${POSENC_SITE_DIR}/${_name} -P ${PROJECT_SOURCE_DIR}/cmake/minify_js.cmake
+        DEPENDS ${_asset} ${PROJECT_SOURCE_DIR}/cmake/minify_js.cmake VERBATIM)
+    else()
+      add_custom_command(OUTPUT ${POSENC_SITE_DIR}/${_name}
+        COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_asset} ${POSENC_SITE_DIR}/${_name}
+        DEPENDS ${_asset} VERBATIM)
+    endif()
     list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/${_name})
   endforeach()
   add_custom_target(posenc-web-assets ALL DEPENDS ${_posenc_site_copies})
