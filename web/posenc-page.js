@@ -23,7 +23,20 @@
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
   var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 
+  // WebGL2 is checked only when something failed, with a throwaway context given back at once: a
+  // page's first WebGL context starts the GPU side (0.2-1.5 s in headless Chromium), and a probe before
+  // the app's own context cost the first frame ~120 ms (bench/startup.mjs, side by side).
+  function hasWebGL2() {
+    var probe = document.createElement('canvas').getContext('webgl2');
+    var lose = probe && probe.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return !!probe;
+  }
+  var failed = false;
   function fail(message) {
+    if (failed) return;  // the first cause is the one to read
+    failed = true;
+    if (!hasWebGL2()) message = 'this browser has no WebGL2.';
     statusEl.textContent = 'posenc failed to start: ' + message;
     statusEl.className = 'error';
     rejectReady(new Error(message));
@@ -257,6 +270,7 @@
     print: function (t) { console.log(t); },
     printErr: function (t) { console.warn(t); },
     onAbort: function (what) { fail(String(what)); },
+    onStartFailure: function (what) { fail(what); },  // e.g. no GL context (fail() then names WebGL2)
     onFirstFrame: function () {
       alive = true;  // exported functions may be called from now on
       if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
@@ -391,12 +405,6 @@
     if (started) return;
     started = true;
     report();
-    // Check for WebGL2 with a throwaway context, given back at once (it would count against the page's
-    // live contexts until collected).
-    var probe = document.createElement('canvas').getContext('webgl2');
-    if (!probe) { fail('this browser has no WebGL2.'); return; }
-    var lose = probe.getExtension('WEBGL_lose_context');
-    if (lose) lose.loseContext();
     // With the poster still up, its note says we are loading (not the status drawn over it).
     if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
     else statusEl.className = '';

@@ -387,6 +387,7 @@ int run_app(const AppOptions& options) {
     g_runner = std::make_unique<WebRunner>(width, height);
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "posenc-app: %s\n", e.what());
+    EM_ASM({ if (Module.onStartFailure) Module.onStartFailure(UTF8ToString($0)); }, e.what());
     return 1;
   }
   // theme=auto follows the page's prefers-color-scheme (the page reports later changes).

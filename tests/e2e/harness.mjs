@@ -26,10 +26,10 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
 
-export async function launchBrowser() {
+export async function launchBrowser(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.POSENC_CHROMIUM || '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
     headless: true,
   });
 }
