@@ -518,8 +518,9 @@
     sendKey(shortcut ? e.key.toLowerCase() : e.key, mods);
   });
   // iOS shows its keyboard only for a focus inside the touch's own handler, not a frame later when the
-  // app reports the field: a tap (short, still) on one of the app's text fields (input.*) focuses the
-  // element at once. If the app then opens no field, the canvas gets the focus back.
+  // app reports the field: a tap (short, still) on one of the app's text fields (input.*), or a
+  // long-press (still, >= 500 ms: the app opens the slider's text field) lifted on a slider (slider.*),
+  // focuses the element at once. If the app then opens no field, the canvas gets the focus back.
   canvas.addEventListener('touchstart', function (e) {
     var t = e.changedTouches[0];
     touchDown = e.touches.length === 1 ? { x: t.clientX, y: t.clientY, at: e.timeStamp } : null;
@@ -527,10 +528,11 @@
   canvas.addEventListener('touchend', function (e) {
     var d = touchDown, t = e.changedTouches[0];
     touchDown = null;
-    if (!alive || !d || e.touches.length || e.timeStamp - d.at > 400 ||
+    var held = e.timeStamp - d.at, tap = held <= 400, longPress = held >= 500;
+    if (!alive || !d || e.touches.length || !(tap || longPress) ||
         Math.abs(t.clientX - d.x) > 10 || Math.abs(t.clientY - d.y) > 10) return;
     var r = canvas.getBoundingClientRect(), x = t.clientX - r.left, y = t.clientY - r.top;
-    if (entryField) {
+    if (entryField && tap) {
       // A tap on the field being edited after the keyboard was put away (Android's back key keeps the
       // focus): focusing the element again inside the touch brings the keyboard back.
       var f = entryField;
@@ -541,7 +543,8 @@
       }
       return;
     }
-    var names = window.posenc.probes().filter(function (n) { return /^input\./.test(n); });
+    if (entryField) return;
+    var names = window.posenc.probes().filter(function (n) { return (tap ? /^input\./ : /^slider\./).test(n); });
     for (var i = 0; i < names.length; ++i) {
       var s = call('posenc_item_rect', 'string', ['string'], [names[i]]).split(',').map(Number);
       if (s.length === 4 && x >= s[0] && x <= s[0] + s[2] && y >= s[1] && y <= s[1] + s[3]) {

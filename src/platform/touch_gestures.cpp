@@ -12,7 +12,7 @@ float distance(ImVec2 a, ImVec2 b) { return std::hypot(a.x - b.x, a.y - b.y); }
 
 void TouchGestures::push(Mouse m, bool jump, bool cancel, bool double_tap) {
   const Mouse& prev = queue_.empty() ? current_ : queue_.back().mouse;
-  const bool transition = m.down != prev.down || m.valid != prev.valid;
+  const bool transition = m.down != prev.down || m.valid != prev.valid || m.ctrl != prev.ctrl;
   const int fingers = mode_ == Mode::Owned ? int(fingers_.size()) : 0;
   // A move merges into a queued move (only the latest position and spread matter); presses, releases
   // and fingers going down or up queue up, a frame each (a pinch's scale counts from the spread the
@@ -157,6 +157,13 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
         push({true, last, false});
         push_off();
       }
+      break;
+    case Mode::Inspect:  // a long-press: lifted still on a slider, it opens the slider's text field
+      if (!cancelled && !moved_ && !several_ && typable_ && typable_(last)) {
+        push({true, last, true, true});
+        push({true, last, false});
+      }
+      push_off();
       break;
     default: push_off(); break;
   }

@@ -9,8 +9,10 @@
 //   lifted within the slop: a tap (press and release, one frame each); moved sideways past the slop: a
 //   press at its start point then a drag (sliders); moved vertically: the page's scroll when the page
 //   scrolls (an embed in a blog post), else a scroll of the app's panel under the finger; resting
-//   ~500 ms: a long-press (the hover readout at the finger, no click on release); a browser that already
-//   scrolls (an uncancelable move) or a second finger (the browser's pinch-zoom): the page's.
+//   ~500 ms: a long-press (the hover readout at the finger, no click on release; on a slider whose
+//   value can be typed, lifting opens its text field: a ctrl+click, which a phone cannot make); a
+//   browser that already scrolls (an uncancelable move) or a second finger (the browser's pinch-zoom):
+//   the page's.
 #pragma once
 
 #include <imgui.h>
@@ -38,6 +40,9 @@ class TouchGestures {
   // `zoomable(point)`: whether a touch starting at `point` is the app's at once.
   explicit TouchGestures(std::function<bool(ImVec2)> zoomable) : zoomable_(std::move(zoomable)) {}
 
+  // `typable(point)`: whether a long-press lifted at `point` opens a text field there (a slider).
+  void set_typable(std::function<bool(ImVec2)> typable) { typable_ = std::move(typable); }
+
   // Whether a vertical drag outside zoomable plots scrolls the page (true in an iframe embed) or the
   // app's panel under the finger (the app fills its own page, which does not scroll).
   void set_page_scrolls(bool page_scrolls) { page_scrolls_ = page_scrolls; }
@@ -56,6 +61,7 @@ class TouchGestures {
     bool valid = false;
     ImVec2 pos{0, 0};
     bool down = false;
+    bool ctrl = false;  // the press is a ctrl+click (a long-press lifted on a slider: its text field)
   };
   struct Frame {
     Mouse mouse;
@@ -91,6 +97,7 @@ class TouchGestures {
   bool long_press_due(double now_ms) const;
 
   std::function<bool(ImVec2)> zoomable_;
+  std::function<bool(ImVec2)> typable_;
   bool page_scrolls_ = false;
   bool touch_pointer_ = false;
   double last_touch_ms_ = -1e9;

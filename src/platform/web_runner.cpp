@@ -28,6 +28,7 @@ class WebRunner : public SdlRunner {
  public:
   WebRunner(int width, int height)
       : SdlRunner(width, height), touch_([](ImVec2 p) { return app::zoomable_at(p); }) {
+    touch_.set_typable(slider_at);
     // SDL's touch handling turns every touch into a mouse and prevents every touchstart's default, so no
     // touch on the canvas could ever scroll the page around an embed. The page feeds touch events to
     // TouchGestures instead (posenc_touch), which decides per gesture whose it is.
@@ -279,11 +280,23 @@ class WebRunner : public SdlRunner {
     if (f.cancel_press) ImGui::ClearActiveID();  // the browser took the gesture: no click, no drag
     io.MousePos = f.mouse.valid ? f.mouse.pos : ImVec2(-FLT_MAX, -FLT_MAX);
     io.MouseDown[0] = f.mouse.down;
+    // A long-press lifted on a slider presses with Ctrl (its text field opens); Ctrl is let go after.
+    if (f.mouse.ctrl) io.KeyCtrl = touch_ctrl_ = true;
+    else if (touch_ctrl_) io.KeyCtrl = touch_ctrl_ = false;
     io.MouseDown[1] = io.MouseDown[2] = false;
     // A finger is less precise than a mouse: a double-tap may land a little later and further away.
     io.MouseDoubleClickTime = 0.40f, io.MouseDoubleClickMaxDist = 24.0f;
     if (f.scroll_dy != 0.0f) scroll_panel(f.scroll_dy);
     app::set_touch_frame(f.touch);
+  }
+
+  // Whether a slider (a declared one or one a view draws, probed as slider.<key>) was drawn at `p` in
+  // the last frame: a long-press lifted there opens its text field.
+  static bool slider_at(ImVec2 p) {
+    for (const app::NamedRect& r : app::all_probes())
+      if (r.name.rfind("slider.", 0) == 0 && p.x >= r.min.x && p.x < r.max.x && p.y >= r.min.y && p.y < r.max.y)
+        return true;
+    return false;
   }
 
   // A vertical swipe on the app's own page: the panel under the finger (or the nearest one around it
@@ -300,6 +313,7 @@ class WebRunner : public SdlRunner {
   TouchGestures touch_;
   bool pressed_ = false;  // a mouse press was among this frame's events
   bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
+  bool touch_ctrl_ = false;  // the touch press of this frame set io.KeyCtrl
   ImGuiID text_field_id_ = 0;      // the text field active after the last frame (0: none)
   bool text_field_touch_ = false;  // it was opened by touch
   std::string text_field_;         // what the page was last told about it (JSON, "" for none)

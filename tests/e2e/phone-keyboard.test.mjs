@@ -34,6 +34,17 @@ async function tap(page, cdp, x, y, hold = 0.05) {
   await waitFrames(page, 5);
 }
 
+// A finger resting at (x, y) for `hold` seconds of real time (the app sees a long-press by its clock),
+// then lifted there.
+async function longPress(page, cdp, x, y, hold = 0.7) {
+  clock = Math.max(Date.now() / 1000, clock + 0.016);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', timestamp: clock, touchPoints: [{ x, y, id: 0 }] });
+  await new Promise((resolve) => setTimeout(resolve, hold * 1000));
+  clock = Math.max(Date.now() / 1000, clock + hold);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', timestamp: clock, touchPoints: [] });
+  await waitFrames(page, 5);
+}
+
 const rect = (page, name) => page.evaluate((n) => window.posenc.itemRect(n), name);
 const state = (page) => page.evaluate(() => window.posenc.getState());
 const focused = (page) => page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
@@ -131,6 +142,27 @@ test('phone keyboard: a number field (seed) offers a number keyboard; a tap else
   await settle(page);
   assert.equal(await focused(page), 'canvas', 'a tap elsewhere closes the field and the keyboard');
   assert.equal((await state(page)).seed, '17');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('phone keyboard: a long-press lifted on a slider opens its text field (a phone has no ctrl+click)', async () => {
+  const { page, context, errors, cdp } = await openPhone('view=scores&n=32');
+  const r = await fieldRect(page, cdp, 'slider.n');
+  await longPress(page, cdp, r.x + r.width * 0.8, r.y + r.height / 2);
+  assert.equal((await state(page)).n, '32', 'the long-press moved nothing');
+  assert.equal(await focused(page), 'text-entry', 'the slider\'s text field is open and the phone keyboard up');
+  assert.equal(await page.evaluate(() => document.getElementById('text-entry').inputMode), 'decimal');
+  await page.keyboard.insertText('64');
+  await settle(page);
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal((await state(page)).n, '64', 'the typed value replaced the selected 32');
+  assert.equal(await focused(page), 'canvas');
+  assert.equal(await page.evaluate(() => window.posenc.focusedSlider()), 'n', 'entered: the focused slider');
+  // A tap on the slider is a click as before: no text field.
+  await tap(page, cdp, r.x + r.width * 0.8, r.y + r.height / 2);
+  assert.equal(await focused(page), 'canvas');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -137,6 +137,35 @@ TEST(TouchGestures, LongPressShowsTheReadoutAndNeverClicks) {
   EXPECT_TRUE(plot.frame(TouchGestures::kLongPressMs).touch.long_press);
 }
 
+TEST(TouchGestures, LongPressLiftedStillOnASliderIsACtrlClickThatOpensItsTextField) {
+  TouchGestures g = make();
+  g.set_typable([](ImVec2 p) { return p.x >= 0 && p.x <= 60 && p.y >= 20 && p.y <= 40; });  // a slider
+  EXPECT_FALSE(start(g, 1, 20, 30, 0));
+  g.frame(0);
+  EXPECT_TRUE(g.frame(TouchGestures::kLongPressMs + 1).touch.long_press);
+  EXPECT_TRUE(end(g, 1, 22, 31, 800));
+  auto f = g.frame(801);
+  EXPECT_TRUE(f.mouse.down);  // the press, with Ctrl
+  EXPECT_TRUE(f.mouse.ctrl);
+  EXPECT_FLOAT_EQ(f.mouse.pos.x, 22);
+  f = g.frame(802);
+  EXPECT_FALSE(f.mouse.down);  // the release, without
+  EXPECT_FALSE(f.mouse.ctrl);
+  EXPECT_TRUE(f.mouse.valid);
+  EXPECT_FALSE(g.frame(803).mouse.valid);
+
+  // A tap on the slider is a plain click; a long-press that moved, or lifted off the slider, clicks nothing.
+  EXPECT_FALSE(start(g, 2, 20, 30, 2000));
+  EXPECT_TRUE(end(g, 2, 20, 30, 2100));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(g.frame(2101 + i).mouse.ctrl);
+  EXPECT_FALSE(start(g, 3, 20, 30, 4000));
+  g.frame(4000);
+  g.frame(4000 + TouchGestures::kLongPressMs + 1);
+  EXPECT_TRUE(move(g, 3, 120, 30, 4600));
+  EXPECT_TRUE(end(g, 3, 120, 30, 4700));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(g.frame(4701 + i).mouse.down);
+}
+
 TEST(TouchGestures, EventTimesDecideWhenAFrameSawALongPressTooSoon) {
   // A busy page: the frame at 600 ms saw a resting finger, but the finger had lifted at 100 ms (its end
   // event only arrived late). It is a tap.
