@@ -528,8 +528,9 @@
   canvas.addEventListener('touchend', function (e) {
     var d = touchDown, t = e.changedTouches[0];
     touchDown = null;
+    if (!alive || !d) return;
     var held = e.timeStamp - d.at, tap = held <= 400, longPress = held >= 500;
-    if (!alive || !d || e.touches.length || !(tap || longPress) ||
+    if (e.touches.length || !(tap || longPress) ||
         Math.abs(t.clientX - d.x) > 10 || Math.abs(t.clientY - d.y) > 10) return;
     var r = canvas.getBoundingClientRect(), x = t.clientX - r.left, y = t.clientY - r.top;
     if (entryField && tap) {
