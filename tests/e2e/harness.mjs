@@ -44,14 +44,51 @@ export function useBrowser() {
 }
 
 // Opens a page and records console errors and uncaught exceptions into `errors`.
-export async function openPage(browser, url, { width = 1280, height = 800, deviceScaleFactor = 1 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+export async function openPage(browser, url, { width = 1280, height = 800, deviceScaleFactor = 1, isMobile = false,
+                                               hasTouch = false, cdp = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor, isMobile, hasTouch });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   page.on('pageerror', (err) => errors.push(String(err)));
   await page.goto(url);
-  return { page, context, errors };
+  // With `cdp`, a CDP session for input the page API lacks (touch events with their own times).
+  return { page, context, errors, ...(cdp ? { cdp: await context.newCDPSession(page) } : {}) };
+}
+
+// A phone as openPage/openState take it: 390x844 CSS pixels at deviceScaleFactor 3, touch, mobile.
+export const PHONE = { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
+
+// Opens the app in `query`'s state on a phone, with a CDP session for touch: {page, context, errors, cdp}.
+export const openPhone = (env, query) => openState(env, query, { ...PHONE, cdp: true });
+
+// Fingers through CDP's Input.dispatchTouchEvent: `points` are the fingers still down ([x, y] in page CSS
+// pixels, one per finger); each change is one DOM touch event. Each event carries the time a finger would
+// make it at: a gesture starts now and its events follow `after` seconds apart (16 ms), however long the
+// (headless, software-rendered) page takes to handle them; the app judges a gesture by its events' times
+// (a tap is not a long-press because the page was slow). `soon`: this first finger follows the last event
+// at once (the second tap of a double-tap).
+let fingerClock = 0;
+export function touch(cdp, type, points, { soon = false, after = 0.016 } = {}) {
+  const first = type === 'touchStart' && points.length === 1 && !soon;
+  fingerClock = first ? Math.max(Date.now() / 1000, fingerClock + 0.016) : fingerClock + after;
+  return cdp.send('Input.dispatchTouchEvent', { type, timestamp: fingerClock, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
+}
+
+// A finger down and up at (x, y) `hold` seconds later (by the events' times), then frames of the app.
+export async function tap(page, cdp, x, y, hold = 0.016) {
+  await touch(cdp, 'touchStart', [[x, y]]);
+  await touch(cdp, 'touchEnd', [], { after: hold });
+  await waitFrames(page, 5);
+}
+
+// A finger resting at (x, y) for `hold` seconds of real time (the app sees a long-press by its own
+// clock), then lifted there.
+export async function longPress(page, cdp, x, y, hold = 0.7) {
+  await touch(cdp, 'touchStart', [[x, y]]);
+  await new Promise((resolve) => setTimeout(resolve, hold * 1000));
+  await touch(cdp, 'touchEnd', [], { after: hold });
+  await waitFrames(page, 5);
 }
 
 // Waits for window.posenc.ready (first frame drawn); returns ms from navigation start.

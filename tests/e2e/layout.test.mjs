@@ -5,7 +5,7 @@
 // and the app-level keys figure= and controls=compact, window.posenc.probes() and posenc_describe().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openPage, waitReady, waitFrames, screenshot } from './harness.mjs';
+import { useBrowser, openState, PHONE, waitFrames, screenshot } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -22,22 +22,8 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844, query: '', phone: true },
 ];
 
-async function open(query, size) {
-  const context = await env.browser.newContext({
-    viewport: { width: size.width, height: size.height },
-    deviceScaleFactor: size.phone ? 3 : 1,
-    isMobile: !!size.phone,
-    hasTouch: !!size.phone,
-  });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  page.on('pageerror', (err) => errors.push(String(err)));
-  await page.goto(`${env.server.url}/?${query}`);
-  await waitReady(page);
-  await waitFrames(page, 3);
-  return { page, context, errors };
-}
+// A size's page: a phone is PHONE (touch, mobile, deviceScaleFactor 3), the others a plain viewport.
+const open = (query, size) => openState(env, query, size.phone ? PHONE : { width: size.width, height: size.height });
 
 // Every probe drawn in the last frame with its rectangle (page CSS pixels).
 async function probeRects(page) {

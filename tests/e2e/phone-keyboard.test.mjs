@@ -5,46 +5,9 @@
 // the canvas keeps the focus and SDL reads the keys (input.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, waitReady, waitFrames, screenshot, openState, itemRect } from './harness.mjs';
+import { useBrowser, waitFrames, screenshot, openState, itemRect, openPhone, tap, longPress } from './harness.mjs';
 
 const env = useBrowser();
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-
-async function openPhone(query) {
-  const context = await env.browser.newContext(PHONE);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${env.server.url}/?${query}`);
-  await waitReady(page);
-  await waitFrames(page, 3);
-  const cdp = await context.newCDPSession(page);
-  return { page, context, errors, cdp };
-}
-
-// A finger down and up at (x, y) `hold` seconds later, as CDP touch events with a finger's timing (see
-// touch.test.mjs).
-let clock = 0;
-async function tap(page, cdp, x, y, hold = 0.05) {
-  clock = Math.max(Date.now() / 1000, clock + 0.016);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', timestamp: clock, touchPoints: [{ x, y, id: 0 }] });
-  clock += hold;
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', timestamp: clock, touchPoints: [] });
-  await waitFrames(page, 5);
-}
-
-// A finger resting at (x, y) for `hold` seconds of real time (the app sees a long-press by its clock),
-// then lifted there.
-async function longPress(page, cdp, x, y, hold = 0.7) {
-  clock = Math.max(Date.now() / 1000, clock + 0.016);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', timestamp: clock, touchPoints: [{ x, y, id: 0 }] });
-  await new Promise((resolve) => setTimeout(resolve, hold * 1000));
-  clock = Math.max(Date.now() / 1000, clock + hold);
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', timestamp: clock, touchPoints: [] });
-  await waitFrames(page, 5);
-}
-
 const rect = (page, name) => page.evaluate((n) => window.posenc.itemRect(n), name);
 const state = (page) => page.evaluate(() => window.posenc.getState());
 const focused = (page) => page.evaluate(() => document.activeElement && (document.activeElement.id || document.activeElement.tagName));
@@ -65,8 +28,16 @@ async function fieldRect(page, cdp, name) {
 // Frames until the app has caught up with the queued keys (one key per frame).
 const settle = (page) => waitFrames(page, 8);
 
+// A phone keyboard's commit of `text` into the focused element, then its Enter ("done").
+async function typeAndEnter(page, text) {
+  await page.keyboard.insertText(text);
+  await settle(page);
+  await page.keyboard.press('Enter');
+  await settle(page);
+}
+
 test('phone keyboard: tapping the sentence field focuses the hidden text element; typing, Backspace and Enter reach the app', async () => {
-  const { page, context, errors, cdp } = await openPhone('view=permutation&sentence=the%20cat%20sat');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=permutation&sentence=the%20cat%20sat');
   const r = await fieldRect(page, cdp, 'input.sentence');
   await tap(page, cdp, r.x + r.width / 2, r.y + r.height / 2);
   assert.equal(await focused(page), 'text-entry', 'the hidden text element has the focus (a phone shows its keyboard)');
@@ -121,15 +92,12 @@ test('phone keyboard: tapping the sentence field focuses the hidden text element
 });
 
 test('phone keyboard: a number field (seed) offers a number keyboard; a tap elsewhere closes it', async () => {
-  const { page, context, errors, cdp } = await openPhone('view=permutation&seed=3');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=permutation&seed=3');
   const r = await fieldRect(page, cdp, 'input.seed');
   await tap(page, cdp, r.x + r.width / 2, r.y + r.height / 2);
   assert.equal(await focused(page), 'text-entry');
   assert.equal(await page.evaluate(() => document.getElementById('text-entry').inputMode), 'decimal');
-  await page.keyboard.insertText('17');
-  await settle(page);
-  await page.keyboard.press('Enter');
-  await settle(page);
+  await typeAndEnter(page, '17');
   assert.equal((await state(page)).seed, '17', 'the selected 3 was replaced');
   assert.equal(await focused(page), 'canvas');
 
@@ -147,16 +115,13 @@ test('phone keyboard: a number field (seed) offers a number keyboard; a tap else
 });
 
 test('phone keyboard: a long-press lifted on a slider opens its text field (a phone has no ctrl+click)', async () => {
-  const { page, context, errors, cdp } = await openPhone('view=scores&n=32');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=scores&n=32');
   const r = await fieldRect(page, cdp, 'slider.n');
   await longPress(page, cdp, r.x + r.width * 0.8, r.y + r.height / 2);
   assert.equal((await state(page)).n, '32', 'the long-press moved nothing');
   assert.equal(await focused(page), 'text-entry', 'the slider\'s text field is open and the phone keyboard up');
   assert.equal(await page.evaluate(() => document.getElementById('text-entry').inputMode), 'decimal');
-  await page.keyboard.insertText('64');
-  await settle(page);
-  await page.keyboard.press('Enter');
-  await settle(page);
+  await typeAndEnter(page, '64');
   assert.equal((await state(page)).n, '64', 'the typed value replaced the selected 32');
   assert.equal(await focused(page), 'canvas');
   assert.equal(await page.evaluate(() => window.posenc.focusedSlider()), 'n', 'entered: the focused slider');

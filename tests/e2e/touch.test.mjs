@@ -8,48 +8,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, waitReady, waitFrames, screenshot } from './harness.mjs';
+import { useBrowser, waitFrames, screenshot, openPage, openPhone, PHONE, touch, tap } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
-const PHONE = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
-
-async function openPhone(url) {
-  const context = await env.browser.newContext(PHONE);
-  const page = await context.newPage();
-  const errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(url);
-  const cdp = await context.newCDPSession(page);
-  return { page, context, errors, cdp };
-}
-
-async function openApp(query) {
-  const opened = await openPhone(`${env.server.url}/?${query}`);
-  await waitReady(opened.page);
-  await waitFrames(opened.page, 3);
-  return opened;
-}
-
-// Every finger still down, in page CSS pixels; CDP turns each change into one DOM touch event. Each event
-// carries the time a finger would make it at: a gesture starts now and its events follow 16 ms apart,
-// however long the (headless, software-rendered) page takes to handle them. The app judges a gesture by
-// its events' times (a tap is not a long-press because the page was slow).
-// `soon`: this first finger follows the last event at once (the second tap of a double-tap).
-let clock = 0;
-const touch = (cdp, type, points, { soon = false } = {}) => {
-  const first = type === 'touchStart' && points.length === 1 && !soon;
-  clock = first ? Math.max(Date.now() / 1000, clock + 0.016) : clock + 0.016;
-  return cdp.send('Input.dispatchTouchEvent', { type, timestamp: clock, touchPoints: points.map(([x, y], id) => ({ x, y, id })) });
-};
-
-async function tap(page, cdp, x, y) {
-  await touch(cdp, 'touchStart', [[x, y]]);
-  await touch(cdp, 'touchEnd', []);
-  await waitFrames(page, 5);
-}
-
 // Fingers from `from` to `to` (arrays of [x, y], one per finger) in `steps` moves, then lifted; then
 // frames of the app in `page` (a page or an embed's frame; null: a second for the page to scroll). The moves follow each other at once: a
 // finger resting 500 ms would be a long-press.
@@ -67,7 +29,7 @@ const zoom = (page, name) => page.evaluate((n) => window.posenc.zoom(n), name);
 const state = (page) => page.evaluate(() => window.posenc.getState());
 
 test('touch: a tap checks a checkbox and a sideways drag moves a slider', async () => {
-  const { page, context, errors, cdp } = await openApp('view=scores&n=32&causal=0');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=scores&n=32&causal=0');
   const toggle = await rect(page, 'button.controls');
   assert.ok(toggle, 'the narrow layout has a Controls toggle');
   await tap(page, cdp, toggle.x + toggle.width / 2, toggle.y + toggle.height / 2);
@@ -85,7 +47,7 @@ test('touch: a tap checks a checkbox and a sideways drag moves a slider', async 
 });
 
 test('touch: on the app\'s own page a vertical swipe outside the heatmaps scrolls the plots', async () => {
-  const { page, context, errors, cdp } = await openApp('view=scores&n=32');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=scores&n=32');
   const before = await rect(page, 'plot.weights');
   assert.ok(before, 'the second plot is (partly) on screen');
   // On the tick labels left of the total's image: not a heatmap, so the swipe is a scroll.
@@ -101,7 +63,7 @@ test('touch: on the app\'s own page a vertical swipe outside the heatmaps scroll
 });
 
 test('touch: on a heatmap one finger pans, two pinch about their midpoint, a double-tap resets, a long-press reads out', async () => {
-  const { page, context, errors, cdp } = await openApp('view=scores&n=32&scheme=sinusoidal');
+  const { page, context, errors, cdp } = await openPhone(env, 'view=scores&n=32&scheme=sinusoidal');
   const r = await rect(page, 'plot.total');
   assert.ok(r && r.width > 150 && r.height > 150, `plot.total on screen: ${JSON.stringify(r)}`);
   assert.deepEqual(await zoom(page, 'plot.total'), { x: 0, y: 0, width: 1, height: 1 });
@@ -181,7 +143,7 @@ test('touch: in a blog post a vertical swipe outside plots scrolls the page; on 
   const site = env.server.url.replace('127.0.0.1', 'localhost');  // another origin
   fs.writeFileSync(path.join(dir, 'index.html'), blogPage(site));
   const blog = await serveStatic(dir, 0);
-  const { page, context, errors, cdp } = await openPhone(`${blog.url}/index.html`);
+  const { page, context, errors, cdp } = await openPage(env.browser, `${blog.url}/index.html`, { ...PHONE, cdp: true });
   try {
     assert.ok(await page.evaluate(() => document.documentElement.scrollHeight > 2 * innerHeight), 'the post is taller than the phone');
     // The line-plot embed in view; swipe up on it.
