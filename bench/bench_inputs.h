@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "core/attention.h"
+#include "core/attention/attention.h"
 #include "core/rng.h"
-#include "core/shaw.h"
+#include "core/encodings/shaw.h"
 
 #include "core/types.h"
 

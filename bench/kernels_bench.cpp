@@ -10,9 +10,9 @@
 #include <benchmark/benchmark.h>
 
 #include "bench_inputs.h"
-#include "core/kernels.h"
-#include "core/rope.h"
-#include "core/sinusoidal.h"
+#include "core/kernels/kernels.h"
+#include "core/encodings/rope.h"
+#include "core/encodings/sinusoidal.h"
 
 using namespace posenc;
 

@@ -9,7 +9,7 @@ out="$repo/build/bench"
 mkdir -p "$out/simd" "$out/scalar"
 echo '{"type": "commonjs"}' > "$out/package.json"   # emcc's node output is CommonJS
 common=(-std=c++20 -O3 -DNDEBUG -fexceptions -I"$repo/src" -I"$repo/bench" -I/usr/include/eigen3
-        "$repo"/src/core/*.cpp "$repo/bench/wasm/kernels_wasm.cpp"
+        $(find "$repo/src/core" -name "*.cpp") "$repo/bench/wasm/kernels_wasm.cpp"
         -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 -sENVIRONMENT=node)
 build() {  # name, flags...
   local name=$1; shift

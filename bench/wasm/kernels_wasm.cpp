@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "bench_inputs.h"
-#include "core/kernels.h"
-#include "core/score_kernels.h"
-#include "core/rope.h"
-#include "core/sinusoidal.h"
+#include "core/kernels/kernels.h"
+#include "core/attention/score_kernels.h"
+#include "core/encodings/rope.h"
+#include "core/encodings/sinusoidal.h"
 #if defined(__wasm_simd128__)
 #include "wasm/reference_rope.h"
 #endif

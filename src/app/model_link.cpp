@@ -11,7 +11,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
-#include "core/gguf.h"
+#include "core/models/gguf.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
 

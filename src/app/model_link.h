@@ -16,8 +16,8 @@
 #include "app/notices.h"
 #include "app/params.h"
 #include "app/view.h"
-#include "core/model_config.h"
-#include "core/rope.h"
+#include "core/models/model_config.h"
+#include "core/encodings/rope.h"
 
 namespace posenc::app {
 

@@ -10,14 +10,14 @@
 #include <set>
 #include <sstream>
 
-#include "core/alibi.h"
-#include "core/attention.h"
-#include "core/deberta.h"
-#include "core/limits.h"
-#include "core/rope.h"
-#include "core/sinusoidal.h"
-#include "core/model_config.h"
-#include "core/t5.h"
+#include "core/encodings/alibi.h"
+#include "core/attention/attention.h"
+#include "core/encodings/deberta.h"
+#include "core/bounds.h"
+#include "core/encodings/rope.h"
+#include "core/encodings/sinusoidal.h"
+#include "core/models/model_config.h"
+#include "core/encodings/t5.h"
 #include "command.h"
 #include "json_fields.h"
 #include "model_io/config_json.h"

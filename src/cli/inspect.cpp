@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "command.h"
-#include "core/gguf.h"
+#include "core/models/gguf.h"
 #include "eval.h"
 #include "model_io/config_json.h"
 

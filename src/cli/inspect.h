@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "core/model_config.h"
+#include "core/models/model_config.h"
 
 namespace CLI {
 class App;

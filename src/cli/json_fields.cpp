@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "core/limits.h"
+#include "core/bounds.h"
 
 namespace posenc::cli {
 namespace {

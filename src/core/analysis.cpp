@@ -4,7 +4,7 @@
 #include <complex>
 #include <numbers>
 
-#include "limits.h"
+#include "core/bounds.h"
 
 namespace posenc {
 

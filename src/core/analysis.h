@@ -6,9 +6,9 @@
 #include <span>
 #include <vector>
 
-#include "attention.h"
-#include "rope.h"
-#include "types.h"
+#include "core/attention/attention.h"
+#include "core/encodings/rope.h"
+#include "core/types.h"
 
 namespace posenc {
 

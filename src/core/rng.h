@@ -8,7 +8,7 @@
 #include <numbers>
 #include <random>
 
-#include "types.h"
+#include "core/types.h"
 
 namespace posenc {
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
-#include "core/config_value.h"
-#include "core/model_config.h"
+#include "core/models/config_value.h"
+#include "core/models/model_config.h"
 
 namespace posenc::model_io {
 

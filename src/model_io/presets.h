@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "core/config_value.h"
+#include "core/models/config_value.h"
 
 namespace posenc::model_io {
 

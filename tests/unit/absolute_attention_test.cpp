@@ -4,8 +4,8 @@
 #include <numeric>
 #include <vector>
 
-#include "core/absolute_attention.h"
-#include "core/sinusoidal.h"
+#include "core/attention/absolute_attention.h"
+#include "core/encodings/sinusoidal.h"
 
 using namespace posenc;
 

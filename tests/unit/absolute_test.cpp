@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "core/absolute.h"
-#include "core/relative_bias.h"
+#include "core/encodings/absolute.h"
+#include "core/encodings/relative_bias.h"
 #include "core/rng.h"
 
 using namespace posenc;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/alibi.h"
+#include "core/encodings/alibi.h"
 
 using namespace posenc;
 

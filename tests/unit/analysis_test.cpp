@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "core/absolute.h"
+#include "core/encodings/absolute.h"
 #include "core/analysis.h"
-#include "core/sinusoidal.h"
+#include "core/encodings/sinusoidal.h"
 #include "test_util.h"
 
 using namespace posenc;

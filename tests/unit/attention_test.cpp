@@ -3,8 +3,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "core/attention.h"
-#include "core/deberta.h"
+#include "core/attention/attention.h"
+#include "core/encodings/deberta.h"
 #include "test_util.h"
 
 using namespace posenc;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/deberta.h"
+#include "core/encodings/deberta.h"
 
 using namespace posenc;
 

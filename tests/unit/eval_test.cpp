@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/eval.h"
-#include "core/rope.h"
-#include "core/sinusoidal.h"
+#include "core/encodings/rope.h"
+#include "core/encodings/sinusoidal.h"
 
 using nlohmann::json;
 using posenc::InvalidArgument;

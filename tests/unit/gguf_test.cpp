@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/gguf.h"
-#include "core/rope.h"
+#include "core/models/gguf.h"
+#include "core/encodings/rope.h"
 
 using namespace posenc;
 

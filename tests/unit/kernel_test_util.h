@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "core/kernels.h"
+#include "core/kernels/kernels.h"
 #include "core/types.h"
 
 namespace posenc::test {

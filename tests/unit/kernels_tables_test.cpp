@@ -3,12 +3,12 @@
 
 #include <cmath>
 
-#include "core/absolute.h"
-#include "core/kernels.h"
-#include "core/rope.h"
-#include "core/score_kernels.h"
-#include "core/similarity.h"
-#include "core/sinusoidal.h"
+#include "core/encodings/absolute.h"
+#include "core/kernels/kernels.h"
+#include "core/encodings/rope.h"
+#include "core/attention/score_kernels.h"
+#include "core/analysis/similarity.h"
+#include "core/encodings/sinusoidal.h"
 #include "kernel_test_util.h"
 #include "test_util.h"
 

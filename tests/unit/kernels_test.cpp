@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "core/kernels.h"
-#include "core/rope.h"
+#include "core/kernels/kernels.h"
+#include "core/encodings/rope.h"
 #include "test_util.h"
 
 using namespace posenc;

@@ -14,9 +14,9 @@
 
 #include "cli/eval.h"
 #include "cli/inspect.h"
-#include "core/alibi.h"
-#include "core/gguf.h"
-#include "core/model_config.h"
+#include "core/encodings/alibi.h"
+#include "core/models/gguf.h"
+#include "core/models/model_config.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
 

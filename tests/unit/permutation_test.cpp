@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/permutation.h"
+#include "core/analysis/permutation.h"
 
 using namespace posenc;
 

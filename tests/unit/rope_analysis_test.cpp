@@ -5,8 +5,8 @@
 #include <numeric>
 #include <vector>
 
-#include "core/rope.h"
-#include "core/rope_analysis.h"
+#include "core/encodings/rope.h"
+#include "core/analysis/rope_analysis.h"
 
 using namespace posenc;
 

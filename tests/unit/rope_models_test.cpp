@@ -8,8 +8,8 @@
 #include <cmath>
 #include <vector>
 
-#include "core/attention.h"
-#include "core/rope.h"
+#include "core/attention/attention.h"
+#include "core/encodings/rope.h"
 #include "test_util.h"
 
 using namespace posenc;

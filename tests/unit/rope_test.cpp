@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "core/rope.h"
+#include "core/encodings/rope.h"
 #include "test_util.h"
 
 using namespace posenc;

@@ -10,10 +10,10 @@
 #include <limits>
 #include <tuple>
 
-#include "core/absolute_attention.h"
-#include "core/attention.h"
-#include "core/score_kernels.h"
-#include "core/sinusoidal.h"
+#include "core/attention/absolute_attention.h"
+#include "core/attention/attention.h"
+#include "core/attention/score_kernels.h"
+#include "core/encodings/sinusoidal.h"
 #include "kernel_test_util.h"
 #include "test_util.h"
 

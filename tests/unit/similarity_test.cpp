@@ -1,6 +1,6 @@
 // Similarity analysis of absolute encodings: the structured formulas agree with the naive P P^T, and the
 // facts the similarity view teaches hold.
-#include "core/similarity.h"
+#include "core/analysis/similarity.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/absolute.h"
+#include "core/encodings/absolute.h"
 
 namespace posenc {
 namespace {

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <vector>
 
-#include "core/sinusoidal.h"
+#include "core/encodings/sinusoidal.h"
 
 using namespace posenc;
 

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "core/t5.h"
+#include "core/encodings/t5.h"
 
 using namespace posenc;
 

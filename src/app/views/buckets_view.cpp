@@ -12,12 +12,12 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/alibi.h"
-#include "core/deberta.h"
-#include "core/shaw.h"
-#include "core/score_kernels.h"
-#include "core/similarity.h"
-#include "core/t5.h"
+#include "core/encodings/alibi.h"
+#include "core/encodings/deberta.h"
+#include "core/encodings/shaw.h"
+#include "core/attention/score_kernels.h"
+#include "core/analysis/similarity.h"
+#include "core/encodings/t5.h"
 
 namespace posenc::app {
 namespace {

@@ -9,7 +9,7 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/sinusoidal.h"
+#include "core/encodings/sinusoidal.h"
 
 namespace posenc::app {
 namespace {

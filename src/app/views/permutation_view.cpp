@@ -12,7 +12,7 @@
 #include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/permutation.h"
+#include "core/analysis/permutation.h"
 
 namespace posenc::app {
 namespace {

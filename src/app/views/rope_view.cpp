@@ -15,8 +15,8 @@
 #include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/rope.h"
-#include "core/rope_analysis.h"
+#include "core/encodings/rope.h"
+#include "core/analysis/rope_analysis.h"
 
 namespace posenc::app {
 namespace {

@@ -14,8 +14,8 @@
 #include "app/input.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/attention.h"
-#include "core/rope.h"
+#include "core/attention/attention.h"
+#include "core/encodings/rope.h"
 
 namespace posenc::app {
 namespace {

@@ -14,9 +14,9 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
-#include "core/absolute.h"
-#include "core/score_kernels.h"
-#include "core/sinusoidal.h"
+#include "core/encodings/absolute.h"
+#include "core/attention/score_kernels.h"
+#include "core/encodings/sinusoidal.h"
 
 namespace posenc::app {
 namespace {

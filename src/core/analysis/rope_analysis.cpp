@@ -1,0 +1,103 @@
+#include "core/analysis/rope_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+
+#include "core/bounds.h"
+
+namespace posenc {
+
+std::vector<double> rope_decay_bound(std::span<const double> inv_freq, std::span<const int64_t> distances) {
+  require(!inv_freq.empty(), "dim", "the decay bound needs at least one rotation pair");
+  const double half = static_cast<double>(inv_freq.size());
+  std::vector<double> out;
+  out.reserve(distances.size());
+  for (int64_t m : distances) {
+    // Running partial sums S_j; j = 1..d/2.
+    std::complex<double> s(0.0, 0.0);
+    double total = 0.0;
+    for (double theta : inv_freq) {
+      const double angle = static_cast<double>(m) * theta;
+      s += std::complex<double>(std::cos(angle), std::sin(angle));
+      total += std::abs(s);
+    }
+    out.push_back(total / half);
+  }
+  return out;
+}
+
+std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq,
+                                                std::span<const int64_t> distances) {
+  std::vector<double> out = rope_decay_bound(inv_freq, distances);
+  const double at_zero = (static_cast<double>(inv_freq.size()) + 1.0) / 2.0;  // S_j = j at m = 0
+  for (double& v : out) v /= at_zero;
+  return out;
+}
+
+std::vector<int64_t> sample_distances(int64_t max_distance, int max_points) {
+  require_in_range(max_distance, 0, kMaxLength, "max_distance");
+  require(max_points >= 2, "max_points", "max_points must be >= 2");
+  std::vector<int64_t> out;
+  if (max_distance + 1 <= max_points) {
+    for (int64_t m = 0; m <= max_distance; ++m) out.push_back(m);
+    return out;
+  }
+  for (int i = 0; i < max_points; ++i) {
+    const int64_t m = static_cast<int64_t>(std::llround(static_cast<double>(i) * max_distance / (max_points - 1)));
+    if (out.empty() || m > out.back()) out.push_back(m);
+  }
+  return out;
+}
+
+RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
+                                              int64_t target_length) {
+  require(target_length >= 1 && target_length <= kMaxLength, "target_length",
+          "target_length must be an integer in [1, 2^30]");
+  RopeScaling s = scaling;
+  if (s.type == RopeScalingType::Dynamic) s.seq_len = target_length;
+  const RopeFrequencies scaled = rope_frequencies(dim, base, s);
+  const std::vector<double> plain = rope_default_inv_freq(dim, base);
+  // Trained length: the scaling's L when it has one, otherwise the target itself (nothing to extend).
+  int64_t trained = scaling.original_max_position_embeddings;
+  require(trained >= 1 && trained <= kMaxLength, "scaling.original_max_position_embeddings",
+          "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
+
+  RopeExtensionAnalysis out;
+  out.attention_scaling = scaled.attention_scaling;
+  const double two_pi = 2.0 * std::numbers::pi;
+  for (size_t k = 0; k < plain.size(); ++k) {
+    RopePairAnalysis p;
+    p.pair = static_cast<int>(k);
+    p.inv_freq = plain[k];
+    p.inv_freq_scaled = scaled.inv_freq[k];
+    p.ratio = p.inv_freq_scaled / p.inv_freq;
+    p.wavelength = two_pi / p.inv_freq;
+    p.trained_angle = static_cast<double>(trained) * p.inv_freq;
+    p.target_angle = static_cast<double>(target_length) * p.inv_freq_scaled;
+    if (p.trained_angle >= two_pi) {
+      p.coverage = PairCoverage::FullTurn;
+      ++out.full_turn;
+    } else if (p.target_angle <= p.trained_angle * (1 + 1e-12)) {  // linear at T = f L: equal up to rounding
+      p.coverage = PairCoverage::Interpolated;
+      ++out.interpolated;
+    } else {
+      p.coverage = PairCoverage::Extrapolated;
+      ++out.extrapolated;
+    }
+    out.pairs.push_back(p);
+  }
+  return out;
+}
+
+const char* pair_coverage_name(PairCoverage c) {
+  switch (c) {
+    case PairCoverage::FullTurn: return "full turn in training";
+    case PairCoverage::Interpolated: return "interpolated";
+    case PairCoverage::Extrapolated: return "extrapolated";
+  }
+  return "?";
+}
+
+}  // namespace posenc

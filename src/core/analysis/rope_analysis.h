@@ -1,0 +1,60 @@
+// Analyses of RoPE for the explorer's RoPE view: the long-range decay bound of RoFormer section 3.4.3,
+// and, per rotation pair, how a context-extension method changes the frequency and which rotation angles
+// a model sees beyond its trained length.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/encodings/rope.h"
+#include "core/types.h"
+
+namespace posenc {
+
+// RoFormer's upper-bound factor of |q.k| at relative distance m: (1/(d/2)) sum_{j=1}^{d/2} |S_j|,
+// S_j = sum_{i<j} e^{i m theta_i} over the pair frequencies theta (d/2 = inv_freq.size()).
+// Evaluated at every distance in `distances`. At m = 0, S_j = j, so the value is (d/2 + 1) / 2.
+std::vector<double> rope_decay_bound(std::span<const double> inv_freq, std::span<const int64_t> distances);
+
+// The same divided by its value at distance 0 (so it equals 1 there).
+std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq,
+                                                std::span<const int64_t> distances);
+
+// At most max_points distances from 0 to max_distance inclusive, evenly spaced integers, 0 and the end
+// always included.
+std::vector<int64_t> sample_distances(int64_t max_distance, int max_points);
+
+// How a pair's rotation angles at the target length compare to those seen in training.
+enum class PairCoverage {
+  FullTurn,      // training already swept every angle (trained angle >= 2 pi): nothing new at any length
+  Interpolated,  // the largest angle at the target length stays within the trained range
+  Extrapolated,  // angles beyond anything seen in training
+};
+
+struct RopePairAnalysis {
+  int pair = 0;
+  double inv_freq = 0;         // w_k, unscaled
+  double inv_freq_scaled = 0;  // w'_k of the scaling method
+  double ratio = 1;            // w'_k / w_k
+  double wavelength = 0;       // 2 pi / w_k (positions per turn, unscaled)
+  double trained_angle = 0;    // L w_k: the angle swept by a length-L window (positions [0, L)) in training
+  double target_angle = 0;     // T w'_k: the angle swept by the target window [0, T)
+  PairCoverage coverage = PairCoverage::Interpolated;
+};
+
+struct RopeExtensionAnalysis {
+  std::vector<RopePairAnalysis> pairs;
+  double attention_scaling = 1.0;  // YaRN's temperature factor on cos/sin (1 for the others)
+  int full_turn = 0, interpolated = 0, extrapolated = 0;
+};
+
+// Per-pair analysis of `scaling` (its original_max_position_embeddings is L, the trained length) at
+// `target_length` T. Dynamic NTK is evaluated at seq_len = T. Throws InvalidArgument like rope_frequencies,
+// and "target_length" unless 1 <= T <= kMaxLength.
+RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
+                                              int64_t target_length);
+
+const char* pair_coverage_name(PairCoverage c);
+
+}  // namespace posenc

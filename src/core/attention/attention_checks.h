@@ -1,0 +1,69 @@
+// Argument checks shared by the double-precision attention (attention.cpp) and its float32 kernels
+// (score_kernels.cpp), so both reject the same requests with the same field names.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/attention/attention.h"
+#include "core/bounds.h"
+#include "core/encodings/rope.h"
+#include "core/types.h"
+
+namespace posenc::detail {
+
+// Core helpers name their own arguments ("base", "scaling.factor", "bias"): inside attention they are
+// fields of the position object.
+template <class F>
+auto in_position(F&& f) {
+  try {
+    return f();
+  } catch (const InvalidArgument& e) {
+    const std::string& fld = e.field();
+    if (fld == "q" || fld == "k" || fld == "v" || fld.rfind("position", 0) == 0) throw;
+    if (fld == "dim") throw InvalidArgument("q", std::string("the width d of q: ") + e.what());
+    throw InvalidArgument("position." + fld, e.what());
+  }
+}
+
+inline void check_positions(std::span<const int64_t> pos, Eigen::Index rows, const char* field, const char* matrix) {
+  require(static_cast<Eigen::Index>(pos.size()) == rows, field,
+          std::string(field) + " must have one entry per row of " + matrix);
+  for (int64_t p : pos)
+    require(p >= -kMaxPosition && p <= kMaxPosition, field,
+            std::string(field) + " must lie in [-" + limit_text(kMaxPosition) + ", " + limit_text(kMaxPosition) + "]");
+}
+
+inline void check_work(int64_t work, const char* field) {
+  require(work <= kMaxWork, field, "the request exceeds the work limit (" + limit_text(kMaxWork) + " multiply-adds)");
+}
+
+// Shaw's key table: K in range, (2K+1) x d, and the work of the gathers within the limit.
+template <class ShawPosition>
+void check_shaw(const ShawPosition& p, int64_t n, int64_t d) {
+  const int64_t K = p.max_relative_position;
+  require_in_range(K, 0, kMaxPosition, "position.max_relative_position");
+  require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
+          "position.key_table must be (2K+1) x d");
+  check_work(n * (2 * K + 1) * d, "position.key_table");
+}
+
+// RoPE inside attention, for a head of width d: the rotary width (rotary_dim, even and in [2, d], else
+// the even d) and the frequencies, where dynamic / longrope scaling take one past the largest query or key
+// position as their current length.
+inline RopeFrequencies attention_rope_frequencies(const RopePosition& p, Eigen::Index d,
+                                                  std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
+  const int rd = p.rotary_dim.value_or(static_cast<int>(d));
+  if (p.rotary_dim)
+    require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim", "position.rotary_dim must be even, >= 2 and <= d");
+  else
+    require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
+  std::vector<int64_t> all(qpos.begin(), qpos.end());
+  all.insert(all.end(), kpos.begin(), kpos.end());
+  const RopeScaling s = with_seq_len_from_positions(p.scaling, all);
+  return in_position([&] { return rope_frequencies(rd, p.base, s); });
+}
+
+}  // namespace posenc::detail

@@ -1,0 +1,269 @@
+#include "core/encodings/rope.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace posenc {
+namespace {
+
+void check_dim_base(int dim, double base) {
+  require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, " + std::to_string(kMaxDim) + "]");
+  require(dim % 2 == 0, "dim", "dim must be even (rotation pairs)");
+  require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
+}
+
+void require_factor(const RopeScaling& s) {
+  // HF's validators state "factor must be a float >= 1"; below 1 the schemes compress, not extend.
+  require(std::isfinite(s.factor) && s.factor >= 1.0 && s.factor <= 1e6, "scaling.factor",
+          "scaling.factor must be a number in [1, 10^6]");
+}
+
+void require_original_length(const RopeScaling& s) {
+  require(s.original_max_position_embeddings >= 1 && s.original_max_position_embeddings <= kMaxLength,
+          "scaling.original_max_position_embeddings",
+          "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
+}
+
+// A real scaling parameter: finite and in (0, 10^6], or [0, 10^6] where zero is meaningful (mscale).
+void require_scaling_number(double v, const char* field, bool zero_allowed = false) {
+  require(std::isfinite(v) && (zero_allowed ? v >= 0 : v > 0) && v <= 1e6, field,
+          std::string(field) + " must be a number in " + (zero_allowed ? "[0" : "(0") + ", 10^6]");
+}
+
+void require_attention_factor(const RopeScaling& s) {
+  if (s.attention_factor) require_scaling_number(*s.attention_factor, "scaling.attention_factor");
+}
+
+void require_seq_len(const RopeScaling& s) {
+  if (s.seq_len)
+    require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
+            "scaling.seq_len must be an integer in [1, 2^30]");
+}
+
+void require_longrope_factors(const std::vector<double>& f, const char* field, int dim) {
+  require(static_cast<int>(f.size()) == dim / 2, field,
+          std::string(field) + " must have dim/2 = " + std::to_string(dim / 2) + " entries (one per rotary pair)");
+  for (double x : f)
+    require(std::isfinite(x) && x > 0 && x <= 1e6, field, std::string(field) + " entries must be numbers in (0, 10^6]");
+}
+
+std::vector<double> inv_freq_for_base(int dim, double base) {
+  std::vector<double> inv(dim / 2);
+  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim);
+  return inv;
+}
+
+}  // namespace
+
+void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
+  check_dim_base(dim, base);
+  switch (s.type) {
+    case RopeScalingType::None:
+      return;
+    case RopeScalingType::Linear:
+      require_factor(s);
+      return;
+    case RopeScalingType::Ntk:
+      require_factor(s);
+      // The exponent dim / (dim - 2) is undefined for dim == 2 (the reference divides by zero).
+      require(dim >= 4, "dim", "NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
+      return;
+    case RopeScalingType::Dynamic:
+      require_factor(s);
+      require_original_length(s);
+      require(dim >= 4, "dim", "dynamic NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
+      require_seq_len(s);
+      return;
+    case RopeScalingType::Yarn:
+      require_factor(s);
+      require_original_length(s);
+      require_scaling_number(s.beta_fast, "scaling.beta_fast");
+      require_scaling_number(s.beta_slow, "scaling.beta_slow");
+      require_attention_factor(s);
+      if (s.mscale) require_scaling_number(*s.mscale, "scaling.mscale", true);
+      if (s.mscale_all_dim) require_scaling_number(*s.mscale_all_dim, "scaling.mscale_all_dim", true);
+      return;
+    case RopeScalingType::Longrope:
+      require_factor(s);
+      require_original_length(s);
+      require_attention_factor(s);
+      require_longrope_factors(s.short_factor, "scaling.short_factor", dim);
+      require_longrope_factors(s.long_factor, "scaling.long_factor", dim);
+      require_seq_len(s);
+      return;
+    case RopeScalingType::Llama3:
+      require_factor(s);
+      require_original_length(s);
+      require_scaling_number(s.low_freq_factor, "scaling.low_freq_factor");
+      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor > s.low_freq_factor &&
+                  s.high_freq_factor <= 1e6,
+              "scaling.high_freq_factor",
+              "scaling.high_freq_factor must be a number greater than scaling.low_freq_factor");
+      return;
+  }
+}
+
+std::vector<double> rope_default_inv_freq(int dim, double base) {
+  check_dim_base(dim, base);
+  return inv_freq_for_base(dim, base);
+}
+
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                                int64_t L, bool truncate) {
+  // find_correction_dim: the pair index whose wavelength completes `rot` turns over L positions.
+  auto correction_dim = [&](double rot) {
+    return (dim * std::log(static_cast<double>(L) / (rot * 2 * std::numbers::pi))) / (2 * std::log(base));
+  };
+  double low = correction_dim(beta_fast);
+  double high = correction_dim(beta_slow);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  return {std::max(low, 0.0), std::min(high, static_cast<double>(dim - 1))};
+}
+
+double yarn_get_mscale(double scale, double mscale) {
+  if (scale <= 1) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
+  validate_rope_scaling(s, dim, base);
+  RopeFrequencies out;
+  const int half = dim / 2;
+  const double f = s.factor;
+  const double L = static_cast<double>(s.original_max_position_embeddings);
+  switch (s.type) {
+    case RopeScalingType::None:
+      out.inv_freq = inv_freq_for_base(dim, base);
+      break;
+    case RopeScalingType::Linear:  // position interpolation: p/f, i.e. inv_freq/f
+      out.inv_freq = inv_freq_for_base(dim, base);
+      for (double& w : out.inv_freq) w /= f;
+      break;
+    case RopeScalingType::Ntk:
+      out.inv_freq = inv_freq_for_base(dim, base * std::pow(f, dim / (dim - 2.0)));
+      break;
+    case RopeScalingType::Dynamic: {
+      const int64_t S = s.seq_len.value_or(s.original_max_position_embeddings);
+      if (S > s.original_max_position_embeddings) {
+        // Same arrangement as HF: (factor * seq_len / max_pos) - (factor - 1).
+        const double b = base * std::pow((f * static_cast<double>(S) / L) - (f - 1), dim / (dim - 2.0));
+        out.inv_freq = inv_freq_for_base(dim, b);
+      } else {
+        out.inv_freq = inv_freq_for_base(dim, base);
+      }
+      break;
+    }
+    case RopeScalingType::Yarn: {
+      auto [low, high] =
+          yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings, s.truncate);
+      if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
+      out.inv_freq.resize(half);
+      for (int i = 0; i < half; ++i) {
+        const double pos_freq = std::pow(base, static_cast<double>(2 * i) / dim);
+        const double extrapolation = 1.0 / pos_freq;
+        const double interpolation = 1.0 / (f * pos_freq);
+        const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
+        const double extrapolation_factor = 1.0 - ramp;
+        out.inv_freq[i] = interpolation * (1 - extrapolation_factor) + extrapolation * extrapolation_factor;
+      }
+      // _compute_yarn_parameters: explicit attention_factor, else the ratio of the two get_mscale terms
+      // when both mscale and mscale_all_dim are set and nonzero (Python truthiness), else get_mscale(f).
+      if (s.attention_factor) out.attention_scaling = *s.attention_factor;
+      else if (s.mscale && *s.mscale != 0 && s.mscale_all_dim && *s.mscale_all_dim != 0)
+        out.attention_scaling = yarn_get_mscale(f, *s.mscale) / yarn_get_mscale(f, *s.mscale_all_dim);
+      else out.attention_scaling = yarn_get_mscale(f);
+      break;
+    }
+    case RopeScalingType::Longrope: {
+      // _compute_longrope_parameters: inv_freq = 1 / (ext * base^(2i/dim)), ext = long factors iff the
+      // current length exceeds the original one.
+      out.long_factors = s.seq_len && *s.seq_len > s.original_max_position_embeddings;
+      const std::vector<double>& ext = out.long_factors ? s.long_factor : s.short_factor;
+      out.inv_freq.resize(half);
+      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * std::pow(base, static_cast<double>(2 * i) / dim));
+      if (s.attention_factor) out.attention_scaling = *s.attention_factor;
+      else if (f <= 1.0) out.attention_scaling = 1.0;
+      else out.attention_scaling = std::sqrt(1 + std::log(f) / std::log(L));
+      break;
+    }
+    case RopeScalingType::Llama3: {
+      out.inv_freq = inv_freq_for_base(dim, base);
+      const double low_wavelen = L / s.low_freq_factor;
+      const double high_wavelen = L / s.high_freq_factor;
+      for (double& w : out.inv_freq) {
+        const double wavelen = 2 * std::numbers::pi / w;
+        if (wavelen < high_wavelen) continue;  // high frequencies: kept
+        if (wavelen > low_wavelen) {           // low frequencies: interpolated
+          w = w / f;
+          continue;
+        }
+        // Band edges land here (HF: ~(wl < high) & ~(wl > low)): smooth blend.
+        const double smooth = (L / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
+        w = (1 - smooth) * w / f + smooth * w;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
+                  RopeLayout layout) {
+  const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
+  require(static_cast<Eigen::Index>(positions.size()) == x.rows(), "positions",
+          "positions must have one entry per row of x");
+  for (int64_t p : positions)
+    require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+  Matrix out = x;  // the pass-through dims beyond the rotary ones stay as they are
+  const double a = freqs.attention_scaling;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    const double p = static_cast<double>(positions[r]);
+    for (Eigen::Index i = 0; i < half; ++i) {
+      const double angle = p * freqs.inv_freq[i];
+      const double c = std::cos(angle) * a, s = std::sin(angle) * a;
+      const Eigen::Index i0 = layout == RopeLayout::Half ? i : 2 * i;
+      const Eigen::Index i1 = layout == RopeLayout::Half ? i + half : 2 * i + 1;
+      const double x0 = x(r, i0), x1 = x(r, i1);
+      out(r, i0) = x0 * c - x1 * s;
+      out(r, i1) = x1 * c + x0 * s;
+    }
+  }
+  return out;
+}
+
+RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions) {
+  RopeScaling s = scaling;
+  const bool uses_length = s.type == RopeScalingType::Dynamic || s.type == RopeScalingType::Longrope;
+  if (uses_length && !s.seq_len && !positions.empty()) {
+    const int64_t mx = *std::max_element(positions.begin(), positions.end());
+    s.seq_len = std::clamp<int64_t>(mx + 1, 1, kMaxLength);
+  }
+  return s;
+}
+
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
+                  const RopeScaling& scaling, RopeLayout layout) {
+  require(x.cols() == dim, "x", "x must have dim columns");
+  return rope_apply(x, positions, rope_frequencies(dim, base, with_seq_len_from_positions(scaling, positions)), layout);
+}
+
+Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, int rotary_dim, double base,
+                          const RopeScaling& scaling, RopeLayout layout) {
+  require(rotary_dim >= 2 && rotary_dim % 2 == 0 && rotary_dim <= x.cols(), "rotary_dim",
+          "rotary_dim must be even, >= 2 and <= the width of x");
+  return rope_apply(x, positions, rope_frequencies(rotary_dim, base, with_seq_len_from_positions(scaling, positions)),
+                    layout);
+}
+
+std::vector<int> rope_interleaved_to_half(int dim) {
+  std::vector<int> perm(dim);
+  for (int c = 0; c < dim; ++c) perm[c] = (c % 2 == 0) ? c / 2 : dim / 2 + c / 2;
+  return perm;
+}
+
+}  // namespace posenc

@@ -1,0 +1,106 @@
+// Rotary position embedding (Su et al., RoFormer) and its context-extension schemes, following
+// Hugging Face transformers' modeling_rope_utils.py: every entry of ROPE_INIT_FUNCTIONS (default / linear /
+// dynamic / yarn / longrope / llama3) plus static NTK-aware scaling. Partial rotary: only the first
+// rotary_dim dimensions of a head rotate, the rest pass through. Frequencies and angles are computed in double precision (the reference
+// computes inv_freq in float32; we keep the same arrangement of operations but in double).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/bounds.h"
+#include "core/names.h"
+#include "core/types.h"
+
+namespace posenc {
+
+enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3, Longrope };
+template <>
+struct EnumNames<RopeScalingType> {
+  static constexpr std::array<const char*, 7> names{"none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
+};
+
+// One `rope_scaling` configuration. Fields not used by `type` are ignored.
+struct RopeScaling {
+  RopeScalingType type = RopeScalingType::None;
+  double factor = 1.0;                               // f >= 1 (all types but none)
+  int64_t original_max_position_embeddings = 0;     // L: trained length (dynamic, yarn, llama3, longrope)
+  std::optional<int64_t> seq_len;                    // dynamic: current length S (default L); longrope: S
+  double beta_fast = 32.0, beta_slow = 1.0;          // yarn
+  double low_freq_factor = 0.0, high_freq_factor = 0.0;  // llama3 (both required)
+  // yarn and longrope: the cos/sin magnitude. Unset: yarn derives it from factor (and mscale /
+  // mscale_all_dim when both are set), longrope sqrt(1 + ln f / ln L) for f > 1.
+  std::optional<double> attention_factor;
+  std::optional<double> mscale, mscale_all_dim;      // yarn (DeepSeek)
+  bool truncate = true;                              // yarn: floor/ceil the correction range
+  std::vector<double> short_factor, long_factor;     // longrope: dim/2 rescale factors each
+};
+
+// Throws InvalidArgument with fields "scaling.<name>" (or "dim"/"base") if the configuration is unusable.
+void validate_rope_scaling(const RopeScaling& s, int dim, double base);
+
+struct RopeFrequencies {
+  std::vector<double> inv_freq;  // dim/2 angular frequencies
+  double attention_scaling = 1.0;  // cos and sin are both multiplied by it (YaRN's temperature)
+  bool long_factors = false;       // longrope: the long factors were used (seq_len > original length)
+};
+
+// HF default: inv_freq[i] = 1 / base^(2i/dim).
+std::vector<double> rope_default_inv_freq(int dim, double base);
+
+// inv_freq and attention_scaling for a scaling configuration (validated first).
+RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& scaling = {});
+
+// YaRN's correction range [low, high] (pair indices, floor/ceil rounded unless truncate is false, clamped to
+// [0, dim-1]).
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
+                                                int64_t original_max_position_embeddings, bool truncate = true);
+
+// YaRN's get_mscale: 0.1 * mscale * ln(scale) + 1 for scale > 1, else 1.
+double yarn_get_mscale(double scale, double mscale = 1.0);
+
+enum class RopeLayout {
+  Half,         // GPT-NeoX / LLaMA rotate_half: pair i = dims (i, i + dim/2)
+  Interleaved,  // RoFormer / GPT-J rotate_every_two: pair i = dims (2i, 2i + 1)
+};
+template <>
+struct EnumNames<RopeLayout> {
+  static constexpr std::array<const char*, 2> names{"half", "interleaved"};
+};
+
+// Rotates each row x[r] by angle positions[r] * inv_freq[i] on pair i; cos and sin are multiplied by
+// attention_scaling (as HF does). The first 2 * inv_freq.size() columns (the rotary dims) rotate; any further
+// columns pass through unchanged (partial rotary, as GPT-NeoX / GPT-J / partial_rotary_factor models do).
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
+                  RopeLayout layout);
+
+// Convenience: frequencies from (dim, base, scaling); a dynamic or longrope scaling without seq_len uses
+// max(positions) + 1 as the current length. x has dim columns, or rotary_dim of them rotate when given.
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
+                  const RopeScaling& scaling, RopeLayout layout);
+Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, int rotary_dim, double base,
+                          const RopeScaling& scaling, RopeLayout layout);
+
+// The current length a dynamic / longrope scaling sees for these positions: max(positions) + 1 (HF's
+// dynamic_rope_update), clamped to [1, 2^30]. Leaves other types and an explicit seq_len alone.
+RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions);
+
+// Column permutation that maps the interleaved layout onto the half layout: half[:, perm[c]] = inter[:, c].
+std::vector<int> rope_interleaved_to_half(int dim);
+
+// Name <-> enum helpers used by the CLI and the UI (the one table is EnumNames above).
+inline std::optional<RopeScalingType> rope_scaling_type_from_name(const std::string& name) {
+  return from_name<RopeScalingType>(name);
+}
+inline const char* rope_scaling_type_name(RopeScalingType t) { return name_of(t); }
+// transformers' rope_type for a scaling: "default" for none, else the scaling name ("ntk" has no HF
+// rope_type and keeps its name).
+inline const char* rope_type_name(RopeScalingType t) {
+  return t == RopeScalingType::None ? "default" : rope_scaling_type_name(t);
+}
+inline const char* rope_layout_name(RopeLayout l) { return name_of(l); }
+
+}  // namespace posenc

@@ -1,0 +1,563 @@
+#include "core/kernels/kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace posenc::kernels {
+
+// ---------------------------------------------------------------- portable
+
+void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[i * d + k] * B[j * d + k];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+}
+
+void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[static_cast<std::size_t>(i) * d + k] * B[static_cast<std::size_t>(k) * m + j];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+}
+
+void add_portable(float* dst, const float* src, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) dst[i] += src[i];
+}
+
+void softmax_rows_portable(float* X, int n, int m) {
+  for (int i = 0; i < n; ++i) {
+    float* row = X + static_cast<std::size_t>(i) * m;
+    float mx = -std::numeric_limits<float>::infinity();
+    for (int j = 0; j < m; ++j) mx = std::max(mx, row[j]);
+    if (mx == -std::numeric_limits<float>::infinity()) {
+      std::fill(row, row + m, 0.0f);  // fully masked row
+      continue;
+    }
+    float sum = 0.0f;
+    for (int j = 0; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);  // exp(-inf) = 0
+    const float inv = 1.0f / sum;
+    for (int j = 0; j < m; ++j) row[j] *= inv;
+  }
+}
+
+namespace {
+// Row r of a RoPE rotation: the input and output rows (d floats) and the row's cos/sin (d/2 floats).
+struct RopeRow {
+  const float* x;
+  float* out;
+  const float* cos;
+  const float* sin;
+};
+RopeRow rope_row(const float* x, const float* cos, const float* sin, float* out, int r, int d) {
+  const std::size_t row = static_cast<std::size_t>(r);
+  return {x + row * d, out + row * d, cos + row * (d / 2), sin + row * (d / 2)};
+}
+}  // namespace
+
+void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                          float* out) {
+  const int h = d / 2;
+  for (int r = 0; r < n; ++r) {
+    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
+    for (int p = 0; p < h; ++p) {
+      const int i0 = layout == RopeLayout::Half ? p : 2 * p;
+      const int i1 = layout == RopeLayout::Half ? p + h : 2 * p + 1;
+      const float x0 = xr[i0], x1 = xr[i1];
+      o[i0] = x0 * c[p] - x1 * s[p];
+      o[i1] = x1 * c[p] + x0 * s[p];
+    }
+  }
+}
+
+// ---------------------------------------------------------------- SIMD128
+
+#if defined(__wasm_simd128__)
+
+namespace {
+
+// Packed GEMM: C (n x m) = Ap Bp^T over panels of kMr rows of A and kNr rows of B^T, each k-major, so that
+// the micro-kernel reads 16 + 32 contiguous bytes per k step and broadcasts A with v128.load32_splat.
+// 4 x 8 is the largest tile whose 8 accumulators + 2 B vectors + 1 splat + 1 product stay in V8's x64
+// xmm registers (16, one reserved as scratch): 6 x 8 (12 accumulators) spilled and ran ~2x slower.
+constexpr int kMr = 4, kNr = 8;
+
+struct GemmWorkspace {
+  std::vector<float> a, b;
+};
+GemmWorkspace& gemm_workspace() {
+  static GemmWorkspace w;  // reused across calls: the views call these kernels every frame
+  return w;
+}
+
+// A separate, non-inlined function: V8 tiers wasm functions up as a whole, and a small hot loop on its own
+// gets the best register allocation. Each cell sums over k in order with separate mul and add (no FMA).
+__attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, const float* __restrict bp, int d,
+                                               float* __restrict c, int ldc) {
+  // Not unrolled over k on purpose: a 2x unrolled variant measured 1.17x (512 x 64) to 2.5x (1024 x 64)
+  // slower than this loop in the same run (min over reps), presumably more live v128 values than V8 has
+  // registers for.
+  v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+  for (int k = 0; k < d; ++k, ap += kMr, bp += kNr) {
+    const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+    v128_t a = wasm_v128_load32_splat(ap);
+    c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0));
+    c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 1);
+    c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0));
+    c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 2);
+    c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0));
+    c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
+    a = wasm_v128_load32_splat(ap + 3);
+    c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0));
+    c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
+  }
+  wasm_v128_store(c, c00), wasm_v128_store(c + 4, c01), c += ldc;
+  wasm_v128_store(c, c10), wasm_v128_store(c + 4, c11), c += ldc;
+  wasm_v128_store(c, c20), wasm_v128_store(c + 4, c21), c += ldc;
+  wasm_v128_store(c, c30), wasm_v128_store(c + 4, c31);
+}
+
+// Ap[panel][k][r] = scale * A[kMr panel + r][k]; rows past n are zero.
+void pack_a(const float* A, int n, int d, float scale, std::vector<float>& ap) {
+  const int panels = (n + kMr - 1) / kMr;
+  ap.resize(static_cast<std::size_t>(panels) * kMr * d);
+  for (int p = 0; p < panels; ++p) {
+    float* dst = ap.data() + static_cast<std::size_t>(p) * kMr * d;
+    const int rows = std::min(kMr, n - kMr * p);
+    if (rows < kMr) std::fill(dst, dst + kMr * d, 0.0f);
+    for (int r = 0; r < rows; ++r) {
+      const float* src = A + static_cast<std::size_t>(kMr * p + r) * d;
+      for (int k = 0; k < d; ++k) dst[kMr * k + r] = scale * src[k];
+    }
+  }
+}
+
+// Bp[panel][k][c] = B^T[k][kNr panel + c] where B^T is d x m: B given as m x d (transposed, C = A B^T) or
+// as d x m (C = A B). Columns past m are zero.
+void pack_b(const float* B, int m, int d, bool b_is_transposed, std::vector<float>& bp) {
+  const int panels = (m + kNr - 1) / kNr;
+  bp.resize(static_cast<std::size_t>(panels) * kNr * d);
+  for (int p = 0; p < panels; ++p) {
+    float* dst = bp.data() + static_cast<std::size_t>(p) * kNr * d;
+    const int cols = std::min(kNr, m - kNr * p);
+    if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
+    if (b_is_transposed) {
+      for (int c = 0; c < cols; ++c) {
+        const float* src = B + static_cast<std::size_t>(kNr * p + c) * d;
+        for (int k = 0; k < d; ++k) dst[kNr * k + c] = src[k];
+      }
+    } else {
+      for (int k = 0; k < d; ++k) {
+        const float* src = B + static_cast<std::size_t>(k) * m + kNr * p;
+        for (int c = 0; c < cols; ++c) dst[kNr * k + c] = src[c];
+      }
+    }
+  }
+}
+
+// C (n x m) = Ap Bp^T. Column chunks of B panels (~128 KiB, in L2) are swept by every A panel.
+void multiply_packed(const float* ap, const float* bp, int n, int m, int d, float* C) {
+  const int a_panels = (n + kMr - 1) / kMr, b_panels = (m + kNr - 1) / kNr;
+  alignas(16) float tile[kMr * kNr];
+  const int chunk = std::max(1, 4096 / std::max(d, 1));
+  for (int j0 = 0; j0 < b_panels; j0 += chunk) {
+    const int j1 = std::min(b_panels, j0 + chunk);
+    for (int i = 0; i < a_panels; ++i) {
+      const float* a = ap + static_cast<std::size_t>(i) * kMr * d;
+      const int rows = std::min(kMr, n - kMr * i);
+      for (int j = j0; j < j1; ++j) {
+        const float* b = bp + static_cast<std::size_t>(j) * kNr * d;
+        const int cols = std::min(kNr, m - kNr * j);
+        float* c = C + static_cast<std::size_t>(kMr * i) * m + kNr * j;
+        if (rows == kMr && cols == kNr) {
+          micro_kernel_4x8(a, b, d, c, m);
+        } else {  // edge tile: compute the full tile (zero padded), copy what exists
+          micro_kernel_4x8(a, b, d, tile, kNr);
+          for (int r = 0; r < rows; ++r)
+            std::copy(tile + kNr * r, tile + kNr * r + cols, c + static_cast<std::size_t>(r) * m);
+        }
+      }
+    }
+  }
+}
+
+void gemm_simd128(const float* A, const float* B, int n, int m, int d, float scale, bool b_is_transposed, float* C) {
+  if (d == 0) {
+    std::fill(C, C + static_cast<std::size_t>(n) * m, 0.0f);
+    return;
+  }
+  GemmWorkspace& w = gemm_workspace();
+  pack_a(A, n, d, scale, w.a);
+  pack_b(B, m, d, b_is_transposed, w.b);
+  multiply_packed(w.a.data(), w.b.data(), n, m, d, C);
+}
+
+}  // namespace
+
+void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  // scale is folded into the packed A (n d multiplies instead of n m).
+  gemm_simd128(A, B, n, m, d, scale, true, C);
+}
+
+void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+  gemm_simd128(A, B, n, m, d, scale, false, C);
+}
+
+void add_simd128(float* dst, const float* src, std::size_t count) {
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) wasm_v128_store(dst + i, wasm_f32x4_add(wasm_v128_load(dst + i), wasm_v128_load(src + i)));
+  for (; i < count; ++i) dst[i] += src[i];
+}
+
+namespace {
+
+// e^x for x <= 0 (softmax arguments), ~2 ulp: x = n ln2 + r, |r| <= ln2/2, e^r by a degree-6 polynomial,
+// 2^n by building the float exponent. Inputs below -87 flush to 0 (e^-87 is below float's normal range).
+inline v128_t exp_nonpositive(v128_t x) {
+  const v128_t min_x = wasm_f32x4_splat(-87.0f);
+  const v128_t underflow = wasm_f32x4_lt(x, min_x);  // also true for -inf
+  x = wasm_f32x4_max(x, min_x);
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)));
+  // Cody-Waite split of ln 2 keeps r accurate.
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.0f / 720);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 120));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 24));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f / 6));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0.5f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.0f));
+  const v128_t pow2n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  return wasm_v128_andnot(wasm_f32x4_mul(p, pow2n), underflow);
+}
+
+inline float hmax(v128_t v) {
+  v = wasm_f32x4_max(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+  v = wasm_f32x4_max(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
+  return wasm_f32x4_extract_lane(v, 0);
+}
+
+inline float hsum(v128_t v) {
+  v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+  v = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 1, 0, 3, 2));
+  return wasm_f32x4_extract_lane(v, 0);
+}
+
+}  // namespace
+
+void softmax_rows_simd128(float* X, int n, int m) {
+  const float ninf = -std::numeric_limits<float>::infinity();
+  for (int i = 0; i < n; ++i) {
+    float* row = X + static_cast<std::size_t>(i) * m;
+    v128_t vmax = wasm_f32x4_splat(ninf);
+    int j = 0;
+    for (; j + 4 <= m; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(row + j));
+    float mx = hmax(vmax);
+    for (; j < m; ++j) mx = std::max(mx, row[j]);
+    if (mx == ninf) {
+      std::fill(row, row + m, 0.0f);
+      continue;
+    }
+    const v128_t vmx = wasm_f32x4_splat(mx);
+    v128_t vsum = wasm_f32x4_splat(0.0f);
+    for (j = 0; j + 4 <= m; j += 4) {
+      const v128_t e = exp_nonpositive(wasm_f32x4_sub(wasm_v128_load(row + j), vmx));
+      wasm_v128_store(row + j, e);
+      vsum = wasm_f32x4_add(vsum, e);
+    }
+    float sum = hsum(vsum);
+    for (; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);
+    const v128_t inv = wasm_f32x4_splat(1.0f / sum);
+    for (j = 0; j + 4 <= m; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
+    for (; j < m; ++j) row[j] *= 1.0f / sum;
+  }
+}
+
+void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                         float* out) {
+  const int h = d / 2;
+  for (int r = 0; r < n; ++r) {
+    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
+    int p = 0;
+    if (layout == RopeLayout::Half) {
+      for (; p + 4 <= h; p += 4) {
+        const v128_t x0 = wasm_v128_load(xr + p), x1 = wasm_v128_load(xr + p + h);
+        const v128_t vc = wasm_v128_load(c + p), vsn = wasm_v128_load(s + p);
+        wasm_v128_store(o + p, wasm_f32x4_sub(wasm_f32x4_mul(x0, vc), wasm_f32x4_mul(x1, vsn)));
+        wasm_v128_store(o + p + h, wasm_f32x4_add(wasm_f32x4_mul(x1, vc), wasm_f32x4_mul(x0, vsn)));
+      }
+      for (; p < h; ++p) {
+        const float x0 = xr[p], x1 = xr[p + h];
+        o[p] = x0 * c[p] - x1 * s[p];
+        o[p + h] = x1 * c[p] + x0 * s[p];
+      }
+    } else {
+      // Two pairs per vector: [x0 x1 x2 x3] * [c0 c0 c1 c1] + [x1 x0 x3 x2] * [-s0 s0 -s1 s1].
+      const v128_t sign = wasm_f32x4_make(-1.0f, 1.0f, -1.0f, 1.0f);
+      for (; p + 2 <= h; p += 2) {
+        const v128_t v = wasm_v128_load(xr + 2 * p);
+        const v128_t cs = wasm_v128_load64_zero(c + p), ss = wasm_v128_load64_zero(s + p);
+        const v128_t cd = wasm_i32x4_shuffle(cs, cs, 0, 0, 1, 1);
+        const v128_t sd = wasm_f32x4_mul(wasm_i32x4_shuffle(ss, ss, 0, 0, 1, 1), sign);
+        const v128_t sw = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);
+        wasm_v128_store(o + 2 * p, wasm_f32x4_add(wasm_f32x4_mul(v, cd), wasm_f32x4_mul(sw, sd)));
+      }
+      for (; p < h; ++p) {
+        const float x0 = xr[2 * p], x1 = xr[2 * p + 1];
+        o[2 * p] = x0 * c[p] - x1 * s[p];
+        o[2 * p + 1] = x1 * c[p] + x0 * s[p];
+      }
+    }
+  }
+}
+
+#endif  // __wasm_simd128__
+
+// ---------------------------------------------------------------- dispatch
+
+void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+#if defined(__wasm_simd128__)
+  logits_simd128(A, B, n, m, d, scale, C);
+#else
+  logits_portable(A, B, n, m, d, scale, C);
+#endif
+}
+
+void matmul(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
+#if defined(__wasm_simd128__)
+  matmul_simd128(A, B, n, m, d, scale, C);
+#else
+  matmul_portable(A, B, n, m, d, scale, C);
+#endif
+}
+
+void add(float* dst, const float* src, std::size_t count) {
+#if defined(__wasm_simd128__)
+  add_simd128(dst, src, count);
+#else
+  add_portable(dst, src, count);
+#endif
+}
+
+void softmax_rows(float* X, int n, int m) {
+#if defined(__wasm_simd128__)
+  softmax_rows_simd128(X, n, m);
+#else
+  softmax_rows_portable(X, n, m);
+#endif
+}
+
+void rope_rotate(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
+#if defined(__wasm_simd128__)
+  rope_rotate_simd128(x, cos, sin, n, d, layout, out);
+#else
+  rope_rotate_portable(x, cos, sin, n, d, layout, out);
+#endif
+}
+
+void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin) {
+  const int h = static_cast<int>(freqs.inv_freq.size());
+  cos.resize(static_cast<Eigen::Index>(positions.size()), h);
+  sin.resize(cos.rows(), h);
+  sin_cos_table(positions.data(), static_cast<int>(positions.size()), freqs.inv_freq.data(), h,
+                freqs.attention_scaling, sin.data(), cos.data());
+}
+
+namespace {
+
+// Which logits implementation a Path means in this build: Portable is always the scalar reference loop;
+// Best is the SIMD128 kernel in wasm -msimd128 builds, Eigen's GEMM in native builds (vectorised with
+// SSE/AVX/AVX-512 by Eigen natively; Eigen has no wasm packet backend, so scalar wasm keeps the portable loop).
+enum class Impl { Portable, Simd128, Eigen };
+
+Impl pick(Path path) {
+  require(path != Path::Simd128 || kHaveSimd128, "path", "this build has no SIMD128 kernels");
+  if (path == Path::Portable) return Impl::Portable;
+  if (kHaveSimd128) return Impl::Simd128;
+#if defined(__EMSCRIPTEN__)
+  return Impl::Portable;
+#else
+  return Impl::Eigen;
+#endif
+}
+
+bool use_simd(Path path) { return pick(path) == Impl::Simd128; }
+
+void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c) {
+  c.resize(a.rows(), b.rows());
+  const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.rows()), d = static_cast<int>(a.cols());
+  switch (impl) {
+    case Impl::Simd128:
+#if defined(__wasm_simd128__)
+      return logits_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+#else
+      break;
+#endif
+    case Impl::Eigen:
+      c.noalias() = (scale * a) * b.transpose();  // Eigen folds the scalar into its GEMM's alpha
+      return;
+    case Impl::Portable:
+      break;
+  }
+  logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
+}
+
+}  // namespace
+
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.cols() == a.cols(), "b", "b must have as many columns as a");
+  MatrixF c;
+  run_logits(pick(path), a, b, scale, c);
+  return c;
+}
+
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path) {
+  require(b.rows() == a.cols(), "b", "b must have as many rows as a has columns");
+  MatrixF c(a.rows(), b.cols());
+  const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.cols()), d = static_cast<int>(a.cols());
+  switch (pick(path)) {
+    case Impl::Simd128:
+#if defined(__wasm_simd128__)
+      matmul_simd128(a.data(), b.data(), n, m, d, scale, c.data());
+      return c;
+#else
+      break;
+#endif
+    case Impl::Eigen:
+      c.noalias() = (scale * a) * b;
+      return c;
+    case Impl::Portable:
+      break;
+  }
+  matmul_portable(a.data(), b.data(), n, m, d, scale, c.data());
+  return c;
+}
+
+void add(MatrixF& dst, const MatrixF& src, Path path) {
+  require(dst.rows() == src.rows() && dst.cols() == src.cols(), "src", "src must have the shape of dst");
+  [[maybe_unused]] const bool simd = use_simd(path);  // also rejects Simd128 in builds without it
+#if defined(__wasm_simd128__)
+  if (simd) return add_simd128(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+#endif
+  add_portable(dst.data(), src.data(), static_cast<std::size_t>(dst.size()));
+}
+
+void softmax_in_place(MatrixF& x, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return softmax_rows_simd128(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+#endif
+  softmax_rows_portable(x.data(), static_cast<int>(x.rows()), static_cast<int>(x.cols()));
+}
+
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return sin_cos_table_simd128(pos, n, w, h, mult, s, c);
+#endif
+  sin_cos_table_portable(pos, n, w, h, mult, s, c);
+}
+
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+#endif
+  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+}
+
+MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
+                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
+  const Eigen::Index d = q.cols();
+  // Partial rotary: the first 2 * inv_freq.size() columns rotate, the rest pass through.
+  const Eigen::Index rd = 2 * static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(rd >= 2 && rd <= d, "q", "q must have at least 2 * inv_freq.size() columns");
+  require(k.cols() == d, "k", "k must have as many columns as q");
+  require(static_cast<Eigen::Index>(qpos.size()) == q.rows(), "query_positions", "one position per query");
+  require(static_cast<Eigen::Index>(kpos.size()) == k.rows(), "key_positions", "one position per key");
+  [[maybe_unused]] const bool simd = use_simd(path);
+  MatrixF qc, qs, kc, ks;
+  const int h = static_cast<int>(rd / 2);
+  auto tables = [&](std::span<const int64_t> pos, MatrixF& c, MatrixF& s) {
+    c.resize(static_cast<Eigen::Index>(pos.size()), h);
+    s.resize(c.rows(), h);
+#if defined(__wasm_simd128__)
+    if (simd) return sin_cos_table_simd128(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+#endif
+    sin_cos_table_portable(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+  };
+  tables(qpos, qc, qs);
+  // Self-attention (the views' case): the key positions are the query positions, so reuse the tables
+  // (the double-precision cos/sin are ~15% of the whole job at d = 128 in wasm).
+  const bool same_pos = kpos.size() == qpos.size() && std::equal(kpos.begin(), kpos.end(), qpos.begin());
+  if (!same_pos) tables(kpos, kc, ks);
+  MatrixF qr(q.rows(), d), kr(k.rows(), d);
+  auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
+    if (rd < d) {  // rotate the rotary columns (contiguous copies), then put the pass-through ones beside them
+      const MatrixF xr = x.leftCols(rd);
+      MatrixF outr(x.rows(), rd);
+#if defined(__wasm_simd128__)
+      if (simd) rope_rotate_simd128(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      else
+#endif
+      rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      out.leftCols(rd) = outr;
+      out.rightCols(d - rd) = x.rightCols(d - rd);
+      return;
+    }
+#if defined(__wasm_simd128__)
+    if (simd) return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+#endif
+    rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+  };
+  rotate(q, qc, qs, qr);
+  rotate(k, same_pos ? qc : kc, same_pos ? qs : ks, kr);
+  MatrixF out;
+  run_logits(pick(path), qr, kr, scale, out);
+  return out;
+}
+
+MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path) {
+  require(k.cols() == q.cols(), "k", "k must have as many columns as q");
+  require(bias.rows() == q.rows() && bias.cols() == k.rows(), "bias", "bias must be n x m");
+  [[maybe_unused]] const bool simd = use_simd(path);
+  MatrixF out;
+  run_logits(pick(path), q, k, scale, out);
+#if defined(__wasm_simd128__)
+  if (simd) {
+    add_simd128(out.data(), bias.data(), static_cast<std::size_t>(out.size()));
+    return out;
+  }
+#endif
+  add_portable(out.data(), bias.data(), static_cast<std::size_t>(out.size()));
+  return out;
+}
+
+MatrixF softmax(const MatrixF& logits, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+  MatrixF out = logits;
+#if defined(__wasm_simd128__)
+  if (simd) {
+    softmax_rows_simd128(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+    return out;
+  }
+#endif
+  softmax_rows_portable(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+  return out;
+}
+
+}  // namespace posenc::kernels

@@ -1,0 +1,130 @@
+// Float32 hot kernels for the app's per-frame work: n x m logits (Q K^T) and A B products (packed 4 x 8
+// SIMD128 GEMM), RoPE rotation, bias add, row softmax, sin/cos tables, relative-position fills and gathers,
+// causal mask (kernels_tables.cpp). score_kernels.h builds every scheme's score job from them. Each has a portable scalar path and, in wasm builds with -msimd128, a hand-written SIMD128 path
+// (Eigen 3.4 has no wasm packet backend and float reductions do not autovectorise without -ffast-math).
+// Both paths are callable explicitly (tests compare them, benchmarks time them); the unsuffixed function
+// dispatches to the fastest one compiled in. All matrices are row-major and contiguous.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+
+#include "core/encodings/rope.h"
+#include "core/types.h"
+
+namespace posenc::kernels {
+
+// True when this build has the SIMD128 kernels (wasm with -msimd128).
+constexpr bool kHaveSimd128 =
+#if defined(__wasm_simd128__)
+    true;
+#else
+    false;
+#endif
+
+// Each kernel has a portable loop (the reference the tests compare against) and a SIMD128 twin that is
+// defined in wasm SIMD128 builds only (kHaveSimd128); the dispatchers below pick one.
+// C (n x m) = scale * A (n x d) . B (m x d)^T.
+void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+// C (n x m) = scale * A (n x d) . B (d x m).
+void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+// C (n x n) += bias (n x m): dst[i] += src[i] for count entries.
+void add_portable(float* dst, const float* src, std::size_t count);
+void add_simd128(float* dst, const float* src, std::size_t count);
+// Row softmax in place; -inf entries get 0; a row with no finite entry becomes all 0.
+void softmax_rows_portable(float* X, int n, int m);
+void softmax_rows_simd128(float* X, int n, int m);
+// out = x rotated per row: pair p uses cos[r * d/2 + p], sin[r * d/2 + p] (half or interleaved pairs).
+void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                          float* out);
+void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
+                         float* out);
+
+// Dispatchers.
+void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void matmul(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+void add(float* dst, const float* src, std::size_t count);
+void softmax_rows(float* X, int n, int m);
+void rope_rotate(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
+
+// ---- tables (src/core/kernels_tables.cpp)
+
+// s, c (n x h, row-major): mult * sin / cos of the angle pos[r] * w[p]. The angle is formed in double, so
+// large positions (10^6) keep their phase: the portable path calls double sin/cos; the SIMD128 path reduces
+// the angle modulo pi/2 in double (f64x2, three-part Cody-Waite pi/2) and evaluates float polynomials on
+// [-pi/4, pi/4] (max error ~1e-7 absolute, tests/unit/kernels_tables_test.cpp).
+void sin_cos_table_portable(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+#if defined(__wasm_simd128__)
+void sin_cos_table_simd128(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+#endif
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
+
+// Quantities of the relative position delta = kpos[j] - qpos[i] (T5 / ALiBi / learned bias, bucket and
+// clip matrices): by_delta[delta - delta_min] for delta in [delta_min, delta_min + by_delta.size()).
+// fill: C[i][j] = by_delta[...]; add: C[i][j] += by_delta[...]. With contiguous key positions (every view)
+// a row of C is a contiguous slice of by_delta, copied / added with SIMD128.
+void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                            int64_t delta_min, bool accumulate);
+#if defined(__wasm_simd128__)
+void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                           int64_t delta_min, bool accumulate);
+#endif
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate);
+
+// Gather of a GEMM result by relative position (Shaw's a^K, DeBERTa's c2p / p2c, Transformer-XL's (b)):
+// C[i][j] = G[r][index_by_delta[kpos[j] - qpos[i] - delta_min]] with r = i (rows_by_query) or r = j.
+// G has g_cols columns. Scalar on every path: SIMD128 has no gather, and this is one load per cell.
+void gather_relative(float* C, int n, int m, const float* G, int g_cols, bool rows_by_query, const int64_t* qpos,
+                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min);
+
+// C[i][j] = -inf where kpos[j] > qpos[i] (causal mask).
+void mask_causal(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos);
+
+// The smallest and largest kpos[j] - qpos[i].
+std::pair<int64_t, int64_t> delta_range(std::span<const int64_t> qpos, std::span<const int64_t> kpos);
+
+// Per-row cos/sin tables (n x d/2) of angle pos[r] * inv_freq[p], computed in double, times
+// attention_scaling, stored as float.
+void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin);
+
+// Portable: the scalar reference loops. Simd128: the wasm SIMD128 kernels (wasm -msimd128 builds only).
+// Best: Simd128 where compiled in; natively, the Q K^T product goes to Eigen's GEMM (vectorised by Eigen
+// with SSE/AVX natively) and the rest to the portable loops; scalar wasm builds use the portable loops.
+enum class Path { Portable, Simd128, Best };
+
+// The whole n x m RoPE score job: rotate q and k at their positions, then scale * Q' K'^T.
+MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos,
+                    std::span<const int64_t> key_pos, const RopeFrequencies& freqs, RopeLayout layout, float scale,
+                    Path path = Path::Best);
+inline MatrixF rope_logits_portable(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp,
+                                    std::span<const int64_t> kp, const RopeFrequencies& f, RopeLayout l, float s) {
+  return rope_logits(q, k, qp, kp, f, l, s, Path::Portable);
+}
+#if defined(__wasm_simd128__)
+inline MatrixF rope_logits_simd128(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp,
+                                   std::span<const int64_t> kp, const RopeFrequencies& f, RopeLayout l, float s) {
+  return rope_logits(q, k, qp, kp, f, l, s, Path::Simd128);
+}
+#endif
+
+// scale * Q K^T + bias (n x m): the T5 / ALiBi / learned-bias score job.
+MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, float scale, Path path = Path::Best);
+
+// Matrix forms with an explicit path (Best: SIMD128 in wasm, Eigen's GEMM natively for the products).
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b^T
+MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b
+void add(MatrixF& dst, const MatrixF& src, Path path = Path::Best);
+void softmax_in_place(MatrixF& x, Path path = Path::Best);
+void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path);
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
+                   int64_t delta_min, bool accumulate, Path path);
+
+// Row softmax of a copy.
+MatrixF softmax(const MatrixF& logits, Path path = Path::Best);
+
+}  // namespace posenc::kernels

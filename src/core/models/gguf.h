@@ -1,0 +1,59 @@
+// GGUF header reader: the key/value metadata at the start of a .gguf file (never the tensors), and the
+// positional encoding it describes, mapped the way llama.cpp reads it (src/llama-model.cpp,
+// llama_model_rope_type and the hparams loader; key names from src/llama-arch.cpp). docs/models.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/models/config_value.h"
+#include "core/models/model_config.h"
+
+namespace posenc {
+
+struct GgufHeader {
+  uint32_t version = 0;
+  uint64_t tensor_count = 0;
+  // key -> value, in file order. Arrays longer than kGgufMaxKeptArray (tokenizer vocabularies) are checked
+  // and skipped: they are kept as null.
+  ConfigValue metadata = ConfigValue::object();
+  uint64_t metadata_bytes = 0;  // bytes from the file start to the end of the key/value section
+  // The tensor infos that follow the metadata: names only (their shapes and offsets are checked and
+  // skipped; the tensors' data is never read). llama.cpp keeps some RoPE parameters as tensors
+  // (rope_freqs, rope_factors_long/short), which read_gguf_model refuses by name.
+  std::vector<std::string> tensor_names;
+  uint64_t header_bytes = 0;  // bytes from the file start to the end of the tensor infos
+};
+
+// The bytes end before the header does: a longer prefix of the same file may parse (the page reads a
+// GGUF's header with Blob.slice and asks for more on this error). Field "gguf".
+class GgufTruncated : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
+inline constexpr uint64_t kGgufMaxKeys = uint64_t{1} << 20;
+inline constexpr uint64_t kGgufMaxTensors = uint64_t{1} << 24;
+inline constexpr uint64_t kGgufMaxKeyLength = 65535;
+inline constexpr uint64_t kGgufMaxKeptArray = 4096;
+inline constexpr int kGgufMaxArrayDepth = 4;
+inline constexpr uint32_t kGgufMaxTensorDims = 4;  // GGML_MAX_DIMS
+
+// Parses the header from `bytes`, a prefix of the file (the metadata and the tensor infos must be inside it:
+// GgufTruncated when they go on past it). Every malformation throws InvalidArgument with field "gguf" (or
+// the offending key) and a sentence saying what and at which byte offset; nothing is allocated beyond what
+// the bytes themselves can hold.
+GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
+
+// The model's positional encoding from the header (general.architecture and its keys).
+ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
+
+// llama.cpp's llama_model_rope_type for an architecture name: "norm" (pairs of consecutive values,
+// interleaved), "neox" (pairs offset by n_rot/2, half), "none", "mrope", or nullopt when unknown. "none" is
+// followed as llama.cpp has it, GPT-J included (it lists LLM_ARCH_GPTJ as LLAMA_ROPE_TYPE_NONE).
+std::optional<std::string> llama_cpp_rope_type(const std::string& arch);
+
+}  // namespace posenc
