@@ -16,6 +16,7 @@
 #include "app/state_params.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
+#include "posenc_version.h"
 
 namespace posenc::app {
 
@@ -293,6 +294,7 @@ std::string App::embed_query() const {
 void App::draw_menu_bar(bool picker) {
   if (!ImGui::BeginMenuBar()) return;
   ImGui::TextUnformatted("posenc");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("posenc %s", POSENC_VERSION);
   ImGui::Separator();
   auto select = [&](View* v) {
     if (v == current_) return;

@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "posenc_version.h"
+
 #include "eval.h"
 #include "inspect.h"
 #if defined(POSENC_HAVE_APP)
@@ -15,7 +17,7 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"posenc: positional encodings of Transformers, evaluated exactly"};
-  app.set_version_flag("--version", "posenc 0.1.0");
+  app.set_version_flag("--version", "posenc " POSENC_VERSION);
   app.require_subcommand(1);
 
   posenc::cli::EvalOptions eval_options;

@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 
+#include "posenc_version.h"
 #include "process.h"
 
 using nlohmann::json;
@@ -37,7 +39,8 @@ using Cli = posenc::test::PosencBinary;
 TEST_F(Cli, VersionAndUsage) {
   const Proc v = run("--version");
   EXPECT_EQ(v.exit_code, 0);
-  EXPECT_NE(v.out.find("posenc 0.1.0"), std::string::npos);
+  EXPECT_TRUE(std::regex_match(POSENC_VERSION, std::regex(R"(\d+\.\d+\.\d+)"))) << POSENC_VERSION;
+  EXPECT_EQ(v.out, "posenc " POSENC_VERSION "\n");  // from project(VERSION) in CMakeLists.txt
   const Proc u = run("eval");  // FILE missing
   EXPECT_EQ(u.exit_code, 2);
   EXPECT_EQ(u.out, "");
