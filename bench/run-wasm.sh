@@ -8,7 +8,9 @@ source "$repo/scripts/env.sh"
 out="$repo/build/bench"
 mkdir -p "$out/simd" "$out/scalar"
 echo '{"type": "commonjs"}' > "$out/package.json"   # emcc's node output is CommonJS
-common=(-std=c++20 -O3 -DNDEBUG -fexceptions -I"$repo/src" -I"$repo/bench" -I/usr/include/eigen3
+# The build's warning flags (CMakeLists.txt posenc_warnings); Eigen is a system header, as in CMake.
+common=(-std=c++20 -O3 -DNDEBUG -fexceptions -Wall -Wextra -Wshadow -Werror
+        -I"$repo/src" -I"$repo/bench" -isystem /usr/include/eigen3
         $(find "$repo/src/core" -name "*.cpp") "$repo/bench/wasm/kernels_wasm.cpp"
         -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=134217728 -sENVIRONMENT=node)
 build() {  # name, flags...

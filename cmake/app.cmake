@@ -33,7 +33,8 @@ add_custom_command(OUTPUT ${POSENC_SHADER_HEADER}
 file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp ${PROJECT_SOURCE_DIR}/src/app/views/*.cpp)
 add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER})
-target_include_directories(posenc_app PUBLIC ${PROJECT_SOURCE_DIR}/src ${CMAKE_BINARY_DIR}/generated)
+posenc_layer_root(app _app_include)
+target_include_directories(posenc_app PUBLIC ${_app_include} PRIVATE ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(posenc_app PUBLIC posenc_core posenc_model_io imgui PRIVATE posenc_version posenc_warnings)
 # nlohmann-json (header-only, Debian) for JSON export. Under Emscripten /usr/include must not be on the
 # include path, so expose only the nlohmann folder through a link in the build tree.
@@ -46,5 +47,7 @@ target_include_directories(posenc_app SYSTEM PRIVATE ${CMAKE_BINARY_DIR}/json-in
 # read-back), then the windowed runners' SDL part; each target adds its own runner file.
 set(POSENC_PLATFORM ${PROJECT_SOURCE_DIR}/src/platform)
 add_library(posenc_runner STATIC ${POSENC_PLATFORM}/runner.cpp)
+posenc_layer_root(platform POSENC_PLATFORM_INCLUDE)
+target_include_directories(posenc_runner PUBLIC ${POSENC_PLATFORM_INCLUDE})
 target_link_libraries(posenc_runner PUBLIC posenc_app PRIVATE posenc_warnings)
 set(POSENC_SDL_RUNNER_SOURCES ${POSENC_PLATFORM}/main.cpp ${POSENC_PLATFORM}/sdl_runner.cpp)

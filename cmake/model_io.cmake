@@ -16,6 +16,7 @@ add_custom_command(OUTPUT ${POSENC_MODEL_CONFIGS_HEADER}
 
 file(GLOB POSENC_MODEL_IO_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/model_io/*.cpp)
 add_library(posenc_model_io STATIC ${POSENC_MODEL_IO_SOURCES} ${POSENC_MODEL_CONFIGS_HEADER})
-target_include_directories(posenc_model_io PUBLIC ${PROJECT_SOURCE_DIR}/src PRIVATE ${CMAKE_BINARY_DIR}/generated)
+posenc_layer_root(model_io _model_io_include)
+target_include_directories(posenc_model_io PUBLIC ${_model_io_include} PRIVATE ${CMAKE_BINARY_DIR}/generated)
 target_include_directories(posenc_model_io SYSTEM PUBLIC ${CMAKE_BINARY_DIR}/json-include)
 target_link_libraries(posenc_model_io PUBLIC posenc_core PRIVATE posenc_warnings)

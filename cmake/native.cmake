@@ -29,9 +29,9 @@ if(POSENC_BUILD_APP)
 endif()
 
 add_library(posenc_cli STATIC ${POSENC_CLI_SOURCES})
-target_include_directories(posenc_cli PUBLIC ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(posenc_cli PUBLIC posenc_core posenc_model_io posenc_version nlohmann_json::nlohmann_json CLI11::CLI11
-                      PRIVATE posenc_warnings)
+posenc_layer_root(cli _cli_include)
+target_include_directories(posenc_cli PUBLIC ${_cli_include})
+target_link_libraries(posenc_cli PUBLIC posenc_core posenc_model_io posenc_version nlohmann_json::nlohmann_json CLI11::CLI11 PRIVATE posenc_warnings)
 if(POSENC_BUILD_APP)
   target_link_libraries(posenc_cli PUBLIC posenc_app)
   target_compile_definitions(posenc_cli PUBLIC POSENC_HAVE_APP=1)

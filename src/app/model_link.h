@@ -103,7 +103,6 @@ std::string model_label(const std::string& id);
 // The page can open a file picker (the web build): the views that take models show a "Load config.json /
 // GGUF" button; pressing it is taken once by the app (AppAction::OpenModelFile).
 void set_model_file_picker(bool available);
-bool model_file_picker();
 bool take_model_file_request();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();

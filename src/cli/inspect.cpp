@@ -4,11 +4,11 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <numbers>
 #include <sstream>
 #include <vector>
 
 #include "command.h"
+#include "core/analysis/rope_analysis.h"
 #include "core/models/gguf.h"
 #include "eval.h"
 #include "model_io/config_json.h"
@@ -60,24 +60,17 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   o << ")\n";
   o << indent << "softmax scale    " << fmt(r.softmax_scale) << " (1/sqrt(head_dim) = " << fmt(1.0 / std::sqrt(head_dim))
     << ")\n";
-  // Pair classes at the model's max length against the trained (original) length.
+  // Pair classes (the core's classify_pair) at the model's max length against the trained (original) length.
   const std::vector<double> plain = rope_default_inv_freq(r.rotary_dim, r.base);
   int counts[3] = {0, 0, 0};
   for (std::size_t i = 0; i < plain.size(); ++i)
-    ++counts[static_cast<int>(classify_pair(plain[i], r.frequencies.inv_freq[i], r.original_max_position_embeddings,
-                                            r.max_position_embeddings))];
+    ++counts[static_cast<int>(posenc::classify_pair(plain[i], r.frequencies.inv_freq[i],
+                                                    r.original_max_position_embeddings, r.max_position_embeddings))];
   o << indent << "pairs at " << r.max_position_embeddings << "   " << counts[0] << " rotate fully in training, "
     << counts[1] << " within trained angles (interpolated), " << counts[2] << " extrapolated\n";
 }
 
 }  // namespace
-
-PairClass classify_pair(double unscaled, double scaled, int64_t trained, int64_t at) {
-  const double trained_reach = unscaled * static_cast<double>(trained);
-  if (trained_reach >= 2 * std::numbers::pi) return PairClass::FullTurns;
-  if (scaled * static_cast<double>(at) <= trained_reach * (1 + 1e-12)) return PairClass::Interpolated;
-  return PairClass::Extrapolated;
-}
 
 ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_len) {
   bool whole = false;

@@ -272,11 +272,17 @@ TEST(EmbedQuery, OnlyNonDefaultKeysInDeclarationOrderAndTheSameState) {
     App defaults;
     defaults.load_state_query(std::string("view=") + full.at("view"));
     const StateMap def = posenc::app::parse_query(defaults.state_query());
-    for (const auto& [key, value] : embed)
-      if (key != "view" && key != "embed") EXPECT_NE(def.at(key), value) << key << " is default in " << q;
+    for (const auto& [key, value] : embed) {
+      if (key != "view" && key != "embed") {
+        EXPECT_NE(def.at(key), value) << key << " is default in " << q;
+      }
+    }
     // ... every changed one is there, and the embed opens in the same state.
-    for (const auto& [key, value] : full)
-      if (def.at(key) != value) EXPECT_EQ(embed.count(key), 1u) << key << " missing from " << q;
+    for (const auto& [key, value] : full) {
+      if (def.at(key) != value) {
+        EXPECT_EQ(embed.count(key), 1u) << key << " missing from " << q;
+      }
+    }
     App b;
     b.load_state_query(q);
     EXPECT_EQ(b.notices(), "") << q;

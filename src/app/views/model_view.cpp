@@ -27,6 +27,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
+#include "core/analysis/rope_analysis.h"
 #include "core/encodings/alibi.h"
 #include "core/models/gguf.h"
 #include "core/models/model_config.h"
@@ -47,17 +48,8 @@ constexpr double kTwoPi = 2.0 * std::numbers::pi;
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
 constexpr auto kScalingNames = names_of<RopeScalingType>();
 constexpr auto kLayoutNames = names_of<RopeLayout>();
+// Names of the core's PairCoverage classes (classify_pair), in its order.
 constexpr const char* kClassNames[] = {"rotates fully in training", "interpolated", "extrapolated"};
-
-// inspect's rule (src/cli/inspect.cpp classify_pair): a pair whose unscaled angle over the trained length
-// reaches a full turn was trained on every angle; otherwise it is interpolated when its scaled angle at the
-// target length stays within the trained angles, extrapolated when not.
-int classify_pair(double unscaled, double scaled, int64_t trained, int64_t at) {
-  const double trained_reach = unscaled * double(trained);
-  if (trained_reach >= kTwoPi) return 0;
-  if (scaled * double(at) <= trained_reach * (1 + 1e-12)) return 1;
-  return 2;
-}
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -381,8 +373,8 @@ void ModelView::recompute() {
     p.rope = r;
     p.unscaled = rope_default_inv_freq(r.rotary_dim, r.base);
     for (size_t i = 0; i < p.unscaled.size(); ++i) {
-      const int c = classify_pair(p.unscaled[i], r.frequencies.inv_freq[i], r.original_max_position_embeddings,
-                                  r.max_position_embeddings);
+      const int c = static_cast<int>(classify_pair(p.unscaled[i], r.frequencies.inv_freq[i],
+                                                   r.original_max_position_embeddings, r.max_position_embeddings));
       p.classes.push_back(c);
       ++p.counts[c];
     }

@@ -51,6 +51,16 @@ std::vector<int64_t> sample_distances(int64_t max_distance, int max_points) {
   return out;
 }
 
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                           int64_t target_length) {
+  const double trained_angle = static_cast<double>(trained_length) * unscaled_inv_freq;
+  if (trained_angle >= 2.0 * std::numbers::pi) return PairCoverage::FullTurn;
+  // Linear scaling at T = f L gives T w'_k = L w_k up to rounding.
+  if (static_cast<double>(target_length) * scaled_inv_freq <= trained_angle * (1 + 1e-12))
+    return PairCoverage::Interpolated;
+  return PairCoverage::Extrapolated;
+}
+
 RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
                                               int64_t target_length) {
   require(target_length >= 1 && target_length <= kMaxLength, "target_length",
@@ -76,15 +86,11 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
     p.wavelength = two_pi / p.inv_freq;
     p.trained_angle = static_cast<double>(trained) * p.inv_freq;
     p.target_angle = static_cast<double>(target_length) * p.inv_freq_scaled;
-    if (p.trained_angle >= two_pi) {
-      p.coverage = PairCoverage::FullTurn;
-      ++out.full_turn;
-    } else if (p.target_angle <= p.trained_angle * (1 + 1e-12)) {  // linear at T = f L: equal up to rounding
-      p.coverage = PairCoverage::Interpolated;
-      ++out.interpolated;
-    } else {
-      p.coverage = PairCoverage::Extrapolated;
-      ++out.extrapolated;
+    p.coverage = classify_pair(p.inv_freq, p.inv_freq_scaled, trained, target_length);
+    switch (p.coverage) {
+      case PairCoverage::FullTurn: ++out.full_turn; break;
+      case PairCoverage::Interpolated: ++out.interpolated; break;
+      case PairCoverage::Extrapolated: ++out.extrapolated; break;
     }
     out.pairs.push_back(p);
   }

@@ -25,12 +25,20 @@ std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq
 // always included.
 std::vector<int64_t> sample_distances(int64_t max_distance, int max_points);
 
-// How a pair's rotation angles at the target length compare to those seen in training.
+// How a pair's rotation angles at the target length compare to those seen in training (docs/models.md,
+// "pair classes"). The one rule behind the RoPE and Model views, `posenc inspect` and the checks.
 enum class PairCoverage {
   FullTurn,      // training already swept every angle (trained angle >= 2 pi): nothing new at any length
   Interpolated,  // the largest angle at the target length stays within the trained range
   Extrapolated,  // angles beyond anything seen in training
 };
+
+// The class of one pair: trained angle L w_k (unscaled w_k = `unscaled_inv_freq`, L = `trained_length`)
+// against target angle T w'_k (scaled w'_k = `scaled_inv_freq`, T = `target_length`). FullTurn when
+// L w_k >= 2 pi; else Interpolated when T w'_k <= L w_k up to a relative 1e-12 (linear scaling at T = f L
+// gives equal angles up to rounding); else Extrapolated.
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                           int64_t target_length);
 
 struct RopePairAnalysis {
   int pair = 0;

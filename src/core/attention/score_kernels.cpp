@@ -50,17 +50,17 @@ struct Scorer {
   // (contiguous positions: n + m - 1), else only those that occur (positions far apart would make the
   // range up to 4 * 10^6 while n m is small).
   std::vector<int64_t> occurring_deltas() const {
-    std::vector<int64_t> out;
+    std::vector<int64_t> found;
     if (dr.count <= 2 * (int64_t{n} + m)) {
-      for (int64_t t = 0; t < dr.count; ++t) out.push_back(dr.min + t);
-      return out;
+      for (int64_t t = 0; t < dr.count; ++t) found.push_back(dr.min + t);
+      return found;
     }
     std::vector<char> seen(static_cast<std::size_t>(dr.count), 0);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < m; ++j) seen[static_cast<std::size_t>(kpos[j] - qpos[i] - dr.min)] = 1;
     for (int64_t t = 0; t < dr.count; ++t)
-      if (seen[t]) out.push_back(dr.min + t);
-    return out;
+      if (seen[t]) found.push_back(dr.min + t);
+    return found;
   }
 
   // by_delta / index_by_delta over the dense range, evaluated at the occurring deltas (others never read).
