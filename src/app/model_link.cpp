@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <span>
 
 #include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/ui_state.h"
 #include "app/views/views.h"
 #include "core/models/gguf.h"
 #include "model_io/config_json.h"
@@ -23,33 +23,22 @@ constexpr const char* kCustom = "custom";
 // posenc inspect). config.json is checked at 8 MiB by parse_config_text.
 constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
 
-std::set<ModelSink*>& sinks() {
-  static std::set<ModelSink*> all;
-  return all;
-}
-
-bool g_file_picker = false;
-bool g_file_requested = false;
-
 }  // namespace
 
-ModelSink::ModelSink() { sinks().insert(this); }
-ModelSink::~ModelSink() { sinks().erase(this); }
-
-void set_model_file_picker(bool available) { g_file_picker = available; }
-bool model_file_picker() { return g_file_picker; }
+void set_model_file_picker(bool available) { current_ui().file_picker = available; }
+bool model_file_picker() { return current_ui().file_picker; }
 bool take_model_file_request() {
-  const bool r = g_file_requested;
-  g_file_requested = false;
+  const bool r = current_ui().file_requested;
+  current_ui().file_requested = false;
   return r;
 }
 
 void draw_model_file_button() {
-  if (!g_file_picker) {
+  if (!model_file_picker()) {
     ImGui::TextDisabled("Load a config: window.posenc.loadModel");
     return;
   }
-  if (ImGui::Button("Load config.json / GGUF")) g_file_requested = true;
+  if (ImGui::Button("Load config.json / GGUF")) current_ui().file_requested = true;
   probe_last_item("button.load_model");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
@@ -81,9 +70,9 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   } catch (const std::exception& e) {
     error = Notice{"model", std::string("loading the model: ") + e.what()};
   }
-  // Every view that takes models gets it (or the error); the page shows `view` if it takes models.
+  // Every view of the app that takes models gets it (or the error); the page shows `view` if it takes models.
   const ModelSink* shown = nullptr;
-  for (ModelSink* s : sinks()) {
+  for (ModelSink* s : current_ui().model_sinks) {
     if (error) s->set_model_load_error(*error);
     else s->set_loaded_model(m);
     if (view == s->sink_view_id() || (!shown && std::strcmp(s->sink_view_id(), "model") == 0)) shown = s;

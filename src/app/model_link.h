@@ -21,11 +21,11 @@
 
 namespace posenc::app {
 
-// Receives loaded models: every live Model, RoPE and scores view registers itself.
+// Receives loaded models: the App lists its Model, RoPE and scores views (UiState::model_sinks).
 class ModelSink {
  public:
-  ModelSink();
-  virtual ~ModelSink();
+  ModelSink() = default;
+  virtual ~ModelSink() = default;
   ModelSink(const ModelSink&) = delete;
   ModelSink& operator=(const ModelSink&) = delete;
   virtual void set_loaded_model(const ModelPosition& m) = 0;

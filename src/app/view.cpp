@@ -12,6 +12,10 @@
 
 namespace posenc::app {
 
+LayoutMode layout_mode(float width) {
+  return width >= 1000 ? LayoutMode::Wide : width >= 560 ? LayoutMode::Medium : LayoutMode::Narrow;
+}
+
 ParamList View::param_list() const {
   ParamList list;
   // Declaring only takes the members' addresses; nothing is changed here.

@@ -27,6 +27,9 @@ class Controls;
 
 // How much room the app gives the view this frame (from the frame's width, not the screen's).
 enum class LayoutMode { Wide, Medium, Narrow };
+// The layout of a frame `width` window units wide: wide from 1000 (controls beside the plots), medium
+// from 560 (controls above, plots side by side), narrow below (one plot per row).
+LayoutMode layout_mode(float width);
 
 // One number that matters for the current view (App::describe()).
 struct DescribedNumber {
