@@ -91,8 +91,9 @@ void RopeExtraKeys::declare(ParamList& p) {
   p.real("beta_fast", beta_fast, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "beta_fast = %.6g"});
   p.real("beta_slow", beta_slow, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "beta_slow = %.6g"});
   p.flag("truncate", truncate, {.label = "YaRN truncate (floor/ceil the correction range)"});
+  // Not YaRN's alone: LongRoPE's cos/sin magnitude too (the Model view).
   p.real("attention_factor", attention_factor, 0.0, 100.0,
-         {.label = "YaRN attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
+         {.label = "attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
   p.real("mscale", mscale, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "mscale = %.6g"});
   p.real("mscale_all_dim", mscale_all_dim, 0.0, 100.0,
          {.label = "YaRN mscale_all_dim (0 = unset)", .format = "mscale_all_dim = %.6g"});

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/notices.h"
@@ -62,6 +63,7 @@ struct ModelFill {
 
 class ModelLinkedView : public View, public ModelSink {
  public:
+  explicit ModelLinkedView(ViewText text) : View(std::move(text)) {}
   void set_loaded_model(const ModelPosition& m) override;
   void set_model_load_error(const Notice& n) override;
   const char* sink_view_id() const override { return id(); }
