@@ -2,6 +2,7 @@
 // Knows ImGui and GL, nothing of SDL or the browser (src/platform/ drives it).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -9,24 +10,37 @@
 
 #include "app/export.h"
 #include "app/params.h"
+#include "app/ui_state.h"
+#include "app/url_state.h"
 #include "app/view.h"
 
 namespace posenc::app {
-
-enum class Theme { Auto, Light, Dark };
-// controls=0 (hidden), 1 (shown: beside the plots when wide, above when not), compact (a strip above).
-enum class ControlsMode { Hidden, Shown, Compact };
 
 // Things the app asks its platform to do (clipboard, downloads, reading pixels back).
 enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson, OpenModelFile };
 
 class App {
  public:
+  // Makes its UI state current (app/ui_state.h).
   App();
   ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
 
-  // Builds one frame's UI. Call between ImGui::NewFrame() and ImGui::Render().
+  // Builds one frame's UI (with this App's UI state made current). Call between ImGui::NewFrame() and
+  // ImGui::Render().
   void frame();
+
+  // This App's UI state (probes, readout, zoom windows, focused slider, touch, loaded-model receivers),
+  // and making it the one the modules' free functions act on (app/ui_state.h): for a caller that drives
+  // several Apps in one process, before it talks to one of them outside its frame().
+  UiState& ui() { return ui_; }
+  void make_current() { set_current_ui(&ui_); }
+
+  // A config.json text or GGUF header loaded into this App's views that take models (load_model_bytes in
+  // app/views/views.h, with this App current).
+  std::string load_model(const unsigned char* data, std::size_t size, const std::string& view = "model",
+                         bool prefix = false);
 
   // Every view's id, in menu order (the one list tests, CMake test registration and docs read).
   static std::vector<std::string> view_ids();
@@ -55,7 +69,7 @@ class App {
   // The page's prefers-color-scheme, used while theme is Auto.
   void set_system_dark(bool dark);
   bool dark() const;
-  bool embed() const { return embed_; }
+  bool embed() const { return keys_.embed; }
   // Height (in window units) the current view would like in embed mode, so an iframe can fit it.
   int preferred_height() const { return preferred_height_; }
 
@@ -86,9 +100,26 @@ class App {
   View* current_view() { return current_; }
 
  private:
+  // What one frame lays out: from the frame's size (never the screen's) and the app-level keys.
+  struct FrameLayout {
+    float width = 0, height = 0;
+    LayoutMode mode = LayoutMode::Wide;
+    bool small_embed = false;  // an embed too small for more than one figure
+    std::string figure;        // the figure shown alone ("" = all)
+    bool side = false;         // the controls beside the plots (else above them, or hidden)
+  };
+  FrameLayout plan_frame() const;
+  void begin_main_window(const FrameLayout& layout);
+  // The controls beside or above the plots; returns the height they take above the plots.
+  float draw_controls_area(const FrameLayout& layout);
+  // The formula line and the plots; returns the formula line's height.
+  float draw_content_area(const FrameLayout& layout);
+  // The height an embed asks its page for.
+  void update_preferred_height(const FrameLayout& layout, float top_used, float controls_h, float caption_h);
+
   void draw_menu_bar(bool picker);
   void draw_controls_panel(int columns);
-  // The app-level URL parameters (embed, controls, figure), declared once.
+  // The app-level URL parameters (embed, controls, figure), declared once (app/url_state.cpp).
   void app_params(ParamList& list);
   void draw_notices();
   // Height the layout needs at `width` in `mode` below `top` (padding, menu, notices) with `controls_h`
@@ -98,21 +129,20 @@ class App {
   void apply_theme();
   View* find_view(const std::string& id);
 
+  UiState ui_;  // declared first: the views below are released before it
   std::vector<std::unique_ptr<View>> views_;
   View* current_ = nullptr;
+  AppKeys keys_;  // embed, controls, figure, theme
   Notices notices_;
   bool state_changed_ = false;
   bool time_next_update_ = true;  // the next frame follows a state load: time its update
   AppAction action_ = AppAction::None;
-  bool embed_ = false;
-  ControlsMode controls_ = ControlsMode::Shown;
-  std::string figure_;         // figure=: one plot of the view alone ("" = all)
   int controls_open_ = -1;     // the medium/compact controls strip is open (-1: not decided yet; UI only)
-  bool notice_more_ = false;
+  bool notice_more_ = false;   // the notice shows all its lines
   std::string dismissed_notes_;  // the view notes the reader dismissed (shown again once they change)
   bool narrow_controls_open_ = false;  // the narrow layout's controls panel (behind a toggle)
-  float controls_natural_h_ = 0;       // height the controls took last frame   // the notice shows all its lines
-  Theme theme_ = Theme::Auto;
+  float controls_natural_h_ = 0;       // height the controls took last frame
+  ImVec2 menu_view_min_, menu_view_max_;  // the closed view picker's header (probe menu.view while open)
   bool system_dark_ = true;
   int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)
   int preferred_height_ = 480;

@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 #include "app/probe.h"
+#include "app/ui_state.h"
 
 namespace posenc::app {
 namespace {
@@ -21,10 +21,6 @@ ImGuiSliderFlags slider_flags(const Param& p) {
 }
 
 std::string default_format(const Param& p, const char* spec) { return p.key + " = " + spec; }
-
-// The focused slider (ImGui id and key): the declared slider last clicked, dragged or entered.
-ImGuiID g_focused_id = 0;
-std::string g_focused_key;
 
 // Arrow keys this frame as steps: Right/Up +1, Left/Down -1, times 10 with Shift. Keys reach the app only
 // while the canvas has the keyboard focus; none while a text field is being edited or an item is held.
@@ -108,20 +104,8 @@ bool draw_numbers(const Param& p) {
   return changed;
 }
 
-// Text being edited, per key: while the field is active it holds what the user typed (which may not
-// parse yet); otherwise it follows the value.
-struct TextEdit {
-  std::string text;
-  std::string why;      // why the text does not parse ("" when it does)
-  bool active = false;  // the field had the keyboard last frame
-};
-std::map<std::string, TextEdit>& text_edits() {
-  static std::map<std::string, TextEdit> edits;
-  return edits;
-}
-
 bool draw_text(const Param& p) {
-  TextEdit& edit = text_edits()[p.key];
+  TextEdit& edit = current_ui().text_edits[p.key];
   const std::string current = p.format();
   if (!edit.active && edit.why.empty()) edit.text = current;
   bool changed = false;
@@ -137,15 +121,14 @@ bool draw_text(const Param& p) {
   return changed;
 }
 
-bool g_columns = false;
-bool g_first_cell = true;
-
 }  // namespace
 
 int focused_slider_steps(const Param& p) {
+  // The focused slider: the declared slider last clicked, dragged or entered.
+  UiState& ui = current_ui();
   const ImGuiID id = ImGui::GetItemID();
-  if (ImGui::IsItemActive()) g_focused_id = id, g_focused_key = p.key;
-  if (g_focused_id != id || id == 0) return 0;
+  if (ImGui::IsItemActive()) ui.focused_id = id, ui.focused_key = p.key;
+  if (ui.focused_id != id || id == 0) return 0;
   const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
   ImGui::GetWindowDrawList()->AddRect(ImVec2(mn.x - 1, mn.y - 1), ImVec2(mx.x + 1, mx.y + 1),
                                       ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0, 2.0f);
@@ -186,15 +169,16 @@ bool step_param(const Param& p, int steps) {
 
 void end_controls_frame() {
   // Another item held (a button, a checkbox, a plot...): no slider is focused any more.
+  UiState& ui = current_ui();
   const ImGuiID active = ImGui::GetActiveID();
-  if (active != 0 && active != g_focused_id) g_focused_id = 0, g_focused_key.clear();
+  if (active != 0 && active != ui.focused_id) ui.focused_id = 0, ui.focused_key.clear();
 }
 
-const std::string& focused_slider_key() { return g_focused_key; }
+const std::string& focused_slider_key() { return current_ui().focused_key; }
 
 void set_controls_columns(bool on) {
-  g_columns = on;
-  g_first_cell = true;
+  current_ui().columns = on;
+  current_ui().first_cell = true;
 }
 
 const Param& Controls::param(const char* key) const {
@@ -204,9 +188,9 @@ const Param& Controls::param(const char* key) const {
 
 bool Controls::draw(const char* key) {
   const Param& p = param(key);
-  if (g_columns) {
-    if (!g_first_cell) ImGui::TableNextColumn();
-    g_first_cell = false;
+  if (UiState& ui = current_ui(); ui.columns) {
+    if (!ui.first_cell) ImGui::TableNextColumn();
+    ui.first_cell = false;
   }
   const bool own_label = p.kind == ParamKind::Flag ||
                          (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);

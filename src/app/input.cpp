@@ -3,27 +3,18 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
-#include <map>
-#include <vector>
+
+#include "app/ui_state.h"
 
 namespace posenc::app {
-namespace {
 
-TouchFrame g_touch;
-std::string g_readout;
-bool g_logging = false;  // between begin_readout and end_readout
-std::vector<ImRect> g_zoomable;
-std::map<std::string, ImVec4> g_zoom;
+void set_touch_frame(const TouchFrame& touch) { current_ui().touch = touch; }
+const TouchFrame& touch_frame() { return current_ui().touch; }
 
-}  // namespace
-
-void set_touch_frame(const TouchFrame& touch) { g_touch = touch; }
-const TouchFrame& touch_frame() { return g_touch; }
-
-bool readout_allowed() { return !g_touch.touch || g_touch.long_press; }
+bool readout_allowed() { return !touch_frame().touch || touch_frame().long_press; }
 
 void begin_readout() {
-  if (g_touch.touch) {
+  if (touch_frame().touch) {
     // Clear of the finger (a tooltip beside the pointer would be under the hand): above it in the lower
     // half of the frame, below it in the upper half; across, the finger's place in the frame is the
     // anchor's place in the tooltip, so a tooltip no wider than the frame stays inside it.
@@ -41,21 +32,22 @@ void begin_readout() {
   // ImGui's log captures the text drawn from here on (one line per text line).
   if (!ImGui::GetCurrentContext()->LogEnabled) {
     ImGui::LogToBuffer();
-    g_logging = true;
+    current_ui().logging_readout = true;
   }
 }
 
 void end_readout() {
-  if (g_logging) {
+  UiState& ui = current_ui();
+  if (ui.logging_readout) {
     ImGuiContext& g = *ImGui::GetCurrentContext();
     std::string text = g.LogBuffer.c_str();
     ImGui::LogFinish();
-    g_logging = false;
+    ui.logging_readout = false;
     // Words only: one line per text line, no separator rules ("----"), no blank lines, single spaces.
     std::string line;
     auto flush = [&] {
       while (!line.empty() && line.back() == ' ') line.pop_back();
-      if (line.find_first_not_of("- ") != std::string::npos) g_readout += (g_readout.empty() ? "" : "\n") + line;
+      if (line.find_first_not_of("- ") != std::string::npos) ui.readout += (ui.readout.empty() ? "" : "\n") + line;
       line.clear();
     };
     for (char c : text) {
@@ -69,29 +61,31 @@ void end_readout() {
   ImGui::EndTooltip();
 }
 
-const std::string& last_readout() { return g_readout; }
+const std::string& last_readout() { return current_ui().readout; }
 
-void add_zoomable(ImVec2 min, ImVec2 max) { g_zoomable.emplace_back(min, max); }
+void add_zoomable(ImVec2 min, ImVec2 max) { current_ui().zoomable.emplace_back(min, max); }
 
 bool zoomable_at(ImVec2 point) {
-  for (const ImRect& r : g_zoomable)
-    if (r.Contains(point)) return true;
+  for (const auto& [min, max] : current_ui().zoomable)
+    if (ImRect(min, max).Contains(point)) return true;
   return false;
 }
 
-void set_zoom_window(const std::string& name, ImVec4 window) { g_zoom[name] = window; }
+void set_zoom_window(const std::string& name, ImVec4 window) { current_ui().zoom[name] = window; }
 
 bool find_zoom_window(const std::string& name, ImVec4* window) {
-  auto it = g_zoom.find(name);
-  if (it == g_zoom.end()) return false;
+  const auto& zoom = current_ui().zoom;
+  auto it = zoom.find(name);
+  if (it == zoom.end()) return false;
   *window = it->second;
   return true;
 }
 
 void begin_input_frame() {
-  g_readout.clear();
-  g_zoomable.clear();
-  g_zoom.clear();
+  UiState& ui = current_ui();
+  ui.readout.clear();
+  ui.zoomable.clear();
+  ui.zoom.clear();
 }
 
 }  // namespace posenc::app

@@ -11,18 +11,11 @@
 
 #include <string>
 
+#include "app/ui_state.h"
+
 namespace posenc::app {
 
-// Touch this frame, from the platform.
-struct TouchFrame {
-  bool touch = false;       // the pointer is a finger: hover readouts wait for a long-press
-  bool long_press = false;  // a finger rests (~500 ms, little movement): the readout shows at the finger
-  int fingers = 0;          // fingers down in a gesture the app owns (a pinch needs 2)
-  ImVec2 centre{0, 0};      // their centroid (window units); ImGui's mouse position follows it
-  float scale = 1.0f;       // pinch: spread of the fingers now / at the last frame (1 when not pinching)
-  bool changed = false;     // a finger went down or up this frame: the centroid jumped (no pan from it)
-  bool double_tap = false;  // this frame's press is the second tap of a double-tap (resets a zoom)
-};
+// Touch this frame, from the platform (TouchFrame: app/ui_state.h).
 void set_touch_frame(const TouchFrame& touch);
 const TouchFrame& touch_frame();
 

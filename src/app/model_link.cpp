@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <cstring>
-#include <set>
 #include <span>
 
 #include "app/controls.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/ui_state.h"
 #include "app/views/views.h"
 #include "core/models/gguf.h"
 #include "model_io/config_json.h"
@@ -23,32 +23,21 @@ constexpr const char* kCustom = "custom";
 // posenc inspect). config.json is checked at 8 MiB by parse_config_text.
 constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
 
-std::set<ModelSink*>& sinks() {
-  static std::set<ModelSink*> all;
-  return all;
-}
-
-bool g_file_picker = false;
-bool g_file_requested = false;
-
 }  // namespace
 
-ModelSink::ModelSink() { sinks().insert(this); }
-ModelSink::~ModelSink() { sinks().erase(this); }
-
-void set_model_file_picker(bool available) { g_file_picker = available; }
+void set_model_file_picker(bool available) { current_ui().file_picker = available; }
 bool take_model_file_request() {
-  const bool r = g_file_requested;
-  g_file_requested = false;
+  const bool r = current_ui().file_requested;
+  current_ui().file_requested = false;
   return r;
 }
 
 void draw_model_file_button() {
-  if (!g_file_picker) {
+  if (!current_ui().file_picker) {
     ImGui::TextDisabled("Load a config: window.posenc.loadModel");
     return;
   }
-  if (ImGui::Button("Load config.json / GGUF")) g_file_requested = true;
+  if (ImGui::Button("Load config.json / GGUF")) current_ui().file_requested = true;
   probe_last_item("button.load_model");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
@@ -80,9 +69,9 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   } catch (const std::exception& e) {
     error = Notice{"model", std::string("loading the model: ") + e.what()};
   }
-  // Every view that takes models gets it (or the error); the page shows `view` if it takes models.
+  // Every view of the app that takes models gets it (or the error); the page shows `view` if it takes models.
   const ModelSink* shown = nullptr;
-  for (ModelSink* s : sinks()) {
+  for (ModelSink* s : current_ui().model_sinks) {
     if (error) s->set_model_load_error(*error);
     else s->set_loaded_model(m);
     if (view == s->sink_view_id() || (!shown && std::strcmp(s->sink_view_id(), "model") == 0)) shown = s;
@@ -101,8 +90,9 @@ void RopeExtraKeys::declare(ParamList& p) {
   p.real("beta_fast", beta_fast, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "beta_fast = %.6g"});
   p.real("beta_slow", beta_slow, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "beta_slow = %.6g"});
   p.flag("truncate", truncate, {.label = "YaRN truncate (floor/ceil the correction range)"});
+  // Not YaRN's alone: LongRoPE's cos/sin magnitude too (the Model view).
   p.real("attention_factor", attention_factor, 0.0, 100.0,
-         {.label = "YaRN attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
+         {.label = "attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
   p.real("mscale", mscale, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "mscale = %.6g"});
   p.real("mscale_all_dim", mscale_all_dim, 0.0, 100.0,
          {.label = "YaRN mscale_all_dim (0 = unset)", .format = "mscale_all_dim = %.6g"});

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/notices.h"
@@ -21,11 +22,11 @@
 
 namespace posenc::app {
 
-// Receives loaded models: every live Model, RoPE and scores view registers itself.
+// Receives loaded models: the App lists its Model, RoPE and scores views (UiState::model_sinks).
 class ModelSink {
  public:
-  ModelSink();
-  virtual ~ModelSink();
+  ModelSink() = default;
+  virtual ~ModelSink() = default;
   ModelSink(const ModelSink&) = delete;
   ModelSink& operator=(const ModelSink&) = delete;
   virtual void set_loaded_model(const ModelPosition& m) = 0;
@@ -62,6 +63,7 @@ struct ModelFill {
 
 class ModelLinkedView : public View, public ModelSink {
  public:
+  explicit ModelLinkedView(ViewText text) : View(std::move(text)) {}
   void set_loaded_model(const ModelPosition& m) override;
   void set_model_load_error(const Notice& n) override;
   const char* sink_view_id() const override { return id(); }

@@ -6,14 +6,11 @@
 #include <map>
 
 #include "app/input.h"
+#include "app/ui_state.h"
 
 namespace posenc::app {
 namespace {
-std::map<std::string, std::pair<ImVec2, ImVec2>>& probes() {
-  static std::map<std::string, std::pair<ImVec2, ImVec2>> map;
-  return map;
-}
-bool g_wheel_requested = false;
+std::map<std::string, std::pair<ImVec2, ImVec2>>& probes() { return current_ui().probes; }
 }  // namespace
 
 void probe_last_item(const char* name) { probe_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
@@ -60,10 +57,10 @@ std::vector<NamedRect> all_probes() {
 
 void clear_probes() {
   probes().clear();
-  g_wheel_requested = false;
+  current_ui().wheel_requested = false;
 }
 
-void request_wheel() { g_wheel_requested = true; }
-bool wheel_requested() { return g_wheel_requested; }
+void request_wheel() { current_ui().wheel_requested = true; }
+bool wheel_requested() { return current_ui().wheel_requested; }
 
 }  // namespace posenc::app

@@ -4,18 +4,18 @@
 
 #include <chrono>
 
+#include "app/ui_state.h"
+
 namespace posenc::app {
 
-inline double g_last_update_ms = 0.0;
-
-inline double last_update_ms() { return g_last_update_ms; }
+inline double last_update_ms() { return current_ui().last_update_ms; }
 
 // Scoped timer: `if (dirty_) { const UpdateTimer timer; recompute(); }`.
 class UpdateTimer {
  public:
   UpdateTimer() : t0_(std::chrono::steady_clock::now()) {}
   ~UpdateTimer() {
-    g_last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+    current_ui().last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
   }
   UpdateTimer(const UpdateTimer&) = delete;
   UpdateTimer& operator=(const UpdateTimer&) = delete;

@@ -12,6 +12,10 @@
 
 namespace posenc::app {
 
+LayoutMode layout_mode(float width) {
+  return width >= 1000 ? LayoutMode::Wide : width >= 560 ? LayoutMode::Medium : LayoutMode::Narrow;
+}
+
 ParamList View::param_list() const {
   ParamList list;
   // Declaring only takes the members' addresses; nothing is changed here.
@@ -46,6 +50,19 @@ std::string View::fingerprint() const {
 
 std::string View::key_for_field(const std::string& field) const {
   return param_list().find(field) ? field : std::string();
+}
+
+std::string View::renamed_key(const std::string& field,
+                              std::initializer_list<std::pair<const char*, const char*>> renames) const {
+  for (const auto& [from, to] : renames)
+    if (field == from) return to;
+  return View::key_for_field(field);
+}
+
+std::string View::scaling_key(const std::string& field, const std::string& prefix, const char* fallback) const {
+  if (field.rfind(prefix, 0) != 0) return "";
+  const std::string rest = field.substr(prefix.size());
+  return rest != "type" && param_list().find(rest) ? rest : fallback;
 }
 
 void View::prepare() {

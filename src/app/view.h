@@ -9,9 +9,11 @@
 
 #include <imgui.h>
 
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/export.h"
@@ -27,6 +29,9 @@ class Controls;
 
 // How much room the app gives the view this frame (from the frame's width, not the screen's).
 enum class LayoutMode { Wide, Medium, Narrow };
+// The layout of a frame `width` window units wide: wide from 1000 (controls beside the plots), medium
+// from 560 (controls above, plots side by side), narrow below (one plot per row).
+LayoutMode layout_mode(float width);
 
 // One number that matters for the current view (App::describe()).
 struct DescribedNumber {
@@ -40,12 +45,26 @@ struct CannotCompute {
   std::string message;
 };
 
+// What a view says of itself, given once to View's constructor. A view whose caption, formula in words or
+// figures depend on its parameters leaves them empty here and overrides caption(), formula_words() or
+// figures().
+struct ViewText {
+  const char* id;                    // stable id used in URLs and tests ("waves", ...)
+  const char* title;                 // menu title
+  const char* caption = "";          // one-line formula of what the view shows
+  const char* words = "";            // the formula in words
+  std::vector<std::string> figures = {};  // the plots, the main one first (see figures())
+};
+
 class View {
  public:
+  explicit View(ViewText text) : text_(std::move(text)) {}
   virtual ~View() = default;
-  virtual const char* id() const = 0;       // stable id used in URLs and tests ("waves", ...)
-  virtual const char* title() const = 0;    // menu title
-  virtual const char* caption() const = 0;  // one-line formula of what the view shows
+  View(const View&) = delete;
+  View& operator=(const View&) = delete;
+  const char* id() const { return text_.id; }
+  const char* title() const { return text_.title; }
+  virtual const char* caption() const { return text_.caption; }
 
   // Declares every URL parameter (key, member, range or choices, label) in reading order. Called often
   // (every frame, every save and load): it must only declare.
@@ -72,13 +91,13 @@ class View {
 
   // The view's figures (plot names for figure= and plot.<name> probes), the main figure first: the main
   // figure is what a small embed shows alone.
-  virtual std::vector<std::string> figures() const = 0;
+  virtual std::vector<std::string> figures() const { return text_.figures; }
   // The layout for the next draw_content: the width class and the figure shown alone ("" = all).
   void set_layout(LayoutMode mode, const std::string& figure) { mode_ = mode, figure_ = figure; }
   // Height the figures want at `width` when stacked one per row (the content scrolls past the frame).
   virtual float stacked_height(float width) const;
   // The formula in words and the 3-6 numbers that matter (call prepare() first).
-  virtual std::string formula_words() const = 0;
+  virtual std::string formula_words() const { return text_.words; }
   virtual void numbers(std::vector<DescribedNumber>& /*out*/) const {}
   // Notices about the state that do not stop the view (call prepare() first): what of a real model the
   // view cannot show, a failed model load. Each names its key ("model", a key path).
@@ -100,6 +119,14 @@ class View {
   virtual void controls(Controls& c) = 0;
   // The URL key a core InvalidArgument field is about (default: the field itself when declared).
   virtual std::string key_for_field(const std::string& field) const;
+  // key_for_field through a view's renames (core field, URL key): the key the table gives `field`, else
+  // the default rule.
+  std::string renamed_key(const std::string& field,
+                          std::initializer_list<std::pair<const char*, const char*>> renames) const;
+  // A field of a RoPE scaling under `prefix` ("scaling.", "position.scaling."): the declared key of the
+  // same name (YaRN's and Llama 3's keys have the scaling's field names), else `fallback` (the key that
+  // chose the scaling); "" for a field not under `prefix`.
+  std::string scaling_key(const std::string& field, const std::string& prefix, const char* fallback) const;
   // Forces a recompute at the next prepare() (for inputs that are not URL parameters).
   void invalidate() { computed_.clear(); }
   bool failed() const { return error_.has_value(); }
@@ -111,6 +138,7 @@ class View {
 
  private:
   std::string fingerprint() const;
+  ViewText text_;
   std::string computed_;  // fingerprint of the parameters last computed ("" = never)
   bool upload_pending_ = false;
   std::optional<Notice> error_;

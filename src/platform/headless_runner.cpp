@@ -147,6 +147,8 @@ void HeadlessRunner::new_platform_frame() {
 
 unsigned HeadlessRunner::framebuffer() const { return gl_->framebuffer.id(); }
 
+void HeadlessRunner::present() { glFinish(); }
+
 Image HeadlessRunner::render(int frames) {
   for (int f = 0; f < frames; ++f) frame();
   try {

@@ -23,6 +23,9 @@ class HeadlessRunner : public Runner {
  protected:
   void new_platform_frame() override;
   unsigned framebuffer() const override;
+  // Waits for the frame's GL work: with no swap to end a frame, Mesa's software rasteriser would keep
+  // queueing frames (and every frame's vertex buffers) until a read-back.
+  void present() override;
 
  private:
   struct Gl;  // EGL context, offscreen framebuffer, ImGui

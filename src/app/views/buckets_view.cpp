@@ -57,8 +57,9 @@ void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
 
 class BucketsView final : public View {
  public:
-  const char* id() const override { return "buckets"; }
-  const char* title() const override { return "Bias buckets"; }
+  BucketsView()
+      : View({.id = "buckets", .title = "Bias buckets", .figures = {"buckets", "index", "value"}}) {}
+
   const char* caption() const override;
 
   void params(ParamList& p) override {
@@ -87,7 +88,6 @@ class BucketsView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
-  std::vector<std::string> figures() const override { return {"buckets", "index", "value"}; }
   std::string formula_words() const override {
     switch (scheme_) {
       case Scheme::T5:
@@ -156,9 +156,7 @@ class BucketsView final : public View {
     }
   }
   std::string key_for_field(const std::string& field) const override {
-    if (field == "max_relative_position") return "clip";
-    if (field == "relative_positions") return "n";
-    return View::key_for_field(field);
+    return renamed_key(field, {{"max_relative_position", "clip"}, {"relative_positions", "n"}});
   }
   void recompute() override;
   void upload() override;
@@ -173,18 +171,15 @@ class BucketsView final : public View {
   int n_ = 64;
   // T5
   bool bidirectional_ = true;
-  int num_buckets_ = 32;
-  int max_distance_ = 128;
+  int num_buckets_ = 32, max_distance_ = 128;
   int seed_ = 0;
   Shown shown_ = Shown::Bucket;  // the matrix shows the bucket index or the bias
   // DeBERTa
-  int bucket_size_ = 32;
-  int max_position_ = 512;
+  int bucket_size_ = 32, max_position_ = 512;
   // Shaw
   int clip_ = 8;
-  // ALiBi
-  int heads_ = 8;
-  int head_ = 0;
+  // ALiBi: the heads, and the head drawn in the matrix
+  int heads_ = 8, head_ = 0;
 
   int heatmap_n_ = 0;
   float vmin_ = 0, vmax_ = 1;

@@ -23,11 +23,15 @@ constexpr const char* kScheduleLabels[kSchedules] = {"geometric (standard)", "li
 
 class FrequenciesView final : public View {
  public:
-  const char* id() const override { return "frequencies"; }
-  const char* title() const override { return "Frequencies"; }
-  const char* caption() const override {
-    return "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k";
-  }
+  FrequenciesView()
+      : View({.id = "frequencies",
+              .title = "Frequencies",
+              .caption = "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k",
+              .words = "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d "
+                       "(geometric), or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions "
+                       "one full turn takes, compared with the sequence length n.",
+              .figures = {"wavelength", "frequency"}}) {}
+
 
   void params(ParamList& p) override {
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
@@ -38,12 +42,6 @@ class FrequenciesView final : public View {
            {.label = "Schedules", .help = "subset of the letters `gli` (geometric, linear, increasing)"});
   }
 
-  std::vector<std::string> figures() const override { return {"wavelength", "frequency"}; }
-  std::string formula_words() const override {
-    return "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d (geometric), "
-           "or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions one full turn "
-           "takes, compared with the sequence length n.";
-  }
   void numbers(std::vector<DescribedNumber>& out) const override {
     const std::vector<double> w = sinusoidal_frequencies(d_, base_, FrequencySchedule::Geometric);
     if (w.empty()) return;

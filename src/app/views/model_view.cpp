@@ -85,13 +85,12 @@ struct RopePanel {
 
 class ModelView final : public View, public ModelSink {
  public:
-  ModelView() { fill_from_preset(kDefaultModel); }
-
-  const char* id() const override { return "model"; }
-  const char* title() const override { return "Model"; }
-  const char* caption() const override {
-    return "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and target "
-           "lengths (or its ALiBi / T5 / DeBERTa / learned scheme)";
+  ModelView()
+      : View({.id = "model",
+              .title = "Model",
+              .caption = "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and "
+                         "target lengths (or its ALiBi / T5 / DeBERTa / learned scheme)"}) {
+    fill_from_preset(kDefaultModel);
   }
 
   void params(ParamList& p) override {
@@ -110,15 +109,7 @@ class ModelView final : public View, public ModelSink {
                .log = true});
     p.integer("max", max_, 1, kMaxLength,
               {.label = "max_position_embeddings", .format = "%d", .help = "target (maximum) length", .log = true});
-    p.real("beta_fast", beta_fast_, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "%.6g"});
-    p.real("beta_slow", beta_slow_, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "%.6g"});
-    p.flag("truncate", truncate_, {.label = "YaRN truncate"});
-    p.real("attention_factor", attention_factor_, 0.0, 100.0,
-           {.label = "attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
-    p.real("mscale", mscale_, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "%.6g"});
-    p.real("mscale_all_dim", mscale_all_dim_, 0.0, 100.0, {.label = "YaRN mscale_all_dim (0 = unset)", .format = "%.6g"});
-    p.real("low_freq_factor", low_freq_, 0.0, 1024.0, {.label = "Llama 3 low_freq_factor", .format = "%.6g"});
-    p.real("high_freq_factor", high_freq_, 0.0, 1024.0, {.label = "Llama 3 high_freq_factor", .format = "%.6g"});
+    extra_.declare(p);
     p.text("short_factor", [this](const std::string& s) { return parse_numbers(s, short_factor_); },
            [this] { return join_numbers(short_factor_); },
            {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
@@ -235,10 +226,7 @@ class ModelView final : public View, public ModelSink {
   int layout_ = 0, rope_type_ = 0;
   double factor_ = 1.0;
   int orig_ = 4096, max_ = 4096;
-  double beta_fast_ = 32.0, beta_slow_ = 1.0;
-  bool truncate_ = true;
-  double attention_factor_ = 0, mscale_ = 0, mscale_all_dim_ = 0;
-  double low_freq_ = 0, high_freq_ = 0;
+  RopeExtraKeys extra_;  // YaRN's and Llama 3's keys, as the RoPE and scores views declare them
   std::vector<double> short_factor_, long_factor_;
   double softmax_scale_ = 0;
   int num_buckets_ = 32, max_distance_ = 128;
@@ -272,14 +260,15 @@ void ModelView::fill_from(const ModelPosition& m) {
                                                               : 4096;
   max_ = int(std::clamp<int64_t>(max_len, 1, kMaxLength));
   orig_ = int(std::clamp<int64_t>(m.rope ? r.original_max_position_embeddings : max_, 1, kMaxLength));
-  beta_fast_ = r.scaling.beta_fast;
-  beta_slow_ = r.scaling.beta_slow;
-  truncate_ = r.scaling.truncate;
-  attention_factor_ = r.scaling.attention_factor.value_or(0);
-  mscale_ = r.scaling.mscale.value_or(0);
-  mscale_all_dim_ = r.scaling.mscale_all_dim.value_or(0);
-  low_freq_ = r.scaling.low_freq_factor;
-  high_freq_ = r.scaling.high_freq_factor;
+  // Every scaling's values (not only its type's, as RopeExtraKeys::fill), unclamped: the card shows them.
+  extra_.beta_fast = r.scaling.beta_fast;
+  extra_.beta_slow = r.scaling.beta_slow;
+  extra_.truncate = r.scaling.truncate;
+  extra_.attention_factor = r.scaling.attention_factor.value_or(0);
+  extra_.mscale = r.scaling.mscale.value_or(0);
+  extra_.mscale_all_dim = r.scaling.mscale_all_dim.value_or(0);
+  extra_.low_freq_factor = r.scaling.low_freq_factor;
+  extra_.high_freq_factor = r.scaling.high_freq_factor;
   short_factor_ = r.scaling.short_factor;
   long_factor_ = r.scaling.long_factor;
   softmax_scale_ = m.rope ? r.softmax_scale : 1.0 / std::sqrt(double(std::max(1, m.head_dim)));
@@ -312,14 +301,7 @@ ModelPosition ModelView::from_keys() const {
       s.type = RopeScalingType(rope_type_);
       s.factor = factor_;
       s.original_max_position_embeddings = orig_;
-      s.beta_fast = beta_fast_;
-      s.beta_slow = beta_slow_;
-      s.truncate = truncate_;
-      if (attention_factor_ > 0) s.attention_factor = attention_factor_;
-      if (mscale_ > 0) s.mscale = mscale_;
-      if (mscale_all_dim_ > 0) s.mscale_all_dim = mscale_all_dim_;
-      s.low_freq_factor = low_freq_;
-      s.high_freq_factor = high_freq_;
+      extra_.apply(s);
       s.short_factor = short_factor_;
       s.long_factor = long_factor_;
       r.frequencies = rope_frequencies(rotary_dim_, base_, s);
@@ -346,16 +328,8 @@ ModelPosition ModelView::from_keys() const {
 }
 
 std::string ModelView::key_for_field(const std::string& field) const {
-  if (field == "dim") return "rotary_dim";
-  if (field == "scaling.original_max_position_embeddings") return "orig";
-  if (field == "scaling.low_freq_factor") return "low_freq_factor";
-  if (field == "scaling.high_freq_factor") return "high_freq_factor";
-  if (field.rfind("scaling.", 0) == 0) {
-    const std::string rest = field.substr(8);
-    if (param_list().find(rest)) return rest;
-    return "rope_type";
-  }
-  return View::key_for_field(field);
+  const std::string key = renamed_key(field, {{"dim", "rotary_dim"}, {"scaling.original_max_position_embeddings", "orig"}});
+  return key.empty() ? scaling_key(field, "scaling.", "rope_type") : key;
 }
 
 void ModelView::recompute() {
@@ -472,10 +446,9 @@ void ModelView::controls(Controls& c) {
       for (const char* k : {"rotary_dim", "base", "layout", "rope_type", "factor", "orig", "max", "softmax_scale"})
         c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Yarn)
-        for (const char* k : {"beta_fast", "beta_slow", "truncate", "attention_factor", "mscale", "mscale_all_dim"})
-          c.draw(k);
+        for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Llama3)
-        for (const char* k : {"low_freq_factor", "high_freq_factor"}) c.draw(k);
+        for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Longrope)
         for (const char* k : {"attention_factor", "short_factor", "long_factor"}) c.draw(k);
       break;

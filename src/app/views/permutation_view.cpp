@@ -44,21 +44,21 @@ std::string difference_text(double v) {
 
 class PermutationView final : public View {
  public:
-  const char* id() const override { return "permutation"; }
-  const char* title() const override { return "Permutation"; }
-  std::vector<std::string> figures() const override { return {"difference", "output", "shuffled", "pooled"}; }
-  std::string formula_words() const override {
-    return "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding the "
-           "shuffled outputs are the original outputs in the shuffled order, so their difference is zero and "
-           "pooling over rows cannot tell the orders apart; with a position encoding the difference is visible.";
-  }
+  PermutationView()
+      : View({.id = "permutation",
+              .title = "Permutation",
+              .caption = "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
+                         "mean(Attn(X))",
+              .words = "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding "
+                       "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
+                       "and pooling over rows cannot tell the orders apart; with a position encoding the difference is "
+                       "visible.",
+              .figures = {"difference", "output", "shuffled", "pooled"}}) {}
+
   void numbers(std::vector<DescribedNumber>& out) const override {
     out.push_back({"max |O'[r] - O[perm r]|", result_.max_row_difference});
     out.push_back({"max |mean(O') - mean(O)|", result_.max_pooled_difference});
     out.push_back({"tokens", double(words_.size())});
-  }
-  const char* caption() const override {
-    return "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = mean(Attn(X))";
   }
 
   void params(ParamList& p) override {
@@ -85,10 +85,7 @@ class PermutationView final : public View {
   void controls(Controls& c) override;
   void recompute() override;
   std::string key_for_field(const std::string& field) const override {
-    if (field == "dim") return "d";
-    if (field == "x" || field == "n") return "sentence";
-    if (field == "perm") return "shuffle";
-    return View::key_for_field(field);
+    return renamed_key(field, {{"dim", "d"}, {"x", "sentence"}, {"n", "sentence"}, {"perm", "shuffle"}});
   }
   void upload() override {
     for (Tile& t : tiles_) {

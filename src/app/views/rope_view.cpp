@@ -40,12 +40,17 @@ ImU32 scaling_color(RopeScalingType type) { return palette_color(kScalingColor[i
 
 class RopeView final : public ModelLinkedView {
  public:
-  const char* id() const override { return "rope"; }
-  const char* title() const override { return "RoPE"; }
-  const char* caption() const override {
-    return "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  w'_k = scaled "
-           "frequency, bound (1/(d/2)) sum_j |S_j|";
-  }
+  RopeView()
+      : ModelLinkedView({.id = "rope",
+                         .title = "RoPE",
+                         .caption = "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  "
+                                    "w'_k = scaled frequency, bound (1/(d/2)) sum_j |S_j|",
+                         .words = "RoPE rotates pair k of the query and key by the position times a frequency w_k = "
+                                  "base to the power -2k/d, so their dot product depends only on the distance between "
+                                  "them. A context extension method scales the frequencies w'_k so that a model "
+                                  "trained on L positions reaches the target length T.",
+                         .figures = {"angles", "ratio", "decay", "rotation"}}) {}
+
 
   void params(ParamList& p) override {
     declare_model(p);
@@ -65,12 +70,6 @@ class RopeView final : public ModelLinkedView {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
-  std::vector<std::string> figures() const override { return {"angles", "ratio", "decay", "rotation"}; }
-  std::string formula_words() const override {
-    return "RoPE rotates pair k of the query and key by the position times a frequency w_k = base to the power "
-           "-2k/d, so their dot product depends only on the distance between them. A context extension method "
-           "scales the frequencies w'_k so that a model trained on L positions reaches the target length T.";
-  }
   void numbers(std::vector<DescribedNumber>& out) const override {
     out.push_back({"pairs turned fully in training", double(analysis_.full_turn)});
     out.push_back({"pairs interpolated", double(analysis_.interpolated)});
@@ -180,16 +179,11 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
 }
 
 std::string RopeView::key_for_field(const std::string& field) const {
-  // The core's field names (rope.cpp, rope_analysis.cpp) to this view's keys.
-  if (field == "scaling.factor") return "factor";
-  if (field == "scaling.original_max_position_embeddings") return "orig";
-  if (field == "target_length") return "target";
-  if (field == "max_distance") return "decay";
-  if (field.rfind("scaling.", 0) == 0) {
-    const std::string rest = field.substr(8);  // YaRN's and Llama 3's keys have the scaling's field names
-    return rest != "type" && param_list().find(rest) ? rest : "scaling";
-  }
-  return View::key_for_field(field);  // dim, base
+  // The core's field names (rope.cpp, rope_analysis.cpp) to this view's keys (dim and base are both).
+  const std::string key = renamed_key(field, {{"scaling.original_max_position_embeddings", "orig"},
+                                              {"target_length", "target"},
+                                              {"max_distance", "decay"}});
+  return key.empty() ? scaling_key(field, "scaling.", "scaling") : key;
 }
 
 void RopeView::recompute() {

@@ -62,8 +62,8 @@ uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull
 
 class ScoresView final : public ModelLinkedView {
  public:
-  const char* id() const override { return "scores"; }
-  const char* title() const override { return "Scores"; }
+  ScoresView() : ModelLinkedView({.id = "scores", .title = "Scores"}) {}
+
   const char* caption() const override;
 
   void params(ParamList& p) override {
@@ -149,20 +149,16 @@ class ScoresView final : public ModelLinkedView {
   const AttentionResult& exact_row(int row) const;
 
   Scheme scheme_ = Scheme::Sinusoidal;
-  int n_ = 32;
-  int d_ = 32;
+  int n_ = 32, d_ = 32;
   int seed_ = 1;
   int content_ = 0;  // index into kContentNames: 1 = every token the same
   bool causal_ = false;
   bool shared_scale_ = false;
   double base_ = 10000.0;
-  int t5_buckets_ = 32;
-  int t5_max_distance_ = 128;
-  int deberta_buckets_ = 256;
-  int deberta_max_position_ = 512;
-  int clip_ = 4;
-  int heads_ = 8;
-  int head_ = 0;
+  int t5_buckets_ = 32, t5_max_distance_ = 128;
+  int deberta_buckets_ = 256, deberta_max_position_ = 512;
+  int clip_ = 4;              // Shaw
+  int heads_ = 8, head_ = 0;  // ALiBi: the heads, and the head drawn
   int rotary_dim_ = 0;  // 0 = every dim rotates
   RopeLayout layout_ = RopeLayout::Half;
   RopeScalingType scaling_ = RopeScalingType::None;
@@ -274,22 +270,20 @@ void ScoresView::controls(Controls& c) {
 
 std::string ScoresView::key_for_field(const std::string& field) const {
   // The core's field names (attention() prefixes the position's with "position.") to this view's keys.
-  if (field == "position.num_buckets") return "buckets";
-  if (field == "position.max_distance") return "max_distance";
-  if (field == "position.bucket_size") return "deberta_buckets";
-  if (field == "position.max_position") return "deberta_max_position";
-  if (field == "position.max_relative_position") return "clip";
-  if (field == "position.slope") return "head";
-  if (field == "dim" || field == "q" || field == "k" || field == "x") return "d";
-  if (field == "position.rotary_dim" || field == "position.dim") return "rotary_dim";
-  if (field == "position.base") return "base";
-  if (field == "position.scaling.original_max_position_embeddings") return "orig";
-  if (field.rfind("position.scaling.", 0) == 0) {
-    const std::string rest = field.substr(17);  // YaRN's and Llama 3's keys have the scaling's field names
-    return rest != "type" && param_list().find(rest) ? rest : "scaling";
-  }
-  const std::string key = View::key_for_field(field);
-  return key.empty() ? "scheme" : key;  // any other position table: the scheme cannot compute this state
+  const std::string key = renamed_key(field, {{"position.num_buckets", "buckets"},
+                                              {"position.max_distance", "max_distance"},
+                                              {"position.bucket_size", "deberta_buckets"},
+                                              {"position.max_position", "deberta_max_position"},
+                                              {"position.max_relative_position", "clip"},
+                                              {"position.slope", "head"},
+                                              {"dim", "d"}, {"q", "d"}, {"k", "d"}, {"x", "d"},
+                                              {"position.rotary_dim", "rotary_dim"},
+                                              {"position.dim", "rotary_dim"},
+                                              {"position.base", "base"},
+                                              {"position.scaling.original_max_position_embeddings", "orig"}});
+  if (!key.empty()) return key;
+  const std::string scaling = scaling_key(field, "position.scaling.", "scaling");
+  return scaling.empty() ? "scheme" : scaling;  // any other position table: the scheme cannot compute this state
 }
 
 RopePosition ScoresView::rope_position() const {

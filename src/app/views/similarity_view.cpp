@@ -45,12 +45,16 @@ Series make_series(std::string label, const std::vector<double>& y, int64_t x0, 
 
 class SimilarityView final : public View {
  public:
-  const char* id() const override { return "similarity"; }
-  const char* title() const override { return "Similarity"; }
-  const char* caption() const override {
-    return "G[a][b] = P_a . P_b;  sinusoidal: P_p . P_{p+delta} = sum_k cos(delta w_k) for every p;  "
-           "neighbour distance ||P_{p+1} - P_p||";
-  }
+  SimilarityView()
+      : View({.id = "similarity",
+              .title = "Similarity",
+              .caption = "G[a][b] = P_a . P_b;  sinusoidal: P_p . P_{p+delta} = sum_k cos(delta w_k) for every p;  neighbour "
+                         "distance ||P_{p+1} - P_p||",
+              .words = "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
+                       "depends only on the offset b - a (the curves for different starting positions coincide); for "
+                       "sine-only encodings it does not. The last plot is the distance between neighbouring positions.",
+              .figures = {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"}}) {}
+
 
   void params(ParamList& p) override {
     p.choice("scheme", scheme_, names_of<AbsoluteScheme>(),
@@ -65,14 +69,6 @@ class SimilarityView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
-  std::vector<std::string> figures() const override {
-    return {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"};
-  }
-  std::string formula_words() const override {
-    return "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
-           "depends only on the offset b - a (the curves for different starting positions coincide); for sine-only "
-           "encodings it does not. The last plot is the distance between neighbouring positions.";
-  }
   void numbers(std::vector<DescribedNumber>& out) const override {
     if (!dots_) return;
     out.push_back({"P_0 . P_0", dots_->dot(0, 0)});
@@ -99,11 +95,7 @@ class SimilarityView final : public View {
         "are unique but neighbours can be far apart (7 -> 8 flips four bits).");
   }
   std::string key_for_field(const std::string& field) const override {
-    if (field == "dim") return "d";
-    if (field == "learned_max_len") return "max_len";
-    if (field == "limit") return "pstep";
-    if (field == "count") return "n";
-    return View::key_for_field(field);
+    return renamed_key(field, {{"dim", "d"}, {"learned_max_len", "max_len"}, {"limit", "pstep"}, {"count", "n"}});
   }
   void recompute() override;
   void upload() override;
@@ -118,8 +110,7 @@ class SimilarityView final : public View {
   }
 
   AbsoluteScheme scheme_ = AbsoluteScheme::Sinusoidal;
-  int n_ = 128;
-  int d_ = 64;
+  int n_ = 128, d_ = 64;
   double base_ = 10000.0;
   int p_step_ = 24;
   int max_len_ = 512;

@@ -36,22 +36,20 @@ const std::vector<int64_t> kPositions = {1, 2, 3};
 
 class ToyView final : public View {
  public:
-  const char* id() const override { return "toy"; }
-  const char* title() const override { return "Toy sentence"; }
-  std::vector<std::string> figures() const override { return {"rope", "none", "absolute", "relative"}; }
-  std::string formula_words() const override {
-    return "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against every "
-           "key j: with no position encoding, with absolute position vectors added, with a relative bias that "
-           "depends on |j - i|, and with RoPE rotating each vector by its position.";
-  }
+  ToyView()
+      : View({.id = "toy",
+              .title = "Toy sentence",
+              .caption = "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  (R(i theta) "
+                         "x_i) . (R(j theta) x_j)",
+              .words = "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against "
+                       "every key j: with no position encoding, with absolute position vectors added, with a relative bias "
+                       "that depends on |j - i|, and with RoPE rotating each vector by its position.",
+              .figures = {"rope", "none", "absolute", "relative"}}) {}
+
   void numbers(std::vector<DescribedNumber>& out) const override {
     static const char* names[] = {"no PE", "absolute PE", "relative bias", "RoPE"};
     for (int k = 0; k < kPanels; ++k)
       if (scores_[size_t(k)].rows() > 1) out.push_back({std::string(names[k]) + ": score(1, 2)", scores_[size_t(k)](0, 1)});
-  }
-  const char* caption() const override {
-    return "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  "
-           "(R(i theta) x_i) . (R(j theta) x_j)";
   }
 
   void params(ParamList& p) override {

@@ -27,8 +27,9 @@ constexpr int kMaxCurves = 6;
 
 class WavesView final : public View {
  public:
-  const char* id() const override { return "waves"; }
-  const char* title() const override { return "PE waves"; }
+  WavesView()
+      : View({.id = "waves", .title = "PE waves", .figures = {"pe", "curves"}}) {}
+
   const char* caption() const override;
 
   void params(ParamList& p) override {
@@ -44,7 +45,6 @@ class WavesView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
-  std::vector<std::string> figures() const override { return {"pe", "curves"}; }
   std::string formula_words() const override;
   void numbers(std::vector<DescribedNumber>& out) const override;
 

@@ -1,0 +1,79 @@
+// What the UI modules (probe, input, controls, model_link, the update timer) remember between and within
+// frames, gathered in one object that each App owns, so two Apps in one process share none of it.
+//
+// The modules' free functions (probe_last_item, focused_slider_key, load_model_bytes, ...) act on the
+// current UiState, as ImGui's functions act on its current context: an App makes its own current when it
+// is made and at the start of every frame (App::make_current() for a caller that drives several Apps).
+// Without an App (a view made alone in a test) they act on a state of their own.
+#pragma once
+
+#include <imgui.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace posenc::app {
+
+class ModelSink;
+
+// Touch this frame, from the platform.
+struct TouchFrame {
+  bool touch = false;       // the pointer is a finger: hover readouts wait for a long-press
+  bool long_press = false;  // a finger rests (~500 ms, little movement): the readout shows at the finger
+  int fingers = 0;          // fingers down in a gesture the app owns (a pinch needs 2)
+  ImVec2 centre{0, 0};      // their centroid (window units); ImGui's mouse position follows it
+  float scale = 1.0f;       // pinch: spread of the fingers now / at the last frame (1 when not pinching)
+  bool changed = false;     // a finger went down or up this frame: the centroid jumped (no pan from it)
+  bool double_tap = false;  // this frame's press is the second tap of a double-tap (resets a zoom)
+};
+
+// A text field being edited: while it is active it holds what the user typed (which may not parse yet);
+// otherwise it follows the value.
+struct TextEdit {
+  std::string text;
+  std::string why;      // why the text does not parse ("" when it does)
+  bool active = false;  // the field had the keyboard last frame
+};
+
+struct UiState {
+  UiState() = default;
+  ~UiState();
+  UiState(const UiState&) = delete;
+  UiState& operator=(const UiState&) = delete;
+
+  // probe.h: the named rectangles of the last frame, and whether a widget asked for the wheel.
+  std::map<std::string, std::pair<ImVec2, ImVec2>> probes;
+  bool wheel_requested = false;
+
+  // input.h: touch from the platform; the last frame's hover readout, zoomable areas and zoom windows.
+  TouchFrame touch;
+  std::string readout;
+  bool logging_readout = false;  // between begin_readout and end_readout
+  std::vector<std::pair<ImVec2, ImVec2>> zoomable;
+  std::map<std::string, ImVec4> zoom;
+
+  // controls.h: the focused slider (ImGui id and key), the compact strip's table cells, text fields.
+  ImGuiID focused_id = 0;
+  std::string focused_key;
+  bool columns = false;
+  bool first_cell = true;
+  std::map<std::string, TextEdit> text_edits;
+
+  // model_link.h: the views that receive a loaded model, and the page's file picker.
+  std::vector<ModelSink*> model_sinks;
+  bool file_picker = false;
+  bool file_requested = false;
+
+  // update_timer.h: wall-clock time of the last view recompute.
+  double last_update_ms = 0.0;
+};
+
+// The state the modules act on now.
+UiState& current_ui();
+// Makes `state` current (nullptr: the state of no App). A UiState that is destroyed while current
+// leaves the state of no App current.
+void set_current_ui(UiState* state);
+
+}  // namespace posenc::app

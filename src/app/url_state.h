@@ -1,0 +1,42 @@
+// The app's URL grammar beside the views' own keys: the app-level keys (embed, controls, figure, theme)
+// and how a query is cleaned before anything reads it. App's state_query, load_state_query,
+// load_state_query_strict and embed_query (app/url_state.cpp) are written with these; the query string
+// codec itself is app/state_params.h.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/notices.h"
+#include "app/view.h"
+
+namespace posenc::app {
+
+enum class Theme { Auto, Light, Dark };
+// controls=0 (hidden), 1 (shown: beside the plots when wide, above when not), compact (a strip above).
+enum class ControlsMode { Hidden, Shown, Compact };
+
+// The app-level keys of the URL state.
+struct AppKeys {
+  bool embed = false;                          // embed=1: only the view
+  ControlsMode controls = ControlsMode::Shown;  // controls=0|1|compact
+  std::string figure;                          // figure=: one plot of the view alone ("" = all)
+  Theme theme = Theme::Auto;                   // theme=light|dark
+
+  // The keys other than embed that differ from their default, in the order links write them (controls,
+  // figure, theme): ordinary links stay short.
+  std::vector<std::pair<std::string, std::string>> set_keys() const;
+  // theme=: light, dark, auto or empty (auto); anything else is a notice and changes nothing.
+  void read_theme(const std::string& value, Notices& notices);
+};
+
+// The query's keys and values, without the pairs holding a control character or invalid UTF-8 (never used,
+// nor cut at a NUL): each of those is a notice.
+StateMap parse_clean_query(const std::string& query, Notices& notices);
+
+// The strict (command line) wording of notices: the lenient wording says what the app does instead
+// ("ignored", "using 4"); there nothing is used.
+std::string strict_message(const Notices& notices);
+
+}  // namespace posenc::app

@@ -1,0 +1,141 @@
+// Two Apps in one process share no UI state (app/ui_state.h): each App's frames record their own probes,
+// a loaded model reaches only the App it is loaded into, touch and the file picker are set per App; and
+// the layout width classes (layout_mode) and the URL grammar of the app-level keys (app/url_state.h).
+#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <string>
+
+#include "app/app.h"
+#include "app/input.h"
+#include "app/model_link.h"
+#include "app/probe.h"
+#include "app/state_params.h"
+#include "app/url_state.h"
+#include "app/views/views.h"
+
+using posenc::app::App;
+
+namespace {
+
+std::string state_value(const App& app, const std::string& key) {
+  const auto s = posenc::app::parse_query(app.state_query());
+  const auto it = s.find(key);
+  return it == s.end() ? std::string("<absent>") : it->second;
+}
+
+// An ImGui context with its font atlas built: enough for App::frame without a GL context, for views that
+// draw with ImGui's draw lists alone (the frequencies view: plots, no heatmap textures).
+class ImGuiFrames {
+ public:
+  ImGuiFrames() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 800);
+    io.DeltaTime = 1.0f / 60;
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~ImGuiFrames() { ImGui::DestroyContext(); }
+  void frame(App& app) {
+    ImGui::NewFrame();
+    app.frame();
+    ImGui::Render();
+  }
+};
+
+TEST(AppState, EachAppRecordsItsOwnProbes) {
+  ImGuiFrames imgui;
+  App with_menu, embed;
+  with_menu.load_state_query("view=frequencies");
+  embed.load_state_query("view=frequencies&embed=1");
+  imgui.frame(with_menu);
+  imgui.frame(embed);
+  // The embed has no menu bar; the other App's menu is still its last frame's (not the embed's).
+  with_menu.make_current();
+  EXPECT_NE(posenc::app::probe_names().find("menu.view"), std::string::npos) << posenc::app::probe_names();
+  ImVec2 min, max;
+  EXPECT_TRUE(posenc::app::find_probe("menu.share", &min, &max));
+  embed.make_current();
+  EXPECT_EQ(posenc::app::probe_names().find("menu.view"), std::string::npos) << posenc::app::probe_names();
+  EXPECT_NE(posenc::app::probe_names().find("text.caption"), std::string::npos) << posenc::app::probe_names();
+  EXPECT_EQ(with_menu.ui().probes.count("menu.view"), 1u);
+  EXPECT_EQ(embed.ui().probes.count("menu.view"), 0u);
+}
+
+TEST(AppState, ALoadedModelReachesOnlyTheAppItIsLoadedInto) {
+  const std::string config = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+                                 "max_position_embeddings": 8192, "rope_theta": 500000.0,
+                                 "rope_scaling": {"rope_type": "linear", "factor": 2.0}})";
+  const auto* bytes = reinterpret_cast<const unsigned char*>(config.data());
+  App loaded, other;
+  loaded.load_state_query("view=rope");
+  other.load_state_query("view=rope");
+  const std::string before = other.state_query();
+  const std::string query = loaded.load_model(bytes, config.size(), "rope");
+  EXPECT_NE(query.find("model=custom"), std::string::npos) << query;
+  loaded.load_state_query(query);
+  EXPECT_EQ(loaded.notices(), "");
+  EXPECT_EQ(state_value(loaded, "model"), "custom");
+  EXPECT_EQ(state_value(loaded, "scaling"), "linear");
+  // The other App's views received nothing.
+  EXPECT_EQ(other.state_query(), before);
+  EXPECT_EQ(state_value(other, "model"), "");
+  // The free function loads into the current App (the one made or made current last).
+  other.make_current();
+  EXPECT_NE(posenc::app::load_model_bytes(bytes, config.size(), "rope").find("model=custom"), std::string::npos);
+  EXPECT_EQ(loaded.ui().model_sinks.size(), other.ui().model_sinks.size());
+  EXPECT_EQ(loaded.ui().model_sinks.size(), 3u);  // the Model, RoPE and scores views
+}
+
+TEST(AppState, TouchAndFilePickerArePerApp) {
+  App first, second;
+  first.make_current();
+  posenc::app::TouchFrame touch;
+  touch.touch = true;
+  posenc::app::set_touch_frame(touch);
+  posenc::app::set_model_file_picker(true);
+  second.make_current();
+  EXPECT_FALSE(posenc::app::touch_frame().touch);
+  EXPECT_FALSE(posenc::app::model_file_picker());
+  EXPECT_TRUE(first.ui().touch.touch);
+  EXPECT_TRUE(first.ui().file_picker);
+  first.make_current();
+  EXPECT_TRUE(posenc::app::readout_allowed() == false);  // a finger without a long-press: no readout
+}
+
+TEST(AppState, LayoutModeWidthClasses) {
+  using posenc::app::LayoutMode;
+  using posenc::app::layout_mode;
+  EXPECT_EQ(layout_mode(1280), LayoutMode::Wide);
+  EXPECT_EQ(layout_mode(1000), LayoutMode::Wide);
+  EXPECT_EQ(layout_mode(999.5f), LayoutMode::Medium);
+  EXPECT_EQ(layout_mode(720), LayoutMode::Medium);
+  EXPECT_EQ(layout_mode(560), LayoutMode::Medium);
+  EXPECT_EQ(layout_mode(559), LayoutMode::Narrow);
+  EXPECT_EQ(layout_mode(390), LayoutMode::Narrow);
+}
+
+TEST(AppState, AppKeysAreWrittenOnlyWhenSet) {
+  posenc::app::AppKeys keys;
+  EXPECT_TRUE(keys.set_keys().empty());
+  keys.controls = posenc::app::ControlsMode::Compact;
+  keys.figure = "pe";
+  keys.theme = posenc::app::Theme::Dark;
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"controls", "compact"}, {"figure", "pe"}, {"theme", "dark"}};
+  EXPECT_EQ(keys.set_keys(), want);
+  posenc::app::Notices notices;
+  keys.read_theme("sepia", notices);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0].key, "theme");
+  EXPECT_EQ(keys.theme, posenc::app::Theme::Dark);  // a rejected value changes nothing
+  keys.read_theme("", notices);
+  EXPECT_EQ(keys.theme, posenc::app::Theme::Auto);
+}
+
+}  // namespace
+#endif
