@@ -89,8 +89,9 @@ struct RopeCheckInput {
   std::optional<RopeCheckTolerance> tolerance;  // unset: the float32 rule (docs/cli.md)
 };
 
-// A fitted parameter: a number (factor, base, offset, seq_len, ratio) or a name (layout, dtype, factors).
-using CheckFitValue = std::variant<double, std::string>;
+// A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors) or a
+// flag (truncate).
+using CheckFitValue = std::variant<double, std::string, bool>;
 
 struct RopeCheckDiagnosis {
   CheckCause cause = CheckCause::Unknown;
