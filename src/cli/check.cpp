@@ -127,7 +127,10 @@ ojson check_response_json(const RopeCheckResult& r) {
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     ojson fitted = ojson::object();
     for (const auto& [k, v] : d.fitted) {
-      if (const double* x = std::get_if<double>(&v)) fitted[k] = number_or_null(*x);
+      // Counts (offset, seq_len, dims, sign) print as JSON integers.
+      const bool count = k == "offset" || k == "seq_len" || k == "exponent_dim" || k == "pair_offset" || k == "sin_sign";
+      if (const double* x = std::get_if<double>(&v))
+        fitted[k] = count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
       else if (const bool* b = std::get_if<bool>(&v)) fitted[k] = *b;
       else fitted[k] = std::get<std::string>(v);
     }

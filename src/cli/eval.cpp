@@ -40,9 +40,10 @@ std::string read_bounded(std::istream& in, std::size_t limit, const std::string&
   text.reserve(known_size ? known_size : limit + 1);
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limit)
+    // Refused before appending past the limit (appending first would reallocate to twice the limit).
+    if (text.size() + static_cast<std::size_t>(in.gcount()) > limit)
       throw InvalidArgument("", what + " is larger than " + std::to_string(limit >> 20) + " MiB");
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
   }
   return text;
 }
@@ -497,13 +498,14 @@ json parse_request(const std::string& text) {
         if (!stack.empty()) stack.pop_back();
         break;
       case json::parse_event_t::key: {
-        const std::string key = parsed.get<std::string>();
+        // By reference: a long key is not copied again (the set holds the one copy duplicates need).
+        const std::string& key = parsed.get_ref<const std::string&>();
         if (!stack.empty()) {
           if (!stack.back().keys.insert(key).second && duplicate.empty()) {
             for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last.substr(0, kMaxEchoedKey) + ".";
             duplicate += key.substr(0, kMaxEchoedKey);
           }
-          stack.back().last = key;
+          stack.back().last = key.substr(0, kMaxEchoedKey);  // only echoed in a duplicate's path
         }
         break;
       }

@@ -619,6 +619,7 @@ struct Diagnoser {
     const double den = dir.squaredNorm();
     if (den <= 0) return;
     const double m = (actual - t0).cwiseProduct(dir).sum() / den;
+    if (m <= 0) return;  // a negative magnitude is a sign flip: rotation_direction says it in its own terms
     Setting s = ref;
     s.magnitude = m;
     const double a = ref.magnitude;
