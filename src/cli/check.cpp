@@ -59,7 +59,8 @@ std::vector<int64_t> parse_positions(const std::string& text) {
     return out;
   }
   model_io::TensorData t;
-  if (std::filesystem::is_regular_file(text)) t = model_io::read_tensor_file(text, "", "positions", "positions");
+  std::error_code ec;  // a long list is no file name (is_regular_file would throw on it)
+  if (std::filesystem::is_regular_file(text, ec)) t = model_io::read_tensor_file(text, "", "positions", "positions");
   else t = model_io::parse_tensor_text(text, "positions");
   for (double v : t.values) {
     require(std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= static_cast<double>(kMaxPosition), "positions",
