@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "app/controls.h"
+#include "app/update_timer.h"
 #include "core/types.h"
 
 namespace posenc::app {
@@ -54,6 +55,7 @@ void View::prepare() {
   computed_ = std::move(now);
   error_.reset();
   try {
+    const UpdateTimer timer(g_last_recompute_ms);
     recompute();
     upload_pending_ = true;
   } catch (const CannotCompute& e) {
@@ -92,6 +94,7 @@ void View::draw_content(ImVec2 size) {
   try {
     if (upload_pending_) {
       upload_pending_ = false;
+      const UpdateTimer timer(g_last_upload_ms);
       upload();
     }
     draw_figure(size);

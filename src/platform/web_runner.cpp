@@ -429,6 +429,9 @@ EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() {
 
 // Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
 EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
+// Its parts: the view's recompute() (the core) and upload() (the heatmaps' texture uploads).
+EMSCRIPTEN_KEEPALIVE double posenc_last_recompute_ms() { return posenc::app::last_recompute_ms(); }
+EMSCRIPTEN_KEEPALIVE double posenc_last_upload_ms() { return posenc::app::last_upload_ms(); }
 
 // The state as a query string (same keys as the URL). The pointer stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
