@@ -511,6 +511,8 @@ void App::frame() {
   else if (mode == LayoutMode::Narrow) wanted = std::max(avail.y, current_->stacked_height(avail.x));
   else if (mode == LayoutMode::Medium) wanted = std::max(avail.y, std::min(560.0f, frame_w * 0.75f));
   size.y = wanted;
+  // A slider held by the mouse (or a finger) this frame: views over the frame budget show a preview.
+  current_->set_dragging(ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
   if (state_changed_ || time_next_update_) {
     // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
     const UpdateTimer timer;

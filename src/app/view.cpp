@@ -49,14 +49,31 @@ std::string View::key_for_field(const std::string& field) const {
   return param_list().find(field) ? field : std::string();
 }
 
+int View::preview_stride(int64_t cells) {
+  int stride = 1;
+  if (dragging_ && full_ms_ > kFrameBudgetMs && full_cells_ > 0) {
+    // Time scales with the cells: a stride s computes about cells / s^2 of them.
+    const double per_cell = full_ms_ / double(full_cells_);
+    while (stride < 64 && per_cell * double(cells) / (double(stride) * stride) > kPreviewMs) ++stride;
+  }
+  preview_ = stride > 1;
+  if (!preview_) full_cells_ = cells;
+  return stride;
+}
+
 void View::prepare() {
   std::string now = fingerprint();
-  if (now == computed_) return;
+  // A preview is replaced by the full computation once the drag is over.
+  if (now == computed_ && !(preview_ && !dragging_)) return;
   computed_ = std::move(now);
   error_.reset();
+  preview_ = false;
   try {
-    const UpdateTimer timer(g_last_recompute_ms);
-    recompute();
+    {
+      const UpdateTimer timer(g_last_recompute_ms);
+      recompute();
+    }
+    recompute_ms_ = g_last_recompute_ms;
     upload_pending_ = true;
   } catch (const CannotCompute& e) {
     error_ = Notice{e.key, e.message};
@@ -94,8 +111,11 @@ void View::draw_content(ImVec2 size) {
   try {
     if (upload_pending_) {
       upload_pending_ = false;
-      const UpdateTimer timer(g_last_upload_ms);
-      upload();
+      {
+        const UpdateTimer timer(g_last_upload_ms);
+        upload();
+      }
+      if (!preview_) full_ms_ = recompute_ms_ + g_last_upload_ms;
     }
     draw_figure(size);
   } catch (const std::exception& e) {
