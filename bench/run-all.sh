@@ -12,6 +12,9 @@ out=build/bench
 mkdir -p "$out"
 frames=1
 [[ "${1:-}" == "--no-frames" ]] && frames=0
+# The machine and its load, printed with the tables (numbers from a loaded machine are only ratios).
+machine="$(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1); load before the run: $(uptime | sed 's/.*load average: //')"
+echo "== $machine" >&2
 
 echo "== native (Google Benchmark)" >&2
 cmake --preset native >/dev/null
@@ -34,14 +37,18 @@ done
 echo "== wasm scalar in node" >&2
 bench/run-wasm.sh 500 "" scalar ".r1" >/dev/null
 
-node bench/make-table.mjs "$out" | tee "$out/tables.md"
+{ echo "Machine: $machine"; echo; node bench/make-table.mjs "$out"; } | tee "$out/tables.md"
 
 if (( frames )); then
   echo "== per-frame timing in headless Chromium" >&2
   source scripts/env.sh
   cmake --preset web >/dev/null
-  cmake --build --preset web
-  node bench/frame-timing.mjs 15 | tee "$out/frames.txt"
+  cmake --build --preset web --target posenc-web
+  node bench/frame-timing.mjs "${FRAME_REPEATS:-15}" | tee "$out/frames.txt"
   echo "== start-up and page weight in headless Chromium" >&2
-  node bench/startup.mjs 5 | tee "$out/startup.txt"
+  node bench/startup.mjs "${STARTUP_LOADS:-5}" | tee "$out/startup.txt"
+  # Every table of the run in one file: kernels, frames, start-up.
+  { echo; echo "## Per-frame timing"; echo; sed -n '/^| case /,$p' "$out/frames.txt"
+    echo; echo "## Start-up and page weight"; echo; sed -n '/^| state /,$p' "$out/startup.txt"; } >> "$out/tables.md"
 fi
+echo "== load after the run: $(uptime | sed 's/.*load average: //')" | tee -a "$out/tables.md" >&2

@@ -1,13 +1,14 @@
-// Maps a float matrix (R32F texture, one texel per cell) through a colormap.
+// Maps a matrix (R16UI texture of 16-bit codes, one texel per cell) through a colormap.
 // Nearest-cell lookup with texelFetch: exact cells, no float-filtering extension needed.
 in vec2 v_uv;
 out vec4 frag_color;
 
-uniform sampler2D u_values;   // rows x cols, R32F
+uniform usampler2D u_values;  // rows x cols, R16UI codes: 65535 masked, else value = u_decode.x + code * u_decode.y
+uniform vec2 u_decode;        // (lo, step) of the codes (core/kernels/quantize.h)
 uniform vec2 u_range;         // value mapped to the colormap's ends: (vmin, vmax)
 uniform int u_colormap;       // 0 = viridis (sequential), 1 = blue-white-red (diverging, centred at 0)
 uniform vec4 u_window;        // visible part of the matrix in uv: (u0, v0, du, dv), for zoom and pan
-uniform vec3 u_masked_color;  // colour of masked cells (value >= 1e37)
+uniform vec3 u_masked_color;  // colour of masked cells
 
 // Viridis as a degree-6 polynomial fit (max error < 1/255 per channel).
 vec3 viridis(float t) {
@@ -38,8 +39,9 @@ void main() {
   ivec2 size = textureSize(u_values, 0);  // (cols, rows)
   vec2 uv = u_window.xy + v_uv * u_window.zw;
   ivec2 cell = clamp(ivec2(floor(uv * vec2(size))), ivec2(0), size - ivec2(1));
-  float v = texelFetch(u_values, cell, 0).r;
-  if (v >= 1e37) {
+  uint code = texelFetch(u_values, cell, 0).r;
+  float v = u_decode.x + float(code) * u_decode.y;
+  if (code == 65535u) {
     frag_color = vec4(u_masked_color, 1.0);
     return;
   }

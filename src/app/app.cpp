@@ -367,6 +367,8 @@ float App::draw_content_area(const FrameLayout& layout) {
   if (!layout.figure.empty()) size.y = std::max(avail.y, 200.0f);
   else if (layout.mode == LayoutMode::Narrow) size.y = std::max(avail.y, current_->stacked_height(avail.x));
   else if (layout.mode == LayoutMode::Medium) size.y = std::max(avail.y, std::min(560.0f, layout.width * 0.75f));
+  // A slider held by the mouse (or a finger) this frame: views over the frame budget show a preview.
+  current_->set_dragging(ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
   if (state_changed_ || time_next_update_) {
     // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
     const UpdateTimer timer;

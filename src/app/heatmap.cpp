@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <vector>
 
 #include "app/input.h"
@@ -38,7 +39,7 @@ GLuint compile(GLenum type, const char* body) {
 // One program and one quad, shared by every heatmap.
 struct HeatmapProgram {
   GLuint program = 0, vao = 0, vbo = 0;
-  GLint u_values = -1, u_range = -1, u_colormap = -1, u_window = -1, u_masked = -1;
+  GLint u_values = -1, u_decode = -1, u_range = -1, u_colormap = -1, u_window = -1, u_masked = -1;
 
   HeatmapProgram() {
     GLuint vs = compile(GL_VERTEX_SHADER, shaders::k_heatmap_vert);
@@ -51,6 +52,7 @@ struct HeatmapProgram {
     glDeleteShader(vs);
     glDeleteShader(fs);
     u_values = glGetUniformLocation(program, "u_values");
+    u_decode = glGetUniformLocation(program, "u_decode");
     u_range = glGetUniformLocation(program, "u_range");
     u_colormap = glGetUniformLocation(program, "u_colormap");
     u_window = glGetUniformLocation(program, "u_window");
@@ -80,7 +82,7 @@ GpuHeatmap::~GpuHeatmap() {
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
 }
 
-void GpuHeatmap::set_values(const float* data, int rows, int cols) {
+void GpuHeatmap::allocate(int rows, int cols) {
   if (!values_tex_) {
     glGenTextures(1, &values_tex_);
     glBindTexture(GL_TEXTURE_2D, values_tex_);
@@ -90,28 +92,75 @@ void GpuHeatmap::set_values(const float* data, int rows, int cols) {
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
   glBindTexture(GL_TEXTURE_2D, values_tex_);
-  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (rows == rows_ && cols == cols_ && data)
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, cols, rows, GL_RED, GL_FLOAT, data);
-  else if (rows != rows_ || cols != cols_)
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, data);
+  // Same size: the texture is reused and only refilled (glTexSubImage2D).
+  if (rows != rows_ || cols != cols_)
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R16UI, cols, rows, 0, GL_RED_INTEGER, GL_UNSIGNED_SHORT, nullptr);
   rows_ = rows;
   cols_ = cols;
   dirty_ = true;
 }
 
-void GpuHeatmap::set_values(const double* data, int rows, int cols, int masked_from_row) {
-  set_values(static_cast<const float*>(nullptr), rows, cols);  // allocate (or keep) the texture
-  constexpr int kChunkRows = 64;
-  std::vector<float> chunk(size_t(std::min(rows, kChunkRows)) * cols);
-  glBindTexture(GL_TEXTURE_2D, values_tex_);
-  for (int r0 = 0; r0 < rows; r0 += kChunkRows) {
-    const int nr = std::min(kChunkRows, rows - r0);
-    for (int r = 0; r < nr; ++r)
-      for (int c = 0; c < cols; ++c)
-        chunk[size_t(r) * cols + c] = r0 + r >= masked_from_row ? kMaskedCell : float(data[size_t(r0 + r) * cols + c]);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, r0, cols, nr, GL_RED, GL_FLOAT, chunk.data());
+void GpuHeatmap::upload_rows(int r0, int nr, const uint16_t* codes) {
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 2);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, r0, cols_, nr, GL_RED_INTEGER, GL_UNSIGNED_SHORT, codes);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+}
+
+namespace {
+// Rows of codes per glTexSubImage2D: ~1 MiB of staging, shared by every heatmap (one GL thread).
+std::vector<uint16_t>& staging(int rows, int cols, int& chunk_rows) {
+  static std::vector<uint16_t> buffer;
+  chunk_rows = std::clamp((1 << 19) / std::max(1, cols), 1, std::max(1, rows));
+  buffer.resize(size_t(chunk_rows) * size_t(cols));
+  return buffer;
+}
+}  // namespace
+
+kernels::ValueRange GpuHeatmap::set_values(const float* data, int rows, int cols) {
+  allocate(rows, cols);
+  const size_t count = size_t(rows) * size_t(cols);
+  const kernels::ValueRange range = kernels::value_range(data, count, kMaskedCell);
+  const float step = kernels::quantize_step(range);
+  decode_lo_ = range.lo;
+  decode_step_ = step;
+  int chunk = 0;
+  std::vector<uint16_t>& codes = staging(rows, cols, chunk);
+  for (int r0 = 0; r0 < rows; r0 += chunk) {
+    const int nr = std::min(chunk, rows - r0);
+    kernels::quantize(data + size_t(r0) * cols, size_t(nr) * cols, range.lo, step > 0 ? 1.0f / step : 0.0f,
+                      kMaskedCell, codes.data());
+    upload_rows(r0, nr, codes.data());
   }
+  return range;
+}
+
+kernels::ValueRange GpuHeatmap::set_values(const double* data, int rows, int cols, int masked_from_row) {
+  allocate(rows, cols);
+  const int defined = std::clamp(masked_from_row, 0, rows);
+  kernels::ValueRange range;
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (size_t i = 0, count = size_t(defined) * size_t(cols); i < count; ++i) {
+    const float v = float(data[i]);
+    if (v < kMaskedCell && v > -std::numeric_limits<float>::infinity()) lo = std::min(lo, v), hi = std::max(hi, v);
+  }
+  if (lo <= hi) range = {lo, hi, true};
+  const float step = kernels::quantize_step(range);
+  decode_lo_ = range.lo;
+  decode_step_ = step;
+  int chunk = 0;
+  std::vector<uint16_t>& codes = staging(rows, cols, chunk);
+  std::vector<float> row(static_cast<size_t>(cols));
+  for (int r0 = 0; r0 < rows; r0 += chunk) {
+    const int nr = std::min(chunk, rows - r0);
+    for (int r = 0; r < nr; ++r) {
+      for (int c = 0; c < cols; ++c)
+        row[size_t(c)] = r0 + r >= defined ? kMaskedCell : float(data[size_t(r0 + r) * cols + c]);
+      kernels::quantize(row.data(), size_t(cols), range.lo, step > 0 ? 1.0f / step : 0.0f, kMaskedCell,
+                        codes.data() + size_t(r) * cols);
+    }
+    upload_rows(r0, nr, codes.data());
+  }
+  return range;
 }
 
 ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
@@ -153,6 +202,7 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, values_tex_);
   glUniform1i(hp.u_values, 0);
+  glUniform2f(hp.u_decode, decode_lo_, decode_step_);
   glUniform2f(hp.u_range, vmin, vmax);
   glUniform1i(hp.u_colormap, static_cast<int>(cmap));
   glUniform4f(hp.u_window, window.x, window.y, window.z, window.w);
@@ -211,7 +261,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     }
     left = widest + 10;
   } else if (compact) {
-    const std::string first = format_tick(axes.y_first), last = format_tick(axes.y_first + rows - 1);
+    const std::string first = format_tick(axes.y_first), last = format_tick(axes.y_first + (rows - 1) * axes.cell_step);
     left = std::max(ImGui::CalcTextSize(first.c_str()).x, ImGui::CalcTextSize(last.c_str()).x) + 10;
   }
   if (compact) {
@@ -236,9 +286,10 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   add_zoomable(img_min, img_max);  // a touch starting here is the app's (pan, pinch), not the page's
 
   // Axes label cell centres: column c spans [c, c+1) in cell units; only the zoomed window is shown.
-  const double x_lo = axes.x_first - 0.5 + window_.x * cols, y_lo = axes.y_first - 0.5 + window_.y * rows;
-  AxisMap ax{x_lo, x_lo + window_.z * cols, img_min.x, img_max.x};
-  AxisMap ay{y_lo, y_lo + window_.w * rows, img_min.y, img_max.y};
+  const double st = axes.cell_step;
+  const double x_lo = axes.x_first + (-0.5 + window_.x * cols) * st, y_lo = axes.y_first + (-0.5 + window_.y * rows) * st;
+  AxisMap ax{x_lo, x_lo + window_.z * cols * st, img_min.x, img_max.x};
+  AxisMap ay{y_lo, y_lo + window_.w * rows * st, img_min.y, img_max.y};
   // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
   draw_axis_x(dl, img_min, img_max, ax, axes.x_title, true);
   if (row_text.empty()) {

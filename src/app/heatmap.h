@@ -1,4 +1,5 @@
-// GPU heatmaps: a float matrix uploaded once as an R32F texture, coloured by the GLSL shader in
+// GPU heatmaps: a float matrix uploaded once as an R16UI texture of 16-bit codes over the matrix's own
+// value range (core/kernels/quantize.h: half the bytes of R32F, the decode scale in a uniform), coloured by the GLSL shader in
 // shaders/heatmap_frag.glsl into an RGBA8 texture that ImGui shows as an image. The colouring pass
 // only reruns when the data, the size, the range or the zoom changed.
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "app/gl.h"
+#include "core/kernels/quantize.h"
 
 namespace posenc::app {
 
@@ -25,11 +27,12 @@ class GpuHeatmap {
   GpuHeatmap& operator=(const GpuHeatmap&) = delete;
   ~GpuHeatmap();
 
-  // Uploads rows x cols floats (row-major, row 0 drawn at the top).
-  void set_values(const float* data, int rows, int cols);
-  // Uploads a double matrix through a small float staging buffer (no full float copy in memory);
-  // rows from `masked_from_row` on are drawn as masked.
-  void set_values(const double* data, int rows, int cols, int masked_from_row = 1 << 30);
+  // Uploads rows x cols floats (row-major, row 0 drawn at the top); cells >= kMaskedCell are masked.
+  // Returns the range of the other finite cells (what the codes cover).
+  kernels::ValueRange set_values(const float* data, int rows, int cols);
+  // Uploads a double matrix through a small staging buffer (no full copy in memory); rows from
+  // `masked_from_row` on are drawn as masked.
+  kernels::ValueRange set_values(const double* data, int rows, int cols, int masked_from_row = 1 << 30);
   int rows() const { return rows_; }
   int cols() const { return cols_; }
 
@@ -39,8 +42,14 @@ class GpuHeatmap {
                      const ImVec4& window = ImVec4(0, 0, 1, 1));
 
  private:
+  // Allocates (or keeps) the rows x cols code texture and binds it.
+  void allocate(int rows, int cols);
+  // Uploads `nr` rows of codes at row r0.
+  void upload_rows(int r0, int nr, const uint16_t* codes);
+
   GLuint values_tex_ = 0, out_tex_ = 0, fbo_ = 0;
   int rows_ = 0, cols_ = 0, out_w_ = 0, out_h_ = 0;
+  float decode_lo_ = 0, decode_step_ = 0;  // value = decode_lo_ + code * decode_step_
   bool dirty_ = true;
   Colormap last_cmap_ = Colormap::Viridis;
   float last_vmin_ = 0, last_vmax_ = 0;
@@ -53,6 +62,7 @@ struct HeatmapAxes {
   const char* y_title = "";
   double x_first = 0;  // value at the first column (ticks label cell centres)
   double y_first = 0;  // value at the first row
+  double cell_step = 1;  // axis units per cell (a coarse preview grid: its stride)
   // Words instead of row numbers (one per row, e.g. a sentence's tokens): drawn left of the rows in place
   // of the numeric y ticks, cut with "." to fit when the frame is small. Must outlive the draw call.
   const std::vector<std::string>* row_labels = nullptr;

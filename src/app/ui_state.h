@@ -68,6 +68,8 @@ struct UiState {
 
   // update_timer.h: wall-clock time of the last view recompute.
   double last_update_ms = 0.0;
+  double last_recompute_ms = 0.0;  // its parts: the view's recompute() and upload()
+  double last_upload_ms = 0.0;
 };
 
 // The state the modules act on now.

@@ -9,18 +9,22 @@
 namespace posenc::app {
 
 inline double last_update_ms() { return current_ui().last_update_ms; }
+// Its parts: the view's recompute() (core, no GL) and its upload() (texture uploads), the last of each.
+inline double last_recompute_ms() { return current_ui().last_recompute_ms; }
+inline double last_upload_ms() { return current_ui().last_upload_ms; }
 
-// Scoped timer: `if (dirty_) { const UpdateTimer timer; recompute(); }`.
+// Scoped timer writing its wall-clock ms into `out`: `{ const UpdateTimer timer; recompute(); }`.
 class UpdateTimer {
  public:
-  UpdateTimer() : t0_(std::chrono::steady_clock::now()) {}
+  explicit UpdateTimer(double& out = current_ui().last_update_ms) : out_(out), t0_(std::chrono::steady_clock::now()) {}
   ~UpdateTimer() {
-    current_ui().last_update_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+    out_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
   }
   UpdateTimer(const UpdateTimer&) = delete;
   UpdateTimer& operator=(const UpdateTimer&) = delete;
 
  private:
+  double& out_;
   std::chrono::steady_clock::time_point t0_;
 };
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "app/controls.h"
+#include "app/update_timer.h"
 #include "core/types.h"
 
 namespace posenc::app {
@@ -65,13 +66,31 @@ std::string View::scaling_key(const std::string& field, const std::string& prefi
   return rest != "type" && param_list().find(rest) ? rest : fallback;
 }
 
+int View::preview_stride(int64_t cells) {
+  int stride = 1;
+  if (dragging_ && full_ms_ > kFrameBudgetMs && full_cells_ > 0) {
+    // Time scales with the cells: a stride s computes about cells / s^2 of them.
+    const double per_cell = full_ms_ / double(full_cells_);
+    while (stride < 64 && per_cell * double(cells) / (double(stride) * stride) > kPreviewMs) ++stride;
+  }
+  preview_ = stride > 1;
+  if (!preview_) full_cells_ = cells;
+  return stride;
+}
+
 void View::prepare() {
   std::string now = fingerprint();
-  if (now == computed_) return;
+  // A preview is replaced by the full computation once the drag is over.
+  if (now == computed_ && !(preview_ && !dragging_)) return;
   computed_ = std::move(now);
   error_.reset();
+  preview_ = false;
   try {
-    recompute();
+    {
+      const UpdateTimer timer(current_ui().last_recompute_ms);
+      recompute();
+    }
+    recompute_ms_ = current_ui().last_recompute_ms;
     upload_pending_ = true;
   } catch (const CannotCompute& e) {
     error_ = Notice{e.key, e.message};
@@ -109,7 +128,11 @@ void View::draw_content(ImVec2 size) {
   try {
     if (upload_pending_) {
       upload_pending_ = false;
-      upload();
+      {
+        const UpdateTimer timer(current_ui().last_upload_ms);
+        upload();
+      }
+      if (!preview_) full_ms_ = recompute_ms_ + current_ui().last_upload_ms;
     }
     draw_figure(size);
   } catch (const std::exception& e) {

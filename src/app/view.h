@@ -9,6 +9,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <initializer_list>
 #include <map>
 #include <optional>
@@ -83,6 +84,13 @@ class View {
   // Why the current parameters cannot be computed, naming the key; valid after prepare().
   const std::optional<Notice>& error() const { return error_; }
 
+  // Whether the user is dragging a control (set by the app before the content is drawn). A view whose
+  // last full computation took longer than a frame's budget then computes a coarser preview grid
+  // (preview_stride()); when the drag ends the full grid follows. Exports and readouts are exact always.
+  void set_dragging(bool dragging) { dragging_ = dragging; }
+  // Whether the data now shown is such a preview.
+  bool showing_preview() const { return preview_; }
+
   // The view's controls (sliders, ...); the app detects parameter changes itself.
   void draw_controls();
   // The view's plots, filling `size`: prepare(), upload() after a recompute, then draw_figure() (or the
@@ -129,6 +137,13 @@ class View {
   std::string scaling_key(const std::string& field, const std::string& prefix, const char* fallback) const;
   // Forces a recompute at the next prepare() (for inputs that are not URL parameters).
   void invalidate() { computed_.clear(); }
+  // For recompute(): the stride of the grid to compute, 1 (every position) unless a control is being
+  // dragged and the last full recompute + upload took longer than the frame budget; then the stride that
+  // brings `cells` (the grid's cell count) to about the preview's budget. A stride > 1 marks the result a
+  // preview (recomputed in full when the drag ends).
+  int preview_stride(int64_t cells);
+  static constexpr double kFrameBudgetMs = 50.0;  // full computations above this are previewed while dragging
+  static constexpr double kPreviewMs = 12.0;      // what a preview aims at
   bool failed() const { return error_.has_value(); }
   // Layout helpers for draw_figure: one plot per row; whether a figure is drawn; one figure alone.
   bool stacked() const { return mode_ == LayoutMode::Narrow || !figure_.empty(); }
@@ -141,6 +156,11 @@ class View {
   ViewText text_;
   std::string computed_;  // fingerprint of the parameters last computed ("" = never)
   bool upload_pending_ = false;
+  bool dragging_ = false;
+  bool preview_ = false;       // the data shown is a coarse preview
+  double recompute_ms_ = 0;    // the last recompute()
+  double full_ms_ = 0;         // the last full (not preview) recompute + upload
+  int64_t full_cells_ = 0;     // the grid cells of that full computation
   std::optional<Notice> error_;
   LayoutMode mode_ = LayoutMode::Wide;
   std::string figure_;

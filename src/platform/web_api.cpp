@@ -226,5 +226,8 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
 EMSCRIPTEN_KEEPALIVE int posenc_sleeping() { return page_runner() && page_runner()->sleeping() ? 1 : 0; }
 
 EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
+// Its parts: the view's recompute() (the core) and upload() (the heatmaps' texture uploads).
+EMSCRIPTEN_KEEPALIVE double posenc_last_recompute_ms() { return posenc::app::last_recompute_ms(); }
+EMSCRIPTEN_KEEPALIVE double posenc_last_upload_ms() { return posenc::app::last_upload_ms(); }
 
 }  // extern "C"

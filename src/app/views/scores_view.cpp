@@ -169,10 +169,16 @@ class ScoresView final : public ModelLinkedView {
   // Inputs of the last computation (double, O(n d)): the exact values are recomputed from them.
   bool computed_ = false;
   Matrix x_, wq_, wk_, q_, k_, pe_;
+  // x, W_Q, W_K, x W_Q, x W_K for content_key_ = (n, d, seed, content), reused while those stay.
+  std::array<int, 4> content_key_{};
+  Matrix content_x_, content_wq_, content_wk_, content_q_, content_k_;
   AttentionSpec spec_;
   // Float32 scores for the pictures (kernels); released once the textures hold them.
   std::optional<kernels::AttentionF> result_f_;
   std::vector<std::string> term_names_;
+  // Positions of the pictures' rows and columns: 0..n-1, or a preview's coarser grid (readouts map a
+  // cell to its position through it).
+  std::vector<int64_t> grid_pos_;
   // Hover: the exact row of the hovered query, cached while the mouse stays on it.
   mutable int hover_row_ = -1;
   mutable std::optional<AttentionResult> hover_result_;
@@ -397,21 +403,44 @@ void ScoresView::recompute() {
   std::vector<int64_t> pos(n);
   std::iota(pos.begin(), pos.end(), int64_t{0});
 
-  // Token content x (n x d) and projections: the same q, k for every scheme, so schemes compare.
-  Matrix x = seeded_normal_matrix(n, d, sub_seed(seed_, 0), 1.0);
-  if (content_ == 1)
-    for (int r = 1; r < n; ++r) x.row(r) = x.row(0);
+  // Token content x (n x d) and projections: the same q, k for every scheme, so schemes compare. They
+  // depend on n, d, seed and content only: kept across recomputes of the other keys (a dragged base
+  // or bucket count recomputes the scores, not the random draws and the n d^2 double products).
   const double inv_sqrt_d = 1.0 / std::sqrt(double(d));
-  const Matrix wq = seeded_normal_matrix(d, d, sub_seed(seed_, 1), inv_sqrt_d);
-  const Matrix wk = seeded_normal_matrix(d, d, sub_seed(seed_, 2), inv_sqrt_d);
-  Matrix q = x * wq;
-  Matrix k = x * wk;
+  const std::array<int, 4> content_key{n, d, seed_, content_};
+  if (content_key != content_key_ || content_x_.rows() != n) {
+    content_key_ = {};
+    content_x_ = seeded_normal_matrix(n, d, sub_seed(seed_, 0), 1.0);
+    if (content_ == 1)
+      for (int r = 1; r < n; ++r) content_x_.row(r) = content_x_.row(0);
+    content_wq_ = seeded_normal_matrix(d, d, sub_seed(seed_, 1), inv_sqrt_d);
+    content_wk_ = seeded_normal_matrix(d, d, sub_seed(seed_, 2), inv_sqrt_d);
+    content_q_ = content_x_ * content_wq_;
+    content_k_ = content_x_ * content_wk_;
+    content_key_ = content_key;
+  }
+  Matrix x = content_x_;
+  const Matrix& wq = content_wq_;
+  const Matrix& wk = content_wk_;
+  Matrix q = content_q_;
+  Matrix k = content_k_;
   Matrix pe;
   AttentionSpec spec;
 
+  // The grid of the pictures: every position, or while a drag is previewed every stride-th (and the last).
+  const int stride = preview_stride(int64_t{n} * n);
+  std::vector<int> grid;
+  for (int i = 0; i < n; i += stride) grid.push_back(i);
+  if (grid.back() != n - 1) grid.push_back(n - 1);
+  grid_pos_.assign(grid.begin(), grid.end());
+  auto rows_of = [&](const Matrix& m) -> MatrixF {
+    if (stride == 1) return m.cast<float>();
+    return m(grid, Eigen::all).cast<float>();
+  };
+
   if (scheme_ == Scheme::Sinusoidal) {
     pe = sinusoidal_table(pos, d, base_);
-    result_f_ = kernels::absolute_attention_f(x.cast<float>(), pe.cast<float>(), wq.cast<float>(), wk.cast<float>(),
+    result_f_ = kernels::absolute_attention_f(rows_of(x), rows_of(pe), wq.cast<float>(), wk.cast<float>(),
                                               inv_sqrt_d, causal_);
   } else {
     spec.causal = causal_;
@@ -464,7 +493,7 @@ void ScoresView::recompute() {
         break;
       case Scheme::Sinusoidal: break;
     }
-    result_f_ = kernels::attention_f(q.cast<float>(), k.cast<float>(), pos, pos, spec);
+    result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec);
   }
   x_ = std::move(x);
   wq_ = wq;
@@ -597,20 +626,16 @@ void ScoresView::export_data(std::vector<ExportTable>& tables) const {
 void ScoresView::upload() {
   if (!result_f_) return;
   while (heatmaps_.size() < tiles_.size()) heatmaps_.push_back(std::make_unique<HeatmapWidget>());
-  const int n = shown_n();
+  const int n = int(grid_pos_.size());
   double shared_max = 0;
   for (size_t k = 0; k < tiles_.size(); ++k) {
     Tile& t = tiles_[k];
     // In place: the float matrix becomes the texture (masked cells marked), its range from the rest.
     float* data = t.values->data();
-    float mx = 0;
-    for (int i = 0; i < n; ++i) {
-      float* row = data + size_t(i) * n;
-      const int defined = causal_ ? i + 1 : n;  // causal: keys after the query are masked
-      for (int j = 0; j < defined; ++j)
-        if (std::isfinite(row[j])) mx = std::max(mx, std::abs(row[j]));
-      for (int j = defined; j < n; ++j) row[j] = kMaskedCell;
-    }
+    if (causal_)  // keys after the query are masked
+      for (int i = 0; i + 1 < n; ++i) std::fill(data + size_t(i) * n + i + 1, data + size_t(i + 1) * n, kMaskedCell);
+    const kernels::ValueRange range = heatmaps_[k]->map().set_values(data, n, n);
+    float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
     if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
     if (t.weights) {
       t.vmin = 0;
@@ -620,7 +645,6 @@ void ScoresView::upload() {
       t.vmax = float(mx);
       shared_max = std::max(shared_max, double(mx));
     }
-    heatmaps_[k]->map().set_values(data, n, n);
     t.values = nullptr;
   }
   result_f_.reset();  // the textures hold the pictures; hover and export recompute in double
@@ -715,7 +739,8 @@ void ScoresView::draw_figure(ImVec2 size) {
     ImGui::SetCursorScreenPos(at);
     if (!alone()) ImGui::TextUnformatted(tile.title.c_str());
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + (alone() ? 0.0f : line)));
-    const HeatmapAxes axes{"key j", "query i", 0, 0};
+    HeatmapAxes axes{"key j", "query i", 0, 0};
+    if (grid_pos_.size() > 1) axes.cell_step = double(grid_pos_.back()) / double(grid_pos_.size() - 1);
     // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
     const float hm_h = alone() ? tile_h : tile_h - line - 4;
     const float hm_w = alone() ? tile_w : std::min(tile_w - 8, hm_h - 60 + 140);
@@ -723,7 +748,8 @@ void ScoresView::draw_figure(ImVec2 size) {
                                               tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
                                               tile.vmax);
     probe_plot(tile.figure, tile.probe.c_str());
-    if (h.active) hover_i = h.row, hover_j = h.col;
+    if (h.active && size_t(std::max(h.row, h.col)) < grid_pos_.size())
+      hover_i = int(grid_pos_[size_t(h.row)]), hover_j = int(grid_pos_[size_t(h.col)]);
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));

@@ -168,9 +168,25 @@ struct Scorer {
     const MatrixF R = pe_table(xl_pos, w, path);  // rows x d, interleaved sin / cos as transformer_xl_terms
     const MatrixF rp = to_f(p.r_proj);
     out.terms.push_back({"(a) content-content q.k", logits(q, k, scale, path)});
-    // (b) q_i . W_R R = (q_i W_R) . R: project the queries once (n d^2), then one GEMM against R.
-    const MatrixF G = logits(matmul(q, rp, 1.0f, path), R, scale, path);  // n x rows
-    out.terms.push_back({"(b) content-position q.W_R R", gathered(G, true, index)});
+    // (b) q_i . W_R R_(i-j) = (q_i W_R) . R_(i-j), R_t = (sin t w_p, cos t w_p)_p. By the angle-difference
+    // identities sin((a-b)w) = sin aw cos bw - cos aw sin bw, cos((a-b)w) = cos aw cos bw + sin aw sin bw,
+    // it is one n x m GEMM of the projected queries turned by their own angles (A) against the keys'
+    // (cos, sin) (B): no GEMM against all n + m - 1 rows of R and no gather by relative position.
+    const MatrixF G = matmul(q, rp, 1.0f, path);  // n x d
+    const int h = static_cast<int>(w.size());
+    MatrixF sq(n, h), cq(n, h), sk(m, h), ck(m, h);
+    sin_cos_table(qpos.data(), n, w.data(), h, 1.0, sq.data(), cq.data(), path);
+    sin_cos_table(kpos.data(), m, w.data(), h, 1.0, sk.data(), ck.data(), path);
+    MatrixF A(n, 2 * h), B(m, 2 * h);
+    for (int i = 0; i < n; ++i)
+      for (int p = 0; p < h; ++p) {
+        const float g_sin = G(i, 2 * p), g_cos = G(i, 2 * p + 1);
+        A(i, 2 * p) = g_sin * sq(i, p) + g_cos * cq(i, p);
+        A(i, 2 * p + 1) = g_cos * sq(i, p) - g_sin * cq(i, p);
+      }
+    for (int j = 0; j < m; ++j)
+      for (int p = 0; p < h; ++p) B(j, 2 * p) = ck(j, p), B(j, 2 * p + 1) = sk(j, p);
+    out.terms.push_back({"(b) content-position q.W_R R", logits(A, B, scale, path)});
     // (c) u . k_j: the same row for every query.
     const MatrixF uk = matmul(k, to_f(p.u), scale, path);  // m x 1
     MatrixF c(n, m);

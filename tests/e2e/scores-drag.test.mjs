@@ -1,0 +1,72 @@
+// End-to-end, a slider dragged at full size: the scores view at n = 2048 (Transformer-XL, six 2048 x 2048
+// tiles) keeps drawing frames while its base slider is dragged (a coarser preview grid while the drag
+// lasts, never a frozen frame), and once the drag ends the picture is the full one: pixel for pixel what a
+// fresh page opened at the same state draws.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openState, itemRect, waitFrames } from './harness.mjs';
+
+const env = useBrowser();
+const QUERY = 'view=scores&scheme=xl&n=2048&d=64';
+const TILES = ['heatmap.scores.term0', 'heatmap.scores.term1', 'heatmap.scores.term2', 'heatmap.scores.term3',
+  'heatmap.scores.logits', 'heatmap.scores.weights'];
+
+// Waits (waking the app) until a few frames are drawn and then none for a while: the picture is final.
+async function settle(page) {
+  await waitFrames(page, 3);
+  await page.waitForFunction(() => new Promise((resolve) => {
+    const f = window.posenc.frameCount();
+    setTimeout(() => resolve(window.posenc.frameCount() === f), 300);
+  }), null, { timeout: 30000, polling: 100 });
+}
+
+// The tiles' pixels (each heatmap image's rectangle on the canvas).
+async function tilePixels(page) {
+  const out = {};
+  for (const name of TILES) {
+    const r = await itemRect(page, name);
+    out[name] = await page.screenshot({ clip: { x: r.x, y: r.y, width: r.width, height: r.height } });
+  }
+  return out;
+}
+
+test('scores drag at n = 2048 (XL): frames keep coming during the drag; the final picture is the full one', async () => {
+  const { page, context, errors } = await openState(env, QUERY);
+  await settle(page);
+  const slider = await itemRect(page, 'slider.base');
+  const y = slider.y + slider.height / 2;
+  const x = (f) => slider.x + slider.width * f;
+
+  await page.mouse.move(x(0.30), y);
+  await page.mouse.down();
+  await waitFrames(page, 2);
+  const before = await page.evaluate(() => ({ frames: window.posenc.frameCount(), t: performance.now() }));
+  // About two seconds of dragging: a step every 40 ms, each one a new base (a recompute).
+  const steps = 50;
+  for (let i = 1; i <= steps; ++i) {
+    await page.mouse.move(x(0.30 + 0.4 * i / steps), y);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+  const during = await page.evaluate(() => ({ frames: window.posenc.frameCount(), t: performance.now() }));
+  await page.mouse.up();
+  await page.mouse.move(1, 1);
+  await settle(page);
+
+  const fps = (during.frames - before.frames) / ((during.t - before.t) / 1000);
+  assert.ok(fps >= 10, `frames during the drag: ${during.frames - before.frames} in ${(during.t - before.t).toFixed(0)} ms = ${fps.toFixed(1)} frames/s (>= 10)`);
+
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.notEqual(state.base ?? '10000', '10000', `the drag moved base off its default: ${JSON.stringify(state)}`);
+  const dragged = await tilePixels(page);
+  assert.deepEqual(errors, []);
+
+  // The same state opened fresh (never dragged): the same pixels in every tile.
+  const fresh = await openState(env, new URLSearchParams(state).toString());
+  await fresh.page.mouse.move(1, 1);
+  await settle(fresh.page);
+  const still = await tilePixels(fresh.page);
+  for (const name of TILES) assert.ok(dragged[name].equals(still[name]), `${name}: the dragged page's picture equals the fresh page's`);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context.close();
+  await context.close();
+});
