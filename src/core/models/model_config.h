@@ -102,6 +102,10 @@ struct ModelPosition {
 // seq_len: the current sequence length for dynamic NTK and LongRoPE (long factors iff seq_len > original).
 ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> seq_len = std::nullopt);
 
+// A config or GGUF key about positions (rope, rotary, position, nope, chunk, window, sink, temperature,
+// theta, swa, ...): the keys unread_keys is made of.
+bool is_positional_key(const std::string& key);
+
 // Layout of RoPE pairs for a transformers model_type: interleaved for gptj / codegen / deepseek_v2 / v3
 // (rotate_every_two or view_as_complex), half for the rotate_half family.
 RopeLayout hf_rope_layout(const std::string& model_type);
