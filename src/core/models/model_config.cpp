@@ -570,7 +570,8 @@ bool is_positional_key(const std::string& key) {
   std::string k = key;
   std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const char* w : {"rope", "rotary", "position", "nope", "chunk", "window", "sink", "temperature", "attn_scale",
-                        "floor_scale", "theta", "alibi", "layer_types", "swa", "mscale", "yarn", "freq", "relative_attention",
+                        "floor_scale", "theta", "alibi", "layer_types", "swa", "mscale", "yarn", "rope_freq", "freq_base", "base_freq", "inv_freq",
+                        "freq_scale", "relative_attention",
                         "bucket", "context", "max_seq", "seq_len", "seq_length", "n_positions", "n_ctx", "partial_rotary",
                         "query_pre_attn_scalar", "sliding", "attention_interval", "layer_interval", "attention_type",
                         "layers_block_type", "interleaved_layers", "hybrid_override_pattern", "attn_type", "global_attn", "local_attn"})
@@ -751,6 +752,9 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   if (max_pos == 0)
     throw InvalidArgument(r.path("max_position_embeddings"), "missing " + r.path("max_position_embeddings"));
   RopeLayout layout = hf_rope_layout(mt);
+  // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
+  if (is_one_of(mt, {"gptj", "codegen"}) && r.boolean("rotary").value_or(true) == false)
+    r.fail("rotary", "false is not supported (GPTJAttention always rotates rotary_dim dims)");
   // Qwen3-VL's rotary embedding always interleaves its sections; Qwen3.5 says so with mrope_interleaved.
   const bool mrope_il = is_one_of(mt, {"qwen3_vl_text", "qwen3_vl_moe_text", "qwen3_vl", "qwen3_vl_moe"});
   if (const auto interleave = r.boolean("rope_interleave")) layout = *interleave ? RopeLayout::Interleaved : RopeLayout::Half;
