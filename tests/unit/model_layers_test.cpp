@@ -601,3 +601,40 @@ TEST(GgufModels, FuzzFindings) {
 }
 
 #endif  // POSENC_HAVE_EVAL
+
+#ifdef POSENC_HAVE_EVAL
+#include "model_io/presets.h"
+
+// The new presets (tests/data/configs/SOURCES.md, "2026 models"), read as transformers reads them.
+TEST(NewPresets, ReadAsTransformersDoes) {
+  const ModelPosition oss = read_hf_config(model_io::preset_config("gpt-oss-20b"));
+  ASSERT_EQ(oss.per_layer.size(), 24u);
+  for (int i = 0; i < 24; ++i) {
+    EXPECT_EQ(oss.per_layer[i].attention, i % 2 == 0 ? LayerAttention::Sliding : LayerAttention::Full);
+    EXPECT_TRUE(oss.per_layer[i].sinks);
+  }
+  EXPECT_EQ(oss.rope->scaling.type, RopeScalingType::Yarn);
+  EXPECT_FALSE(oss.rope->scaling.truncate);
+  EXPECT_EQ(oss.unread_keys, (std::vector<std::string>{"initial_context_length"}));
+  // GLM-4.5-Air: int(128 * 0.5) = 64 rotary dims (T-cur _compute_default_rope_parameters).
+  const ModelPosition glm = read_hf_config(model_io::preset_config("glm-4.5-air"));
+  EXPECT_EQ(glm.rope->rotary_dim, 64);
+  EXPECT_DOUBLE_EQ(glm.rope->frequencies.inv_freq[1], 1.0 / std::pow(1e6, 2.0 / 64));
+  // Phi-4-mini: int(128 * 0.75) = 96 rotary dims, 48 LongRoPE factors; long ones past 4096.
+  const ModelPosition phi = read_hf_config(model_io::preset_config("phi-4-mini"), 8192);
+  EXPECT_EQ(phi.rope->rotary_dim, 96);
+  EXPECT_TRUE(phi.rope->frequencies.long_factors);
+  EXPECT_DOUBLE_EQ(phi.rope->frequencies.inv_freq[47], 1.0 / (47.77 * std::pow(10000.0, 94.0 / 96)));
+  // attention_factor sqrt(1 + ln(131072 / 4096) / ln 4096) (T-cur _compute_longrope_parameters).
+  EXPECT_DOUBLE_EQ(phi.rope->frequencies.attention_scaling, std::sqrt(1 + std::log(32.0) / std::log(4096.0)));
+  // Qwen3.6-35B-A3B: 30 linear + 10 full layers, interleaved M-RoPE 11/11/10 over 64 rotary dims.
+  const ModelPosition q = read_hf_config(model_io::preset_config("qwen3.6-35b-a3b"));
+  EXPECT_EQ(q.rope->rotary_dim, 64);
+  EXPECT_EQ(q.rope->mrope_section, (std::vector<int>{11, 11, 10}));
+  EXPECT_TRUE(q.rope->mrope_interleaved);
+  int linear = 0;
+  for (const LayerSpec& l : q.per_layer) linear += l.attention == LayerAttention::Linear;
+  EXPECT_EQ(linear, 30);
+  EXPECT_TRUE(q.unread_keys.empty());
+}
+#endif  // POSENC_HAVE_EVAL
