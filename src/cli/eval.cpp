@@ -77,7 +77,8 @@ RopeScaling read_scaling(const Fields& parent, const char* key) {
   if (!parent.has(key)) return s;
   const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast",
                                        "beta_slow", "low_freq_factor", "high_freq_factor", "attention_factor",
-                                       "mscale", "mscale_all_dim", "truncate", "short_factor", "long_factor"});
+                                       "mscale", "mscale_all_dim", "truncate", "short_factor", "long_factor",
+                                       "partial_rotary_factor"});
   const std::string type = f.string("type");
   const auto t = rope_scaling_type_from_name(type);
   if (!t) {
@@ -100,6 +101,13 @@ RopeScaling read_scaling(const Fields& parent, const char* key) {
   if (s.type != RopeScalingType::Llama3) {
     f.forbid("low_freq_factor", what);
     f.forbid("high_freq_factor", what);
+  }
+  if (s.type != RopeScalingType::Proportional) f.forbid("partial_rotary_factor", what);
+  if (s.type == RopeScalingType::Proportional) {
+    // Gemma 4 p-RoPE: factor defaults to 1 (rope_parameters.get("factor", 1.0)).
+    s.factor = f.opt_number("factor").value_or(1.0);
+    s.partial_rotary_factor = f.opt_number("partial_rotary_factor").value_or(1.0);
+    return s;
   }
   // factor and original_max_position_embeddings are common to every type; read (and type-check) them
   // when present, require them where the type uses them (longrope's factor defaults to 1).
@@ -154,6 +162,56 @@ void check_positions(const std::vector<int64_t>& pos, const char* field) {
     require(p >= -kMaxPosition && p <= kMaxPosition, field, std::string(field) + " must lie in [-10^6, 10^6]");
 }
 
+// Positions: one row ([p, ...]) or, for M-RoPE, three rows t, h, w ([[...], [...], [...]]).
+struct Positions {
+  std::vector<int64_t> t;                  // the 1-D positions, or the t row
+  std::optional<MropePositions> rows;      // set when three rows were given
+};
+
+Positions read_positions(const Fields& f, const char* key) {
+  const json& v = f.raw().at(key);
+  const std::string p = f.path(key);
+  Positions out;
+  if (v.is_array() && !v.empty() && v.front().is_array()) {
+    if (v.size() != 3) throw InvalidArgument(p, p + " must be one row of integers, or three rows (t, h, w) for M-RoPE");
+    MropePositions rows;
+    for (std::size_t a = 0; a < 3; ++a) {
+      if (!v[a].is_array()) throw InvalidArgument(p, p + " must be three arrays of integers (t, h, w)");
+      if (v[a].size() > static_cast<std::size_t>(kMaxCells)) throw InvalidArgument(p, p + " is too long");
+      for (const json& e : v[a]) {
+        if (!e.is_number_integer()) throw InvalidArgument(p, p + " must be three arrays of integers (t, h, w)");
+        rows[a].push_back(e.get<int64_t>());
+      }
+      if (rows[a].size() != rows[0].size())
+        throw InvalidArgument(p, p + " rows t, h, w must have the same length");
+      check_positions(rows[a], p.c_str());
+    }
+    out.t = rows[0];
+    out.rows = std::move(rows);
+    return out;
+  }
+  out.t = f.int_array(key);
+  return out;
+}
+
+// mrope_section / mrope_interleaved of a rope_apply request or a rope position: the axis of each pair.
+std::vector<int> read_mrope_axes(const Fields& f, int rotary_dim, const std::string& prefix) {
+  if (!f.has("mrope_section")) {
+    f.forbid("mrope_interleaved", "a request without mrope_section");
+    return {};
+  }
+  const std::vector<int64_t> sec = f.int_array("mrope_section");
+  const std::string p = f.path("mrope_section");
+  if (sec.size() != 3) throw InvalidArgument(p, p + " must have 3 entries (t, h, w)");
+  std::vector<int> section;
+  for (int64_t v : sec) {
+    if (v < 0 || v > kMaxDim) throw InvalidArgument(p, p + " entries must be in [0, 4096]");
+    section.push_back(static_cast<int>(v));
+  }
+  const bool interleaved = f.has("mrope_interleaved") ? f.boolean("mrope_interleaved") : false;
+  return under(prefix, [&] { return rope_mrope_axes(section, rotary_dim / 2, interleaved); });
+}
+
 // ---------------------------------------------------------------- ops
 
 ojson op_sinusoidal(const json& req) {
@@ -200,9 +258,11 @@ ojson op_rope_frequencies(const json& req) {
 }
 
 ojson op_rope_apply(const json& req) {
-  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout", "rotary_dim"});
+  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout", "rotary_dim", "mrope_section",
+                           "mrope_interleaved"});
   Matrix x = f.matrix("x");
-  const std::vector<int64_t> pos = f.int_array("positions");
+  const Positions positions = read_positions(f, "positions");
+  const std::vector<int64_t>& pos = positions.t;
   const int dim = read_dim(f);
   const double base = f.number("base");
   const RopeScaling s = read_scaling(f, "scaling");
@@ -218,6 +278,15 @@ ojson op_rope_apply(const json& req) {
   require(x.cols() == dim, "x", "every row of x must have dim entries");
   require(static_cast<Eigen::Index>(pos.size()) == x.rows(), "positions", "positions must have one entry per row of x");
   check_positions(pos, "positions");
+  const std::vector<int> axes = read_mrope_axes(f, rotary_dim, "");
+  if (positions.rows && axes.empty())
+    throw InvalidArgument("mrope_section", "three position rows (t, h, w) need mrope_section");
+  if (!axes.empty()) {
+    // M-RoPE: one row means text positions (t = h = w).
+    const MropePositions rows = positions.rows ? *positions.rows : MropePositions{pos, pos, pos};
+    const RopeFrequencies fr = rope_frequencies(rotary_dim, base, with_seq_len_from_positions(s, pos));
+    return {{"values", matrix_json(rope_apply_mrope(x, rows, fr, layout, axes), "x")}};
+  }
   return {{"values", matrix_json(rope_apply_partial(x, pos, rotary_dim, base, s, layout), "x")}};
 }
 
@@ -232,7 +301,7 @@ ojson op_alibi_slopes(const json& req) {
 const std::map<std::string, std::vector<const char*>>& position_keys() {
   static const std::map<std::string, std::vector<const char*>> keys = {
       {"none", {}},
-      {"rope", {"base", "scaling", "layout", "rotary_dim"}},
+      {"rope", {"base", "scaling", "layout", "rotary_dim", "mrope_section", "mrope_interleaved"}},
       {"t5", {"bidirectional", "num_buckets", "max_distance", "bias"}},
       {"alibi", {"slope"}},
       {"shaw", {"max_relative_position", "key_table", "value_table"}},
@@ -242,7 +311,7 @@ const std::map<std::string, std::vector<const char*>>& position_keys() {
   return keys;
 }
 
-PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
+PositionScheme read_position(const Fields& req, std::optional<double>& scale, int d) {
   const json& raw = req.raw().at("position");
   if (!raw.is_object()) throw InvalidArgument("position", "position must be a JSON object");
   if (!raw.contains("scheme")) throw InvalidArgument("position.scheme", "missing field 'position.scheme'");
@@ -269,6 +338,7 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale) {
               "position.rotary_dim must be even and in [2, d]");
       p.rotary_dim = static_cast<int>(rd);
     }
+    p.mrope_axes = read_mrope_axes(f, p.rotary_dim.value_or(d), "position.");
     return p;
   }
   if (scheme == "t5") {
@@ -328,14 +398,25 @@ void op_attention(const json& req, std::ostream& out) {
   const Matrix k = f.matrix("k");
   std::optional<Matrix> v;
   if (f.has("v")) v = f.matrix("v");
-  const std::vector<int64_t> qpos = f.int_array("query_positions");
-  const std::vector<int64_t> kpos = f.int_array("key_positions");
+  const Positions qp = read_positions(f, "query_positions");
+  const Positions kp = read_positions(f, "key_positions");
+  const std::vector<int64_t>& qpos = qp.t;
+  const std::vector<int64_t>& kpos = kp.t;
   AttentionSpec spec;
   // Reading: omitted `causal` means false and omitted `position` means {"scheme": "none"} (plain
   // scaled dot-product attention), the defaults of every reference attention module.
   spec.causal = f.has("causal") ? f.boolean("causal") : false;
-  if (f.has("position")) spec.position = read_position(f, spec.scale);
+  if (f.has("position")) spec.position = read_position(f, spec.scale, static_cast<int>(q.cols()));
   else spec.position = NoPosition{};
+  // Three position rows (t, h, w) drive M-RoPE; the causal mask and every other term read the t row.
+  auto* rope = std::get_if<RopePosition>(&spec.position);
+  if ((qp.rows || kp.rows) && !(rope && !rope->mrope_axes.empty()))
+    throw InvalidArgument(rope ? "position.mrope_section" : "position",
+                          "three position rows (t, h, w) need a rope position with mrope_section");
+  if (rope && !rope->mrope_axes.empty()) {
+    rope->query_mrope = qp.rows ? *qp.rows : MropePositions{qpos, qpos, qpos};
+    rope->key_mrope = kp.rows ? *kp.rows : MropePositions{kpos, kpos, kpos};
+  }
   const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec);
   require_finite(r.logits, "q", /*allow_masked=*/true);
   require_finite(r.weights, "q", false);

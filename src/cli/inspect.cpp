@@ -68,6 +68,33 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
                                                     r.original_max_position_embeddings, r.max_position_embeddings))];
   o << indent << "pairs at " << r.max_position_embeddings << "   " << counts[0] << " rotate fully in training, "
     << counts[1] << " within trained angles (interpolated), " << counts[2] << " extrapolated\n";
+  if (!r.mrope_section.empty())
+    o << indent << "M-RoPE sections  t " << r.mrope_section[0] << ", h " << r.mrope_section[1] << ", w "
+      << r.mrope_section[2] << " pairs (" << (r.mrope_interleaved ? "interleaved, Qwen3-VL" : "contiguous, Qwen2-VL")
+      << ")\n";
+}
+
+// One line per run of equal layers: "0-2  sliding 128, rope" (per_layer of the model op).
+void layer_lines(std::ostringstream& o, const ModelPosition& m) {
+  auto describe = [](const LayerSpec& l) {
+    std::string d = layer_attention_name(l.attention);
+    if (l.window > 0) d += " " + std::to_string(l.window);
+    d += l.rope ? ", rope" : ", no position";
+    if (!l.rope_key.empty()) d += " (" + l.rope_key + ")";
+    if (l.query_scale.rule != QueryScale::Rule::None) d += ", query scale " + std::string(query_scale_rule_name(l.query_scale.rule));
+    if (l.sinks) d += ", sinks";
+    return d;
+  };
+  o << "layers           " << m.per_layer.size() << "\n";
+  std::size_t i = 0;
+  while (i < m.per_layer.size()) {
+    const std::string d = describe(m.per_layer[i]);
+    std::size_t j = i;
+    // A repeating pattern is listed as its first period only when runs are short; runs of equals merge.
+    while (j + 1 < m.per_layer.size() && describe(m.per_layer[j + 1]) == d) ++j;
+    o << "  " << i << (j > i ? "-" + std::to_string(j) : "") << "  " << d << "\n";
+    i = j + 1;
+  }
 }
 
 }  // namespace
@@ -124,6 +151,12 @@ std::string inspect_summary(const ModelPosition& m) {
       break;
     case PositionKind::None:
       break;
+  }
+  if (!m.per_layer.empty()) layer_lines(o, m);
+  if (!m.unread_keys.empty()) {
+    o << "unread keys      ";
+    for (std::size_t i = 0; i < m.unread_keys.size(); ++i) o << (i ? ", " : "") << m.unread_keys[i];
+    o << " (positional keys posenc does not model)\n";
   }
   return o.str();
 }

@@ -64,6 +64,32 @@ ojson rope_json(const ModelRope& r) {
   o["softmax_scale"] = finite(r.softmax_scale, "softmax_scale");
   o["max_position_embeddings"] = r.max_position_embeddings;
   o["original_max_position_embeddings"] = r.original_max_position_embeddings;
+  if (!r.mrope_section.empty()) {
+    o["mrope_section"] = r.mrope_section;
+    o["mrope_interleaved"] = r.mrope_interleaved;
+  }
+  return o;
+}
+
+ojson layer_json(const LayerSpec& l) {
+  ojson o;
+  o["attention"] = layer_attention_name(l.attention);
+  if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked) o["window"] = l.window;
+  o["position"] = l.rope ? "rope" : "none";
+  if (l.rope && !l.rope_key.empty()) o["rope"] = l.rope_key;
+  if (l.query_scale.rule != QueryScale::Rule::None) {
+    ojson q;
+    q["rule"] = query_scale_rule_name(l.query_scale.rule);
+    if (l.query_scale.rule == QueryScale::Rule::Llama4Temperature) {
+      q["floor_scale"] = finite(l.query_scale.floor_scale, "floor_scale");
+      q["attn_scale"] = finite(l.query_scale.attn_scale, "attn_scale");
+    } else {
+      q["beta"] = finite(l.query_scale.beta, "llama_4_scaling_beta");
+      q["original_max_position_embeddings"] = l.query_scale.original_max_position_embeddings;
+    }
+    o["query_scale"] = std::move(q);
+  }
+  if (l.sinks) o["sinks"] = true;
   return o;
 }
 
@@ -116,6 +142,13 @@ nlohmann::ordered_json model_position_json(const ModelPosition& m) {
     case PositionKind::None:
       break;
   }
+  if (m.num_hidden_layers > 0) o["num_hidden_layers"] = m.num_hidden_layers;
+  if (!m.per_layer.empty()) {
+    ojson layers = ojson::array();
+    for (const LayerSpec& l : m.per_layer) layers.push_back(layer_json(l));
+    o["per_layer"] = std::move(layers);
+  }
+  o["unread_keys"] = m.unread_keys;
   return o;
 }
 

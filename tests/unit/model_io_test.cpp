@@ -249,7 +249,12 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   const auto r = nlohmann::ordered_json::parse(cli::evaluate_request(R"({"op":"model","config":)" + cfg + "}"));
   std::vector<std::string> keys;
   for (const auto& [k, v] : r.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"model_type", "position", "head_dim", "num_attention_heads", "rope"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"model_type", "position", "head_dim", "num_attention_heads", "rope",
+                                            "num_hidden_layers", "per_layer", "unread_keys"}));
+  // Llama-3.1-8B: 32 full-attention RoPE layers, every positional key read.
+  EXPECT_EQ(r["per_layer"].size(), 32u);
+  EXPECT_EQ(r["per_layer"][31], nlohmann::ordered_json({{"attention", "full"}, {"position", "rope"}}));
+  EXPECT_EQ(r["unread_keys"], nlohmann::ordered_json::array());
   std::vector<std::string> rope_keys;
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
   EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq",

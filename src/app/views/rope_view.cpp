@@ -139,7 +139,11 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
   };
   dim_ = int(clamped("rotary dims", r.rotary_dim, 2, kMaxHeadWidth)) & ~1;
   base_ = clamped("base", r.base, kBaseMin, kBaseMax);
-  if (s.type == RopeScalingType::Longrope) {
+  if (s.type == RopeScalingType::Proportional) {
+    scaling_ = RopeScalingType::None;
+    f.gap(name + " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the RoPE view "
+                 "has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
+  } else if (s.type == RopeScalingType::Longrope) {
     scaling_ = RopeScalingType::None;
     f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
           " each, long beyond " + std::to_string(s.original_max_position_embeddings) +

@@ -333,7 +333,8 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
       base_ = clamped("base", r.base, kBaseMin, kBaseMax);
       rotary_dim_ = r.rotary_dim >= m.head_dim ? 0 : std::min(r.rotary_dim, d_);
       layout_ = r.layout;
-      scaling_ = s.type == RopeScalingType::Longrope ? RopeScalingType::None : s.type;
+      const bool no_keys = s.type == RopeScalingType::Longrope || s.type == RopeScalingType::Proportional;
+      scaling_ = no_keys ? RopeScalingType::None : s.type;
       f.keys.insert(f.keys.end(), {"base", "rotary_dim", "layout", "scaling"});
       if (scaling_ != RopeScalingType::None) {
         factor_ = clamped("factor", s.factor, 1.0, kMaxFactor);
@@ -345,6 +346,9 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
         f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
               " each), which the scores view has no keys for: it shows unscaled RoPE. view=model shows LongRoPE "
               "exactly.");
+      if (s.type == RopeScalingType::Proportional)
+        f.gap(name + " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the scores "
+                     "view has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
       if (!m.layers.empty())
         f.gap(name + " has layer types with their own RoPE: the scores view shows the full_attention layers' "
                      "(view=model shows each).");

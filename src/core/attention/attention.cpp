@@ -37,8 +37,12 @@ struct Visitor {
 
   void operator()(const RopePosition& p) {
     const RopeFrequencies f = attention_rope_frequencies(p, d, qpos, kpos);
-    const Matrix qr = rope_apply(q, qpos, f, p.layout);
-    const Matrix kr = rope_apply(k, kpos, f, p.layout);
+    const bool mrope = !p.mrope_axes.empty();
+    if (mrope)
+      require(static_cast<int>(p.mrope_axes.size()) * 2 == static_cast<int>(f.inv_freq.size()) * 2, "position.mrope_section",
+              "position.mrope_section must cover the rotary pairs");
+    const Matrix qr = mrope ? rope_apply_mrope(q, p.query_mrope, f, p.layout, p.mrope_axes) : rope_apply(q, qpos, f, p.layout);
+    const Matrix kr = mrope ? rope_apply_mrope(k, p.key_mrope, f, p.layout, p.mrope_axes) : rope_apply(k, kpos, f, p.layout);
     out.terms.push_back({"content (rotated)", scale * (qr * kr.transpose())});
   }
 

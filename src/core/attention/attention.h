@@ -22,6 +22,10 @@ struct RopePosition {
   RopeScaling scaling;
   RopeLayout layout = RopeLayout::Half;
   std::optional<int> rotary_dim = std::nullopt;  // partial rotary: the first rotary_dim of d dims rotate (default d)
+  // M-RoPE (Qwen2-VL / Qwen3-VL): the t/h/w axis of each pair (rope_mrope_axes; empty = 1-D RoPE) and the
+  // three position rows of the queries and keys (the 1-D positions stay the t row, for the causal mask).
+  std::vector<int> mrope_axes = {};
+  MropePositions query_mrope = {}, key_mrope = {};
 };
 
 struct T5Position {  // default scale 1: T5 does not scale q.k

@@ -96,10 +96,17 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
       require_factor(s);
       require_original_length(s);
       require_scaling_number(s.low_freq_factor, "scaling.low_freq_factor");
-      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor > s.low_freq_factor &&
+      // Equal factors are accepted (Llama-4-Scout: both 1): transformers' band test then never selects the
+      // smooth branch. high < low is refused: the smooth blend would run backwards.
+      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor >= s.low_freq_factor &&
                   s.high_freq_factor <= 1e6,
               "scaling.high_freq_factor",
-              "scaling.high_freq_factor must be a number greater than scaling.low_freq_factor");
+              "scaling.high_freq_factor must be a number >= scaling.low_freq_factor");
+      return;
+    case RopeScalingType::Proportional:
+      require_factor(s);
+      require(std::isfinite(s.partial_rotary_factor) && s.partial_rotary_factor >= 0 && s.partial_rotary_factor <= 1,
+              "scaling.partial_rotary_factor", "scaling.partial_rotary_factor must be a number in [0, 1]");
       return;
   }
 }
@@ -201,11 +208,72 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
           w = w / f;
           continue;
         }
-        // Band edges land here (HF: ~(wl < high) & ~(wl > low)): smooth blend.
+        // Band edges land here (HF: ~(wl < high) & ~(wl > low)): smooth blend. With equal factors the band
+        // is the single wavelength L / low, where transformers divides 0 by 0.
+        require(s.high_freq_factor > s.low_freq_factor, "scaling.high_freq_factor",
+                "scaling.high_freq_factor equals scaling.low_freq_factor and a pair's wavelength lies exactly on "
+                "the band edge: transformers computes 0/0 (NaN) there");
         const double smooth = (L / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
         w = (1 - smooth) * w / f + smooth * w;
       }
       break;
+    }
+    case RopeScalingType::Proportional: {
+      // _compute_proportional_rope_parameters: rope_angles = int(p * head_dim // 2) pairs with exponents
+      // 2i / head_dim, the remaining head_dim/2 - rope_angles pairs frequency 0; all / factor.
+      const int angles = std::min(half, static_cast<int>(std::floor(s.partial_rotary_factor * dim / 2.0)));
+      out.inv_freq.assign(half, 0.0);
+      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim) / f;
+      break;
+    }
+  }
+  return out;
+}
+
+std::vector<int> rope_mrope_axes(std::span<const int> section, int pairs, bool interleaved) {
+  require(section.size() == 3, "mrope_section", "mrope_section must have 3 entries (t, h, w)");
+  int64_t sum = 0;
+  for (int v : section) {
+    require(v >= 0, "mrope_section", "mrope_section entries must be >= 0");
+    sum += v;
+  }
+  require(sum == pairs, "mrope_section",
+          "mrope_section must sum to rotary_dim / 2 = " + std::to_string(pairs) + " (it sums to " +
+              std::to_string(sum) + ")");
+  std::vector<int> axes(pairs, 0);
+  if (!interleaved) {
+    // Qwen2-VL: cos.split(mrope_section * 2) takes chunk i from axis i % 3, over each half of the head.
+    for (int i = 0; i < pairs; ++i) axes[i] = i < section[0] ? 0 : i < section[0] + section[1] ? 1 : 2;
+  } else {
+    // Qwen3-VL: freqs_t[..., offset:3*section[axis]:3] = freqs[axis] for (axis, offset) = (1, 1), (2, 2).
+    for (int axis = 1; axis <= 2; ++axis)
+      for (int i = axis; i < std::min(pairs, 3 * section[axis]); i += 3) axes[i] = axis;
+  }
+  return axes;
+}
+
+Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs,
+                        RopeLayout layout, std::span<const int> axes) {
+  const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
+  require(static_cast<Eigen::Index>(axes.size()) == half, "mrope_section", "mrope_section must cover every pair");
+  for (const auto& row : positions) {
+    require(static_cast<Eigen::Index>(row.size()) == x.rows(), "positions",
+            "each of the 3 position rows must have one entry per row of x");
+    for (int64_t p : row)
+      require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+  }
+  Matrix out = x;
+  const double a = freqs.attention_scaling;
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index i = 0; i < half; ++i) {
+      const double angle = static_cast<double>(positions[axes[i]][r]) * freqs.inv_freq[i];
+      const double c = std::cos(angle) * a, sn = std::sin(angle) * a;
+      const Eigen::Index i0 = layout == RopeLayout::Half ? i : 2 * i;
+      const Eigen::Index i1 = layout == RopeLayout::Half ? i + half : 2 * i + 1;
+      const double x0 = x(r, i0), x1 = x(r, i1);
+      out(r, i0) = x0 * c - x1 * sn;
+      out(r, i1) = x1 * c + x0 * sn;
     }
   }
   return out;

@@ -5,6 +5,7 @@
 // computes inv_freq in float32; we keep the same arrangement of operations but in double).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -17,10 +18,11 @@
 
 namespace posenc {
 
-enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3, Longrope };
+enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3, Longrope, Proportional };
 template <>
 struct EnumNames<RopeScalingType> {
-  static constexpr std::array<const char*, 7> names{"none", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
+  static constexpr std::array<const char*, 8> names{"none",  "linear",   "ntk",         "dynamic",
+                                                    "yarn",  "llama3",   "longrope",    "proportional"};
 };
 
 // One `rope_scaling` configuration. Fields not used by `type` are ignored.
@@ -37,6 +39,9 @@ struct RopeScaling {
   std::optional<double> mscale, mscale_all_dim;      // yarn (DeepSeek)
   bool truncate = true;                              // yarn: floor/ceil the correction range
   std::vector<double> short_factor, long_factor;     // longrope: dim/2 rescale factors each
+  // proportional (Gemma 4 p-RoPE): dim is the whole head; the first int(p * dim // 2) pairs rotate with
+  // exponents 2i/dim, the other pairs get frequency 0 (they pass through); all divided by factor.
+  double partial_rotary_factor = 1.0;
 };
 
 // Throws InvalidArgument with fields "scaling.<name>" (or "dim"/"base") if the configuration is unusable.
@@ -87,6 +92,19 @@ Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, i
 // The current length a dynamic / longrope scaling sees for these positions: max(positions) + 1 (HF's
 // dynamic_rope_update), clamped to [1, 2^30]. Leaves other types and an explicit seq_len alone.
 RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions);
+
+// Multimodal RoPE (M-RoPE): which position row (0 = t, 1 = h, 2 = w) drives each of the `pairs` rotation
+// pairs. section = {a, b, c} with a + b + c = pairs (else InvalidArgument naming "mrope_section").
+// Contiguous (Qwen2-VL apply_multimodal_rotary_pos_emb): pairs [0, a) t, [a, a+b) h, [a+b, pairs) w.
+// Interleaved (Qwen3-VL apply_interleaved_mrope): pair i is h if i % 3 == 1 and i < 3b, w if i % 3 == 2
+// and i < 3c, else t.
+std::vector<int> rope_mrope_axes(std::span<const int> section, int pairs, bool interleaved);
+
+// Rotates row r of x with pair i at angle positions(axes[i], r) * inv_freq[i]: positions has 3 rows (t, h,
+// w), each with one entry per row of x. With equal rows it is rope_apply with that row.
+using MropePositions = std::array<std::vector<int64_t>, 3>;
+Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs, RopeLayout layout,
+                        std::span<const int> axes);
 
 // Column permutation that maps the interleaved layout onto the half layout: half[:, perm[c]] = inter[:, c].
 std::vector<int> rope_interleaved_to_half(int dim);

@@ -37,6 +37,23 @@ uint64_t min_size(uint32_t t) {
   return 1;
 }
 
+// A GGUF string as an error message may quote it: control bytes (a NUL would end the message where C strings
+// are printed) and other non-printable bytes become \xNN.
+std::string printable(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned char ch : s) {
+    if (ch < 0x20 || ch == 0x7f) {
+      out += "\\x";
+      out += hex[ch >> 4];
+      out += hex[ch & 15];
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out;
+}
+
 class Cursor {
  public:
   explicit Cursor(std::span<const uint8_t> b) : b_(b) {}
@@ -145,7 +162,11 @@ class Meta {
   Meta(const ConfigValue& m, std::string arch) : m_(m), arch_(std::move(arch)) {}
   std::string key(const std::string& suffix) const { return arch_ + "." + suffix; }
 
-  const ConfigValue* get(const std::string& k) const { return m_.find(k); }
+  const ConfigValue* get(const std::string& k) const {
+    seen_.insert(k);
+    return m_.find(k);
+  }
+  const std::set<std::string>& seen() const { return seen_; }
   std::optional<double> number(const std::string& k) const {
     const ConfigValue* v = get(k);
     if (!v) return std::nullopt;
@@ -153,12 +174,23 @@ class Meta {
       throw InvalidArgument(k, "GGUF key '" + k + "' must be a finite number, not " + ConfigValue::kind_name(v->kind()));
     return v->as_double();
   }
-  // Integer keys; per-layer arrays (head_count of some architectures) give their largest entry.
+  // An integer key: an array (even of one element) is an error, as llama.cpp's get_key refuses it.
   std::optional<int64_t> integer(const std::string& k) const {
     const ConfigValue* v = get(k);
     if (!v) return std::nullopt;
     if (v->is_int()) return v->as_int();
+    throw InvalidArgument(k, "GGUF key '" + k + "' must be an integer, not " + ConfigValue::kind_name(v->kind()));
+  }
+  // A per-layer integer (llama.cpp get_key_or_arr: head_count): one integer, or an array of exactly
+  // block_count integers (layers = 0: unknown), of which the largest is returned.
+  std::optional<int64_t> per_layer_integer(const std::string& k, int64_t layers) const {
+    const ConfigValue* v = get(k);
+    if (!v) return std::nullopt;
+    if (v->is_int()) return v->as_int();
     if (v->is_array() && !v->as_array().empty()) {
+      if (layers > 0 && static_cast<int64_t>(v->as_array().size()) != layers)
+        throw InvalidArgument(k, "GGUF key '" + k + "' is an array of " + std::to_string(v->as_array().size()) +
+                                     " entries; a per-layer array needs block_count = " + std::to_string(layers));
       int64_t mx = 0;
       for (const ConfigValue& e : v->as_array()) {
         if (!e.is_int()) throw InvalidArgument(k, "GGUF key '" + k + "' must hold integers");
@@ -166,7 +198,8 @@ class Meta {
       }
       return mx;
     }
-    throw InvalidArgument(k, "GGUF key '" + k + "' must be an integer, not " + ConfigValue::kind_name(v->kind()));
+    throw InvalidArgument(k, "GGUF key '" + k + "' must be an integer or a per-layer array, not " +
+                                 ConfigValue::kind_name(v->kind()));
   }
   std::optional<std::string> string(const std::string& k) const {
     const ConfigValue* v = get(k);
@@ -178,6 +211,7 @@ class Meta {
  private:
   const ConfigValue& m_;
   std::string arch_;
+  mutable std::set<std::string> seen_;
 };
 
 int in_range(int64_t v, int64_t lo, int64_t hi, const std::string& k) {
@@ -221,6 +255,9 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     const uint64_t at = c.offset();
     std::string key = c.string("key #" + std::to_string(i), kGgufMaxKeyLength);
     if (key.empty()) throw InvalidArgument("gguf", "empty GGUF key #" + std::to_string(i) + " at offset " + std::to_string(at));
+    if (printable(key) != key)
+      throw InvalidArgument("gguf", "GGUF key #" + std::to_string(i) + " at offset " + std::to_string(at) +
+                                        " holds a control byte: '" + printable(key) + "'");
     if (!seen.insert(key).second)
       throw InvalidArgument(key, "duplicate GGUF key '" + key + "' at offset " + std::to_string(at));
     const uint64_t type_at = c.offset();
@@ -241,6 +278,9 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     const uint64_t at = c.offset();
     const std::string what = "tensor info #" + std::to_string(i);
     std::string name = c.string("name of " + what, kGgufMaxKeyLength);
+    if (printable(name) != name)
+      throw InvalidArgument("gguf", "GGUF " + what + " at offset " + std::to_string(at) +
+                                        " has a name with a control byte: '" + printable(name) + "'");
     const uint32_t n_dims = c.read<uint32_t>("dimension count of tensor '" + name + "'");
     if (n_dims > kGgufMaxTensorDims)
       throw InvalidArgument("gguf", "GGUF tensor '" + name + "' at offset " + std::to_string(at) + " has " +
@@ -270,8 +310,80 @@ std::optional<std::string> llama_cpp_rope_type(const std::string& a) {
              "lfm2", "lfm2moe", "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus"}))
     return "neox";
   if (a == "qwen2vl") return "mrope";
+  if (in(a, {"qwen3vl", "qwen3vlmoe"})) return "imrope";  // LLAMA_ROPE_TYPE_IMROPE (interleaved sections)
   return std::nullopt;
 }
+
+namespace {
+
+// Positional keys of the header that were never looked at (posenc does not model them): named.
+void gguf_unread(const GgufHeader& h, const Meta& m, ModelPosition& out) {
+  for (const auto& [k, v] : h.metadata.as_object())
+    if (k.rfind("general.", 0) != 0 && k.rfind("tokenizer.", 0) != 0 && is_positional_key(k) && !m.seen().count(k))
+      out.unread_keys.push_back(k);
+}
+
+// llama.cpp's per-layer layout (hparams set_swa_pattern, n_no_rope_layer_step, swa_type) for the
+// architectures whose graphs use them; docs/models.md.
+void gguf_layers(const std::string& arch, const Meta& m, int64_t block_count, ModelPosition& out) {
+  if (block_count <= 0) return;
+  const int n = static_cast<int>(block_count);
+  out.num_hidden_layers = n;
+  const std::string wk = m.key("attention.sliding_window");
+  std::optional<int64_t> swa;
+  if (in(arch, {"llama4", "gpt-oss", "gemma2", "gemma3", "cohere2"})) {
+    swa = m.integer(wk);
+    if (swa) in_range(*swa, 0, kMaxLength, wk);
+  }
+  int swa_period = 0;       // set_swa_pattern(p): layer il is sliding iff il % p < p - 1
+  int nope_step = 0;        // n_no_rope_layer_step: layer il has no RoPE iff (il + 1) % step == 0
+  bool chunked = false, sinks = false, rope_only_swa = false, temperature = false;
+  if (arch == "llama4") {
+    // llama-model.cpp: attention.sliding_window absent or nonzero -> chunked attention of 8192 on the RoPE
+    // layers, NoPE every 4th layer with temperature tuning (floor 8192, scale 0.1); 0 -> RoPE everywhere.
+    if (!(swa && *swa == 0)) {
+      chunked = true;
+      nope_step = 4;
+      temperature = true;
+    }
+  } else if (arch == "smollm3") {
+    nope_step = 4;  // hard-coded in llama-model.cpp (no GGUF key)
+  } else if (arch == "gpt-oss") {
+    swa_period = 2;
+    sinks = true;
+  } else if (arch == "gemma2") {
+    swa_period = 2;
+  } else if (arch == "gemma3") {
+    swa_period = 6;
+  } else if (arch == "cohere2") {
+    swa_period = 4;
+    rope_only_swa = true;
+  }
+  if (swa_period > 0 && !swa) throw InvalidArgument(wk, "the GGUF header has no " + wk + " for the sliding layers");
+  out.per_layer.resize(n);
+  for (int il = 0; il < n; ++il) {
+    LayerSpec& l = out.per_layer[il];
+    const bool sliding = swa_period > 0 && il % swa_period < swa_period - 1;
+    l.rope = !(nope_step > 0 && (il + 1) % nope_step == 0);
+    if (rope_only_swa && !sliding) l.rope = false;
+    if (sliding) {
+      l.attention = LayerAttention::Sliding;
+      l.window = *swa;
+    } else if (chunked && l.rope) {
+      l.attention = LayerAttention::Chunked;
+      l.window = 8192;
+    }
+    if (temperature && !l.rope) {
+      l.query_scale.rule = QueryScale::Rule::Llama4Temperature;
+      l.query_scale.floor_scale = 8192;
+      l.query_scale.attn_scale = 0.1;
+    }
+    l.sinks = sinks;
+    if (l.rope && !out.layers.empty()) l.rope_key = sliding ? "sliding_attention" : "full_attention";
+  }
+}
+
+}  // namespace
 
 ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_len) {
   const ConfigValue* archv = h.metadata.find("general.architecture");
@@ -283,16 +395,16 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
   const Meta m(h.metadata, arch);
   const auto rope_type = llama_cpp_rope_type(arch);
   if (!rope_type)
-    throw InvalidArgument("general.architecture", "architecture '" + arch +
+    throw InvalidArgument("general.architecture", "architecture '" + printable(arch) +
                                                       "' is not in llama.cpp's llama_model_rope_type table");
-  if (*rope_type == "mrope")
-    throw InvalidArgument("general.architecture", "architecture '" + arch + "' uses multimodal RoPE (M-RoPE), "
-                                                                            "which posenc does not model");
 
   ModelPosition out;
   out.model_type = arch;
+  const std::string layers_key = m.key("block_count");
+  const int64_t block_count = m.integer(layers_key).value_or(0);
+  if (m.get(layers_key)) in_range(block_count, 1, 65536, layers_key);
   const std::string heads_key = m.key("attention.head_count");
-  const auto heads = m.integer(heads_key);
+  const auto heads = m.per_layer_integer(heads_key, block_count);
   if (!heads) throw InvalidArgument(heads_key, "the GGUF header has no " + heads_key);
   out.num_attention_heads = in_range(*heads, 1, kMaxHeads, heads_key);
   int head_dim = 0;
@@ -309,7 +421,7 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
   out.head_dim = head_dim;
   const std::string ctx_key = m.key("context_length");
   const int64_t ctx = m.integer(ctx_key).value_or(0);
-  if (ctx != 0) in_range(ctx, 1, kMaxLength, ctx_key);
+  if (m.get(ctx_key)) in_range(ctx, 1, kMaxLength, ctx_key);  // present: [1, 2^30] (0 included in the error)
 
   // GPT-J: llama_model_rope_type lists LLM_ARCH_GPTJ as LLAMA_ROPE_TYPE_NONE (and llama.cpp has no graph
   // for it); followed as written, so a gptj GGUF reads as position none (its config.json gives its RoPE).
@@ -329,6 +441,7 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
     } else {
       out.position = PositionKind::None;  // recurrent and other position-free architectures
     }
+    gguf_unread(h, m, out);
     return out;
   }
 
@@ -351,6 +464,28 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
   r.rotary_dim = in_range(m.integer(dk).value_or(head_dim), 2, head_dim, dk);
   if (r.rotary_dim % 2 != 0) throw InvalidArgument(dk, "GGUF key '" + dk + "' must be even");
   r.layout = *rope_type == "norm" ? RopeLayout::Interleaved : RopeLayout::Half;
+  if (*rope_type == "mrope" || *rope_type == "imrope") {
+    // rope.dimension_sections: 4 counts of pairs (t, h, w, e); ggml_rope_multi rotates NEOX-style pairs and
+    // picks the axis by sector (contiguous for MROPE, sector % 3 for IMROPE). The 4th (extra) axis is not modelled.
+    const std::string sk = m.key("rope.dimension_sections");
+    const ConfigValue* sec = m.get(sk);
+    if (!sec) throw InvalidArgument(sk, "the GGUF header has no " + sk + " (M-RoPE sections)");
+    if (!sec->is_array() || sec->as_array().size() != 4)
+      throw InvalidArgument(sk, "GGUF key '" + sk + "' must be an array of 4 integers (t, h, w, extra)");
+    std::vector<int> v;
+    for (const ConfigValue& e : sec->as_array()) {
+      if (!e.is_int() || e.as_int() < 0 || e.as_int() > kMaxDim)
+        throw InvalidArgument(sk, "GGUF key '" + sk + "' entries must be integers in [0, 4096]");
+      v.push_back(static_cast<int>(e.as_int()));
+    }
+    if (v[3] != 0) throw InvalidArgument(sk, "GGUF key '" + sk + "': a nonzero 4th (extra) section is not modelled");
+    if (v[0] + v[1] + v[2] != r.rotary_dim / 2)
+      throw InvalidArgument(sk, "GGUF key '" + sk + "' t + h + w must equal rope.dimension_count / 2 = " +
+                                    std::to_string(r.rotary_dim / 2));
+    r.mrope_section = {v[0], v[1], v[2]};
+    r.mrope_interleaved = *rope_type == "imrope";
+    r.layout = RopeLayout::Half;
+  }
   const std::string bk = m.key("rope.freq_base");
   r.base = m.number(bk).value_or(10000.0);
   if (!(r.base > 1.0)) throw InvalidArgument(bk, "GGUF key '" + bk + "' must be > 1");
@@ -394,8 +529,8 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
                           "LongRoPE GGUFs keep their short/long factors in tensors (rope_factors_short/long), which "
                           "posenc never reads; load the model's config.json instead");
   } else {
-    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" + stype +
-                                                          "' is not one of none, linear, yarn, longrope");
+    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" +
+                                                          printable(stype) + "' is not one of none, linear, yarn, longrope");
   }
   s.seq_len = std::nullopt;
   (void)seq_len;  // none of the GGUF scalings depends on the current length
@@ -428,6 +563,8 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
     out.layers.emplace_back("full_attention", r);
     out.layers.emplace_back("sliding_attention", sliding);
   }
+  gguf_layers(arch, m, block_count, out);
+  gguf_unread(h, m, out);
   return out;
 }
 

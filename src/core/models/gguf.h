@@ -52,7 +52,8 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
 ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
 
 // llama.cpp's llama_model_rope_type for an architecture name: "norm" (pairs of consecutive values,
-// interleaved), "neox" (pairs offset by n_rot/2, half), "none", "mrope", or nullopt when unknown. "none" is
+// interleaved), "neox" (pairs offset by n_rot/2, half), "none", "mrope" (Qwen2-VL sections), "imrope"
+// (Qwen3-VL interleaved sections), or nullopt when unknown. "none" is
 // followed as llama.cpp has it, GPT-J included (it lists LLM_ARCH_GPTJ as LLAMA_ROPE_TYPE_NONE).
 std::optional<std::string> llama_cpp_rope_type(const std::string& arch);
 

@@ -1,6 +1,7 @@
 #include "core/models/model_config.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -16,19 +17,23 @@ namespace posenc {
 namespace {
 
 // Typed reads of one object's members; every error names the key path.
+// Every key looked at is recorded (by path) in `seen`, so the keys never looked at can be named (unread_keys).
 class Reader {
  public:
-  Reader(const ConfigValue& obj, std::string prefix) : obj_(&obj), prefix_(std::move(prefix)) {}
+  Reader(const ConfigValue& obj, std::string prefix, std::set<std::string>* seen = nullptr)
+      : obj_(&obj), prefix_(std::move(prefix)), seen_(seen) {}
 
   std::string path(const std::string& key) const { return prefix_ + key; }
   const ConfigValue& value() const { return *obj_; }
 
   // Present and not null (transformers treats null like absent for these keys).
   bool has(const char* key) const {
+    mark(key);
     const ConfigValue* v = obj_->find(key);
     return v && !v->is_null();
   }
   const ConfigValue* get(const char* key) const {
+    mark(key);
     const ConfigValue* v = obj_->find(key);
     return v && !v->is_null() ? v : nullptr;
   }
@@ -79,7 +84,43 @@ class Reader {
     const ConfigValue* v = get(key);
     if (!v) return std::nullopt;
     if (!v->is_object()) fail(key, "must be an object, not " + std::string(ConfigValue::kind_name(v->kind())));
-    return Reader(*v, path(key) + ".");
+    return Reader(*v, path(key) + ".", seen_);
+  }
+  std::optional<std::vector<int64_t>> integers(const char* key) const {
+    const ConfigValue* v = get(key);
+    if (!v) return std::nullopt;
+    if (!v->is_array()) fail(key, "must be an array of integers");
+    std::vector<int64_t> out;
+    for (const ConfigValue& e : v->as_array()) {
+      if (e.is_int()) out.push_back(e.as_int());
+      else if (e.is_number() && std::isfinite(e.as_double()) && e.as_double() == std::floor(e.as_double()) &&
+               std::abs(e.as_double()) < 9.0e15)
+        out.push_back(static_cast<int64_t>(e.as_double()));
+      else fail(key, "must be an array of integers");
+    }
+    return out;
+  }
+  std::optional<std::vector<std::string>> strings(const char* key) const {
+    const ConfigValue* v = get(key);
+    if (!v) return std::nullopt;
+    if (!v->is_array()) fail(key, "must be an array of strings");
+    std::vector<std::string> out;
+    for (const ConfigValue& e : v->as_array()) {
+      if (!e.is_string()) fail(key, "must be an array of strings");
+      out.push_back(e.as_string());
+    }
+    return out;
+  }
+  // Python truthiness of a bool or number (Llama 4's attn_temperature_tuning is published as 4).
+  std::optional<bool> truthy(const char* key) const {
+    const ConfigValue* v = get(key);
+    if (!v) return std::nullopt;
+    if (v->is_bool()) return v->as_bool();
+    if (v->is_number()) return v->as_double() != 0;
+    fail(key, "must be true, false or a number");
+  }
+  void mark(const char* key) const {
+    if (seen_) seen_->insert(path(key));
   }
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
@@ -89,6 +130,7 @@ class Reader {
  private:
   const ConfigValue* obj_;
   std::string prefix_;
+  std::set<std::string>* seen_;
 };
 
 template <class T>
@@ -212,6 +254,9 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
     }
   }
   if (type == "su") type = "longrope";  // Phi-3's first configs (configuration_phi3.py)
+  // Qwen2-VL / Qwen2.5-VL publish {"type": "mrope", "mrope_section": [...]}: Qwen2VLConfig rewrites the type to
+  // "default" (configuration_qwen2_vl.py); the sections are read by read_mrope.
+  if (type == "mrope") type = "default";
   rope_type_out = type;
   // Original (pre-extension) length, standardize_rope_params: Phi-3's top-level key wins, then the rope
   // parameters' own, then max_position_embeddings.
@@ -274,10 +319,14 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
       throw InvalidArgument(p->path("high_freq_factor"), "missing " + p->path("high_freq_factor") + " for llama3");
     s.low_freq_factor = *lo;
     s.high_freq_factor = *hi;
+  } else if (type == "proportional") {
+    // Gemma 4 p-RoPE (_compute_proportional_rope_parameters): factor defaults to 1.
+    s.type = RopeScalingType::Proportional;
+    s.factor = factor_or(1.0);
   } else {
     const std::string f = p ? p->path(type_key) : top.path("rope_scaling.rope_type");
     throw InvalidArgument(f, f + " '" + type + "' is not a transformers rope_type (default, linear, dynamic, yarn, "
-                                 "longrope, llama3)");
+                                 "longrope, llama3, proportional; mrope = default)");
   }
   return s;
 }
@@ -295,12 +344,41 @@ auto blame(const std::string& where, F&& f) {
 
 ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, const std::string& params_path,
                     double base, const Dims& dims, int64_t max_pos, std::optional<int64_t> seq_len,
-                    RopeLayout layout, double softmax_base_scale) {
+                    RopeLayout layout, double softmax_base_scale, bool interleaved_mrope_default) {
   ModelRope m;
   std::string rope_type;
   m.scaling = read_scaling(params, top, max_pos, seq_len, rope_type);
   m.base = base;
   m.rotary_dim = read_rotary_dim(top, params, dims);
+  if (m.scaling.type == RopeScalingType::Proportional) {
+    // p-RoPE spans the whole head: partial_rotary_factor says how many of its pairs get a nonzero frequency.
+    m.scaling.partial_rotary_factor = static_cast<double>(m.rotary_dim) / dims.head_dim;
+    if (params && params->has("partial_rotary_factor")) m.scaling.partial_rotary_factor = *params->number("partial_rotary_factor");
+    else if (top.has("partial_rotary_factor")) m.scaling.partial_rotary_factor = *top.number("partial_rotary_factor");
+    m.rotary_dim = dims.head_dim;
+  }
+  if (params) {
+    // M-RoPE sections: rope_scaling / rope_parameters mrope_section (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5) and
+    // mrope_interleaved (Qwen3-VL apply_interleaved_mrope; Qwen3.5 sets it explicitly).
+    if (const auto sec = params->integers("mrope_section")) {
+      const std::string f = params->path("mrope_section");
+      if (sec->size() != 3) throw InvalidArgument(f, f + " must have 3 entries (t, h, w)");
+      int64_t sum = 0;
+      for (int64_t v : *sec) {
+        if (v < 0 || v > kMaxDim) throw InvalidArgument(f, f + " entries must be in [0, 4096]");
+        sum += v;
+      }
+      if (sum != m.rotary_dim / 2)
+        throw InvalidArgument(f, f + " must sum to rotary_dim / 2 = " + std::to_string(m.rotary_dim / 2) +
+                                     " (it sums to " + std::to_string(sum) + ")");
+      for (int64_t v : *sec) m.mrope_section.push_back(static_cast<int>(v));
+      m.mrope_interleaved = params->boolean("mrope_interleaved").value_or(interleaved_mrope_default);
+    } else if (params->has("mrope_interleaved")) {
+      (void)params->boolean("mrope_interleaved");
+      throw InvalidArgument(params->path("mrope_section"),
+                            "missing " + params->path("mrope_section") + " (mrope_interleaved is set)");
+    }
+  }
   m.layout = layout;
   m.max_position_embeddings = max_pos;
   m.original_max_position_embeddings =
@@ -334,7 +412,222 @@ int64_t read_max_positions(const Reader& r, const char** which = nullptr) {
   return *v;
 }
 
+
+// ---- per-layer layout (layer_types and the keys each modeling file derives it from)
+
+int64_t checked_window(const Reader& r, const char* key) {
+  const auto w = r.integer(key);
+  if (!w) return 0;
+  if (*w < 1 || *w > kMaxLength) r.fail(key, "must be in [1, 2^30]");
+  return *w;
+}
+
+void read_layers(const Reader& r, const std::string& mt, const std::optional<Reader>& params, ModelPosition& out) {
+  const char* n_key = "num_hidden_layers";
+  const auto n = first_of<int64_t>(r, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, &Reader::integer,
+                                   &n_key);
+  // Keys that shape the layers but are moot for this config are still looked at: their rule was applied.
+  for (const char* k : {"layer_types", "sliding_window", "use_sliding_window", "max_window_layers",
+                        "sliding_window_pattern", "no_rope_layers", "no_rope_layer_interval", "attention_chunk_size",
+                        "full_attention_interval", "attn_temperature_tuning", "floor_scale", "attn_scale"})
+    r.mark(k);
+  if (!n) return;
+  if (*n < 1 || *n > 65536) r.fail(n_key, "must be in [1, 65536]");
+  const int layers = static_cast<int>(*n);
+  out.num_hidden_layers = layers;
+  auto count_check = [&](const char* key, std::size_t size) {
+    if (static_cast<int64_t>(size) != layers)
+      r.fail(key, "must have num_hidden_layers = " + std::to_string(layers) + " entries (it has " +
+                      std::to_string(size) + ")");
+  };
+
+  // RoPE or NoPE per layer: no_rope_layers (1 = RoPE, 0 = none; SmolLM3, Llama 4), else no_rope_layer_interval
+  // (every interval-th layer NoPE; Llama4TextConfig / SmolLM3Config default 4).
+  std::vector<bool> rope(layers, true);
+  bool has_nope_rule = false;
+  if (const auto nrl = r.integers("no_rope_layers"); nrl && !nrl->empty()) {
+    count_check("no_rope_layers", nrl->size());
+    for (int i = 0; i < layers; ++i) {
+      if ((*nrl)[i] != 0 && (*nrl)[i] != 1) r.fail("no_rope_layers", "entries must be 0 (NoPE) or 1 (RoPE)");
+      rope[i] = (*nrl)[i] == 1;
+    }
+    has_nope_rule = true;
+  } else if (r.has("no_rope_layer_interval") || is_one_of(mt, {"llama4_text", "smollm3"})) {
+    const int64_t interval = r.integer("no_rope_layer_interval").value_or(4);
+    if (interval < 1 || interval > 65536) r.fail("no_rope_layer_interval", "must be in [1, 65536]");
+    for (int i = 0; i < layers; ++i) rope[i] = (i + 1) % interval != 0;
+    has_nope_rule = true;
+  }
+  (void)has_nope_rule;
+
+  // Attention kind per layer.
+  const int64_t window = checked_window(r, "sliding_window");
+  std::vector<LayerAttention> kind(layers, LayerAttention::Full);
+  if (const auto lt = r.strings("layer_types")) {
+    count_check("layer_types", lt->size());
+    for (int i = 0; i < layers; ++i) {
+      const std::string& t = (*lt)[i];
+      if (t == "full_attention") kind[i] = LayerAttention::Full;
+      else if (t == "sliding_attention") kind[i] = LayerAttention::Sliding;
+      else if (t == "chunked_attention") kind[i] = LayerAttention::Chunked;
+      else if (is_one_of(t, {"linear_attention", "mamba", "mamba2"})) kind[i] = LayerAttention::Linear;
+      else
+        r.fail("layer_types", "entry " + std::to_string(i) + " '" + t +
+                                  "' is not a layer type posenc knows (full_attention, sliding_attention, "
+                                  "chunked_attention, linear_attention, mamba)");
+    }
+  } else if (mt == "llama4_text") {
+    // Llama4TextConfig: layer_types = chunked_attention on RoPE layers, full_attention on NoPE layers.
+    for (int i = 0; i < layers; ++i) kind[i] = rope[i] ? LayerAttention::Chunked : LayerAttention::Full;
+  } else if (r.has("full_attention_interval") || is_one_of(mt, {"qwen3_next"})) {
+    // Qwen3NextConfig: linear_attention unless (i + 1) % full_attention_interval == 0 (default 4).
+    const int64_t every = r.integer("full_attention_interval").value_or(4);
+    if (every < 1 || every > 65536) r.fail("full_attention_interval", "must be in [1, 65536]");
+    for (int i = 0; i < layers; ++i) kind[i] = (i + 1) % every != 0 ? LayerAttention::Linear : LayerAttention::Full;
+  } else if (r.has("sliding_window_pattern") || is_one_of(mt, {"gemma2", "gemma3_text", "cohere2"})) {
+    // Gemma2 (every other layer), Gemma3TextConfig (pattern 6), Cohere2Config (pattern 4):
+    // sliding_attention if (i + 1) % pattern else full_attention.
+    const int64_t dflt = mt == "gemma2" ? 2 : mt == "cohere2" ? 4 : 6;
+    const int64_t pattern = r.integer("sliding_window_pattern").value_or(dflt);
+    if (pattern < 1 || pattern > 65536) r.fail("sliding_window_pattern", "must be in [1, 65536]");
+    for (int i = 0; i < layers; ++i) kind[i] = (i + 1) % pattern != 0 ? LayerAttention::Sliding : LayerAttention::Full;
+  } else if (r.has("use_sliding_window") || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen2_vl",
+                                                          "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text"})) {
+    // Qwen2Config and kin: sliding_window only if use_sliding_window (default false), on layers >= max_window_layers.
+    if (r.boolean("use_sliding_window").value_or(false) && window > 0) {
+      const int64_t from = r.integer("max_window_layers").value_or(0);
+      for (int i = 0; i < layers; ++i) kind[i] = i >= from ? LayerAttention::Sliding : LayerAttention::Full;
+    }
+  } else if (window > 0) {
+    // Mistral, Mixtral, Phi-3, Starcoder2, ...: a non-null sliding_window makes every layer a sliding one.
+    for (int i = 0; i < layers; ++i) kind[i] = LayerAttention::Sliding;
+  }
+
+  int64_t chunk = 0;
+  if (std::find(kind.begin(), kind.end(), LayerAttention::Chunked) != kind.end()) {
+    chunk = r.has("attention_chunk_size") ? checked_window(r, "attention_chunk_size") : (mt == "llama4_text" ? 8192 : 0);
+    if (chunk == 0) {
+      // attention_chunk_size: null turns chunked layers into full ones (create_chunked_causal_mask needs a size).
+      for (auto& k : kind)
+        if (k == LayerAttention::Chunked) k = LayerAttention::Full;
+    }
+  }
+  if (window == 0 && std::find(kind.begin(), kind.end(), LayerAttention::Sliding) != kind.end())
+    throw InvalidArgument(r.path("sliding_window"), "missing " + r.path("sliding_window") + " for the sliding layers");
+
+  // Query scales. Llama 4: temperature tuning on NoPE layers (attn_temperature_tuning, default on).
+  QueryScale llama4_temp;
+  if (mt == "llama4_text" && r.truthy("attn_temperature_tuning").value_or(true)) {
+    llama4_temp.rule = QueryScale::Rule::Llama4Temperature;
+    llama4_temp.floor_scale = r.number("floor_scale").value_or(8192.0);
+    llama4_temp.attn_scale = r.number("attn_scale").value_or(0.1);
+    if (!(llama4_temp.floor_scale >= 1 && llama4_temp.floor_scale <= 1e9)) r.fail("floor_scale", "must be in [1, 10^9]");
+    if (!(llama4_temp.attn_scale >= 0 && llama4_temp.attn_scale <= 1e3)) r.fail("attn_scale", "must be in [0, 1000]");
+  }
+  // Ministral 3 / Mistral 3: rope_parameters.llama_4_scaling_beta on every layer.
+  QueryScale beta_scale;
+  if (params && params->has("llama_4_scaling_beta")) {
+    beta_scale.rule = QueryScale::Rule::Llama4ScalingBeta;
+    beta_scale.beta = *params->number("llama_4_scaling_beta");
+    if (!(beta_scale.beta >= 0 && beta_scale.beta <= 1e3)) params->fail("llama_4_scaling_beta", "must be in [0, 1000]");
+    const auto orig = params->integer("original_max_position_embeddings");
+    if (!orig)
+      throw InvalidArgument(params->path("original_max_position_embeddings"),
+                            "missing " + params->path("original_max_position_embeddings") +
+                                " (llama_4_scaling_beta divides positions by it)");
+    if (*orig < 1 || *orig > kMaxLength) params->fail("original_max_position_embeddings", "must be in [1, 2^30]");
+    beta_scale.original_max_position_embeddings = *orig;
+  }
+  const bool sinks = mt == "gpt_oss";  // GptOssAttention.sinks: one learned logit per head, every layer
+
+  out.per_layer.resize(layers);
+  for (int i = 0; i < layers; ++i) {
+    LayerSpec& l = out.per_layer[i];
+    l.attention = kind[i];
+    l.window = kind[i] == LayerAttention::Sliding ? window : kind[i] == LayerAttention::Chunked ? chunk : 0;
+    l.rope = rope[i] && kind[i] != LayerAttention::Linear;
+    // Cohere2Attention applies RoPE only when the layer has a sliding window.
+    if (mt == "cohere2" && kind[i] != LayerAttention::Sliding) l.rope = false;
+    if (l.rope && !out.layers.empty()) {
+      const char* names[] = {"full_attention", "sliding_attention", "chunked_attention", "linear_attention"};
+      const std::string want = names[static_cast<int>(kind[i])];
+      const bool found = std::any_of(out.layers.begin(), out.layers.end(), [&](const auto& e) { return e.first == want; });
+      l.rope_key = found ? want : "full_attention";
+    }
+    if (kind[i] != LayerAttention::Linear) {
+      if (!l.rope && llama4_temp.rule != QueryScale::Rule::None) l.query_scale = llama4_temp;
+      if (beta_scale.rule != QueryScale::Rule::None) l.query_scale = beta_scale;
+      l.sinks = sinks;
+    }
+  }
+}
+
+// ---- unread keys
+
 }  // namespace
+
+bool is_positional_key(const std::string& key) {
+  std::string k = key;
+  std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* w : {"rope", "rotary", "position", "nope", "chunk", "window", "sink", "temperature", "attn_scale",
+                        "floor_scale", "theta", "alibi", "layer_types", "swa", "mscale", "yarn", "rope_freq", "freq_base", "base_freq", "inv_freq",
+                        "freq_scale", "relative_attention",
+                        "bucket", "context", "max_seq", "seq_len", "seq_length", "n_positions", "n_ctx", "partial_rotary",
+                        "query_pre_attn_scalar", "sliding", "attention_interval", "layer_interval", "attention_type",
+                        "layers_block_type", "interleaved_layers", "hybrid_override_pattern", "attn_type", "global_attn", "local_attn"})
+    if (k.find(w) != std::string::npos) return true;
+  return false;
+}
+
+namespace {
+
+// Names every positional key not looked at: any key matching positional_key, and every key inside a
+// RoPE parameter object (all of its keys are positional).
+void collect_unread(const ConfigValue& v, const std::string& prefix, bool all_positional,
+                    const std::set<std::string>& seen, std::vector<std::string>& out) {
+  if (!v.is_object()) return;
+  for (const auto& [k, child] : v.as_object()) {
+    const std::string path = prefix + k;
+    const bool rope_object = child.is_object() && (k == "rope_scaling" || k == "rope_parameters" || all_positional);
+    if (child.is_object() && !child.as_object().empty()) {
+      collect_unread(child, path + ".", rope_object, seen, out);
+      if (rope_object || !is_positional_key(k)) continue;
+    }
+    if ((all_positional || is_positional_key(k)) && !seen.count(path) && !child.is_null()) out.push_back(path);
+  }
+}
+}  // namespace
+
+const char* layer_attention_name(LayerAttention a) {
+  switch (a) {
+    case LayerAttention::Full: return "full";
+    case LayerAttention::Sliding: return "sliding";
+    case LayerAttention::Chunked: return "chunked";
+    case LayerAttention::Linear: return "linear";
+  }
+  return "full";
+}
+
+const char* query_scale_rule_name(QueryScale::Rule r) {
+  switch (r) {
+    case QueryScale::Rule::None: return "none";
+    case QueryScale::Rule::Llama4Temperature: return "llama4_temperature";
+    case QueryScale::Rule::Llama4ScalingBeta: return "llama4_scaling_beta";
+  }
+  return "none";
+}
+
+double query_scale_at(const QueryScale& s, int64_t position) {
+  const double p = static_cast<double>(position);
+  switch (s.rule) {
+    case QueryScale::Rule::None: return 1.0;
+    case QueryScale::Rule::Llama4Temperature:
+      return std::log(std::floor((p + 1.0) / s.floor_scale) + 1.0) * s.attn_scale + 1.0;
+    case QueryScale::Rule::Llama4ScalingBeta:
+      return 1.0 + s.beta * std::log(1.0 + std::floor(p / static_cast<double>(s.original_max_position_embeddings)));
+  }
+  return 1.0;
+}
 
 const char* position_kind_name(PositionKind k) {
   switch (k) {
@@ -350,15 +643,17 @@ const char* position_kind_name(PositionKind k) {
 
 RopeLayout hf_rope_layout(const std::string& model_type) {
   // GPT-J and CodeGen rotate_every_two; DeepSeek-V2 (view_as_complex) and V3 (apply_rotary_pos_emb_interleave).
-  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3"})) return RopeLayout::Interleaved;
+  // Llama 4 (view_as_complex in apply_rotary_emb), Cohere / Cohere2 (rotate_half over x[..., ::2], x[..., 1::2]).
+  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "llama4", "llama4_text", "cohere",
+                             "cohere2"}))
+    return RopeLayout::Interleaved;
   return RopeLayout::Half;
 }
 
-ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> seq_len) {
-  if (!config.is_object()) throw InvalidArgument("", "a model config must be a JSON object");
-  if (seq_len && (*seq_len < 1 || *seq_len > kMaxLength))
-    throw InvalidArgument("seq_len", "seq_len must be an integer in [1, 2^30]");
-  const Reader root(config, "");
+namespace {
+
+ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t> seq_len, std::set<std::string>& seen) {
+  const Reader root(config, "", &seen);
   ModelPosition out;
   const auto model_type = root.string("model_type");
   if (!model_type) throw InvalidArgument("model_type", "missing model_type (a config.json always carries one)");
@@ -370,6 +665,8 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
   const std::string& mt = inner_type;
 
   // ---- schemes without RoPE
+  // Llama 4, Cohere and Cohere2 rotate interleaved pairs too (view_as_complex; Cohere's rotate_half takes
+  // x[..., ::2] and x[..., 1::2]).
   const bool bloom = is_one_of(mt, {"bloom"});
   bool mpt_alibi = false;
   if (mt == "mpt") {
@@ -455,6 +752,11 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
   if (max_pos == 0)
     throw InvalidArgument(r.path("max_position_embeddings"), "missing " + r.path("max_position_embeddings"));
   RopeLayout layout = hf_rope_layout(mt);
+  // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
+  if (is_one_of(mt, {"gptj", "codegen"}) && r.boolean("rotary").value_or(true) == false)
+    r.fail("rotary", "false is not supported (GPTJAttention always rotates rotary_dim dims)");
+  // Qwen3-VL's rotary embedding always interleaves its sections; Qwen3.5 says so with mrope_interleaved.
+  const bool mrope_il = is_one_of(mt, {"qwen3_vl_text", "qwen3_vl_moe_text", "qwen3_vl", "qwen3_vl_moe"});
   if (const auto interleave = r.boolean("rope_interleave")) layout = *interleave ? RopeLayout::Interleaved : RopeLayout::Half;
   // Gemma-2/3 scale q by query_pre_attn_scalar^-0.5 instead of head_dim^-0.5.
   double softmax = 1.0 / std::sqrt(static_cast<double>(dims.head_dim));
@@ -490,17 +792,17 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
     for (const auto& [k, v] : params->value().as_object()) {
       const std::optional<Reader> lp = params->object(k.c_str());
       const double base = check_base(read_base(r, lp, default_base), lp->path("rope_theta"));
-      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, dims, max_pos, seq_len, layout, softmax));
+      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, dims, max_pos, seq_len, layout, softmax, mrope_il));
     }
   } else {
     const double base = check_base(read_base(r, params, default_base), r.has("rope_theta") ? r.path("rope_theta") : params_path + "rope_theta");
-    ModelRope global = make_rope(r, params, params_path, base, dims, max_pos, seq_len, layout, softmax);
+    ModelRope global = make_rope(r, params, params_path, base, dims, max_pos, seq_len, layout, softmax, mrope_il);
     std::optional<double> local = r.number("rope_local_base_freq");
     if (!local && mt == "gemma3_text") local = 10000.0;  // Gemma3TextConfig default
     if (local) {
       // Gemma-3: sliding layers use the default RoPE at rope_local_base_freq, full layers the rest.
       const double lb = check_base(*local, r.path("rope_local_base_freq"));
-      ModelRope sliding = make_rope(r, std::nullopt, r.path(""), lb, dims, max_pos, seq_len, layout, softmax);
+      ModelRope sliding = make_rope(r, std::nullopt, r.path(""), lb, dims, max_pos, seq_len, layout, softmax, mrope_il);
       out.layers.emplace_back("full_attention", global);
       out.layers.emplace_back("sliding_attention", sliding);
     }
@@ -511,6 +813,19 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
                                    [](const auto& e) { return e.first == "full_attention"; });
     out.rope = full != out.layers.end() ? full->second : out.layers.front().second;
   }
+  read_layers(r, mt, params, out);
+  return out;
+}
+
+}  // namespace
+
+ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> seq_len) {
+  if (!config.is_object()) throw InvalidArgument("", "a model config must be a JSON object");
+  if (seq_len && (*seq_len < 1 || *seq_len > kMaxLength))
+    throw InvalidArgument("seq_len", "seq_len must be an integer in [1, 2^30]");
+  std::set<std::string> seen;
+  ModelPosition out = read_hf_position(config, seq_len, seen);
+  collect_unread(config, "", false, seen, out.unread_keys);
   return out;
 }
 

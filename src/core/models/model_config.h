@@ -27,6 +27,51 @@ struct ModelRope {
   double softmax_scale = 0.0;   // what multiplies q.k: 1/sqrt(head_dim) times any model-level factor
   int64_t max_position_embeddings = 0;
   int64_t original_max_position_embeddings = 0;
+  // Multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5): pair i rotates by the t, h or w position.
+  // Empty for 1-D RoPE; else three counts summing to rotary_dim / 2 (see rope_mrope_axes in rope.h).
+  std::vector<int> mrope_section;
+  bool mrope_interleaved = false;  // false: contiguous sections (Qwen2-VL); true: t,h,w,t,h,w,... (Qwen3-VL)
+};
+
+// What kind of attention one decoder layer runs (transformers' layer_types names in brackets).
+enum class LayerAttention {
+  Full,     // full_attention: causal over every earlier key
+  Sliding,  // sliding_attention: query i sees keys j with i - window < j <= i (transformers' sliding_window)
+  Chunked,  // chunked_attention: query i sees keys j <= i with j / window == i / window (Llama 4)
+  Linear,   // linear_attention (Gated DeltaNet) or a state-space block (Mamba): no softmax, no position
+};
+const char* layer_attention_name(LayerAttention a);  // "full", "sliding", "chunked", "linear"
+
+// A factor on q that depends on the query's position p (1 everywhere for None).
+struct QueryScale {
+  enum class Rule {
+    None,
+    // Llama 4 attn_temperature_tuning (NoPE layers): log1p(floor((p + 1) / floor_scale)) * attn_scale + 1
+    // (modeling_llama4.py Llama4TextAttention._get_attn_scale).
+    Llama4Temperature,
+    // Ministral 3 / Mistral llama_4_scaling_beta (every layer): 1 + beta * ln(1 + floor(p / original))
+    // with original = rope_parameters.original_max_position_embeddings (modeling_ministral3.py).
+    Llama4ScalingBeta,
+  };
+  Rule rule = Rule::None;
+  double floor_scale = 0.0, attn_scale = 0.0;        // Llama4Temperature
+  double beta = 0.0;                                 // Llama4ScalingBeta
+  int64_t original_max_position_embeddings = 0;      // Llama4ScalingBeta
+};
+const char* query_scale_rule_name(QueryScale::Rule r);  // "none", "llama4_temperature", "llama4_scaling_beta"
+// The factor at position p (p >= 0).
+double query_scale_at(const QueryScale& s, int64_t position);
+
+// One decoder layer as the model's modeling file runs it.
+struct LayerSpec {
+  LayerAttention attention = LayerAttention::Full;
+  int64_t window = 0;     // Sliding: sliding_window; Chunked: attention_chunk_size; 0 for Full and Linear
+  bool rope = true;       // position "rope" (rotary) or "none" (NoPE layer, linear layer)
+  // When ModelPosition::layers is not empty: the key of this layer's RoPE there (e.g. "sliding_attention");
+  // empty: ModelPosition::rope applies (or the layer has no RoPE).
+  std::string rope_key;
+  QueryScale query_scale;
+  bool sinks = false;     // gpt-oss: a learned per-head sink logit joins the softmax (an extra column)
 };
 
 struct ModelPosition {
@@ -42,12 +87,24 @@ struct ModelPosition {
   bool t5_bidirectional = true;                         // encoder self-attention
   int64_t deberta_bucket_size = 0, deberta_max_position = 0;  // position == Deberta
   int64_t learned_max_position_embeddings = 0;          // position == Learned
+  int num_hidden_layers = 0;                            // 0 when the config does not say
+  // One entry per layer (num_hidden_layers of them) for RoPE models; empty otherwise.
+  std::vector<LayerSpec> per_layer;
+  // Config keys about positions (rope, rotary, position, nope, chunk, window, sink, temperature, ...) that
+  // posenc did not read, as dotted paths ("vision_config.window_size", "rope_scaling.foo"): named, never
+  // silently dropped.
+  std::vector<std::string> unread_keys;
 };
 
-// Reads a Hugging Face config.json object. Unknown keys are ignored; a wrong type or value of a key that is
+// Reads a Hugging Face config.json object. Unknown keys are ignored (positional ones are listed in
+// unread_keys); a wrong type or value of a key that is
 // used throws InvalidArgument naming its key path ("rope_scaling.factor", "text_config.head_dim").
 // seq_len: the current sequence length for dynamic NTK and LongRoPE (long factors iff seq_len > original).
 ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> seq_len = std::nullopt);
+
+// A config or GGUF key about positions (rope, rotary, position, nope, chunk, window, sink, temperature,
+// theta, swa, ...): the keys unread_keys is made of.
+bool is_positional_key(const std::string& key);
 
 // Layout of RoPE pairs for a transformers model_type: interleaved for gptj / codegen / deepseek_v2 / v3
 // (rotate_every_two or view_as_complex), half for the rotate_half family.
