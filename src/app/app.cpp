@@ -57,13 +57,20 @@ void App::load_state_query(const std::string& query) {
   notices_.clear();
   time_next_update_ = true;
   StateMap in = parse_query(query);
-  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL).
+  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL); nor is
+  // one longer than any key takes (the page cuts longer ones one byte past the limit before copying them).
   for (auto it = in.begin(); it != in.end();) {
+    const std::string key = quote_for_notice(it->first);
+    if (it->first.size() > kMaxValueBytes || it->second.size() > kMaxValueBytes) {
+      notices_.push_back({key, key + "=\"" + quote_for_notice(it->second) + "\" is longer than " +
+                                   std::to_string(kMaxValueBytes >> 10) + " KiB: ignored."});
+      it = in.erase(it);
+      continue;
+    }
     if (is_clean_text(it->first) && is_clean_text(it->second)) {
       ++it;
       continue;
     }
-    const std::string key = quote_for_notice(it->first);
     notices_.push_back({key, key + "=\"" + quote_for_notice(it->second) +
                                  "\" holds a control character or invalid UTF-8: ignored."});
     it = in.erase(it);
@@ -96,10 +103,20 @@ void App::load_state_query(const std::string& query) {
     else notices_.push_back({"theme", "theme=\"" + quote_for_notice(it->second) + "\" is not light or dark: ignored."});
     in.erase(it);
   }
+  // Another preset model starts from a fresh view: no key of the previous model stays, so the state is
+  // exactly what a fresh ?model=<id> gives. (custom keeps the loaded config it names; none keeps the keys.)
+  if (auto it = in.find("model");
+      it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {
+    const ParamList declared = current_->param_list();
+    if (const Param* model = declared.find("model"); model && model->text() != it->second)
+      for (auto& v : views_)
+        if (v.get() == current_) v = make_view(current_->id()), current_ = v.get();
+  }
   // Keys no view parameter claims are reported, not silently dropped.
   const ParamList known = current_->param_list();
   for (const auto& [key, value] : in)
-    if (!known.find(key)) notices_.push_back({key, "unknown parameter \"" + key + "\": ignored."});
+    if (!known.find(key))
+      notices_.push_back({quote_for_notice(key), "unknown parameter \"" + quote_for_notice(key) + "\": ignored."});
   current_->load_state(in, notices_);
   if (figure_value) {
     current_->prepare();
@@ -146,6 +163,8 @@ Notices App::notice_list() {
   current_->prepare();
   if (current_->error()) all.push_back(*current_->error());
   current_->notes(all);
+  const Notices fields = field_notices(current_->id());
+  all.insert(all.end(), fields.begin(), fields.end());
   return all;
 }
 
@@ -357,6 +376,8 @@ void App::draw_notices() {
   Notices notes;
   current_->prepare();
   current_->notes(notes);
+  const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
+  notes.insert(notes.end(), fields.begin(), fields.end());
   const std::string notes_text = notices_text(notes);
   if (notes_text != dismissed_notes_) shown.insert(shown.end(), notes.begin(), notes.end());
   if (notes.empty()) dismissed_notes_.clear();

@@ -35,7 +35,10 @@ class App {
   // view, embed (1 = only the view), controls (0 = hide the view's controls, compact = a strip above the
   // plots), theme (light|dark), figure (one plot of the view alone, a name from View::figures()).
   std::string state_query() const;
+  // A key or value longer than kMaxValueBytes is ignored with a notice (the longest a key takes, a
+  // model's per-pair factor list, is ~50 KB).
   void load_state_query(const std::string& query);
+  static constexpr size_t kMaxValueBytes = size_t{256} << 10;
   // What the last load ignored or corrected and why, why the current view cannot compute its state (if it
   // cannot), and the view's notes (what of a model it cannot show): one entry per key. notices() is the
   // same as text (empty when everything was taken).

@@ -101,41 +101,57 @@ bool draw_choice(const Param& p) {
   return changed;
 }
 
-bool draw_numbers(const Param& p) {
-  const bool changed = ImGui::DragScalarN(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, p.count, 0.01f, &p.lo,
-                                          &p.hi, p.opt.format ? p.opt.format : "%.3f", ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item(probe_name("input", p).c_str());
-  return changed;
-}
-
-// Text being edited, per key: while the field is active it holds what the user typed (which may not
-// parse yet); otherwise it follows the value.
+// Text being edited, per view and key: while the field is active it holds what the user typed (which may
+// not parse yet). Text the parameter cannot take stays in the field after it is left, with the reason
+// under it and a notice (field_notices), until it is edited into something valid or the value changes
+// by other means (URL, setState, a preset): it is never silently replaced by the value.
 struct TextEdit {
   std::string text;
-  std::string why;      // why the text does not parse ("" when it does)
-  bool active = false;  // the field had the keyboard last frame
+  std::string why;       // why the text cannot be taken ("" when it is)
+  std::string value;     // the parameter's text when it was rejected (the value the view still uses)
+  bool active = false;   // the field had the keyboard last frame
 };
 std::map<std::string, TextEdit>& text_edits() {
   static std::map<std::string, TextEdit> edits;
   return edits;
 }
+std::string g_scope;  // the view whose controls are drawn (Controls' scope)
 
+// Text and Numbers parameters: a text field (a click takes typing); what it cannot take is said at the
+// field and in a notice, never dropped.
 bool draw_text(const Param& p) {
-  TextEdit& edit = text_edits()[p.key];
-  const std::string current = p.format();
+  TextEdit& edit = text_edits()[g_scope + "/" + p.key];
+  const std::string current = p.text();
+  // Not rejected any more once the value moved by other means.
+  if (!edit.why.empty() && !edit.active && current != edit.value) edit.why.clear();
   if (!edit.active && edit.why.empty()) edit.text = current;
   bool changed = false;
   if (ImGui::InputText(("##" + p.key).c_str(), &edit.text)) {
-    edit.why = p.parse(edit.text);
-    changed = edit.why.empty() && p.format() != current;
+    edit.why = p.apply_text(edit.text);
+    edit.value = p.text();
+    changed = edit.why.empty() && edit.value != current;
   }
   edit.active = ImGui::IsItemActive();
   probe_last_item(probe_name("input", p).c_str());
-  // Leaving the field with text that does not parse: show the value again.
-  if (!edit.active && !edit.why.empty()) edit.text = p.format(), edit.why.clear();
-  error_text(edit.why);
+  if (!edit.why.empty()) error_text(edit.why + (edit.active ? "" : ": not applied (the view uses " + edit.value + ")"));
   return changed;
 }
+
+}  // namespace
+
+Notices field_notices(const std::string& scope) {
+  Notices out;
+  const std::string prefix = scope + "/";
+  for (const auto& [id, edit] : text_edits())
+    if (!edit.why.empty() && !edit.active && id.rfind(prefix, 0) == 0) {
+      const std::string key = id.substr(prefix.size());
+      out.push_back({key, key + "=\"" + quote_for_notice(edit.text) + "\" " + edit.why + ": not applied (" + key + " is " +
+                              quote_for_notice(edit.value) + ")."});
+    }
+  return out;
+}
+
+namespace {
 
 bool g_columns = false;
 bool g_first_cell = true;
@@ -204,6 +220,7 @@ const Param& Controls::param(const char* key) const {
 
 bool Controls::draw(const char* key) {
   const Param& p = param(key);
+  g_scope = scope_;
   if (g_columns) {
     if (!g_first_cell) ImGui::TableNextColumn();
     g_first_cell = false;
@@ -220,7 +237,7 @@ bool Controls::draw(const char* key) {
       probe_last_item(probe_name("check", p).c_str());
       return changed;
     }
-    case ParamKind::Numbers: return draw_numbers(p);
+    case ParamKind::Numbers:
     case ParamKind::Text: return draw_text(p);
   }
   return false;

@@ -77,7 +77,7 @@ float View::stacked_height(float width) const {
 
 void View::draw_controls() {
   const ParamList list = param_list();
-  Controls c(list);
+  Controls c(list, id());
   controls(c);
 }
 

@@ -102,3 +102,63 @@ test('a pasted config.json (loadModel with its text) shows posenc inspect --json
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The state a fresh page gives for ?view=model&model=<id> (without app-level keys).
+async function freshState(id) {
+  const fresh = await openState(env, `view=model&model=${id}`, { frames: 1 });
+  const state = await fresh.page.evaluate(() => window.posenc.getState());
+  await fresh.context.close();
+  return state;
+}
+
+test('switching models by setState or posenc:setState gives exactly the fresh ?model=<id> state', async () => {
+  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  for (const [id, how] of [['bloom', 'setState'], ['t5-base', 'message'], ['phi-3-mini-128k', 'setState'],
+    ['deberta-v3-base', 'message'], ['llama-3.1-8b', 'setState']]) {
+    if (how === 'setState') await page.evaluate((m) => window.posenc.setState({ model: m }), id);
+    else {
+      // What a blog page sends to its embed (the page's own window here: the handler takes any source).
+      await page.evaluate((m) => window.postMessage({ type: 'posenc:setState', state: { model: m } }, '*'), id);
+      await page.waitForFunction((m) => window.posenc.getState().model === m, id);
+    }
+    await waitFrames(page, 2);
+    assert.deepEqual(await page.evaluate(() => window.posenc.getState()), await freshState(id), `${how} model=${id}`);
+    assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), [], id);
+    assert.equal(await page.evaluate(() => window.posenc.itemRect('text.model.edited')), null, `${id} is not "edited"`);
+  }
+  await page.evaluate(() => window.posenc.setState({ model: 'bloom' }));
+  await waitFrames(page, 2);
+  const card = await page.evaluate(() => window.posenc.describe());
+  assert.equal(card.params.position, 'alibi');
+  assert.equal(card.params.heads, '112');
+  await screenshot(page, 'model-switched-to-bloom.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a failed load at any point is a notice naming the key; the previous model stays as it was', async () => {
+  const bad = JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072,
+    rope_theta: 500000.0, rope_scaling: { rope_type: 'llama3', factor: '8.0', original_max_position_embeddings: 8192 } });
+  for (const theme of ['dark', 'light']) {
+    const { page, context, errors } = await openState(env, `view=model&model=llama-3.1-8b&theme=${theme}`);
+    // After a switch by setState (the path a blog page's posenc:setState takes), and on a fresh page.
+    for (const before of ['bloom', 'phi-3-mini-128k']) {
+      await page.evaluate((m) => window.posenc.setState({ model: m }), before);
+      await waitFrames(page, 2);
+      const state = await page.evaluate(() => window.posenc.getState());
+      const exported = await page.evaluate(() => window.posenc.exportData('json'));
+      const notices = await page.evaluate((text) => window.posenc.loadModel(text), bad);
+      assert.deepEqual(notices.map((n) => n.key), ['rope_scaling.factor'], before);
+      assert.match(notices[0].message, /loading the model/);
+      await waitFrames(page, 2);
+      assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, `${before}: the state is unchanged`);
+      assert.equal(await page.evaluate(() => window.posenc.exportData('json')), exported, `${before}: the numbers are unchanged`);
+      assert.equal(await page.evaluate(() => window.posenc.itemRect('text.model.edited')), null, `${before}: not "edited"`);
+      await itemRect(page, 'notice');
+      assert.match(await page.evaluate(() => window.posenc.description()), /Notices: .*rope_scaling\.factor/);
+      await screenshot(page, `model-failed-load-after-${before}-${theme}.png`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

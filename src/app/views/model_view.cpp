@@ -43,6 +43,9 @@ constexpr int kMaxLength = 1 << 30;
 constexpr int kMaxHeadDim = 4096;
 constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each)
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
+// The T5 and DeBERTa keys' defaults (T5-base's and DeBERTa-v3's values), also what a model of another
+// scheme leaves them at.
+constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSize = 256, kDefaultMaxPosition = 512;
 
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
 constexpr auto kScalingNames = names_of<RopeScalingType>();
@@ -183,10 +186,14 @@ class ModelView final : public View, public ModelSink {
     snapshot_ = positional_text();
     invalidate();
   }
+  // A failed load changes nothing: the model shown stays (and stays labelled as it was); the error is a
+  // note while the state is the one it failed in.
   void set_model_load_error(const Notice& n) override {
     load_error_ = n;
     load_error_state_ = model_ + "|" + positional_text();
-    invalidate();
+  }
+  void notes(Notices& out) const override {
+    if (load_error_ && load_error_state_ == model_ + "|" + positional_text()) out.push_back(*load_error_);
   }
   const char* sink_view_id() const override { return id(); }
   std::string sink_query() const override {
@@ -222,8 +229,9 @@ class ModelView final : public View, public ModelSink {
     model_ = id;
     source_ = m;
     snapshot_ = positional_text();
-    load_error_.reset();
   }
+  // Every key from the model; a key the model does not set takes its default, so a model chosen after
+  // another holds exactly what a fresh view with that model holds.
   void fill_from(const ModelPosition& m);
   std::string positional_text() const {
     std::string out;
@@ -249,9 +257,9 @@ class ModelView final : public View, public ModelSink {
   double low_freq_ = 0, high_freq_ = 0;
   std::vector<double> short_factor_, long_factor_;
   double softmax_scale_ = 0;
-  int num_buckets_ = 32, max_distance_ = 128;
+  int num_buckets_ = kDefaultBuckets, max_distance_ = kDefaultMaxDistance;
   bool bidirectional_ = true;
-  int bucket_size_ = 256, max_position_ = 512;
+  int bucket_size_ = kDefaultBucketSize, max_position_ = kDefaultMaxPosition;
 
   // What the keys were filled from (preset or loaded config), and the keys' text right after filling.
   std::optional<ModelPosition> source_;
@@ -292,6 +300,11 @@ void ModelView::fill_from(const ModelPosition& m) {
   long_factor_ = r.scaling.long_factor;
   softmax_scale_ = m.rope ? r.softmax_scale : 1.0 / std::sqrt(double(std::max(1, m.head_dim)));
   if (m.position == PositionKind::Alibi) heads_ = std::clamp(int(m.alibi_slopes.size()), 1, 1024);
+  num_buckets_ = kDefaultBuckets;
+  max_distance_ = kDefaultMaxDistance;
+  bidirectional_ = true;
+  bucket_size_ = kDefaultBucketSize;
+  max_position_ = kDefaultMaxPosition;
   if (m.position == PositionKind::T5) {
     num_buckets_ = std::clamp(m.t5_num_buckets, 1, 4096);
     max_distance_ = int(std::clamp<int64_t>(m.t5_max_distance, 1, kMaxLength));
@@ -369,10 +382,6 @@ std::string ModelView::key_for_field(const std::string& field) const {
 void ModelView::recompute() {
   panels_.clear();
   exact_ = false;
-  if (load_error_) {
-    if (load_error_state_ == model_ + "|" + positional_text()) throw CannotCompute{load_error_->key, load_error_->message};
-    load_error_.reset();
-  }
   exact_ = source_ && snapshot_ == positional_text() && (model_ == kCustom || model_io::find_model_preset(model_));
   model_pos_ = exact_ ? *source_ : from_keys();
   auto add_panel = [&](const std::string& name, const ModelRope& r) {
@@ -464,12 +473,15 @@ void ModelView::controls(Controls& c) {
   ImGui::TextUnformatted("Model");
   if (ImGui::BeginCombo("##model", shown)) {
     for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) fill_from_preset(preset.id);
+      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) fill_from_preset(preset.id), load_error_.reset();
     if (ImGui::Selectable("custom", model_ == kCustom)) model_ = kCustom;
     ImGui::EndCombo();
   }
   probe_last_item("combo.model");
-  if (model_ != kCustom && !exact_) ImGui::TextDisabled("(edited: computed from the keys below)");
+  if (model_ != kCustom && !exact_) {
+    ImGui::TextDisabled("(edited: computed from the keys below)");
+    probe_last_item("text.model.edited");
+  }
   draw_model_file_button();
   ImGui::Separator();
   c.draw("position");
