@@ -39,7 +39,6 @@ ModelSink::~ModelSink() { sinks().erase(this); }
 
 void set_model_file_picker(bool available) { g_file_picker = available; }
 void set_model_file_drop(bool available) { g_file_drop = available; }
-bool model_file_picker() { return g_file_picker; }
 bool take_model_file_request() {
   const bool r = g_file_requested;
   g_file_requested = false;

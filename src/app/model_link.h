@@ -108,7 +108,6 @@ void set_model_file_drop(bool available);
 // A model file that could not be read (the platform's own error, e.g. it cannot open it): the views that
 // take models note it as a failed load; returns the state query to load (as load_model_bytes).
 std::string model_load_failed(const Notice& error, const std::string& view);
-bool model_file_picker();
 bool take_model_file_request();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();

@@ -27,12 +27,6 @@ int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& 
 // Reads a config.json or a .gguf (by its magic) into the model's positional encoding.
 ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_len);
 
-// How a RoPE pair behaves at length `at` (docs/models.md, "pair classes"): its unscaled wavelength fits
-// in the trained length (full turns seen in training), or its angle at `at` stays within the trained
-// range because the scaling slowed it (interpolated), or it reaches angles never seen (extrapolated).
-enum class PairClass { FullTurns, Interpolated, Extrapolated };
-PairClass classify_pair(double unscaled_inv_freq, double inv_freq, int64_t trained_length, int64_t at);
-
 // The readable summary (what the Model view's card says, plus the pairs in each class at the max length).
 std::string inspect_summary(const ModelPosition& m);
 

@@ -71,13 +71,6 @@ std::optional<int64_t> Fields::opt_integer(const char* key) const {
   return integer(key);
 }
 
-int Fields::int32(const char* key) const {
-  const int64_t v = integer(key);
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max())
-    throw InvalidArgument(path(key), path(key) + " is out of range");
-  return static_cast<int>(v);
-}
-
 bool Fields::boolean(const char* key) const {
   const json& v = at(key);
   if (!v.is_boolean()) throw InvalidArgument(path(key), path(key) + " must be true or false");

@@ -32,7 +32,6 @@ class Fields {
   std::optional<double> opt_number(const char* key) const;
   int64_t integer(const char* key) const;
   std::optional<int64_t> opt_integer(const char* key) const;
-  int int32(const char* key) const;  // an integer that fits in int
   bool boolean(const char* key) const;
   std::string string(const char* key) const;
   std::vector<int64_t> int_array(const char* key) const;

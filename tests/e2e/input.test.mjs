@@ -171,7 +171,7 @@ async function typeIntoField(page, key, text) {
 }
 
 test('input: text a field cannot take stays in it with the reason, and is a notice (never dropped silently)', async () => {
-  for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 480 }, 'light']]) {
+  for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {
     const { page, context, errors } = await openState(env, `view=waves&d=128&dims=0,1,8,32&theme=${theme}`, size);
     await openControls(page, 'input.dims');
     for (const [typed, why] of [['0,1,35,999', /has dimension 999, not below d = 128/], ['0,1,2,3,4,5,6', /more than 6 dimensions/],

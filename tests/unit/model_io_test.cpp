@@ -361,11 +361,4 @@ TEST(Inspect, ConfigAndGgufFiles) {
   std::remove(cfg_path.c_str());
   std::remove(gguf_path.c_str());
 }
-
-// Pair classes (docs/models.md): full turns in training / interpolated / extrapolated.
-TEST(Inspect, PairClasses) {
-  EXPECT_EQ(cli::classify_pair(1.0, 1.0, 8, 100), cli::PairClass::FullTurns);
-  EXPECT_EQ(cli::classify_pair(1e-4, 1e-4 / 8, 8192, 65536), cli::PairClass::Interpolated);
-  EXPECT_EQ(cli::classify_pair(1e-4, 1e-4, 8192, 65536), cli::PairClass::Extrapolated);
-}
 #endif

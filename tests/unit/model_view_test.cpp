@@ -9,6 +9,9 @@
 
 #include "app/app.h"
 #include "app/state_params.h"
+#include "core/analysis/rope_analysis.h"
+#include "core/encodings/rope.h"
+#include "core/models/model_config.h"
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
@@ -222,5 +225,49 @@ TEST(ModelView, FailedLoadAfterALoadedConfigKeepsIt) {
   EXPECT_EQ(app.notice_list()[0].key, "model");
   EXPECT_EQ(app.state_query(), state);
   EXPECT_EQ(export_of(app), exported);
+}
+
+// Pair classes as the Model view says them: an unscaled model has nothing "interpolated" (Gemma-3-1B at its
+// 32768 trained length: its slow pairs turn less than once there); LongRoPE (Phi-3-mini-128k) counts each
+// length with the factors in force there: at 131072 the long factors, as the reader gives them for
+// seq_len 131072 (transformers' _compute_longrope_parameters: long iff seq_len > original).
+TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
+  auto described = [](App& app) { return json::parse(app.describe())["numbers"]; };
+  for (const char* id : {"gemma-3-1b", "llama-2-7b", "gpt-neox-20b", "qwen2-7b", "mistral-7b"}) {
+    SCOPED_TRACE(id);
+    App app;
+    app.load_state_query(std::string("view=model&model=") + id);
+    for (const json& n : described(app)) EXPECT_EQ(n["name"].get<std::string>().find("interpolated"), std::string::npos) << n;
+  }
+  App gemma;
+  gemma.load_state_query("view=model&model=gemma-3-1b");
+  bool less_than_once = false;
+  for (const json& n : described(gemma))
+    less_than_once |= n["name"].get<std::string>().find("turn less than once") != std::string::npos && n["value"] > 0;
+  EXPECT_TRUE(less_than_once);
+
+  App phi;
+  phi.load_state_query("view=model&model=phi-3-mini-128k");
+  const posenc::ModelPosition at_max = posenc::read_hf_config(posenc::model_io::preset_config("phi-3-mini-128k"), 131072);
+  const posenc::ModelRope& r = *at_max.rope;
+  ASSERT_TRUE(r.frequencies.long_factors);
+  int expected[3] = {0, 0, 0};
+  const std::vector<double> plain = posenc::rope_default_inv_freq(r.rotary_dim, r.base);
+  for (size_t k = 0; k < plain.size(); ++k)
+    ++expected[int(posenc::classify_pair(plain[k], r.frequencies.inv_freq[k], 4096, 131072))];
+  EXPECT_EQ(expected[2], 0);  // the long factors keep every pair within the trained angles at 131072
+  const json phi_export = export_of(phi);
+  const json& summary = table(phi_export, "rope: summary");
+  EXPECT_EQ(cell(summary, 0, "full_turns"), expected[0]);
+  EXPECT_EQ(cell(summary, 0, "interpolated"), expected[1]);
+  EXPECT_EQ(cell(summary, 0, "extrapolated"), expected[2]);
+  double long_interpolated = -1, long_exceed = -1;
+  for (const json& n : described(phi)) {
+    const std::string name = n["name"];
+    if (name == "pairs at 131072 (long factors) that interpolated (kept within the trained angles)") long_interpolated = n["value"];
+    if (name.find("pairs at 131072 (long factors) that would exceed") == 0) long_exceed = n["value"];
+  }
+  EXPECT_EQ(long_interpolated, expected[1]);
+  EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
 #endif

@@ -65,6 +65,96 @@ TEST(RopeDecay, SampleDistancesIncludesEnds) {
   EXPECT_EQ(sample_distances(10, 2048).size(), 11u);
 }
 
+TEST(RopeDecay, RawBoundAtHalfOfItsStartBy256AndBelowItsValueAt10By200) {
+  const auto w = rope_default_inv_freq(128, 10000.0);
+  const auto bound = rope_decay_bound(w, range(0, 256));
+  // m = 0: S_j = j, so (1/64) sum_{j=1}^{64} j = 32.5.
+  EXPECT_NEAR(bound[0], 32.5, 1e-12);
+  EXPECT_LT(bound[256], 0.5 * bound[0]);
+  EXPECT_LT(bound[200], bound[10]);
+}
+
+// Pair classes (docs/models.md): full turns in training / interpolated / extrapolated.
+TEST(PairClasses, FullTurnInterpolatedExtrapolated) {
+  EXPECT_EQ(classify_pair(1.0, 1.0, 8, 100), PairCoverage::FullTurn);
+  EXPECT_EQ(classify_pair(1e-4, 1e-4 / 8, 8192, 65536), PairCoverage::Interpolated);
+  EXPECT_EQ(classify_pair(1e-4, 1e-4, 8192, 65536), PairCoverage::Extrapolated);
+}
+
+TEST(PairClasses, BoundariesFullTurnAtExactlyTwoPiAndRelativeToleranceOneInATrillion) {
+  const double two_pi = 2.0 * std::numbers::pi;
+  // L w = 2 pi exactly (w = 2 pi / 8, L = 8: a power of two) is a full turn; just below it is not.
+  EXPECT_EQ(classify_pair(two_pi / 8, two_pi / 8, 8, 1 << 20), PairCoverage::FullTurn);
+  EXPECT_EQ(classify_pair(std::nextafter(two_pi / 8, 0.0), two_pi / 8, 8, 1 << 20), PairCoverage::Extrapolated);
+  // T w' above L w by a relative 1e-13 still counts as interpolated (rounding), by 1e-9 it does not.
+  const double w = 1e-4;
+  EXPECT_EQ(classify_pair(w, w * (1 + 1e-13) / 8, 8192, 8 * 8192), PairCoverage::Interpolated);
+  EXPECT_EQ(classify_pair(w, w * (1 + 1e-9) / 8, 8192, 8 * 8192), PairCoverage::Extrapolated);
+}
+
+// What a pair does, in words: "interpolated" only where the scaling slowed the pair. An unscaled pair at
+// its trained length (T = L, w' = w) stays within the trained angles but turns less than once; slowed by a
+// factor f at T = f L (linear interpolation, Chen et al. 2023) it is interpolated; past L unslowed it would
+// exceed the trained angles.
+TEST(PairClasses, BehaviourSaysInterpolatedOnlyWhereTheScalingSlowsThePair) {
+  const double w = 1e-4;  // L w = 0.4096 rad < 2 pi at L = 4096
+  EXPECT_EQ(pair_behaviour(w, w, 4096, 4096), PairBehaviour::LessThanOnce);
+  EXPECT_EQ(pair_behaviour(w, w / 4, 4096, 4 * 4096), PairBehaviour::Interpolated);
+  EXPECT_EQ(pair_behaviour(w, w, 4096, 4097), PairBehaviour::Extrapolated);
+  EXPECT_EQ(pair_behaviour(1.0, 1.0, 4096, 1 << 20), PairBehaviour::FullTurn);
+  // Rounding of w' = w is not a slowing.
+  EXPECT_EQ(pair_behaviour(w, w * (1 - 1e-15), 4096, 4096), PairBehaviour::LessThanOnce);
+  EXPECT_STREQ(pair_behaviour_phrase(PairBehaviour::LessThanOnce), "turn less than once within the trained length");
+}
+
+// The frequencies in force at a length: LongRoPE's short factors up to the original length, long past it
+// (transformers' _compute_longrope_parameters); other types their own frequencies whatever the length.
+TEST(PairClasses, FrequenciesInForceAtALength) {
+  RopeScaling s;
+  s.type = RopeScalingType::Longrope;
+  s.original_max_position_embeddings = 4096;
+  s.short_factor = {1.0, 2.0};
+  s.long_factor = {3.0, 5.0};
+  const std::vector<double> fixed = {0.5, 0.25};
+  const std::vector<double> plain = rope_default_inv_freq(4, 10000.0);
+  const std::vector<double> at_l = inv_freq_at_length(4, 10000.0, s, 4096, fixed);
+  const std::vector<double> past = inv_freq_at_length(4, 10000.0, s, 4097, fixed);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_DOUBLE_EQ(at_l[k], plain[k] / s.short_factor[k]);
+    EXPECT_DOUBLE_EQ(past[k], plain[k] / s.long_factor[k]);
+  }
+  s.type = RopeScalingType::Linear;
+  EXPECT_EQ(inv_freq_at_length(4, 10000.0, s, 1 << 20, fixed), fixed);
+}
+
+TEST(RopeExtension, ClassesAreClassifyPairsPerPair) {
+  RopeScaling s;
+  s.type = RopeScalingType::Yarn;
+  s.factor = 4;
+  s.original_max_position_embeddings = 4096;
+  const auto a = rope_extension_analysis(128, 500000.0, s, 3 * 4096);
+  for (const auto& p : a.pairs)
+    EXPECT_EQ(p.coverage, classify_pair(p.inv_freq, p.inv_freq_scaled, 4096, 3 * 4096)) << "pair " << p.pair;
+}
+
+TEST(RopeExtension, LinearKeepsEveryTargetAngleAtTheTrainedAngleAndNoScalingPastLExtrapolatesTheSlowest) {
+  RopeScaling lin;
+  lin.type = RopeScalingType::Linear;
+  lin.factor = 4;
+  lin.original_max_position_embeddings = 2048;
+  const auto r = rope_extension_analysis(64, 10000.0, lin, 8192);
+  ASSERT_EQ(r.pairs.size(), 32u);
+  for (const auto& p : r.pairs) {
+    EXPECT_NEAR(p.target_angle, p.trained_angle, 1e-9 * p.trained_angle);  // PI: 4x length, 1/4 frequency
+    EXPECT_NE(p.coverage, PairCoverage::Extrapolated);
+  }
+  RopeScaling none;
+  none.original_max_position_embeddings = 2048;
+  const auto n = rope_extension_analysis(64, 10000.0, none, 8192);
+  EXPECT_EQ(n.pairs.back().coverage, PairCoverage::Extrapolated);  // the slowest pair sees angles it never saw
+  EXPECT_NE(n.pairs.front().coverage, PairCoverage::Extrapolated);
+}
+
 TEST(RopeExtension, LinearRatioIsOneOverFactorAndNothingExtrapolatesAtFL) {
   RopeScaling s;
   s.type = RopeScalingType::Linear;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/encodings/absolute.h"
+#include "core/encodings/sinusoidal.h"
 
 namespace posenc {
 namespace {
@@ -67,6 +68,21 @@ TEST(PositionSimilarity, SineOnlyDotDependsOnAbsolutePosition) {
   EXPECT_GT(max_diff, 1.0);
 }
 
+TEST(PositionSimilarity, SinusoidalCurveIsTheSameAtEveryStartSineOnlyIsNot) {
+  const int n = 64, dim = 16;
+  const PositionDots sinus(AbsoluteScheme::Sinusoidal, n, dim);
+  const std::vector<double> a = shifted_dot_curve(sinus, 3, 11), b = shifted_dot_curve(sinus, 40, 11);
+  ASSERT_EQ(a.size(), 11u);
+  for (size_t d = 0; d < a.size(); ++d) EXPECT_NEAR(a[d], b[d], 1e-12);  // depends only on delta
+  EXPECT_NEAR(a[0], 8.0, 1e-12);                                          // |P_p|^2 = d/2
+  const PositionDots sine(AbsoluteScheme::SineOnly, n, dim);
+  EXPECT_GT(std::abs(shifted_dot_curve(sine, 3, 6)[2] - shifted_dot_curve(sine, 40, 6)[2]), 1e-3);
+  std::vector<int64_t> pos(n);
+  std::iota(pos.begin(), pos.end(), 0);
+  const Matrix P = sinusoidal_table(pos, dim);
+  EXPECT_NEAR(position_similarity(AbsoluteScheme::Sinusoidal, n, dim)(5, 9), P.row(5).dot(P.row(9)), 1e-13);
+}
+
 TEST(PositionSimilarity, ShiftedCurveMatchesTableRows) {
   const int dim = 32;
   const PositionDots dots(AbsoluteScheme::SineOnly, 64, dim, {}, 200);
@@ -107,6 +123,9 @@ TEST(NeighbourDistance, SinusoidalIsConstantBinaryJumps) {
   EXPECT_DOUBLE_EQ(binary.neighbour_distance(6), 1.0);          // 6 -> 7: one bit
   EXPECT_DOUBLE_EQ(binary.neighbour_distance(7), 2.0);          // 7 -> 8 flips four bits: sqrt(4)
   EXPECT_DOUBLE_EQ(binary.neighbour_distance(31), std::sqrt(6.0));  // 31 -> 32: six bits
+  const PositionDots binary16(AbsoluteScheme::Binary, 16, 4);
+  EXPECT_EQ(binary16.neighbour_distance(0), 1.0);  // 0 -> 1: one bit
+  EXPECT_EQ(binary16.neighbour_distance(7), 2.0);  // 7 -> 8: four bits, distance sqrt(4)
 }
 
 TEST(NeighbourDistance, NormalisedStepShrinksWithN) {

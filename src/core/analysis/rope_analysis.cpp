@@ -51,6 +51,16 @@ std::vector<int64_t> sample_distances(int64_t max_distance, int max_points) {
   return out;
 }
 
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                           int64_t target_length) {
+  const double trained_angle = static_cast<double>(trained_length) * unscaled_inv_freq;
+  if (trained_angle >= 2.0 * std::numbers::pi) return PairCoverage::FullTurn;
+  // Linear scaling at T = f L gives T w'_k = L w_k up to rounding.
+  if (static_cast<double>(target_length) * scaled_inv_freq <= trained_angle * (1 + 1e-12))
+    return PairCoverage::Interpolated;
+  return PairCoverage::Extrapolated;
+}
+
 RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
                                               int64_t target_length) {
   require(target_length >= 1 && target_length <= kMaxLength, "target_length",
@@ -76,15 +86,11 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
     p.wavelength = two_pi / p.inv_freq;
     p.trained_angle = static_cast<double>(trained) * p.inv_freq;
     p.target_angle = static_cast<double>(target_length) * p.inv_freq_scaled;
-    if (p.trained_angle >= two_pi) {
-      p.coverage = PairCoverage::FullTurn;
-      ++out.full_turn;
-    } else if (p.target_angle <= p.trained_angle * (1 + 1e-12)) {  // linear at T = f L: equal up to rounding
-      p.coverage = PairCoverage::Interpolated;
-      ++out.interpolated;
-    } else {
-      p.coverage = PairCoverage::Extrapolated;
-      ++out.extrapolated;
+    p.coverage = classify_pair(p.inv_freq, p.inv_freq_scaled, trained, target_length);
+    switch (p.coverage) {
+      case PairCoverage::FullTurn: ++out.full_turn; break;
+      case PairCoverage::Interpolated: ++out.interpolated; break;
+      case PairCoverage::Extrapolated: ++out.extrapolated; break;
     }
     out.pairs.push_back(p);
   }
@@ -98,6 +104,35 @@ const char* pair_coverage_name(PairCoverage c) {
     case PairCoverage::Extrapolated: return "extrapolated";
   }
   return "?";
+}
+
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                             int64_t target_length) {
+  switch (classify_pair(unscaled_inv_freq, scaled_inv_freq, trained_length, target_length)) {
+    case PairCoverage::FullTurn: return PairBehaviour::FullTurn;
+    case PairCoverage::Extrapolated: return PairBehaviour::Extrapolated;
+    case PairCoverage::Interpolated: break;
+  }
+  // Slowed by the scaling (beyond rounding), or left at the trained frequency.
+  return scaled_inv_freq < unscaled_inv_freq * (1 - 1e-12) ? PairBehaviour::Interpolated : PairBehaviour::LessThanOnce;
+}
+
+const char* pair_behaviour_phrase(PairBehaviour b) {
+  switch (b) {
+    case PairBehaviour::FullTurn: return "complete a full turn within the trained length";
+    case PairBehaviour::LessThanOnce: return "turn less than once within the trained length";
+    case PairBehaviour::Interpolated: return "interpolated (kept within the trained angles)";
+    case PairBehaviour::Extrapolated: return "would exceed the trained angles";
+  }
+  return "?";
+}
+
+std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
+                                       const std::vector<double>& fixed) {
+  if (scaling.type != RopeScalingType::Longrope && scaling.type != RopeScalingType::Dynamic) return fixed;
+  RopeScaling s = scaling;
+  s.seq_len = length;
+  return rope_frequencies(dim, base, s).inv_freq;
 }
 
 }  // namespace posenc

@@ -25,12 +25,20 @@ std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq
 // always included.
 std::vector<int64_t> sample_distances(int64_t max_distance, int max_points);
 
-// How a pair's rotation angles at the target length compare to those seen in training.
+// How a pair's rotation angles at the target length compare to those seen in training (docs/models.md,
+// "pair classes"). The one rule behind the RoPE and Model views, `posenc inspect` and the checks.
 enum class PairCoverage {
   FullTurn,      // training already swept every angle (trained angle >= 2 pi): nothing new at any length
   Interpolated,  // the largest angle at the target length stays within the trained range
   Extrapolated,  // angles beyond anything seen in training
 };
+
+// The class of one pair: trained angle L w_k (unscaled w_k = `unscaled_inv_freq`, L = `trained_length`)
+// against target angle T w'_k (scaled w'_k = `scaled_inv_freq`, T = `target_length`). FullTurn when
+// L w_k >= 2 pi; else Interpolated when T w'_k <= L w_k up to a relative 1e-12 (linear scaling at T = f L
+// gives equal angles up to rounding); else Extrapolated.
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                           int64_t target_length);
 
 struct RopePairAnalysis {
   int pair = 0;
@@ -56,5 +64,22 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
                                               int64_t target_length);
 
 const char* pair_coverage_name(PairCoverage c);
+
+// What a pair does, said for the configuration shown: classify_pair's class, with Interpolated split by
+// whether the scaling slowed the pair (w'_k < w_k). Only a pair a scaling slows is "interpolated"; a pair at
+// its trained frequency whose angles stay within the trained ones (an unscaled model at its trained length)
+// turns less than once there.
+enum class PairBehaviour { FullTurn, LessThanOnce, Interpolated, Extrapolated };
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                             int64_t target_length);
+// "complete a full turn within the trained length", "turn less than once within the trained length",
+// "interpolated (kept within the trained angles)", "would exceed the trained angles".
+const char* pair_behaviour_phrase(PairBehaviour b);
+
+// The inv_freq in force at sequence length `length`: a scaling whose frequencies depend on the length
+// (LongRoPE: short factors up to the original length, long past it; dynamic NTK: the base rescaled past
+// it) is evaluated at `length`; for every other type the configuration's own `fixed` frequencies.
+std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
+                                       const std::vector<double>& fixed);
 
 }  // namespace posenc

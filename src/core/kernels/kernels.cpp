@@ -368,14 +368,6 @@ void rope_rotate(const float* x, const float* cos, const float* sin, int n, int 
 #endif
 }
 
-void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin) {
-  const int h = static_cast<int>(freqs.inv_freq.size());
-  cos.resize(static_cast<Eigen::Index>(positions.size()), h);
-  sin.resize(cos.rows(), h);
-  sin_cos_table(positions.data(), static_cast<int>(positions.size()), freqs.inv_freq.data(), h,
-                freqs.attention_scaling, sin.data(), cos.data());
-}
-
 namespace {
 
 // Which logits implementation a Path means in this build: Portable is always the scalar reference loop;

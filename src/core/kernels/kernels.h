@@ -88,10 +88,6 @@ void mask_causal(float* C, int n, int m, const int64_t* qpos, const int64_t* kpo
 // The smallest and largest kpos[j] - qpos[i].
 std::pair<int64_t, int64_t> delta_range(std::span<const int64_t> qpos, std::span<const int64_t> kpos);
 
-// Per-row cos/sin tables (n x d/2) of angle pos[r] * inv_freq[p], computed in double, times
-// attention_scaling, stored as float.
-void rope_cos_sin(std::span<const int64_t> positions, const RopeFrequencies& freqs, MatrixF& cos, MatrixF& sin);
-
 // Portable: the scalar reference loops. Simd128: the wasm SIMD128 kernels (wasm -msimd128 builds only).
 // Best: Simd128 where compiled in; natively, the Q K^T product goes to Eigen's GEMM (vectorised by Eigen
 // with SSE/AVX natively) and the rest to the portable loops; scalar wasm builds use the portable loops.
