@@ -162,3 +162,40 @@ test('a failed load at any point is a notice naming the key; the previous model 
     await context.close();
   }
 });
+
+// The pairs' classes: LongRoPE counted with the factors in force at the length named (Phi-3-mini-128k at
+// 131072: the long factors, as `posenc inspect --seq-len 131072` reads them), and no "interpolated" for a
+// model without scaling (Gemma-3-1B at its trained length: its slow pairs turn less than once there).
+test('pair classes: LongRoPE at each length with its factors there; nothing interpolated without a scaling', async () => {
+  const configs = path.join(repo, 'tests', 'data', 'configs');
+  const long = JSON.parse(execFileSync(posenc, ['inspect', path.join(configs, 'phi-3-mini-128k-instruct.json'), '--json',
+    '--seq-len', '131072'], { encoding: 'utf8' })).rope;
+  const d = long.rotary_dim, plain = long.inv_freq.map((_, k) => 1 / Math.pow(long.base, (2 * k) / d));
+  const counts = [0, 0, 0];
+  plain.forEach((w, k) => {
+    const trained = 4096 * w;
+    counts[trained >= 2 * Math.PI ? 0 : 131072 * long.inv_freq[k] <= trained * (1 + 1e-12) ? 1 : 2]++;
+  });
+  assert.equal(counts[2], 0, 'the long factors keep every pair within the trained angles');
+  for (const theme of ['dark', 'light']) {
+    const { page, context, errors } = await openState(env, `view=model&model=phi-3-mini-128k&theme=${theme}`);
+    const summary = table(JSON.parse(await page.evaluate(() => window.posenc.exportData('json'))), 'rope: summary');
+    assert.deepEqual(['full_turns', 'interpolated', 'extrapolated'].map((c) => cell(summary, 0, c)), counts);
+    const numbers = (await page.evaluate(() => window.posenc.describe())).numbers;
+    const at = (name) => numbers.find((n) => n.name === name)?.value;
+    assert.equal(at('pairs at 131072 (long factors) that interpolated (kept within the trained angles)'), counts[1]);
+    assert.equal(at('pairs at 131072 (long factors) that complete a full turn within the trained length'), counts[0]);
+    await itemRect(page, 'text.model.pairs.4096');
+    await itemRect(page, 'text.model.pairs.131072');
+    await screenshot(page, `model-phi-3-longrope-${theme}.png`);
+
+    await page.evaluate(() => window.posenc.setState({ model: 'gemma-3-1b' }));
+    await waitFrames(page, 2);
+    const live = await page.evaluate(() => window.posenc.description());
+    assert.doesNotMatch(live, /interpolated/);
+    assert.match(live, /turn less than once within the trained length: \d+/);
+    await screenshot(page, `model-gemma-3-1b-${theme}.png`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
