@@ -46,7 +46,40 @@
     toastEl.className = 'shown';
     setTimeout(function () { toastEl.className = ''; }, 1800);
   }
-  function call(name, ret, args, vals) { return Module.ccall(name, ret, args, vals); }
+  // ccall copies a string argument onto the wasm stack (5 MiB, at 4 bytes a character): a 2 MiB string
+  // overflows it and the module is dead. A long string goes through a malloc'd buffer instead.
+  var STACK_STRING_MAX = 1024;
+  function call(name, ret, args, vals) {
+    var owned = [];
+    try {
+      for (var i = 0; i < args.length; ++i) {
+        if (args[i] !== 'string' || typeof vals[i] !== 'string' || vals[i].length <= STACK_STRING_MAX) continue;
+        var bytes = new TextEncoder().encode(vals[i]);
+        var p = Module._malloc(bytes.length + 1);
+        if (!p) throw new Error('posenc: no memory for a ' + bytes.length + '-byte argument of ' + name);
+        owned.push(p);
+        Module.HEAPU8.set(bytes, p);  // HEAPU8 after malloc: a grown memory has a new view
+        Module.HEAPU8[p + bytes.length] = 0;
+        if (owned.length === 1) args = args.slice(), vals = vals.slice();  // the caller's arrays stay
+        args[i] = 'number';
+        vals[i] = p;
+      }
+      return Module.ccall(name, ret, args, vals);
+    } finally {
+      owned.forEach(function (q) { Module._free(q); });
+    }
+  }
+  // A state value longer than any key takes (the app's limit, App::kMaxValueBytes) is cut to one
+  // character past it before it is copied into the app, which then names it in a notice: the copy is
+  // bounded however long the value.
+  var STATE_VALUE_MAX = 256 << 10;
+  function capped(v) { v = String(v); return v.length > STATE_VALUE_MAX ? v.slice(0, STATE_VALUE_MAX + 1) : v; }
+  function cappedQuery(state) {
+    var out = new URLSearchParams();
+    Object.keys(state).forEach(function (k) { out.append(capped(k), capped(state[k])); });
+    return out.toString();
+  }
+  function setStateQuery(query) { call('posenc_set_state', null, ['string'], [query]); }
   function post(message) { if (inFrame) window.parent.postMessage(message, '*'); }
   function stateQuery() { return call('posenc_get_state', 'string', [], []); }
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
@@ -204,6 +237,18 @@
     return call('posenc_load_model', 'string', ['number', 'number', 'number', 'string'],
       [p, size, prefix ? 1 : 0, viewId()]);
   }
+  // UTF-8 bytes of a string, without encoding it.
+  function utf8Length(text) {
+    var n = 0;
+    for (var i = 0; i < text.length; ++i) {
+      var c = text.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) { n += 4; ++i; }
+      else n += 3;
+    }
+    return n;
+  }
   function applyLoaded(query) {
     window.posenc.setState(parseQuery(query));
     return window.posenc.noticeList();
@@ -264,15 +309,18 @@
     if (h > 0 && h !== lastHeight) { lastHeight = h; post({ type: 'posenc:height', height: h }); }
   }
 
+  var urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
   window.Module = {
     canvas: canvas,
-    arguments: window.location.search ? ['--state', window.location.search.slice(1)] : [],
+    // The URL's state (a long one is set after the start, through the heap: argv is copied onto the stack).
+    arguments: urlQuery && urlQuery.length <= URL_ARGUMENT_MAX ? ['--state', urlQuery] : [],
     print: function (t) { console.log(t); },
     printErr: function (t) { console.warn(t); },
     onAbort: function (what) { fail(String(what)); },
     onStartFailure: function (what) { fail(what); },  // e.g. no GL context (fail() then names WebGL2)
     onFirstFrame: function () {
       alive = true;  // exported functions may be called from now on
+      if (urlQuery.length > URL_ARGUMENT_MAX) setStateQuery(cappedQuery(parseQuery(urlQuery)));
       if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
       if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? 1 : 0);
       statusEl.className = 'hidden';
@@ -340,8 +388,13 @@
         current = { embed: current.embed, controls: current.controls, theme: current.theme };
         Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
       }
-      var merged = Object.assign(current, partial);
-      call('posenc_set_state', null, ['string'], [new URLSearchParams(merged).toString()]);
+      // Another preset model likewise: the previous model's keys would be read over the new model's (a
+      // fresh ?model=<id> holds none of them). (none keeps the keys; custom is a loaded config's.)
+      else if (current.model !== undefined && ['', 'none', 'custom', current.model].indexOf(String(partial.model || '')) < 0) {
+        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme };
+        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
+      }
+      setStateQuery(cappedQuery(Object.assign(current, partial)));
       Module.onStateChange();
     },
     notices: function () { return call('posenc_notices', 'string', [], []); },
@@ -353,9 +406,21 @@
     embedCode: embedCode,
     exportData: exportData,
     // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
+    // Nothing over the limits is copied into the app (config.json: 8 MiB; a GGUF header is read from
+    // prefixes of the bytes, as loadFile reads a file): the app names the size in a notice.
     loadModel: function (data) {
-      var b = typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data);
-      return applyLoaded(loadBytes(b, b.length, false));
+      if (typeof data === 'string') {
+        var size = utf8Length(data);
+        if (size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, size, false));
+        data = new TextEncoder().encode(data);
+      }
+      var b = new Uint8Array(data);
+      var gguf = b.length >= 4 && b[0] === 71 && b[1] === 71 && b[2] === 85 && b[3] === 70;  // "GGUF"
+      if (!gguf) return applyLoaded(b.length > CONFIG_MAX_BYTES ? loadBytes(null, b.length, false) : loadBytes(b, b.length, false));
+      for (var n = Math.min(b.length, GGUF_FIRST_READ); ; n = Math.min(b.length, GGUF_MAX_READ, n * 4)) {
+        var query = loadBytes(b.subarray(0, n), n, n < b.length && n < GGUF_MAX_READ);
+        if (query) return applyLoaded(query);
+      }
     },
     // A File or Blob (file picker, drop): config.json as text (8 MiB at most), a GGUF through Blob.slice
     // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the

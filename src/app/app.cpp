@@ -32,6 +32,17 @@ std::string App::load_model(const unsigned char* data, std::size_t size, const s
   return load_model_bytes(data, size, view, prefix);
 }
 
+void App::replace_current_view() {
+  for (auto& v : views_) {
+    if (v.get() != current_) continue;
+    ModelSink* old_sink = dynamic_cast<ModelSink*>(v.get());
+    v = make_view(current_->id());
+    current_ = v.get();
+    // The model sinks are this App's views: the new view takes the old one's place.
+    if (old_sink) std::replace(ui_.model_sinks.begin(), ui_.model_sinks.end(), old_sink, dynamic_cast<ModelSink*>(current_));
+  }
+}
+
 std::vector<std::string> App::view_ids() {
   std::vector<std::string> ids;
   for (const auto& v : make_views()) ids.push_back(v->id());
@@ -51,6 +62,8 @@ Notices App::notice_list() {
   current_->prepare();
   if (current_->error()) all.push_back(*current_->error());
   current_->notes(all);
+  const Notices fields = field_notices(current_->id());
+  all.insert(all.end(), fields.begin(), fields.end());
   return all;
 }
 
@@ -217,6 +230,8 @@ void App::draw_notices() {
   Notices notes;
   current_->prepare();
   current_->notes(notes);
+  const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
+  notes.insert(notes.end(), fields.begin(), fields.end());
   const std::string notes_text = notices_text(notes);
   if (notes_text != dismissed_notes_) shown.insert(shown.end(), notes.begin(), notes.end());
   if (notes.empty()) dismissed_notes_.clear();

@@ -49,7 +49,10 @@ class App {
   // view, embed (1 = only the view), controls (0 = hide the view's controls, compact = a strip above the
   // plots), theme (light|dark), figure (one plot of the view alone, a name from View::figures()).
   std::string state_query() const;
+  // A key or value longer than kMaxValueBytes is ignored with a notice (the longest a key takes, a
+  // model's per-pair factor list, is ~50 KB).
   void load_state_query(const std::string& query);
+  static constexpr size_t kMaxValueBytes = size_t{256} << 10;
   // What the last load ignored or corrected and why, why the current view cannot compute its state (if it
   // cannot), and the view's notes (what of a model it cannot show): one entry per key. notices() is the
   // same as text (empty when everything was taken).
@@ -100,6 +103,8 @@ class App {
   View* current_view() { return current_; }
 
  private:
+  // Replaces the current view by a fresh one of the same id (a new preset model starts from scratch).
+  void replace_current_view();
   // What one frame lays out: from the frame's size (never the screen's) and the app-level keys.
   struct FrameLayout {
     float width = 0, height = 0;

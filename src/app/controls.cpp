@@ -97,29 +97,42 @@ bool draw_choice(const Param& p) {
   return changed;
 }
 
-bool draw_numbers(const Param& p) {
-  const bool changed = ImGui::DragScalarN(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, p.count, 0.01f, &p.lo,
-                                          &p.hi, p.opt.format ? p.opt.format : "%.3f", ImGuiSliderFlags_AlwaysClamp);
-  probe_last_item(probe_name("input", p).c_str());
-  return changed;
-}
-
+// Text and Numbers parameters: a text field (a click takes typing); what it cannot take is said at the
+// field and in a notice, never dropped.
 bool draw_text(const Param& p) {
-  TextEdit& edit = current_ui().text_edits[p.key];
-  const std::string current = p.format();
+  UiState& ui = current_ui();
+  TextEdit& edit = ui.text_edits[ui.control_scope + "/" + p.key];
+  const std::string current = p.text();
+  // Not rejected any more once the value moved by other means.
+  if (!edit.why.empty() && !edit.active && current != edit.value) edit.why.clear();
   if (!edit.active && edit.why.empty()) edit.text = current;
   bool changed = false;
   if (ImGui::InputText(("##" + p.key).c_str(), &edit.text)) {
-    edit.why = p.parse(edit.text);
-    changed = edit.why.empty() && p.format() != current;
+    edit.why = p.apply_text(edit.text);
+    edit.value = p.text();
+    changed = edit.why.empty() && edit.value != current;
   }
   edit.active = ImGui::IsItemActive();
   probe_last_item(probe_name("input", p).c_str());
-  // Leaving the field with text that does not parse: show the value again.
-  if (!edit.active && !edit.why.empty()) edit.text = p.format(), edit.why.clear();
-  error_text(edit.why);
+  if (!edit.why.empty()) error_text(edit.why + (edit.active ? "" : ": not applied (the view uses " + edit.value + ")"));
   return changed;
 }
+
+}  // namespace
+
+Notices field_notices(const std::string& scope) {
+  Notices out;
+  const std::string prefix = scope + "/";
+  for (const auto& [id, edit] : current_ui().text_edits)
+    if (!edit.why.empty() && !edit.active && id.rfind(prefix, 0) == 0) {
+      const std::string key = id.substr(prefix.size());
+      out.push_back({key, key + "=\"" + quote_for_notice(edit.text) + "\" " + edit.why + ": not applied (" + key +
+                              " is " + quote_for_notice(edit.value) + ")."});
+    }
+  return out;
+}
+
+namespace {
 
 }  // namespace
 
@@ -188,7 +201,7 @@ const Param& Controls::param(const char* key) const {
 
 bool Controls::draw(const char* key) {
   const Param& p = param(key);
-  if (UiState& ui = current_ui(); ui.columns) {
+  if (UiState& ui = current_ui(); ui.control_scope = scope_, ui.columns) {
     if (!ui.first_cell) ImGui::TableNextColumn();
     ui.first_cell = false;
   }
@@ -204,7 +217,7 @@ bool Controls::draw(const char* key) {
       probe_last_item(probe_name("check", p).c_str());
       return changed;
     }
-    case ParamKind::Numbers: return draw_numbers(p);
+    case ParamKind::Numbers:
     case ParamKind::Text: return draw_text(p);
   }
   return false;

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 
 #include "app/params.h"
 
@@ -13,7 +14,8 @@ namespace posenc::app {
 
 class Controls {
  public:
-  explicit Controls(const ParamList& list) : list_(list) {}
+  // `scope`: the view whose controls these are (a text field's rejected text is kept per view and key).
+  explicit Controls(const ParamList& list, std::string scope = "") : list_(list), scope_(std::move(scope)) {}
   // Draws the declared control of `key`; true when the user changed its value.
   bool draw(const char* key);
   // The declaration of `key` (its range for a custom widget). The key must be declared.
@@ -21,7 +23,12 @@ class Controls {
 
  private:
   const ParamList& list_;
+  std::string scope_;
 };
+
+// Text the user typed into a field of view `scope` that its parameter cannot take and that is still
+// shown there (after the field was left): one notice per key, naming the text, why, and the value used.
+Notices field_notices(const std::string& scope);
 
 // Moves a declared slider's value by `steps` units, clamped to its range; true when it changed. The unit
 // (docs/input.md, "Arrow keys"): integers 1 (2 for even parameters); reals 1/100 of the range, or for a

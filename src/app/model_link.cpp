@@ -26,6 +26,7 @@ constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
 }  // namespace
 
 void set_model_file_picker(bool available) { current_ui().file_picker = available; }
+void set_model_file_drop(bool available) { current_ui().file_drop = available; }
 bool take_model_file_request() {
   const bool r = current_ui().file_requested;
   current_ui().file_requested = false;
@@ -34,7 +35,16 @@ bool take_model_file_request() {
 
 void draw_model_file_button() {
   if (!current_ui().file_picker) {
-    ImGui::TextDisabled("Load a config: window.posenc.loadModel");
+    // What loads a config on this platform (the desktop window takes a dropped file; a headless render
+    // has no file at all), in full: wrapped, never cut.
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", current_ui().file_drop
+                                 ? "Drop a config.json or .gguf on this window to load it (or start with "
+                                   "posenc-app --model FILE)."
+                                 : "A config.json or .gguf loads in the app (posenc-app --model FILE, or "
+                                   "the web page's Load button).");
+    ImGui::PopStyleColor();
+    probe_last_item("text.load_model");
     return;
   }
   if (ImGui::Button("Load config.json / GGUF")) current_ui().file_requested = true;
@@ -42,6 +52,24 @@ void draw_model_file_button() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
                       "pasting config.json text works too.");
+}
+
+namespace {
+// Every view that takes models gets the model (or the error); returns the state query the platform loads:
+// `view` if it takes models, else the Model view.
+std::string send_to_sinks(const ModelPosition* m, const std::optional<Notice>& error, const std::string& view) {
+  const ModelSink* shown = nullptr;
+  for (ModelSink* s : current_ui().model_sinks) {
+    if (error) s->set_model_load_error(*error);
+    else s->set_loaded_model(*m);
+    if (view == s->sink_view_id() || (!shown && std::strcmp(s->sink_view_id(), "model") == 0)) shown = s;
+  }
+  return shown ? shown->sink_query() : std::string("view=model");
+}
+}  // namespace
+
+std::string model_load_failed(const Notice& error, const std::string& view) {
+  return send_to_sinks(nullptr, error, view);
 }
 
 std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view, bool prefix) {
@@ -69,14 +97,7 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   } catch (const std::exception& e) {
     error = Notice{"model", std::string("loading the model: ") + e.what()};
   }
-  // Every view of the app that takes models gets it (or the error); the page shows `view` if it takes models.
-  const ModelSink* shown = nullptr;
-  for (ModelSink* s : current_ui().model_sinks) {
-    if (error) s->set_model_load_error(*error);
-    else s->set_loaded_model(m);
-    if (view == s->sink_view_id() || (!shown && std::strcmp(s->sink_view_id(), "model") == 0)) shown = s;
-  }
-  return shown ? shown->sink_query() : std::string("view=model");
+  return send_to_sinks(&m, error, view);
 }
 
 std::string model_label(const std::string& id) {
@@ -168,20 +189,21 @@ void ModelLinkedView::apply(const ModelPosition& m, const std::string& name) {
   model_ = name;
   source_ = m;
   snapshot_ = filled_text();
-  load_error_.reset();
 }
 
 void ModelLinkedView::set_loaded_model(const ModelPosition& m) {
+  load_error_.reset();
   apply(m, kCustom);
   invalidate();
 }
 
+// A failed load changes nothing (the model shown stays, labelled as it was): a note while the state is
+// the one it failed in.
 void ModelLinkedView::set_model_load_error(const Notice& n) {
   load_error_ = n;
   StateMap s;
   save_state(s);
   load_error_state_ = to_query(s);
-  invalidate();
 }
 
 std::string ModelLinkedView::sink_query() const {
@@ -223,10 +245,12 @@ void ModelLinkedView::draw_model_controls() {
   ImGui::TextUnformatted("Model (fills the keys below)");
   const std::string shown = model_.empty() ? "none" : model_label(model_);
   if (ImGui::BeginCombo("##model", shown.c_str())) {
-    if (ImGui::Selectable("none", model_.empty())) parse_model("");
+    if (ImGui::Selectable("none", model_.empty())) parse_model(""), load_error_.reset();
     for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) parse_model(preset.id);  // again: refills edited keys
-    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true)) apply(*source_, kCustom);
+      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id))
+        parse_model(preset.id), load_error_.reset();  // again: refills edited keys
+    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true))
+      apply(*source_, kCustom), load_error_.reset();
     ImGui::EndCombo();
   }
   probe_last_item("combo.model");

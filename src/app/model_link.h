@@ -105,6 +105,11 @@ std::string model_label(const std::string& id);
 // The page can open a file picker (the web build): the views that take models show a "Load config.json /
 // GGUF" button; pressing it is taken once by the app (AppAction::OpenModelFile).
 void set_model_file_picker(bool available);
+// The desktop window takes a dropped config.json / .gguf (SDL's drop-file event): the views say so.
+void set_model_file_drop(bool available);
+// A model file that could not be read (the platform's own error, e.g. it cannot open it): the views that
+// take models note it as a failed load; returns the state query to load (as load_model_bytes).
+std::string model_load_failed(const Notice& error, const std::string& view);
 bool take_model_file_request();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();

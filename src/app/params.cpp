@@ -94,33 +94,38 @@ void Param::read(const std::string& s, Notices& notices) const {
       else if (s == "0" || s == "false") *b = false;
       else reject(quoted(key, s) + " is not 0 or 1: ignored.");
       return;
-    case ParamKind::Numbers: {
-      std::vector<double> values;
-      size_t start = 0;
-      while (true) {
-        const size_t comma = s.find(',', start);
-        double v = 0;
-        if (!parse_finite(s.substr(start, comma - start), v) || int(values.size()) == count)
-          return reject(quoted(key, s) + " needs " + std::to_string(count) + " comma-separated numbers: ignored.");
-        values.push_back(v);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      if (int(values.size()) != count)
-        return reject(quoted(key, s) + " needs " + std::to_string(count) + " comma-separated numbers: ignored.");
-      for (double v : values)
-        if (v < lo || v > hi)
-          return reject(quoted(key, s) + " has a number outside [" + format_number(lo) + ", " + format_number(hi) +
-                        "]: ignored.");
-      std::copy(values.begin(), values.end(), d);
-      return;
-    }
+    case ParamKind::Numbers:
     case ParamKind::Text: {
-      const std::string why = parse(s);
+      const std::string why = apply_text(s);
       if (!why.empty()) reject(quoted(key, s) + " " + why + ": ignored.");
       return;
     }
   }
+}
+
+std::string Param::apply_text(const std::string& s) const {
+  if (kind == ParamKind::Text) return parse(s);
+  if (kind != ParamKind::Numbers) return "is not a text parameter";
+  const std::string needs = "needs " + std::to_string(count) + " comma-separated numbers";
+  std::vector<double> values;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = s.find(',', start);
+    std::string item = s.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    // Spaces around a number are a typist's ("1, 0"), not part of it.
+    const size_t first = item.find_first_not_of(' '), last = item.find_last_not_of(' ');
+    item = first == std::string::npos ? std::string() : item.substr(first, last - first + 1);
+    double v = 0;
+    if (!parse_finite(item, v) || int(values.size()) == count) return needs;
+    values.push_back(v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (int(values.size()) != count) return needs;
+  for (double v : values)
+    if (v < lo || v > hi) return "has a number outside [" + format_number(lo) + ", " + format_number(hi) + "]";
+  std::copy(values.begin(), values.end(), d);
+  return "";
 }
 
 void Param::fit() const {

@@ -62,6 +62,9 @@ struct Param {
   std::string text() const;
   // Reads URL text: applies it when valid, else keeps the value and adds a notice for `key`.
   void read(const std::string& text, Notices& notices) const;
+  // Text and Numbers: applies `text` when valid and returns ""; else returns why not ("has a number
+  // outside [-10, 10]") and keeps the value. (read() is this with the notice; a text field shows it.)
+  std::string apply_text(const std::string& text) const;
   // Brings a value that a dependency moved out of range back into it (e.g. head < heads).
   void fit() const;
   // "1..4096", "even, 2..1024", "`a`, `b`", "0, 1": the accepted values, for the parameter table.

@@ -29,11 +29,14 @@ struct TouchFrame {
   bool double_tap = false;  // this frame's press is the second tap of a double-tap (resets a zoom)
 };
 
-// A text field being edited: while it is active it holds what the user typed (which may not parse yet);
-// otherwise it follows the value.
+// Text being edited, per view and key: while the field is active it holds what the user typed (which may
+// not parse yet). Text the parameter cannot take stays in the field after it is left, with the reason
+// under it and a notice (field_notices), until it is edited into something valid or the value changes
+// by other means (URL, setState, a preset): it is never silently replaced by the value.
 struct TextEdit {
   std::string text;
-  std::string why;      // why the text does not parse ("" when it does)
+  std::string why;      // why the text cannot be taken ("" when it is)
+  std::string value;    // the parameter's text when it was rejected (the value the view still uses)
   bool active = false;  // the field had the keyboard last frame
 };
 
@@ -59,11 +62,13 @@ struct UiState {
   std::string focused_key;
   bool columns = false;
   bool first_cell = true;
-  std::map<std::string, TextEdit> text_edits;
+  std::map<std::string, TextEdit> text_edits;  // by "<view>/<key>"
+  std::string control_scope;                   // the view whose controls are drawn (Controls' scope)
 
   // model_link.h: the views that receive a loaded model, and the page's file picker.
   std::vector<ModelSink*> model_sinks;
   bool file_picker = false;
+  bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
 
   // update_timer.h: wall-clock time of the last view recompute.

@@ -28,12 +28,20 @@ void AppKeys::read_theme(const std::string& value, Notices& notices) {
 
 StateMap parse_clean_query(const std::string& query, Notices& notices) {
   StateMap in = parse_query(query);
+  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL); nor is
+  // one longer than any key takes (the page cuts longer ones one byte past the limit before copying them).
   for (auto it = in.begin(); it != in.end();) {
+    const std::string key = quote_for_notice(it->first);
+    if (it->first.size() > App::kMaxValueBytes || it->second.size() > App::kMaxValueBytes) {
+      notices.push_back({key, key + "=\"" + quote_for_notice(it->second) + "\" is longer than " +
+                                  std::to_string(App::kMaxValueBytes >> 10) + " KiB: ignored."});
+      it = in.erase(it);
+      continue;
+    }
     if (is_clean_text(it->first) && is_clean_text(it->second)) {
       ++it;
       continue;
     }
-    const std::string key = quote_for_notice(it->first);
     notices.push_back({key, key + "=\"" + quote_for_notice(it->second) +
                                 "\" holds a control character or invalid UTF-8: ignored."});
     it = in.erase(it);
@@ -85,10 +93,19 @@ void App::load_state_query(const std::string& query) {
     keys_.read_theme(it->second, notices_);
     in.erase(it);
   }
+  // Another preset model starts from a fresh view: no key of the previous model stays, so the state is
+  // exactly what a fresh ?model=<id> gives. (custom keeps the loaded config it names; none keeps the keys.)
+  if (auto it = in.find("model");
+      it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {
+    const ParamList declared = current_->param_list();
+    if (const Param* model = declared.find("model"); model && model->text() != it->second)
+      replace_current_view();
+  }
   // Keys no view parameter claims are reported, not silently dropped.
   const ParamList known = current_->param_list();
   for (const auto& [key, value] : in)
-    if (!known.find(key)) notices_.push_back({key, "unknown parameter \"" + key + "\": ignored."});
+    if (!known.find(key))
+      notices_.push_back({quote_for_notice(key), "unknown parameter \"" + quote_for_notice(key) + "\": ignored."});
   current_->load_state(in, notices_);
   if (figure_value) {
     current_->prepare();

@@ -113,7 +113,7 @@ float View::stacked_height(float width) const {
 
 void View::draw_controls() {
   const ParamList list = param_list();
-  Controls c(list);
+  Controls c(list, id());
   controls(c);
 }
 

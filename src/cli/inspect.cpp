@@ -1,6 +1,7 @@
 #include "inspect.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -60,14 +61,34 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   o << ")\n";
   o << indent << "softmax scale    " << fmt(r.softmax_scale) << " (1/sqrt(head_dim) = " << fmt(1.0 / std::sqrt(head_dim))
     << ")\n";
-  // Pair classes (the core's classify_pair) at the model's max length against the trained (original) length.
+  // What the pairs do (the core's pair_behaviour) at a length, with the frequencies in force at that length
+  // whatever --seq-len chose: LongRoPE past its original length twice, its short factors at the original
+  // length and its long ones at the max; dynamic NTK with its base rescaled at the max.
   const std::vector<double> plain = rope_default_inv_freq(r.rotary_dim, r.base);
-  int counts[3] = {0, 0, 0};
-  for (std::size_t i = 0; i < plain.size(); ++i)
-    ++counts[static_cast<int>(posenc::classify_pair(plain[i], r.frequencies.inv_freq[i],
-                                                    r.original_max_position_embeddings, r.max_position_embeddings))];
-  o << indent << "pairs at " << r.max_position_embeddings << "   " << counts[0] << " rotate fully in training, "
-    << counts[1] << " within trained angles (interpolated), " << counts[2] << " extrapolated\n";
+  const int64_t trained = r.original_max_position_embeddings, switch_at = s.original_max_position_embeddings;
+  auto pairs_line = [&](int64_t length, const char* factors) {
+    const std::vector<double> inv = inv_freq_at_length(r.rotary_dim, r.base, s, length, r.frequencies.inv_freq);
+    int counts[4] = {0, 0, 0, 0};
+    for (std::size_t i = 0; i < plain.size(); ++i) ++counts[static_cast<int>(pair_behaviour(plain[i], inv[i], trained, length))];
+    std::ostringstream head;
+    head << "pairs at " << length << (*factors ? std::string(" (") + factors + ")" : std::string());
+    o << indent << head.str() << std::string(head.str().size() < 17 ? 17 - head.str().size() : 1, ' ');
+    bool first = true;
+    for (int b = 0; b < 4; ++b) {
+      // A class with no pair is left out, but for "would exceed" past the trained length (none does).
+      const bool exceed = static_cast<PairBehaviour>(b) == PairBehaviour::Extrapolated && length > trained;
+      if (counts[b] == 0 && !exceed) continue;
+      o << (first ? "" : ", ") << counts[b] << " " << pair_behaviour_phrase(static_cast<PairBehaviour>(b));
+      first = false;
+    }
+    o << "\n";
+  };
+  if (s.type == RopeScalingType::Longrope && r.max_position_embeddings > switch_at) {
+    pairs_line(std::min(trained, switch_at), "short factors");
+    pairs_line(r.max_position_embeddings, "long factors");
+  } else {
+    pairs_line(r.max_position_embeddings, "");
+  }
   if (!r.mrope_section.empty())
     o << indent << "M-RoPE sections  t " << r.mrope_section[0] << ", h " << r.mrope_section[1] << ", w "
       << r.mrope_section[2] << " pairs (" << (r.mrope_interleaved ? "interleaved, Qwen3-VL" : "contiguous, Qwen2-VL")

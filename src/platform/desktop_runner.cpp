@@ -1,15 +1,58 @@
 // The desktop runner: exports go to files in the working directory, links to the clipboard, and
 // --frames/--screenshot render a fixed number of frames and save the last one (the Xvfb smoke tests).
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <vector>
 
 #include "app/app.h"
 #include "app/export.h"
+#include "app/model_link.h"
+#include "app/views/views.h"
 #include "platform/sdl_runner.h"
 
 namespace posenc::platform {
 namespace {
+
+// A config.json or GGUF file into the views that take models, read as the web page reads one: a
+// config.json whole (8 MiB at most), a GGUF header through prefixes of the file (1 MiB, then 4x more while
+// the header goes on, 64 MiB at most), never the tensors. The app then shows the model (or the notice).
+void load_model_file(app::App& app, const std::string& path) {
+  constexpr std::streamoff kConfigMax = std::streamoff{8} << 20, kFirstRead = std::streamoff{1} << 20,
+                            kGgufMax = std::streamoff{64} << 20;
+  const std::string view = app.current_view()->id();
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) {
+    app.load_state_query(app::model_load_failed({"model", "loading the model: cannot open " + path}, view));
+    return;
+  }
+  const std::streamoff size = in.tellg();
+  auto read = [&](std::streamoff n) {
+    std::vector<unsigned char> bytes(static_cast<size_t>(n));
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(bytes.data()), n);
+    bytes.resize(static_cast<size_t>(in.gcount()));
+    return bytes;
+  };
+  const std::vector<unsigned char> head = read(std::min<std::streamoff>(size, 4));
+  const bool gguf = head.size() == 4 && std::memcmp(head.data(), "GGUF", 4) == 0;
+  std::string query;
+  if (!gguf) {
+    if (size > kConfigMax) {
+      query = app::load_model_bytes(nullptr, static_cast<size_t>(size), view);
+    } else {
+      const std::vector<unsigned char> all = read(size);
+      query = app::load_model_bytes(all.data(), all.size(), view);
+    }
+  } else {
+    for (std::streamoff n = std::min(size, kFirstRead); query.empty(); n = std::min({size, kGgufMax, n * 4})) {
+      const std::vector<unsigned char> prefix = read(n);
+      query = app::load_model_bytes(prefix.data(), prefix.size(), view, n < size && n < kGgufMax);
+    }
+  }
+  app.load_state_query(query);
+}
 
 class DesktopRunner : public SdlRunner {
  public:
@@ -18,6 +61,14 @@ class DesktopRunner : public SdlRunner {
   bool failed() const { return failed_; }
 
  protected:
+  // A config.json or .gguf dropped on the window loads it.
+  void on_event(const SDL_Event& event) override {
+    if (event.type != SDL_DROPFILE || !event.drop.file) return;
+    const std::string path = event.drop.file;
+    SDL_free(event.drop.file);
+    load_model_file(*app_, path);
+  }
+
   void after_draw(int fb_width, int fb_height) override {
     handle_app_actions(fb_width, fb_height);
     if (frames_left_ > 0 && --frames_left_ == 0) {
@@ -81,7 +132,9 @@ float pixel_ratio(SDL_Window* window) {
 int run_app(const AppOptions& options) {
   try {
     DesktopRunner runner(options);
+    app::set_model_file_drop(true);
     if (!options.state.empty()) runner.app().load_state_query(options.state);
+    if (!options.model.empty()) load_model_file(runner.app(), options.model);
     while (!runner.quit()) runner.frame();
     return runner.failed() ? 1 : 0;
   } catch (const std::runtime_error& e) {

@@ -11,8 +11,10 @@ namespace {
 
 void usage() {
   std::fputs(
-      "usage: posenc-app [--frames N] [--screenshot out.png] [--size WxH] [--state 'view=waves&n=64']\n"
-      "  --frames N        render N frames, then exit (with --screenshot: save the last one)\n",
+      "usage: posenc-app [--frames N] [--screenshot out.png] [--size WxH] [--state 'view=waves&n=64'] [--model FILE]\n"
+      "  --frames N        render N frames, then exit (with --screenshot: save the last one)\n"
+      "  --model FILE      open with a model's config.json or .gguf (its header) loaded; a file dropped on\n"
+      "                    the window loads too\n",
       stderr);
 }
 
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
     if (arg == "--frames") options.frames = std::max(1, std::atoi(next()));
     else if (arg == "--screenshot") options.screenshot = next();
     else if (arg == "--state") options.state = next();
+    else if (arg == "--model") options.model = next();
     else if (arg == "--size") {
       if (std::sscanf(next(), "%dx%d", &options.width, &options.height) != 2 || options.width < 64 || options.height < 64) {
         usage();

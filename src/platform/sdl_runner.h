@@ -18,6 +18,7 @@ namespace posenc::platform {
 struct AppOptions {
   int width = 1280, height = 800;
   std::string state;       // --state: URL query to load
+  std::string model;       // --model FILE: a config.json or .gguf to open with (desktop)
   int frames = -1;         // --frames N: stop after N frames (-1: run until closed)
   std::string screenshot;  // --screenshot PATH: PNG of the last frame
 };

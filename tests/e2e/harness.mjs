@@ -147,6 +147,18 @@ export async function itemRect(page, name) {
   return r;
 }
 
+// Opens the controls strip (or the narrow layout's panel) when `probe` is not drawn yet: a frame under
+// 600 px starts with it closed.
+export async function openControls(page, probe) {
+  if (!await page.evaluate((n) => window.posenc.itemRect(n), probe)) {
+    const b = await itemRect(page, 'button.controls');
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.move(1, 1);
+    await waitFrames(page, 3);
+  }
+  return itemRect(page, probe);
+}
+
 // Drags the slider in rect `slider` from fraction `from` to `to` of its width, parks the mouse away from
 // the view and waits for the redraw.
 export async function dragSlider(page, slider, from, to) {

@@ -2,7 +2,7 @@
 // text fields (SDL reads keys from the focused canvas).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, itemRect, waitFrames } from './harness.mjs';
+import { useBrowser, openState, openControls, itemRect, waitFrames, screenshot } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -151,4 +151,64 @@ test('input: arrow keys step the sliders views draw themselves (RoPE pos, DeBERT
   assert.equal(await scores.page.evaluate(() => window.posenc.notices()), '');
   assert.deepEqual(scores.errors, []);
   await scores.context.close();
+});
+
+// Clicks the text field input.<key> once, selects all, types `text` and presses Enter (which leaves the
+// field); returns {state, notices}.
+async function typeIntoField(page, key, text) {
+  const r = await itemRect(page, `input.${key}`);
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text, { delay: 10 });
+  await page.keyboard.press('Enter');
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 3);
+  return {
+    state: await page.evaluate(() => window.posenc.getState()),
+    notices: await page.evaluate(() => window.posenc.noticeList()),
+  };
+}
+
+test('input: text a field cannot take stays in it with the reason, and is a notice (never dropped silently)', async () => {
+  for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {
+    const { page, context, errors } = await openState(env, `view=waves&d=128&dims=0,1,8,32&theme=${theme}`, size);
+    await openControls(page, 'input.dims');
+    for (const [typed, why] of [['0,1,35,999', /has dimension 999, not below d = 128/], ['0,1,2,3,4,5,6', /more than 6 dimensions/],
+      ['0,1,x', /not a comma list of dimensions/]]) {
+      const { state, notices } = await typeIntoField(page, 'dims', typed);
+      const dims = notices.filter((n) => n.key === 'dims');
+      assert.equal(dims.length, 1, `${typed}: one notice for dims: ${JSON.stringify(notices)}`);
+      assert.match(dims[0].message, why);
+      assert.ok(dims[0].message.includes(`"${typed}"`), `${typed}: the notice quotes what was typed: ${dims[0].message}`);
+      assert.ok(dims[0].message.includes(`not applied (dims is ${state.dims})`), `${typed}: and what is used: ${dims[0].message}`);
+      await itemRect(page, 'notice');
+      await screenshot(page, `input-dims-rejected-${typed.replace(/,/g, '_')}-${size.width}-${theme}.png`);
+    }
+    // Valid text is taken and the notice goes.
+    const { state, notices } = await typeIntoField(page, 'dims', '0,2,4');
+    assert.equal(state.dims, '0,2,4');
+    assert.deepEqual(notices, []);
+    // So does a rejected text when the value changes by other means.
+    await typeIntoField(page, 'dims', '0,1,999');
+    await page.evaluate(() => window.posenc.setState({ dims: '3' }));
+    await waitFrames(page, 3);
+    assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('input: a sentence of 18 words is not cut to 16: it stays, with the reason and a notice', async () => {
+  const { page, context, errors } = await openState(env, 'view=permutation&sentence=the%20cat%20sat');
+  const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen';
+  const { state, notices } = await typeIntoField(page, 'sentence', words);
+  assert.equal(notices.length, 1, JSON.stringify(notices));
+  assert.equal(notices[0].key, 'sentence');
+  assert.match(notices[0].message, /more than 16 words: not applied/);
+  assert.ok(notices[0].message.includes('"one two three'), notices[0].message);
+  assert.equal(state.sentence.split(' ').length, 16, 'the view uses the 16 words it took while they were typed');
+  await screenshot(page, 'input-sentence-18-words.png');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

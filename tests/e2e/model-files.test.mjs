@@ -177,9 +177,37 @@ test('a LongRoPE GGUF (factors in tensors) is refused with a notice naming the t
   const notices = await page.evaluate(() => window.posenc.noticeList());
   assert.deepEqual(notices.map((n) => n.key), ['rope_factors_long.weight']);
   assert.match(notices[0].message, /LongRoPE/);
-  // The Model view shows it in place of its figures, and the live region reads it.
+  // A notice (the Model view keeps the model it showed), and the live region reads it.
   assert.match(await page.evaluate(() => window.posenc.description()), /rope_factors_long\.weight/);
   await screenshot(page, 'model-file-longrope-refused.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Nothing over the limits is copied into the app's memory: a 50 MB config.json (text or bytes) is a notice
+// naming its size, and a GGUF in memory is read through prefixes up to its header, as a file is.
+test('loadModel refuses an oversized config before copying it into wasm memory', async () => {
+  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  const heap = () => page.evaluate(() => window.Module.HEAPU8.length);
+  const before = await heap();
+  const state = await page.evaluate(() => window.posenc.getState());
+  for (const kind of ['text', 'bytes']) {
+    const notices = await page.evaluate((k) => {
+      const text = '{"model_type": "llama", "pad": "' + 'x'.repeat(50 * 1000 * 1000) + '"}';
+      return window.posenc.loadModel(k === 'text' ? text : new TextEncoder().encode(text).buffer);
+    }, kind);
+    assert.deepEqual(notices.map((n) => n.key), ['model'], kind);
+    assert.match(notices[0].message, /the file is 50000034 bytes; the limit is .*8 MiB for config\.json/, kind);
+    assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, `${kind}: the model stays`);
+  }
+  const model = inspect(qwenGguf);
+  const b64 = fs.readFileSync(qwenGguf).toString('base64');  // 16 MiB of "tensor data" after the header
+  const loaded = await page.evaluate((s) => window.posenc.loadModel(Uint8Array.from(atob(s), (c) => c.charCodeAt(0)).buffer), b64);
+  assert.deepEqual(loaded, []);
+  await waitLoaded(page, 'model');
+  await assertModelView(page, model);
+  const after = await heap();
+  assert.ok(after - before <= 4 * MiB, `wasm memory ${before} -> ${after} (the 8 MiB limit, not 50 MB)`);
   assert.deepEqual(errors, []);
   await context.close();
 });

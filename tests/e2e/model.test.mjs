@@ -102,3 +102,100 @@ test('a pasted config.json (loadModel with its text) shows posenc inspect --json
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The state a fresh page gives for ?view=model&model=<id> (without app-level keys).
+async function freshState(id) {
+  const fresh = await openState(env, `view=model&model=${id}`, { frames: 1 });
+  const state = await fresh.page.evaluate(() => window.posenc.getState());
+  await fresh.context.close();
+  return state;
+}
+
+test('switching models by setState or posenc:setState gives exactly the fresh ?model=<id> state', async () => {
+  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  for (const [id, how] of [['bloom', 'setState'], ['t5-base', 'message'], ['phi-3-mini-128k', 'setState'],
+    ['deberta-v3-base', 'message'], ['llama-3.1-8b', 'setState']]) {
+    if (how === 'setState') await page.evaluate((m) => window.posenc.setState({ model: m }), id);
+    else {
+      // What a blog page sends to its embed (the page's own window here: the handler takes any source).
+      await page.evaluate((m) => window.postMessage({ type: 'posenc:setState', state: { model: m } }, '*'), id);
+      await page.waitForFunction((m) => window.posenc.getState().model === m, id);
+    }
+    await waitFrames(page, 2);
+    assert.deepEqual(await page.evaluate(() => window.posenc.getState()), await freshState(id), `${how} model=${id}`);
+    assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), [], id);
+    assert.equal(await page.evaluate(() => window.posenc.itemRect('text.model.edited')), null, `${id} is not "edited"`);
+  }
+  await page.evaluate(() => window.posenc.setState({ model: 'bloom' }));
+  await waitFrames(page, 2);
+  const card = await page.evaluate(() => window.posenc.describe());
+  assert.equal(card.params.position, 'alibi');
+  assert.equal(card.params.heads, '112');
+  await screenshot(page, 'model-switched-to-bloom.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a failed load at any point is a notice naming the key; the previous model stays as it was', async () => {
+  const bad = JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072,
+    rope_theta: 500000.0, rope_scaling: { rope_type: 'llama3', factor: '8.0', original_max_position_embeddings: 8192 } });
+  for (const theme of ['dark', 'light']) {
+    const { page, context, errors } = await openState(env, `view=model&model=llama-3.1-8b&theme=${theme}`);
+    // After a switch by setState (the path a blog page's posenc:setState takes), and on a fresh page.
+    for (const before of ['bloom', 'phi-3-mini-128k']) {
+      await page.evaluate((m) => window.posenc.setState({ model: m }), before);
+      await waitFrames(page, 2);
+      const state = await page.evaluate(() => window.posenc.getState());
+      const exported = await page.evaluate(() => window.posenc.exportData('json'));
+      const notices = await page.evaluate((text) => window.posenc.loadModel(text), bad);
+      assert.deepEqual(notices.map((n) => n.key), ['rope_scaling.factor'], before);
+      assert.match(notices[0].message, /loading the model/);
+      await waitFrames(page, 2);
+      assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, `${before}: the state is unchanged`);
+      assert.equal(await page.evaluate(() => window.posenc.exportData('json')), exported, `${before}: the numbers are unchanged`);
+      assert.equal(await page.evaluate(() => window.posenc.itemRect('text.model.edited')), null, `${before}: not "edited"`);
+      await itemRect(page, 'notice');
+      assert.match(await page.evaluate(() => window.posenc.description()), /Notices: .*rope_scaling\.factor/);
+      await screenshot(page, `model-failed-load-after-${before}-${theme}.png`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+// The pairs' classes: LongRoPE counted with the factors in force at the length named (Phi-3-mini-128k at
+// 131072: the long factors, as `posenc inspect --seq-len 131072` reads them), and no "interpolated" for a
+// model without scaling (Gemma-3-1B at its trained length: its slow pairs turn less than once there).
+test('pair classes: LongRoPE at each length with its factors there; nothing interpolated without a scaling', async () => {
+  const configs = path.join(repo, 'tests', 'data', 'configs');
+  const long = JSON.parse(execFileSync(posenc, ['inspect', path.join(configs, 'phi-3-mini-128k-instruct.json'), '--json',
+    '--seq-len', '131072'], { encoding: 'utf8' })).rope;
+  const d = long.rotary_dim, plain = long.inv_freq.map((_, k) => 1 / Math.pow(long.base, (2 * k) / d));
+  const counts = [0, 0, 0];
+  plain.forEach((w, k) => {
+    const trained = 4096 * w;
+    counts[trained >= 2 * Math.PI ? 0 : 131072 * long.inv_freq[k] <= trained * (1 + 1e-12) ? 1 : 2]++;
+  });
+  assert.equal(counts[2], 0, 'the long factors keep every pair within the trained angles');
+  for (const theme of ['dark', 'light']) {
+    const { page, context, errors } = await openState(env, `view=model&model=phi-3-mini-128k&theme=${theme}`);
+    const summary = table(JSON.parse(await page.evaluate(() => window.posenc.exportData('json'))), 'rope: summary');
+    assert.deepEqual(['full_turns', 'interpolated', 'extrapolated'].map((c) => cell(summary, 0, c)), counts);
+    const numbers = (await page.evaluate(() => window.posenc.describe())).numbers;
+    const at = (name) => numbers.find((n) => n.name === name)?.value;
+    assert.equal(at('pairs at 131072 (long factors) that interpolated (kept within the trained angles)'), counts[1]);
+    assert.equal(at('pairs at 131072 (long factors) that complete a full turn within the trained length'), counts[0]);
+    await itemRect(page, 'text.model.pairs.4096');
+    await itemRect(page, 'text.model.pairs.131072');
+    await screenshot(page, `model-phi-3-longrope-${theme}.png`);
+
+    await page.evaluate(() => window.posenc.setState({ model: 'gemma-3-1b' }));
+    await waitFrames(page, 2);
+    const live = await page.evaluate(() => window.posenc.description());
+    assert.doesNotMatch(live, /interpolated/);
+    assert.match(live, /turn less than once within the trained length: \d+/);
+    await screenshot(page, `model-gemma-3-1b-${theme}.png`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

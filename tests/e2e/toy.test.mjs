@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useBrowser, openDeepLink, itemRect, dragSlider, screenshot, waitFrames, cellPixel, changedFraction, colorDistance,
+  useBrowser, openState, openControls, openDeepLink, itemRect, dragSlider, screenshot, waitFrames, cellPixel, changedFraction, colorDistance,
 } from './harness.mjs';
 
 const env = useBrowser();
@@ -59,3 +59,36 @@ test('toy: the seed example gives the expected signs, and reversing the words on
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('toy: a vector field takes typing on a single click; a value outside [-10, 10] is said, not clamped', async () => {
+  for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {
+    const { page, context, errors } = await openState(env, `${TOY}&theme=${theme}`, size);
+    await openControls(page, 'input.x1');
+    const type = async (key, text) => {
+      const r = await itemRect(page, `input.${key}`);
+      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);  // one click, no double-click
+      await waitFrames(page, 2);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(text, { delay: 10 });
+      await page.keyboard.press('Enter');
+      await page.mouse.move(1, 1);
+      await waitFrames(page, 3);
+      return { state: await page.evaluate(() => window.posenc.getState()), notices: await page.evaluate(() => window.posenc.noticeList()) };
+    };
+    let { state, notices } = await type('x1', '2, -0.5');
+    assert.equal(state.x1, '2,-0.5', 'typed after a single click');
+    assert.deepEqual(notices, []);
+    ({ state, notices } = await type('x1', '50,0'));
+    assert.equal(state.x1, '2,-0.5', '50 is not clamped to 10: the value stays');
+    assert.deepEqual(notices.map((n) => n.key), ['x1']);
+    assert.match(notices[0].message, /"50,0" has a number outside \[-10, 10\]: not applied \(x1 is 2,-0.5\)/);
+    await itemRect(page, 'notice');
+    await screenshot(page, `toy-value-rejected-${size.width}-${theme}.png`);
+    ({ state, notices } = await type('bias', '0,3,x'));
+    assert.equal(state.bias, '0,2,-1');
+    assert.ok(notices.some((n) => n.key === 'bias' && /needs 3 comma-separated numbers/.test(n.message)), JSON.stringify(notices));
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+

@@ -8,6 +8,10 @@
 #include <string>
 
 #include "app/app.h"
+#include "app/state_params.h"
+#include "core/analysis/rope_analysis.h"
+#include "core/encodings/rope.h"
+#include "core/models/model_config.h"
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_io/presets.h"
@@ -127,5 +131,143 @@ TEST(ModelView, BadConfigIsANoticeNamingTheKeyPath) {
   other.load_state_query("view=model&model=no-such-model");
   ASSERT_FALSE(other.notice_list().empty());
   EXPECT_EQ(other.notice_list()[0].key, "model");
+}
+
+namespace {
+
+const unsigned char* bytes_of(const std::string& s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+
+// The page's loadModel: the bytes into every view that takes models, then the state query it returns.
+void load_config(App& app, const std::string& text) {
+  app.load_state_query(posenc::app::load_model_bytes(bytes_of(text), text.size(), app.current_view()->id()));
+}
+
+// A config whose rope_scaling.factor is a string: transformers' own validation rejects it (a float is
+// required), and so does posenc, naming the key path.
+const char* const kStringFactor = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+  "max_position_embeddings": 131072, "rope_theta": 500000.0,
+  "rope_scaling": {"rope_type": "llama3", "factor": "8.0", "original_max_position_embeddings": 8192}})";
+
+}  // namespace
+
+// Choosing a model by the URL or setState (the page sends view and model alone when the model changes)
+// gives exactly the state a fresh ?view=model&model=<id> gives: nothing of the previous model's keys stays,
+// whichever scheme came before (T5 and DeBERTa keys included).
+TEST(ModelView, SwitchingModelsGivesTheFreshState) {
+  const char* const ids[] = {"t5-base", "bloom", "phi-3-mini-128k", "deberta-v3-base", "llama-3.1-8b", "gemma-3-1b",
+                             "gpt2", "qwen2.5-7b-yarn", "bloom"};
+  App app;
+  app.load_state_query("view=model");
+  for (const char* id : ids) {
+    SCOPED_TRACE(id);
+    app.load_state_query(std::string("view=model&model=") + id);
+    App fresh;
+    fresh.load_state_query(std::string("view=model&model=") + id);
+    EXPECT_EQ(app.state_query(), fresh.state_query());
+    EXPECT_EQ(app.notices(), "");
+    EXPECT_EQ(posenc::app::export_json(app.export_data()), posenc::app::export_json(fresh.export_data()));
+  }
+  // BLOOM after Llama: ALiBi with BLOOM's 112 heads, not Llama's 32 and rope keys.
+  app.load_state_query("view=model&model=llama-3.1-8b");
+  app.load_state_query("view=model&model=bloom");
+  const auto state = posenc::app::parse_query(app.state_query());
+  EXPECT_EQ(state.at("position"), "alibi");
+  EXPECT_EQ(state.at("heads"), "112");
+  EXPECT_EQ(state.at("rope_type"), "none");
+  // The same model again keeps an edited key (nothing to switch).
+  app.load_state_query("view=model&model=bloom&heads=8");
+  app.load_state_query("view=model&model=bloom&heads=8");
+  EXPECT_EQ(posenc::app::parse_query(app.state_query()).at("heads"), "8");
+}
+
+// A failed load, at any point, is a notice naming the key and changes nothing: the previous model stays,
+// computed from its source (not "from the keys"), with the same numbers and the same state; the notice
+// stays while the state is the one it failed in (the page loads that state again after a load).
+TEST(ModelView, FailedLoadKeepsThePreviousModelAndSaysWhy) {
+  for (const char* before : {"view=model&model=llama-3.1-8b", "view=model&model=bloom", "view=model&model=phi-3-mini-128k"}) {
+    SCOPED_TRACE(before);
+    App app;
+    app.load_state_query("view=model&model=t5-base");
+    app.load_state_query(before);
+    const std::string state = app.state_query();
+    const json exported = export_of(app);
+    load_config(app, kStringFactor);
+    ASSERT_EQ(app.notice_list().size(), 1u) << app.notices();
+    EXPECT_EQ(app.notice_list()[0].key, "rope_scaling.factor");
+    EXPECT_NE(app.notices().find("loading the model"), std::string::npos);
+    EXPECT_EQ(app.state_query(), state);
+    EXPECT_FALSE(app.current_view()->error().has_value());
+    // The same numbers, and the first table still names the model's own model_type (exact, not "custom").
+    EXPECT_EQ(export_of(app), exported);
+    EXPECT_EQ(table(export_of(app), "model: ")["name"].get<std::string>().find("model: custom"), std::string::npos);
+    // Loading the same state again (the page does after every load) keeps the notice.
+    app.load_state_query(app.state_query());
+    EXPECT_EQ(app.notice_list().size(), 1u);
+    // Any change of state ends it.
+    app.load_state_query("view=model&model=gpt2");
+    EXPECT_EQ(app.notices(), "");
+  }
+}
+
+// A loaded config that then fails to load keeps the loaded config (model=custom, its numbers).
+TEST(ModelView, FailedLoadAfterALoadedConfigKeepsIt) {
+  const json config = {{"model_type", "qwen2"}, {"hidden_size", 3584}, {"num_attention_heads", 28},
+                       {"max_position_embeddings", 131072}, {"rope_theta", 1000000.0},
+                       {"rope_scaling", {{"type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}};
+  App app;
+  app.load_state_query("view=model");
+  load_config(app, config.dump());
+  ASSERT_EQ(app.notices(), "");
+  const std::string state = app.state_query();
+  const json exported = export_of(app);
+  load_config(app, "{\"model_type\": ");
+  ASSERT_EQ(app.notice_list().size(), 1u);
+  EXPECT_EQ(app.notice_list()[0].key, "model");
+  EXPECT_EQ(app.state_query(), state);
+  EXPECT_EQ(export_of(app), exported);
+}
+
+// Pair classes as the Model view says them: an unscaled model has nothing "interpolated" (Gemma-3-1B at its
+// 32768 trained length: its slow pairs turn less than once there); LongRoPE (Phi-3-mini-128k) counts each
+// length with the factors in force there: at 131072 the long factors, as the reader gives them for
+// seq_len 131072 (transformers' _compute_longrope_parameters: long iff seq_len > original).
+TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
+  auto described = [](App& app) { return json::parse(app.describe())["numbers"]; };
+  for (const char* id : {"gemma-3-1b", "llama-2-7b", "gpt-neox-20b", "qwen2-7b", "mistral-7b"}) {
+    SCOPED_TRACE(id);
+    App app;
+    app.load_state_query(std::string("view=model&model=") + id);
+    for (const json& n : described(app)) EXPECT_EQ(n["name"].get<std::string>().find("interpolated"), std::string::npos) << n;
+  }
+  App gemma;
+  gemma.load_state_query("view=model&model=gemma-3-1b");
+  bool less_than_once = false;
+  for (const json& n : described(gemma))
+    less_than_once |= n["name"].get<std::string>().find("turn less than once") != std::string::npos && n["value"] > 0;
+  EXPECT_TRUE(less_than_once);
+
+  App phi;
+  phi.load_state_query("view=model&model=phi-3-mini-128k");
+  const posenc::ModelPosition at_max = posenc::read_hf_config(posenc::model_io::preset_config("phi-3-mini-128k"), 131072);
+  const posenc::ModelRope& r = *at_max.rope;
+  ASSERT_TRUE(r.frequencies.long_factors);
+  int expected[3] = {0, 0, 0};
+  const std::vector<double> plain = posenc::rope_default_inv_freq(r.rotary_dim, r.base);
+  for (size_t k = 0; k < plain.size(); ++k)
+    ++expected[int(posenc::classify_pair(plain[k], r.frequencies.inv_freq[k], 4096, 131072))];
+  EXPECT_EQ(expected[2], 0);  // the long factors keep every pair within the trained angles at 131072
+  const json phi_export = export_of(phi);
+  const json& summary = table(phi_export, "rope: summary");
+  EXPECT_EQ(cell(summary, 0, "full_turns"), expected[0]);
+  EXPECT_EQ(cell(summary, 0, "interpolated"), expected[1]);
+  EXPECT_EQ(cell(summary, 0, "extrapolated"), expected[2]);
+  double long_interpolated = -1, long_exceed = -1;
+  for (const json& n : described(phi)) {
+    const std::string name = n["name"];
+    if (name == "pairs at 131072 (long factors) that interpolated (kept within the trained angles)") long_interpolated = n["value"];
+    if (name.find("pairs at 131072 (long factors) that would exceed") == 0) long_exceed = n["value"];
+  }
+  EXPECT_EQ(long_interpolated, expected[1]);
+  EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
 #endif

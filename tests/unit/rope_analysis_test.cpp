@@ -92,6 +92,41 @@ TEST(PairClasses, BoundariesFullTurnAtExactlyTwoPiAndRelativeToleranceOneInATril
   EXPECT_EQ(classify_pair(w, w * (1 + 1e-9) / 8, 8192, 8 * 8192), PairCoverage::Extrapolated);
 }
 
+// What a pair does, in words: "interpolated" only where the scaling slowed the pair. An unscaled pair at
+// its trained length (T = L, w' = w) stays within the trained angles but turns less than once; slowed by a
+// factor f at T = f L (linear interpolation, Chen et al. 2023) it is interpolated; past L unslowed it would
+// exceed the trained angles.
+TEST(PairClasses, BehaviourSaysInterpolatedOnlyWhereTheScalingSlowsThePair) {
+  const double w = 1e-4;  // L w = 0.4096 rad < 2 pi at L = 4096
+  EXPECT_EQ(pair_behaviour(w, w, 4096, 4096), PairBehaviour::LessThanOnce);
+  EXPECT_EQ(pair_behaviour(w, w / 4, 4096, 4 * 4096), PairBehaviour::Interpolated);
+  EXPECT_EQ(pair_behaviour(w, w, 4096, 4097), PairBehaviour::Extrapolated);
+  EXPECT_EQ(pair_behaviour(1.0, 1.0, 4096, 1 << 20), PairBehaviour::FullTurn);
+  // Rounding of w' = w is not a slowing.
+  EXPECT_EQ(pair_behaviour(w, w * (1 - 1e-15), 4096, 4096), PairBehaviour::LessThanOnce);
+  EXPECT_STREQ(pair_behaviour_phrase(PairBehaviour::LessThanOnce), "turn less than once within the trained length");
+}
+
+// The frequencies in force at a length: LongRoPE's short factors up to the original length, long past it
+// (transformers' _compute_longrope_parameters); other types their own frequencies whatever the length.
+TEST(PairClasses, FrequenciesInForceAtALength) {
+  RopeScaling s;
+  s.type = RopeScalingType::Longrope;
+  s.original_max_position_embeddings = 4096;
+  s.short_factor = {1.0, 2.0};
+  s.long_factor = {3.0, 5.0};
+  const std::vector<double> fixed = {0.5, 0.25};
+  const std::vector<double> plain = rope_default_inv_freq(4, 10000.0);
+  const std::vector<double> at_l = inv_freq_at_length(4, 10000.0, s, 4096, fixed);
+  const std::vector<double> past = inv_freq_at_length(4, 10000.0, s, 4097, fixed);
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_DOUBLE_EQ(at_l[k], plain[k] / s.short_factor[k]);
+    EXPECT_DOUBLE_EQ(past[k], plain[k] / s.long_factor[k]);
+  }
+  s.type = RopeScalingType::Linear;
+  EXPECT_EQ(inv_freq_at_length(4, 10000.0, s, 1 << 20, fixed), fixed);
+}
+
 TEST(RopeExtension, ClassesAreClassifyPairsPerPair) {
   RopeScaling s;
   s.type = RopeScalingType::Yarn;

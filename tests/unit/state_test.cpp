@@ -238,6 +238,29 @@ TEST(StateNotices, ControlBytesAndInvalidUtf8AreNoticedNotTruncating) {
   EXPECT_TRUE(notices_of("view=permutation&sentence=caf%C3%A9%20au%20lait").empty());
 }
 
+// A value (or key) of any length is a notice, bounded in what it quotes; the other keys still load. (The
+// page cuts a longer value one character past the limit before it copies it into the app.)
+TEST(StateNotices, OverlongValuesAndKeysAreNoticedNotUsed) {
+  const std::string huge(2 * 1048576, '1');
+  for (const std::string& q : {"view=waves&n=" + huge + "&d=64", "view=waves&d=64&" + huge + "=1",
+                               "view=permutation&sentence=" + std::string(App::kMaxValueBytes + 1, 'a') + "&d=8"}) {
+    App a;
+    a.load_state_query(q);
+    const auto notices = a.notice_list();
+    ASSERT_EQ(notices.size(), 1u) << a.notices().substr(0, 300);
+    EXPECT_NE(notices[0].message.find("longer than 256 KiB: ignored."), std::string::npos) << notices[0].message;
+    EXPECT_LT(notices[0].message.size(), 200u);
+    EXPECT_LT(notices[0].key.size(), 80u);
+    const auto state = posenc::app::parse_query(a.state_query());
+    EXPECT_EQ(state.at("d"), q.find("permutation") != std::string::npos ? "8" : "64");
+  }
+  // The limit itself is taken (as text: not a number here).
+  App a;
+  a.load_state_query("view=waves&n=" + std::string(App::kMaxValueBytes, '1'));
+  ASSERT_EQ(a.notice_list().size(), 1u);
+  EXPECT_NE(a.notices().find("is not an integer"), std::string::npos);
+}
+
 TEST(StateNotices, FlagsAcceptZeroOneTrueFalse) {
   for (const char* q : {"view=scores&causal=true&embed=true&controls=false", "view=scores&causal=1&embed=1&controls=0"}) {
     App a;

@@ -44,12 +44,14 @@ constexpr int kMaxLength = 1 << 30;
 constexpr int kMaxHeadDim = 4096;
 constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each)
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
+// The T5 and DeBERTa keys' defaults (T5-base's and DeBERTa-v3's values), also what a model of another
+// scheme leaves them at.
+constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSize = 256, kDefaultMaxPosition = 512;
 
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
 constexpr auto kScalingNames = names_of<RopeScalingType>();
 constexpr auto kLayoutNames = names_of<RopeLayout>();
-// Names of the core's PairCoverage classes (classify_pair), in its order.
-constexpr const char* kClassNames[] = {"rotates fully in training", "interpolated", "extrapolated"};
+constexpr int kBehaviours = 4;  // PairBehaviour's values
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -74,12 +76,21 @@ std::string parse_numbers(const std::string& text, std::vector<double>& out) {
 }
 
 // One RoPE entry as the view shows it: the model's, or one layer type's.
+// What the pairs do at one length, with the frequencies in force there (the core's pair_behaviour).
+struct PairCounts {
+  int64_t length = 0;
+  const char* factors = "";  // LongRoPE: "short factors" / "long factors"
+  int count[kBehaviours] = {0, 0, 0, 0};
+};
+
 struct RopePanel {
   std::string name;  // "rope" or "layers.<type>"
   ModelRope rope;
   std::vector<double> unscaled;  // rope_default_inv_freq(rotary_dim, base)
-  std::vector<int> classes;      // per pair
-  int counts[3] = {0, 0, 0};
+  std::vector<double> at_max;    // inv_freq in force at max_position_embeddings (LongRoPE: long factors)
+  std::vector<int> classes;      // per pair at max_position_embeddings: the core's PairCoverage
+  int counts[3] = {0, 0, 0};     // of those classes
+  std::vector<PairCounts> said;  // what the card says: at the original length (LongRoPE's short factors), at max
   std::vector<double> short_inv, long_inv;  // longrope: both factor sets
 };
 
@@ -146,9 +157,12 @@ class ModelView final : public View, public ModelSink {
     if (model_pos_.position == PositionKind::Rope && !panels_.empty()) {
       const RopePanel& p = panels_.front();
       out.push_back({"rotary dims", double(p.rope.rotary_dim)});
-      out.push_back({"pairs rotating fully in training", double(p.counts[0])});
-      out.push_back({"pairs interpolated", double(p.counts[1])});
-      out.push_back({"pairs extrapolated", double(p.counts[2])});
+      for (const PairCounts& c : p.said)
+        for (int b = 0; b < kBehaviours; ++b)
+          if (c.count[b] > 0)
+            out.push_back({"pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") +
+                               " that " + pair_behaviour_phrase(PairBehaviour(b)),
+                           double(c.count[b])});
       out.push_back({"attention scaling (cos/sin)", p.rope.frequencies.attention_scaling});
     } else if (model_pos_.position == PositionKind::Alibi && !model_pos_.alibi_slopes.empty()) {
       out.push_back({"heads", double(model_pos_.alibi_slopes.size())});
@@ -166,10 +180,14 @@ class ModelView final : public View, public ModelSink {
     snapshot_ = positional_text();
     invalidate();
   }
+  // A failed load changes nothing: the model shown stays (and stays labelled as it was); the error is a
+  // note while the state is the one it failed in.
   void set_model_load_error(const Notice& n) override {
     load_error_ = n;
     load_error_state_ = model_ + "|" + positional_text();
-    invalidate();
+  }
+  void notes(Notices& out) const override {
+    if (load_error_ && load_error_state_ == model_ + "|" + positional_text()) out.push_back(*load_error_);
   }
   const char* sink_view_id() const override { return id(); }
   std::string sink_query() const override {
@@ -205,8 +223,9 @@ class ModelView final : public View, public ModelSink {
     model_ = id;
     source_ = m;
     snapshot_ = positional_text();
-    load_error_.reset();
   }
+  // Every key from the model; a key the model does not set takes its default, so a model chosen after
+  // another holds exactly what a fresh view with that model holds.
   void fill_from(const ModelPosition& m);
   std::string positional_text() const {
     std::string out;
@@ -229,9 +248,9 @@ class ModelView final : public View, public ModelSink {
   RopeExtraKeys extra_;  // YaRN's and Llama 3's keys, as the RoPE and scores views declare them
   std::vector<double> short_factor_, long_factor_;
   double softmax_scale_ = 0;
-  int num_buckets_ = 32, max_distance_ = 128;
+  int num_buckets_ = kDefaultBuckets, max_distance_ = kDefaultMaxDistance;
   bool bidirectional_ = true;
-  int bucket_size_ = 256, max_position_ = 512;
+  int bucket_size_ = kDefaultBucketSize, max_position_ = kDefaultMaxPosition;
 
   // What the keys were filled from (preset or loaded config), and the keys' text right after filling.
   std::optional<ModelPosition> source_;
@@ -273,6 +292,11 @@ void ModelView::fill_from(const ModelPosition& m) {
   long_factor_ = r.scaling.long_factor;
   softmax_scale_ = m.rope ? r.softmax_scale : 1.0 / std::sqrt(double(std::max(1, m.head_dim)));
   if (m.position == PositionKind::Alibi) heads_ = std::clamp(int(m.alibi_slopes.size()), 1, 1024);
+  num_buckets_ = kDefaultBuckets;
+  max_distance_ = kDefaultMaxDistance;
+  bidirectional_ = true;
+  bucket_size_ = kDefaultBucketSize;
+  max_position_ = kDefaultMaxPosition;
   if (m.position == PositionKind::T5) {
     num_buckets_ = std::clamp(m.t5_num_buckets, 1, 4096);
     max_distance_ = int(std::clamp<int64_t>(m.t5_max_distance, 1, kMaxLength));
@@ -335,10 +359,6 @@ std::string ModelView::key_for_field(const std::string& field) const {
 void ModelView::recompute() {
   panels_.clear();
   exact_ = false;
-  if (load_error_) {
-    if (load_error_state_ == model_ + "|" + positional_text()) throw CannotCompute{load_error_->key, load_error_->message};
-    load_error_.reset();
-  }
   exact_ = source_ && snapshot_ == positional_text() && (model_ == kCustom || model_io::find_model_preset(model_));
   model_pos_ = exact_ ? *source_ : from_keys();
   auto add_panel = [&](const std::string& name, const ModelRope& r) {
@@ -346,18 +366,36 @@ void ModelView::recompute() {
     p.name = name;
     p.rope = r;
     p.unscaled = rope_default_inv_freq(r.rotary_dim, r.base);
+    const int64_t trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
+    // Each length with the frequencies in force there: LongRoPE's short factors up to the original
+    // length, its long ones past it (and dynamic NTK's base rescaled at max).
+    auto in_force = [&](int64_t length) {
+      return inv_freq_at_length(r.rotary_dim, r.base, r.scaling, length, r.frequencies.inv_freq);
+    };
+    auto said_at = [&](int64_t length, const std::vector<double>& inv, const char* factors) {
+      PairCounts c;
+      c.length = length;
+      c.factors = factors;
+      for (size_t i = 0; i < p.unscaled.size(); ++i) ++c.count[int(pair_behaviour(p.unscaled[i], inv[i], trained, length))];
+      p.said.push_back(c);
+    };
+    p.at_max = in_force(max);
     for (size_t i = 0; i < p.unscaled.size(); ++i) {
-      const int c = static_cast<int>(classify_pair(p.unscaled[i], r.frequencies.inv_freq[i],
-                                                   r.original_max_position_embeddings, r.max_position_embeddings));
+      const int c = static_cast<int>(classify_pair(p.unscaled[i], p.at_max[i], trained, max));
       p.classes.push_back(c);
       ++p.counts[c];
     }
-    if (r.scaling.type == RopeScalingType::Longrope) {
-      RopeScaling s = r.scaling;
-      s.seq_len = r.scaling.original_max_position_embeddings;  // long factors iff seq_len > original
-      p.short_inv = rope_frequencies(r.rotary_dim, r.base, s).inv_freq;
-      s.seq_len = r.scaling.original_max_position_embeddings + 1;
-      p.long_inv = rope_frequencies(r.rotary_dim, r.base, s).inv_freq;
+    const bool longrope = r.scaling.type == RopeScalingType::Longrope;
+    if (longrope) {
+      p.short_inv = in_force(r.scaling.original_max_position_embeddings);
+      p.long_inv = in_force(r.scaling.original_max_position_embeddings + 1);
+    }
+    // LongRoPE past its original length: both factor sets matter, each at the length it is used for.
+    if (longrope && max > r.scaling.original_max_position_embeddings) {
+      said_at(std::min(trained, r.scaling.original_max_position_embeddings), p.short_inv, "short factors");
+      said_at(max, p.at_max, "long factors");
+    } else {
+      said_at(max, p.at_max, "");
     }
     panels_.push_back(std::move(p));
   };
@@ -430,12 +468,15 @@ void ModelView::controls(Controls& c) {
   ImGui::TextUnformatted("Model");
   if (ImGui::BeginCombo("##model", shown)) {
     for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) fill_from_preset(preset.id);
+      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id)) fill_from_preset(preset.id), load_error_.reset();
     if (ImGui::Selectable("custom", model_ == kCustom)) model_ = kCustom;
     ImGui::EndCombo();
   }
   probe_last_item("combo.model");
-  if (model_ != kCustom && !exact_) ImGui::TextDisabled("(edited: computed from the keys below)");
+  if (model_ != kCustom && !exact_) {
+    ImGui::TextDisabled("(edited: computed from the keys below)");
+    probe_last_item("text.model.edited");
+  }
   draw_model_file_button();
   ImGui::Separator();
   c.draw("position");
@@ -466,19 +507,43 @@ void ModelView::controls(Controls& c) {
 void ModelView::draw_card(const RopePanel& p) const {
   const ModelRope& r = p.rope;
   const RopeScaling& s = r.scaling;
+  const bool scaled = s.type != RopeScalingType::None;
   ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim,
               r.rotary_dim / 2, rope_layout_name(r.layout), format_number(r.base).c_str());
-  ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
-              format_number(s.factor).c_str(), (long long)r.original_max_position_embeddings,
-              (long long)r.max_position_embeddings);
-  ImGui::TextWrapped("YaRN magnitude: attention_factor on cos/sin = %s; softmax scale on q.k = %s (1/sqrt(head_dim) = %s)",
-              format_number(r.frequencies.attention_scaling).c_str(), format_number(r.softmax_scale).c_str(),
-              format_number(1.0 / std::sqrt(double(model_pos_.head_dim))).c_str());
+  const long long trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
+  if (scaled)
+    ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
+                       format_number(s.factor).c_str(), trained, max);
+  else if (trained == max)
+    ImGui::TextWrapped("rope_type default (no scaling); trained length %lld", max);
+  else
+    ImGui::TextWrapped("rope_type default (no scaling); lengths: trained %lld, max %lld", trained, max);
+  // Only what applies: the cos/sin magnitude where a scaling sets one, a softmax scale that is not the
+  // plain 1/sqrt(head_dim).
+  const double plain_softmax = 1.0 / std::sqrt(double(model_pos_.head_dim));
+  if (s.type == RopeScalingType::Yarn || s.type == RopeScalingType::Longrope || r.frequencies.attention_scaling != 1.0)
+    ImGui::TextWrapped("%s magnitude: attention_factor on cos/sin = %s",
+                       s.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
+                       format_number(r.frequencies.attention_scaling).c_str());
+  if (std::abs(r.softmax_scale - plain_softmax) > 1e-12 * plain_softmax)
+    ImGui::TextWrapped("softmax scale on q.k = %s (not 1/sqrt(head_dim) = %s)", format_number(r.softmax_scale).c_str(),
+                       format_number(plain_softmax).c_str());
   if (s.mscale || s.mscale_all_dim)
     ImGui::TextWrapped("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
                 s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
-  ImGui::TextWrapped("pairs at %lld: %d %s, %d %s, %d %s", (long long)r.max_position_embeddings, p.counts[0], kClassNames[0],
-              p.counts[1], kClassNames[1], p.counts[2], kClassNames[2]);
+  for (const PairCounts& c : p.said) {
+    std::string line = "pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") + ":";
+    bool first = true;
+    for (int b = 0; b < kBehaviours; ++b) {
+      // A class with no pair is left out, but for "would exceed" past the trained length (none does).
+      const bool exceed = PairBehaviour(b) == PairBehaviour::Extrapolated && c.length > trained;
+      if (c.count[b] == 0 && !exceed) continue;
+      line += std::string(first ? " " : ", ") + std::to_string(c.count[b]) + " " + pair_behaviour_phrase(PairBehaviour(b));
+      first = false;
+    }
+    ImGui::TextWrapped("%s", line.c_str());
+    probe_last_item(("text.model.pairs." + std::to_string(c.length)).c_str());
+  }
   if (s.type == RopeScalingType::Longrope)
     ImGui::TextWrapped("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
                 (long long)s.original_max_position_embeddings);
@@ -576,28 +641,54 @@ void ModelView::draw_figure(ImVec2 size) {
   double x_end = 1;
   for (const RopePanel& p : panels_) {
     const std::string prefix = panels_.size() > 1 ? p.name + ": " : "";
-    Series s, u;
-    s.label = prefix + "wavelength 2 pi / w'_k";
-    u.label = prefix + "unscaled 2 pi / w_k";
-    s.color = palette_color(color++);
-    u.color = palette_color(0);
-    for (size_t i = 0; i < p.unscaled.size(); ++i) {
-      s.x.push_back(double(i));
-      s.y.push_back(kTwoPi / p.rope.frequencies.inv_freq[i]);
-      u.x.push_back(double(i));
-      u.y.push_back(kTwoPi / p.unscaled[i]);
+    const ModelRope& r = p.rope;
+    auto wavelengths = [&](const std::string& label, const std::vector<double>& inv) {
+      Series s;
+      s.label = prefix + label;
+      s.color = palette_color(color++);
+      for (size_t i = 0; i < inv.size(); ++i) {
+        s.x.push_back(double(i));
+        s.y.push_back(kTwoPi / inv[i]);
+      }
+      wl.push_back(std::move(s));
+    };
+    // The wavelengths in force at the lengths drawn: LongRoPE's short factors up to its original length
+    // and its long ones past it; otherwise those at the max length (dynamic NTK: rescaled there).
+    const int64_t switch_at = r.scaling.original_max_position_embeddings;
+    if (!p.short_inv.empty() && r.max_position_embeddings > switch_at) {
+      wavelengths("2 pi / w'_k, short factors (seq_len <= " + std::to_string(switch_at) + ")", p.short_inv);
+      wavelengths("2 pi / w'_k, long factors (seq_len > " + std::to_string(switch_at) + ")", p.long_inv);
+    } else if (r.scaling.type == RopeScalingType::None) {
+      wavelengths("wavelength 2 pi / w_k", p.at_max);
+    } else {
+      wavelengths(r.scaling.type == RopeScalingType::Dynamic
+                      ? "2 pi / w'_k at " + std::to_string(r.max_position_embeddings)
+                      : std::string("wavelength 2 pi / w'_k"),
+                  p.at_max);
+    }
+    if (panels_.size() == 1 && r.scaling.type != RopeScalingType::None) {
+      Series u;
+      u.label = "unscaled 2 pi / w_k";
+      u.color = palette_color(0);
+      for (size_t i = 0; i < p.unscaled.size(); ++i) {
+        u.x.push_back(double(i));
+        u.y.push_back(kTwoPi / p.unscaled[i]);
+      }
+      wl.push_back(std::move(u));
     }
     x_end = std::max(x_end, double(p.unscaled.size()) - 1);
-    wl.push_back(std::move(s));
-    if (panels_.size() == 1) wl.push_back(std::move(u));
   }
   const ModelRope& r0 = panels_.front().rope;
-  Series orig{"original length " + std::to_string(r0.original_max_position_embeddings), {0, x_end},
-              {double(r0.original_max_position_embeddings), double(r0.original_max_position_embeddings)}, palette_color(5)};
-  Series target{"max length " + std::to_string(r0.max_position_embeddings), {0, x_end},
-                {double(r0.max_position_embeddings), double(r0.max_position_embeddings)}, palette_color(6)};
-  wl.push_back(orig);
-  wl.push_back(target);
+  const double trained_len = double(r0.original_max_position_embeddings), max_len = double(r0.max_position_embeddings);
+  if (trained_len == max_len) {
+    wl.push_back(Series{"trained length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len},
+                        palette_color(5)});
+  } else {
+    wl.push_back(Series{"original length " + std::to_string(r0.original_max_position_embeddings), {0, x_end},
+                        {trained_len, trained_len}, palette_color(5)});
+    wl.push_back(Series{"max length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len},
+                        palette_color(6)});
+  }
   LinePlotOptions wo;
   wo.x_title = "pair k";
   wo.y_title = "positions per turn (log)";

@@ -103,7 +103,9 @@ class RopeView final : public ModelLinkedView {
   int decay_max_ = 512;
   RopeExtraKeys extra_;  // YaRN's and Llama 3's parameters
 
+  void advance_animation();
   double anim_pos_ = 0;  // animated position (fractional between frames); not part of the state
+  int advanced_frame_ = -1;  // the ImGui frame anim_pos_ was last advanced in
   int anim_from_ = -1;   // pos_ the animation last started from: a new pos_ restarts it there
   RopeExtensionAnalysis analysis_;
   std::vector<double> ratio_by_type_[kScalingCount];  // per scaling type, per pair (empty when it cannot be computed)
@@ -239,6 +241,7 @@ void RopeView::controls(Controls& c) {
   c.draw("pair");
   {
     // The position slider follows the animation while it plays; moving it pauses there.
+    advance_animation();
     const Param& p = c.param("pos");
     ImGui::TextUnformatted(p.label());
     int shown = play_ ? int(anim_pos_) : pos_;
@@ -374,12 +377,19 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
                                  double(analysis_.interpolated), double(analysis_.extrapolated)}}});
 }
 
+void RopeView::advance_animation() {
+  // Once per frame, before the slider or the figure reads it, so both show the same position whichever
+  // is drawn first (the controls come first beside or above the plots; an embed may draw no controls).
+  const int frame = ImGui::GetFrameCount();
+  if (!play_ || frame == advanced_frame_) return;
+  advanced_frame_ = frame;
+  // Cheap per-frame work only: advance the position so one sweep of [0, T) takes about 12 s.
+  anim_pos_ += ImGui::GetIO().DeltaTime * std::max(1.0, target_ / 12.0);
+  if (anim_pos_ >= target_) anim_pos_ = 0;
+}
+
 void RopeView::draw_figure(ImVec2 size) {
-  if (play_) {
-    // Cheap per-frame work only: advance the position so one sweep of [0, T) takes about 12 s.
-    anim_pos_ += ImGui::GetIO().DeltaTime * std::max(1.0, target_ / 12.0);
-    if (anim_pos_ >= target_) anim_pos_ = 0;
-  }
+  advance_animation();
 
   const float text_top = ImGui::GetCursorScreenPos().y;
   if (!alone()) {

@@ -106,4 +106,33 @@ const char* pair_coverage_name(PairCoverage c) {
   return "?";
 }
 
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                             int64_t target_length) {
+  switch (classify_pair(unscaled_inv_freq, scaled_inv_freq, trained_length, target_length)) {
+    case PairCoverage::FullTurn: return PairBehaviour::FullTurn;
+    case PairCoverage::Extrapolated: return PairBehaviour::Extrapolated;
+    case PairCoverage::Interpolated: break;
+  }
+  // Slowed by the scaling (beyond rounding), or left at the trained frequency.
+  return scaled_inv_freq < unscaled_inv_freq * (1 - 1e-12) ? PairBehaviour::Interpolated : PairBehaviour::LessThanOnce;
+}
+
+const char* pair_behaviour_phrase(PairBehaviour b) {
+  switch (b) {
+    case PairBehaviour::FullTurn: return "complete a full turn within the trained length";
+    case PairBehaviour::LessThanOnce: return "turn less than once within the trained length";
+    case PairBehaviour::Interpolated: return "interpolated (kept within the trained angles)";
+    case PairBehaviour::Extrapolated: return "would exceed the trained angles";
+  }
+  return "?";
+}
+
+std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
+                                       const std::vector<double>& fixed) {
+  if (scaling.type != RopeScalingType::Longrope && scaling.type != RopeScalingType::Dynamic) return fixed;
+  RopeScaling s = scaling;
+  s.seq_len = length;
+  return rope_frequencies(dim, base, s).inv_freq;
+}
+
 }  // namespace posenc

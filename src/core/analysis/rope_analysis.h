@@ -65,4 +65,21 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
 
 const char* pair_coverage_name(PairCoverage c);
 
+// What a pair does, said for the configuration shown: classify_pair's class, with Interpolated split by
+// whether the scaling slowed the pair (w'_k < w_k). Only a pair a scaling slows is "interpolated"; a pair at
+// its trained frequency whose angles stay within the trained ones (an unscaled model at its trained length)
+// turns less than once there.
+enum class PairBehaviour { FullTurn, LessThanOnce, Interpolated, Extrapolated };
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
+                             int64_t target_length);
+// "complete a full turn within the trained length", "turn less than once within the trained length",
+// "interpolated (kept within the trained angles)", "would exceed the trained angles".
+const char* pair_behaviour_phrase(PairBehaviour b);
+
+// The inv_freq in force at sequence length `length`: a scaling whose frequencies depend on the length
+// (LongRoPE: short factors up to the original length, long past it; dynamic NTK: the base rescaled past
+// it) is evaluated at `length`; for every other type the configuration's own `fixed` frequencies.
+std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
+                                       const std::vector<double>& fixed);
+
 }  // namespace posenc
