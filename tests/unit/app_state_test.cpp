@@ -100,7 +100,7 @@ TEST(AppState, TouchAndFilePickerArePerApp) {
   posenc::app::set_model_file_picker(true);
   second.make_current();
   EXPECT_FALSE(posenc::app::touch_frame().touch);
-  EXPECT_FALSE(posenc::app::model_file_picker());
+  EXPECT_FALSE(second.ui().file_picker);
   EXPECT_TRUE(first.ui().touch.touch);
   EXPECT_TRUE(first.ui().file_picker);
   first.make_current();

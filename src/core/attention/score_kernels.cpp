@@ -179,13 +179,13 @@ struct Scorer {
     sin_cos_table(kpos.data(), m, w.data(), h, 1.0, sk.data(), ck.data(), path);
     MatrixF A(n, 2 * h), B(m, 2 * h);
     for (int i = 0; i < n; ++i)
-      for (int p = 0; p < h; ++p) {
-        const float g_sin = G(i, 2 * p), g_cos = G(i, 2 * p + 1);
-        A(i, 2 * p) = g_sin * sq(i, p) + g_cos * cq(i, p);
-        A(i, 2 * p + 1) = g_cos * sq(i, p) - g_sin * cq(i, p);
+      for (int t = 0; t < h; ++t) {
+        const float g_sin = G(i, 2 * t), g_cos = G(i, 2 * t + 1);
+        A(i, 2 * t) = g_sin * sq(i, t) + g_cos * cq(i, t);
+        A(i, 2 * t + 1) = g_cos * sq(i, t) - g_sin * cq(i, t);
       }
     for (int j = 0; j < m; ++j)
-      for (int p = 0; p < h; ++p) B(j, 2 * p) = ck(j, p), B(j, 2 * p + 1) = sk(j, p);
+      for (int t = 0; t < h; ++t) B(j, 2 * t) = ck(j, t), B(j, 2 * t + 1) = sk(j, t);
     out.terms.push_back({"(b) content-position q.W_R R", logits(A, B, scale, path)});
     // (c) u . k_j: the same row for every query.
     const MatrixF uk = matmul(k, to_f(p.u), scale, path);  // m x 1
