@@ -169,6 +169,10 @@ bool App::load_state_query_strict(const std::string& query, std::string& field, 
   return false;
 }
 
+bool App::dragging() const {
+  return ImGui::GetCurrentContext() && ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left);
+}
+
 bool App::take_state_changed() {
   const bool changed = state_changed_;
   state_changed_ = false;
@@ -512,7 +516,7 @@ void App::frame() {
   else if (mode == LayoutMode::Medium) wanted = std::max(avail.y, std::min(560.0f, frame_w * 0.75f));
   size.y = wanted;
   // A slider held by the mouse (or a finger) this frame: views over the frame budget show a preview.
-  current_->set_dragging(ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+  current_->set_dragging(dragging());
   if (state_changed_ || time_next_update_) {
     // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
     const UpdateTimer timer;
