@@ -25,8 +25,9 @@ build() {  # name, flags...
   v128=$(wasm-objdump -d "$out/$name/kernels_wasm.wasm" | grep -cE '(v128|f32x4|i32x4|f64x2|i64x2|i16x8|i8x16)\.' || true)
   echo "$name: $v128 SIMD128 instructions in kernels_wasm.wasm" >&2
 }
-build simd -msimd128
-build scalar -fno-vectorize -fno-slp-vectorize
+# Only the builds asked for.
+[[ " ${3:-simd scalar} " == *" simd "* ]] && build simd -msimd128
+[[ " ${3:-simd scalar} " == *" scalar "* ]] && build scalar -fno-vectorize -fno-slp-vectorize
 for name in ${3:-simd scalar}; do
   node --no-experimental-fetch "$out/$name/kernels_wasm.js" "${1:-1500}" "${2:-}" | tee "$out/wasm-$name${4:-}.jsonl"
 done

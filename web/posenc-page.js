@@ -332,13 +332,15 @@
       postHeight();
     },
     // The app changed its state through the UI: mirror it into the address bar without reloading.
-    onStateChange: function () {
+    // dragging: a slider is held; the description (which asks the view for its exact numbers, a double
+    // computation that can take longer than a frame at full size) then waits for onSettled.
+    onStateChange: function (dragging) {
       var q = stateQuery();
       history.replaceState(null, '', '?' + q);
       pageTheme();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
-      updateDescription();
+      if (!dragging) updateDescription();
     },
     // The app stopped drawing (nothing changes any more); we are still inside its last frame, so the
     // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.

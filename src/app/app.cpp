@@ -74,6 +74,10 @@ Notices App::view_notes() {
   return notes;
 }
 
+bool App::dragging() const {
+  return ImGui::GetCurrentContext() && ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left);
+}
+
 bool App::take_state_changed() {
   const bool changed = state_changed_;
   state_changed_ = false;
@@ -383,7 +387,7 @@ float App::draw_content_area(const FrameLayout& layout) {
   else if (layout.mode == LayoutMode::Narrow) size.y = std::max(avail.y, current_->stacked_height(avail.x));
   else if (layout.mode == LayoutMode::Medium) size.y = std::max(avail.y, std::min(560.0f, layout.width * 0.75f));
   // A slider held by the mouse (or a finger) this frame: views over the frame budget show a preview.
-  current_->set_dragging(ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left));
+  current_->set_dragging(dragging());
   if (state_changed_ || time_next_update_) {
     // The frame that carries a change: time recompute + upload (+ drawing), for bench/frame-timing.mjs.
     const UpdateTimer timer;

@@ -66,6 +66,8 @@ class App {
   bool load_state_query_strict(const std::string& query, std::string& field, std::string& message);
   // True once per state change made through the UI (the platform mirrors it into the URL).
   bool take_state_changed();
+  // Whether a control is held by the mouse or a finger (a slider being dragged).
+  bool dragging() const;
   // Next action the UI asked for (then None).
   AppAction take_action();
 

@@ -176,7 +176,8 @@ class WebRunner : public SdlRunner, public PageRunner {
   void present() override {
     SdlRunner::present();
     if (app_->frame_count() == 1) EM_ASM({ if (Module.onFirstFrame) Module.onFirstFrame(); });
-    if (app_->take_state_changed()) EM_ASM({ if (Module.onStateChange) Module.onStateChange(); });
+    // During a drag the page defers its description (the view's exact numbers) to the drag's end.
+    if (app_->take_state_changed()) EM_ASM({ if (Module.onStateChange) Module.onStateChange($0); }, app_->dragging());
   }
 
  private:
