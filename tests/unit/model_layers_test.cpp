@@ -18,6 +18,7 @@
 #ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -636,5 +637,18 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   for (const LayerSpec& l : q.per_layer) linear += l.attention == LayerAttention::Linear;
   EXPECT_EQ(linear, 30);
   EXPECT_TRUE(q.unread_keys.empty());
+  // Qwen2.5-VL-7B (re-saved with a text_config): contiguous M-RoPE 16/24/24 over 128 rotary dims, 28 full layers.
+  const ModelPosition vl = read_hf_config(model_io::preset_config("qwen2.5-vl-7b"));
+  EXPECT_EQ(vl.rope->rotary_dim, 128);
+  EXPECT_EQ(vl.rope->mrope_section, (std::vector<int>{16, 24, 24}));
+  EXPECT_FALSE(vl.rope->mrope_interleaved);
+  EXPECT_EQ(vl.per_layer.size(), 28u);
+  EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "text_config.rope_scaling.type"), 0);
+  EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "vision_config.window_size"), 1);
+  // Qwen3 (8B architecture): 36 full RoPE layers (use_sliding_window false), everything read.
+  const ModelPosition q3 = read_hf_config(model_io::preset_config("qwen3-8b"));
+  EXPECT_EQ(q3.per_layer.size(), 36u);
+  for (const LayerSpec& l : q3.per_layer) EXPECT_EQ(l.attention, LayerAttention::Full);
+  EXPECT_TRUE(q3.unread_keys.empty());
 }
 #endif  // POSENC_HAVE_EVAL

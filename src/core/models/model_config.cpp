@@ -247,8 +247,11 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
   std::string type = "default";
   const char* type_key = "rope_type";
   if (p) {
-    if (const auto t = p->string("rope_type")) type = *t;
-    else if (const auto t2 = p->string("type")) {
+    // standardize_rope_params: rope_type wins; a legacy "type" beside it is moot (looked at, not used).
+    if (const auto t = p->string("rope_type")) {
+      type = *t;
+      p->mark("type");
+    } else if (const auto t2 = p->string("type")) {
       type = *t2;
       type_key = "type";
     }
