@@ -1,4 +1,4 @@
-// Per-frame cost of a state change in the browser (issues 4, 10): headless Chromium (SwiftShader WebGL2),
+// Per-frame cost of a state change in the browser: headless Chromium (SwiftShader WebGL2),
 // the built site in build/web (or --site DIR, e.g. an older build for a before/after in one run). For each
 // case the page gets a state through window.posenc.setState, then for each repeat one parameter is toggled
 // (base 10000 <-> 10001 where the view has a base, else seed 1 <-> 2: either forces a full recompute) and

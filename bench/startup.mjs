@@ -1,4 +1,4 @@
-// Start-up time and page weight (issue 10): navigation -> window.posenc.ready (the first frame drawn), in
+// Start-up time and page weight: navigation -> window.posenc.ready (the first frame drawn), in
 // headless Chromium (Debian's, SwiftShader WebGL2) on localhost, cold cache (a new browser context per run:
 // an empty HTTP cache and no compiled-wasm cache), median of `runs`. Besides the total it reports where the
 // time went, from the page's own timeline:

@@ -26,7 +26,7 @@ if(POSENC_BUILD_APP)
   endif()
   set(POSENC_SDL2_TARGET SDL2::SDL2-static)
   include(${PROJECT_SOURCE_DIR}/cmake/app.cmake)
-  # Page weight (issue 10: <= 0.6 MB gzip): the UI, the page glue and the model readers run once per
+  # Page weight (the target is <= 0.6 MB gzip): the UI, the page glue and the model readers run once per
   # frame or per load, not per cell, so they are compiled for size; the core (posenc_core: kernels and
   # the double-precision formulas) keeps -O3.
   foreach(_small IN ITEMS imgui imgui_sdl posenc_app posenc_runner posenc_model_io)

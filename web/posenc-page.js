@@ -85,7 +85,7 @@
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
   function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
 
-  // The page script of the embed code (README, "Embed in your blog"), once per page however many snippets
+  // The page script of the embed code (docs/embedding.md), once per page however many snippets
   // are pasted: it sizes each embed to the height it asks for (posenc:height), and keeps at most LIMIT
   // embeds live (holding a WebGL context) at a time. An embed asks for a context when it scrolls into
   // view (posenc:context, want); the page grants one while fewer than LIMIT are live, otherwise it asks
@@ -140,7 +140,7 @@
     q.delete('embed'); q.delete('controls');
     return window.location.origin + window.location.pathname + '?' + q.toString();
   }
-  // The README's snippet: the iframe (only the keys that differ from a fresh view's, plus embed=1; the
+  // The embed code of docs/embedding.md: the iframe (only the keys that differ from a fresh view's, plus embed=1; the
   // height the embed layout needs at a 720 px column, both from the app) and the page script that sizes
   // each embed and keeps at most EMBED_LIVE_LIMIT of them live.
   function embedCode() {
@@ -499,7 +499,7 @@
     }, { capture: true, passive: true });
   });
 
-  // ---- Phone text entry (README, "Input"). A canvas is not editable, so tapping one of the app's text
+  // ---- Phone text entry (docs/input.md). A canvas is not editable, so tapping one of the app's text
   // fields would bring up no on-screen keyboard. While a field opened by touch is being edited (the app
   // reports it through Module.onTextField), a visually hidden <input> lies over it and has the focus: the
   // phone shows its keyboard, and what it types goes to the app (posenc_text_input, posenc_key). A field
@@ -634,7 +634,7 @@
   window.addEventListener('resize', wakeApp);
   document.addEventListener('visibilitychange', wakeApp);
   if ('ResizeObserver' in window) new ResizeObserver(wakeApp).observe(canvas);
-  // Touch (README, "Input"): the app decides per gesture whether a touch is its own (it starts on a
+  // Touch (docs/input.md): the app decides per gesture whether a touch is its own (it starts on a
   // zoomable plot, or turns into a sideways drag, a long-press, a two-finger pinch on a plot); only then
   // is the event's default (the page's scroll or zoom) prevented, so the page around an embed still
   // scrolls under a vertical swipe. Inside an iframe the page scrolls vertically (pan-y); the app's own

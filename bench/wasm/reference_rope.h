@@ -1,6 +1,6 @@
 // The peer for our wasm GEMM: a self-contained, hand-written wasm_simd128.h RoPE score job with a 4 x 8
 // register-blocked micro-kernel over packed operands, written the way a GEMM library would (no posenc code,
-// no abstraction). Issue 10 asks our kernels to stay within 1.15x (GEMM) / 1.25x (whole job) of it.
+// no abstraction). Our kernels are held to within 1.15x (GEMM) / 1.25x (whole job) of its time.
 //   tables   cos/sin of pos * inv_freq, angle in double, stored as float (the same contract as ours)
 //   pack A   rotated q times scale, panels of 4 rows, k-major: Ap[panel][k][0..3]
 //   pack B   rotated k, panels of 8 rows, k-major: Bp[panel][k][0..7] (8-wide K panels)

@@ -27,7 +27,8 @@ CLI::App* add_export_command(CLI::App& app, ExportOptions& options);
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err);
 
 // `posenc views [--markdown]`: every view id, one a line (App::view_ids()), or with --markdown the URL
-// parameter table of every view generated from the views' declarations (README's "URL parameters").
+// parameter table of every view generated from the views' declarations (docs/url-parameters.md, which
+// the CTest url_parameters_doc holds equal to it).
 struct ViewsOptions {
   bool markdown = false;
 };

@@ -1,7 +1,7 @@
-// End-to-end, Share -> Copy embed code: the README's snippet. Its URL holds only the keys that differ
-// from a fresh view's (plus embed=1 and the app-level keys that are set), its height is the README's rule
-// (the embed layout at a 720 px column), the page script is included; pasted into a page on another
-// origin it shows the same state and keeps the height it was given.
+// End-to-end, Share -> Copy embed code: the snippet of docs/embedding.md. Its URL holds only the keys that
+// differ from a fresh view's (plus embed=1 and the app-level keys that are set), its height is the
+// documented rule (the embed layout at a 720 px column), the page script is included; pasted into a page
+// on another origin it shows the same state and keeps the height it was given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +13,7 @@ import { serveStatic } from '../../scripts/static-server.mjs';
 const env = useBrowser();
 const APP_KEYS = ['view', 'embed', 'controls', 'theme', 'figure'];
 
-// README, "Embed in your blog": 8 px padding above and below, 23 px for the Controls toggle (controls=1),
+// docs/embedding.md, "The embed code": 8 px padding above and below, 23 px for the Controls toggle (controls=1),
 // 17 px for the formula line and the plots at min(560, 0.75 x 720) = 540 px.
 function ruleHeight(query) {
   return 8 + (query.controls === '0' ? 0 : 23) + 17 + Math.min(560, 0.75 * 720) + 8;
@@ -50,7 +50,7 @@ test('embed code: only non-default keys, embed=1, the height of the rule, the pa
     for (const [key, value] of Object.entries(state))
       if (!APP_KEYS.includes(key) && value !== defaults[key]) assert.equal(q[key], value, `${query}: changed key ${key}`);
     for (const key of ['controls', 'theme']) assert.equal(q[key], state[key], `${query}: app key ${key}`);
-    assert.equal(height, ruleHeight(q), `${query}: the height of the README's rule`);
+    assert.equal(height, ruleHeight(q), `${query}: the height of the documented rule`);
     // The page script: sizes the embeds (posenc:height) and bounds their live contexts (posenc:grant).
     assert.match(code, /<\/iframe>\n<script>[\s\S]*<\/script>$/);
     for (const word of ['posenc:height', 'posenc:context', 'posenc:grant', 'posenc:release'])

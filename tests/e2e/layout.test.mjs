@@ -9,7 +9,7 @@ import { useBrowser, openState, PHONE, waitFrames, screenshot } from './harness.
 
 const env = useBrowser();
 
-// The main figure of every view (README, "Views": what a small embed shows alone).
+// The main figure of every view (docs/views.md, "Figures and probe names": what a small embed shows alone).
 const MAIN_FIGURE = {
   waves: 'pe', frequencies: 'wavelength', similarity: 'similarity', buckets: 'buckets',
   scores: 'total', rope: 'angles', permutation: 'difference', toy: 'rope', model: 'wavelength',

@@ -134,7 +134,7 @@ bool names_key(const posenc::app::Notices& notices, const std::string& key) {
 }  // namespace
 
 // States every range allows but the view cannot compute: each is a notice naming the key, and the strict
-// CLI load fails with that key as the field (issue 8's examples).
+// CLI load fails with that key as the field.
 TEST(StateNotices, UncomputableStatesNameTheirKey) {
   for (const auto& [query, key] : std::vector<std::pair<std::string, std::string>>{
            {"view=buckets&max_distance=2", "max_distance"},
