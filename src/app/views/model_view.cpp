@@ -656,8 +656,8 @@ void ModelView::draw_figure(ImVec2 size) {
     // and its long ones past it; otherwise those at the max length (dynamic NTK: rescaled there).
     const int64_t switch_at = r.scaling.original_max_position_embeddings;
     if (!p.short_inv.empty() && r.max_position_embeddings > switch_at) {
-      wavelengths("2 pi / w'_k, short factors (seq_len <= " + std::to_string(switch_at) + ")", p.short_inv);
-      wavelengths("2 pi / w'_k, long factors (seq_len > " + std::to_string(switch_at) + ")", p.long_inv);
+      wavelengths("short factors (<= " + std::to_string(switch_at) + ")", p.short_inv);
+      wavelengths("long factors (> " + std::to_string(switch_at) + ")", p.long_inv);
     } else if (r.scaling.type == RopeScalingType::None) {
       wavelengths("wavelength 2 pi / w_k", p.at_max);
     } else {
@@ -668,7 +668,7 @@ void ModelView::draw_figure(ImVec2 size) {
     }
     if (panels_.size() == 1 && r.scaling.type != RopeScalingType::None) {
       Series u;
-      u.label = "unscaled 2 pi / w_k";
+      u.label = "unscaled";
       u.color = palette_color(0);
       for (size_t i = 0; i < p.unscaled.size(); ++i) {
         u.x.push_back(double(i));
