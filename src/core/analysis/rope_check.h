@@ -1,0 +1,135 @@
+// Checks a user's RoPE tensor against posenc's reference and names the porting bug that explains the
+// difference. The reference is one RoPE setting (dim, base, scaling, layout, rotary_dim, softmax scale);
+// the tensor is one of five kinds (inv_freq, cos, sin, rotated rows, attention logits). Each catalogued
+// cause is a family of tensors (the reference with one thing done wrong, as a public bug report did it),
+// fitted to the user's tensor by its own parameter (factor, base, offset, seq_len, ratio) and scored by the
+// fraction of the squared error it removes. docs/cli.md lists every cause with its signature and fit.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "core/encodings/rope.h"
+#include "core/models/model_config.h"
+#include "core/names.h"
+#include "core/types.h"
+
+namespace posenc {
+
+enum class CheckKind { InvFreq, Cos, Sin, Rotated, Logits };
+template <>
+struct EnumNames<CheckKind> {
+  static constexpr std::array<const char*, 5> names{"inv_freq", "cos", "sin", "rotated", "logits"};
+};
+
+// The cause ids of the diagnosis, in the order of the catalogue.
+enum class CheckCause {
+  Layout,             // half vs interleaved pairing swapped
+  AnglePrecision,     // angles or inv_freq rounded to bfloat16 / float16
+  Base,               // another rope_theta
+  ScalingMissing,     // the scaling not applied at all (plain RoPE with the same base)
+  ScalingFactor,      // the same scaling with another factor
+  YarnTruncate,       // YaRN's correction range rounded (or not) against the reference's `truncate`
+  AttentionFactor,    // cos/sin magnitude (YaRN / LongRoPE attention_factor) missing, doubled or wrong
+  SoftmaxScale,       // logits scaled by another softmax scale (e.g. DeepSeek's mscale^2 missing)
+  LongropeSwitch,     // LongRoPE's other factor set (short vs long chosen at the wrong length)
+  DynamicSeqLen,      // dynamic NTK evaluated for another sequence length (or a constant one)
+  PartialRotary,      // partial rotary: exponent over head_dim, or pairs offset by head_dim/2
+  PositionOffset,     // positions shifted by a constant (off by one)
+  RotationDirection,  // sin sign flipped: rotation by -angle
+  RowConstant,        // logits differ by a per-row constant (softmax ignores it)
+  Unknown,            // nothing catalogued explains at least half of the squared error
+};
+template <>
+struct EnumNames<CheckCause> {
+  static constexpr std::array<const char*, 15> names{
+      "layout",         "angle_precision", "base",          "scaling_missing",   "scaling_factor",
+      "yarn_truncate",  "attention_factor", "softmax_scale", "longrope_switch",   "dynamic_seq_len",
+      "partial_rotary", "position_offset", "rotation_direction", "row_constant", "unknown"};
+};
+
+// The reference RoPE setting. Errors name fields under "reference." ("reference.dim",
+// "reference.scaling.factor").
+struct RopeCheckReference {
+  int dim = 0;          // head dim (the width of x, q, k)
+  int rotary_dim = 0;   // dims that rotate (0 = dim); the rest pass through
+  double base = 10000.0;
+  RopeScaling scaling;  // dynamic / longrope without seq_len: max(positions) + 1, as rope_apply
+  RopeLayout layout = RopeLayout::Half;
+  std::optional<double> softmax_scale;  // logits' scale; default 1/sqrt(dim)
+};
+
+// The reference of one model as read from its config (read_hf_config): the RoPE of `layer_type` when the
+// model has per-layer-type settings ("" = the full-attention one). Throws InvalidArgument with field
+// "reference.layer_type" for an unknown layer type and "reference.config" when the model has no RoPE.
+RopeCheckReference rope_check_reference(const ModelPosition& model, const std::string& layer_type = "");
+
+// A user tolerance: element e matches iff |actual - expected| <= abs + rel * |expected|.
+struct RopeCheckTolerance {
+  double abs = 0.0;
+  double rel = 0.0;
+};
+
+// The user's tensor and what it was computed from. Shapes (n = positions.size(), r = rotary_dim):
+//   inv_freq: r/2 numbers (1 x r/2 or r/2 x 1); positions optional (they only set a dynamic/longrope length)
+//   cos, sin: n x r (transformers' cat(freqs, freqs) for half, repeat-interleaved for interleaved) or n x r/2
+//   rotated:  n x dim, the rows of x (n x dim) rotated at positions
+//   logits:   n x n, q (n x dim) and k (n x dim) rotated at positions (query = key positions), times the
+//             reference's softmax scale, no mask
+// A wrong shape throws InvalidArgument naming "actual" (or "x", "q", "k", "positions" when those disagree).
+struct RopeCheckInput {
+  CheckKind kind = CheckKind::Cos;
+  Matrix actual;
+  std::vector<int64_t> positions;
+  Matrix x, q, k;
+  std::optional<RopeCheckTolerance> tolerance;  // unset: the float32 rule (docs/cli.md)
+};
+
+// A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors) or a
+// flag (truncate).
+using CheckFitValue = std::variant<double, std::string, bool>;
+
+struct RopeCheckDiagnosis {
+  CheckCause cause = CheckCause::Unknown;
+  double explains = 0.0;  // 1 - |actual - fitted|^2 / |actual - expected|^2, clamped to [0, 1]
+  std::vector<std::pair<std::string, CheckFitValue>> fitted;  // in a stable order per cause
+  std::string message;    // what the fitted numbers say, one sentence
+  std::string fix;        // what to change, one sentence
+  Matrix predicted;       // the tensor this cause predicts (shape of expected); empty for unknown
+};
+
+struct RopeCheckResult {
+  bool match = false;
+  Matrix expected;   // the reference tensor, in the shape the actual one was given
+  Matrix actual;     // as given (inv_freq as 1 x r/2)
+  Matrix tolerance;  // per-element tolerance used for `match`
+  double max_abs_error = 0.0;
+  double max_rel_error = 0.0;  // |a - e| / |e| over elements with |e| >= 2^-24 * max|expected|
+  std::vector<int64_t> worst_index;  // [i] for inv_freq, [row, column] otherwise: the largest |a - e|
+  double worst_expected = 0.0, worst_actual = 0.0;
+  bool default_tolerance = true;  // the float32 rule; else the user's abs/rel
+  RopeCheckTolerance given_tolerance;
+  double angle_rel = 0.0;  // the float32 rule's angle coefficient (docs/cli.md), 0 for a given tolerance
+  std::vector<RopeCheckDiagnosis> diagnosis;  // empty when match; best first; `unknown` first if no cause
+                                              // explains >= 0.5
+  std::optional<bool> equivalent_under_softmax;  // logits only: the error is a per-row constant
+  // For pictures: the rotary pair of each column of `expected` (-1 = a pass-through column). inv_freq: one
+  // entry per element.
+  std::vector<int> column_pair;
+};
+
+// Builds the reference, compares, and (on a mismatch) diagnoses. Bounded: at most 2^24 elements in any
+// matrix and n^2 * dim <= 2^31 for logits; the fits run on at most 256 positions, the scores on all.
+RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input);
+
+// The reference tensor alone (same shape rules as rope_check; `actual` only selects the cos/sin width).
+Matrix rope_check_expected(const RopeCheckReference& reference, const RopeCheckInput& input);
+
+inline const char* check_kind_name(CheckKind k) { return name_of(k); }
+inline const char* check_cause_name(CheckCause c) { return name_of(c); }
+
+}  // namespace posenc
