@@ -35,10 +35,6 @@ file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
 add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER})
 target_include_directories(posenc_app PUBLIC ${PROJECT_SOURCE_DIR}/src ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(posenc_app PUBLIC posenc_core posenc_model_io imgui PRIVATE posenc_warnings)
-# The page's model loader (src/app/model_api.cpp) is referenced by nothing in C++: pull its object in.
-if(EMSCRIPTEN)
-  target_link_options(posenc_app INTERFACE -Wl,-u,posenc_model_buffer -Wl,-u,posenc_load_model)
-endif()
 # nlohmann-json (header-only, Debian) for JSON export. Under Emscripten /usr/include must not be on the
 # include path, so expose only the nlohmann folder through a link in the build tree.
 find_path(POSENC_NLOHMANN_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)

@@ -35,8 +35,9 @@ if(POSENC_BUILD_APP)
   # Dear ImGui never throws and calls nothing of ours that does: no exception landing pads in it.
   target_compile_options(imgui PRIVATE -fno-exceptions)
 
+  # web_api.cpp: every function the page calls (the page ABI); web_runner.cpp: the loop it reaches.
   add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp
-                            ${POSENC_PLATFORM}/touch_gestures.cpp)
+                            ${POSENC_PLATFORM}/web_api.cpp ${POSENC_PLATFORM}/touch_gestures.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   target_compile_options(posenc-web PRIVATE -Oz)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"

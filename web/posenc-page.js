@@ -2,7 +2,7 @@
 // for an embed when it scrolls into view), mirrors the app's state into the address bar, carries out
 // the UI's actions (clipboard, downloads), talks to a parent page when embedded, and offers window.posenc,
 // the API embedders and the browser tests use, and keeps a page of embeds within a bound of live WebGL
-// contexts (see "Live WebGL contexts" below). The C++ side is src/platform/web_runner.cpp.
+// contexts (see "Live WebGL contexts" below). The C++ side is src/platform/web_api.h.
 (function () {
   'use strict';
   var statusEl = document.getElementById('status');

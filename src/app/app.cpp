@@ -19,12 +19,7 @@
 
 namespace posenc::app {
 
-void register_described_app(App* app, bool on);  // probe_api.cpp
-
-App::App() : views_(make_views()) {
-  current_ = views_.front().get();
-  register_described_app(this, true);
-}
+App::App() : views_(make_views()) { current_ = views_.front().get(); }
 
 std::vector<std::string> App::view_ids() {
   std::vector<std::string> ids;
@@ -32,7 +27,7 @@ std::vector<std::string> App::view_ids() {
   return ids;
 }
 
-App::~App() { register_described_app(this, false); }
+App::~App() = default;
 
 View* App::find_view(const std::string& id) {
   for (auto& v : views_)

@@ -1,6 +1,8 @@
 // The browser runner: the canvas follows the page's layout, the browser owns the main loop, and the
 // page (web/posenc-page.js) is told about frames, state changes and the UI's actions; the other way, the
-// page calls the functions at the end (window.posenc).
+// page calls the functions of web_api.cpp (window.posenc), which reach this runner through page_runner().
+#include "platform/web_runner.h"
+
 #include <emscripten.h>
 #include <emscripten/eventloop.h>
 #include <emscripten/html5.h>
@@ -17,14 +19,13 @@
 #include "app/model_link.h"
 #include "app/input.h"
 #include "app/probe.h"
-#include "app/update_timer.h"
 #include "platform/sdl_runner.h"
 #include "platform/touch_gestures.h"
 
 namespace posenc::platform {
 namespace {
 
-class WebRunner : public SdlRunner {
+class WebRunner : public SdlRunner, public PageRunner {
  public:
   WebRunner(int width, int height)
       : SdlRunner(width, height), touch_([](ImVec2 p) { return app::zoomable_at(p); }) {
@@ -60,19 +61,20 @@ class WebRunner : public SdlRunner {
     --awake_;
     frame();
   }
-  void wake(int frames) {
+  app::App& page_app() override { return app(); }
+  void wake(int frames) override {
     awake_ = std::max(awake_, frames);
     if (sleeping_ && !paused_) {
       sleeping_ = false;
       emscripten_resume_main_loop();
     }
   }
-  void set_paused(bool paused) { paused_ = paused; if (!paused) wake(3); }
-  bool sleeping() const { return sleeping_; }
+  void set_paused(bool paused) override { paused_ = paused; if (!paused) wake(3); }
+  bool sleeping() const override { return sleeping_; }
 
   // One changed touch point of a DOM touch event (event_ms: its timeStamp, the clock of
   // emscripten_get_now()); true: the page prevents its default.
-  bool touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) {
+  bool touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) override {
     const double now = emscripten_get_now();
     if (!(event_ms > now - 60000 && event_ms <= now + 1000)) event_ms = now;  // no usable timeStamp
     const bool own = touch_.on_touch(phase, id, pos, cancelable, event_ms);
@@ -83,12 +85,12 @@ class WebRunner : public SdlRunner {
       emscripten_set_timeout(&WebRunner::long_press_check, std::max(0.0, event_ms + TouchGestures::kLongPressMs - now) + 10, this);
     return own;
   }
-  void set_page_scrolls(bool on) { touch_.set_page_scrolls(on); }
+  void set_page_scrolls(bool on) override { touch_.set_page_scrolls(on); }
 
   // Phone text entry (README, "Input"): the page's hidden text element forwards what a phone keyboard
   // typed. Both go in as SDL events, the same path as the canvas's own keys on a desktop (so the order of
   // text and keys survives: a key release waits for the next frame, see SdlRunner::new_platform_frame).
-  void text_input(const char* utf8) {
+  void text_input(const char* utf8) override {
     // SDL_TEXTINPUT holds at most 31 bytes: split longer text between UTF-8 sequences.
     const std::string text = utf8 ? utf8 : "";
     constexpr size_t kMax = sizeof(SDL_TextInputEvent::text) - 1;
@@ -107,7 +109,7 @@ class WebRunner : public SdlRunner {
   }
   // One key press and release by its DOM `key` name; mods: 1 Ctrl, 2 Shift, 4 Alt, 8 Meta. False for a
   // key the app has no use for (the page then leaves it to the browser).
-  bool key(const char* dom_key, int mods) {
+  bool key(const char* dom_key, int mods) override {
     const SDL_Scancode code = scancode(dom_key ? dom_key : "");
     if (code == SDL_SCANCODE_UNKNOWN) return false;
     SDL_Event e{};
@@ -128,7 +130,7 @@ class WebRunner : public SdlRunner {
   }
   // The text field being edited as JSON {x, y, w, h, name, text} (CSS pixels relative to the canvas;
   // name: the probe under its caret, "" if none), or "" when no text field is active.
-  const std::string& text_field() const { return text_field_; }
+  const std::string& text_field() const override { return text_field_; }
 
  protected:
   void new_platform_frame() override {
@@ -379,14 +381,9 @@ class WebRunner : public SdlRunner {
 // The page's runner; it lives as long as the page (the browser owns the loop, main never returns).
 std::unique_ptr<WebRunner> g_runner;
 
-void wake_runner() {
-  if (g_runner) g_runner->wake(3);
-}
-
-// The page's app, or nullptr before the runner has started (the page may call in early).
-app::App* web_app() { return g_runner ? &g_runner->app() : nullptr; }
-
 }  // namespace
+
+PageRunner* page_runner() { return g_runner.get(); }
 
 float pixel_ratio(SDL_Window*) { return float(emscripten_get_device_pixel_ratio()); }
 
@@ -415,155 +412,3 @@ int run_app(const AppOptions& options) {
 }
 
 }  // namespace posenc::platform
-
-// ---------------------------------------------------------------- functions the page calls
-
-using posenc::platform::web_app;
-using posenc::platform::TouchPhase;
-
-extern "C" {
-
-EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() {
-  return web_app() ? unsigned(web_app()->frame_count()) : 0u;
-}
-
-// Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
-EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
-
-// The state as a query string (same keys as the URL). The pointer stays valid until the next call.
-EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
-  static std::string state;
-  state = web_app() ? web_app()->state_query() : "";
-  return state.c_str();
-}
-
-EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
-  if (web_app() && query) web_app()->load_state_query(query);
-  posenc::platform::wake_runner();
-}
-
-// Draw again (something outside the app's input changed; the page calls it after setState, a theme
-// change, a restored context...). Idle otherwise: frames are drawn only on change.
-EMSCRIPTEN_KEEPALIVE void posenc_wake() { posenc::platform::wake_runner(); }
-
-// While the WebGL context is lost, draw nothing (every GL call would fail); resume wakes the app.
-EMSCRIPTEN_KEEPALIVE void posenc_set_paused(int paused) {
-  if (posenc::platform::g_runner) posenc::platform::g_runner->set_paused(paused != 0);
-}
-
-// The current view's one-line formula (its caption), for the page's text description.
-EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() {
-  return web_app() ? web_app()->current_view()->caption() : "";
-}
-
-EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
-  static std::string notices;
-  notices = web_app() ? web_app()->notices() : "";
-  return notices.c_str();
-}
-
-// The same as [{"key", "message"}, ...] (window.posenc.noticeList()).
-EMSCRIPTEN_KEEPALIVE const char* posenc_notice_list() {
-  static std::string list;
-  list = web_app() ? posenc::app::notices_json(web_app()->notice_list()) : "[]";
-  return list.c_str();
-}
-
-// Every view id, comma-separated, in menu order (window.posenc.views()).
-EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
-  static std::string ids;
-  ids.clear();
-  for (const std::string& id : posenc::app::App::view_ids()) ids += (ids.empty() ? "" : ",") + id;
-  return ids.c_str();
-}
-
-// "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, or "" if not drawn last frame.
-EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
-  static char buf[96];
-  ImVec2 min, max;
-  if (!name || !posenc::app::find_probe(name, &min, &max)) return "";
-  std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f,%.2f", min.x, min.y, max.x - min.x, max.y - min.y);
-  return buf;
-}
-
-// Whether the wheel should reach the app: over a zoomable map, or over a panel that can scroll.
-// Otherwise the page scrolls as if the canvas were not there.
-EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
-  if (posenc::app::wheel_requested()) return 1;
-  const ImGuiWindow* hovered = ImGui::GetCurrentContext() ? ImGui::GetCurrentContext()->HoveredWindow : nullptr;
-  return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
-}
-
-EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
-  if (web_app()) web_app()->set_system_dark(dark != 0);
-  posenc::platform::wake_runner();
-}
-
-// One changed touch point of a DOM touch event (phase 0 start, 1 move, 2 end, 3 cancel; x, y in CSS pixels
-// relative to the canvas; cancelable and timeStamp: the event's). Returns 1 when the page should
-// preventDefault().
-EMSCRIPTEN_KEEPALIVE int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms) {
-  if (!posenc::platform::g_runner || phase < 0 || phase > 3) return 0;
-  return posenc::platform::g_runner->touch(TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0, time_ms)
-             ? 1
-             : 0;
-}
-
-// Whether the page around the app scrolls (an iframe embed: a vertical swipe outside plots is the page's).
-EMSCRIPTEN_KEEPALIVE void posenc_set_page_scrolls(int on) {
-  if (posenc::platform::g_runner) posenc::platform::g_runner->set_page_scrolls(on != 0);
-}
-
-EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return web_app() ? web_app()->preferred_height() : 0; }
-
-// Share -> Copy embed code: the embed's URL query (only non-default keys, embed=1) and its iframe height
-// (App::embed_query, App::embed_height). The string stays valid until the next call.
-EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
-  static std::string query;
-  query = web_app() ? web_app()->embed_query() : "";
-  return query.c_str();
-}
-EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return web_app() ? web_app()->embed_height() : 0; }
-
-// Whether the main loop is paused because nothing changes (tests: an idle page requests no frames).
-EMSCRIPTEN_KEEPALIVE int posenc_sleeping() {
-  return posenc::platform::g_runner && posenc::platform::g_runner->sleeping() ? 1 : 0;
-}
-
-EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
-  return web_app() ? web_app()->current_view()->title() : "";
-}
-
-EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return web_app() && web_app()->dark() ? 1 : 0; }
-
-// The data behind the current view: format "csv" or "json". Valid until the next call.
-EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
-  static std::string out;
-  if (!web_app() || !format) return "";
-  const posenc::app::ExportData data = web_app()->export_data();
-  out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
-  return out.c_str();
-}
-
-// Phone text entry (the page's hidden text element, README "Input"): text a keyboard inserted (UTF-8),
-// one key press by its DOM `key` name with modifiers (1 Ctrl, 2 Shift, 4 Alt, 8 Meta; returns 0 for a key
-// the app does not use), and the text field being edited ({x, y, w, h, name, text, touch} as JSON, "" for
-// none; also reported to Module.onTextField whenever it changes).
-EMSCRIPTEN_KEEPALIVE void posenc_text_input(const char* utf8) {
-  if (posenc::platform::g_runner) posenc::platform::g_runner->text_input(utf8);
-}
-EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) {
-  return posenc::platform::g_runner && posenc::platform::g_runner->key(key, mods) ? 1 : 0;
-}
-EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() {
-  return posenc::platform::g_runner ? posenc::platform::g_runner->text_field().c_str() : "";
-}
-
-// The PNG export draws one chrome-less frame; the page reads the canvas right after it.
-EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
-  if (web_app()) web_app()->request_capture();
-  posenc::platform::wake_runner();
-}
-
-}  // extern "C"
-

@@ -1,0 +1,230 @@
+// The page ABI (web_api.h, in the same order): each function is exported as is (EMSCRIPTEN_KEEPALIVE)
+// and reaches the app through the runner that owns it.
+#include "platform/web_api.h"
+
+#include <emscripten/emscripten.h>
+#include <imgui_internal.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/controls.h"
+#include "app/export.h"
+#include "app/input.h"
+#include "app/notices.h"
+#include "app/probe.h"
+#include "app/update_timer.h"
+#include "app/views/views.h"
+#include "platform/web_runner.h"
+
+namespace {
+
+using posenc::platform::page_runner;
+
+// The page's app, or nullptr before the runner has started.
+posenc::app::App* page_app() { return page_runner() ? &page_runner()->page_app() : nullptr; }
+
+void wake_runner() {
+  if (page_runner()) page_runner()->wake(3);
+}
+
+// The bytes of a model file the page is loading (posenc_model_buffer, then posenc_load_model).
+constexpr std::size_t kMaxModelBytes = std::size_t{64} << 20;  // GGUF headers; config.json is checked at 8 MiB
+std::vector<unsigned char>& model_buffer() {
+  static std::vector<unsigned char> buffer;
+  return buffer;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- page helpers
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
+  static std::string state;
+  state = page_app() ? page_app()->state_query() : "";
+  return state.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return page_app() && page_app()->dark() ? 1 : 0; }
+
+// ---- embedCode
+
+EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return page_app() ? page_app()->embed_height() : 0; }
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
+  static std::string query;
+  query = page_app() ? page_app()->embed_query() : "";
+  return query.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
+  return page_app() ? page_app()->current_view()->title() : "";
+}
+
+// ---- describe
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
+  static std::string text;
+  text = page_app() ? page_app()->describe() : "{}";
+  return text.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() {
+  return page_app() ? page_app()->current_view()->caption() : "";
+}
+
+// ---- loadBytes
+
+EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
+  if (std::size_t(len) > kMaxModelBytes) return nullptr;
+  model_buffer().assign(std::size_t(len) + 1, 0);
+  return model_buffer().data();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix,
+                                                   const char* view) {
+  static std::string query;
+  query = posenc::app::load_model_bytes(ptr, len, view ? view : "model", prefix != 0);
+  model_buffer().clear();
+  model_buffer().shrink_to_fit();
+  return query.c_str();
+}
+
+// ---- exportData
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
+  static std::string out;
+  if (!page_app() || !format) return "";
+  const posenc::app::ExportData data = page_app()->export_data();
+  out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
+  return out.c_str();
+}
+
+// ---- postHeight, onFirstFrame
+
+EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return page_app() ? page_app()->preferred_height() : 0; }
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_page_scrolls(int on) {
+  if (page_runner()) page_runner()->set_page_scrolls(on != 0);
+}
+
+// ---- window.posenc
+
+EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() { return page_app() ? unsigned(page_app()->frame_count()) : 0u; }
+
+EMSCRIPTEN_KEEPALIVE void posenc_wake() { wake_runner(); }
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
+  if (page_app() && query) page_app()->load_state_query(query);
+  wake_runner();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
+  static std::string notices;
+  notices = page_app() ? page_app()->notices() : "";
+  return notices.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_notice_list() {
+  static std::string list;
+  list = page_app() ? posenc::app::notices_json(page_app()->notice_list()) : "[]";
+  return list.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
+  static std::string ids;
+  ids.clear();
+  for (const std::string& id : posenc::app::App::view_ids()) ids += (ids.empty() ? "" : ",") + id;
+  return ids.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
+  if (page_app()) page_app()->request_capture();
+  wake_runner();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
+  static char buf[96];
+  ImVec2 min, max;
+  if (!name || !posenc::app::find_probe(name, &min, &max)) return "";
+  std::snprintf(buf, sizeof buf, "%.2f,%.2f,%.2f,%.2f", min.x, min.y, max.x - min.x, max.y - min.y);
+  return buf;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_focused_slider() { return posenc::app::focused_slider_key().c_str(); }
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_zoom(const char* name) {
+  static char buf[128];
+  ImVec4 w;
+  if (!name || !posenc::app::find_zoom_window(name, &w)) return "";
+  std::snprintf(buf, sizeof buf, "%.9g,%.9g,%.9g,%.9g", w.x, w.y, w.z, w.w);
+  return buf;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_probe_names() {
+  static std::string names;
+  names = posenc::app::probe_names();
+  return names.c_str();
+}
+
+// ---- phone text entry
+
+EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) {
+  return page_runner() && page_runner()->key(key, mods) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_text_input(const char* utf8) {
+  if (page_runner()) page_runner()->text_input(utf8);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() {
+  return page_runner() ? page_runner()->text_field().c_str() : "";
+}
+
+// ---- touch
+
+EMSCRIPTEN_KEEPALIVE int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms) {
+  if (!page_runner() || phase < 0 || phase > 3) return 0;
+  return page_runner()->touch(posenc::platform::TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0,
+                              time_ms)
+             ? 1
+             : 0;
+}
+
+// ---- readout
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_hover_readout() { return posenc::app::last_readout().c_str(); }
+
+// ---- live WebGL contexts
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_paused(int paused) {
+  if (page_runner()) page_runner()->set_paused(paused != 0);
+}
+
+// ---- the wheel
+
+EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
+  if (posenc::app::wheel_requested()) return 1;
+  const ImGuiWindow* hovered = ImGui::GetCurrentContext() ? ImGui::GetCurrentContext()->HoveredWindow : nullptr;
+  return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
+}
+
+// ---- prefers-color-scheme
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
+  if (page_app()) page_app()->set_system_dark(dark != 0);
+  wake_runner();
+}
+
+// ---- not called by the page
+
+EMSCRIPTEN_KEEPALIVE int posenc_sleeping() { return page_runner() && page_runner()->sleeping() ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
+
+}  // extern "C"

@@ -1,0 +1,116 @@
+// The page ABI: every function the page (web/posenc-page.js) calls in the wasm module, through
+// Module.ccall / Module._name, and nothing else is exported. They are listed in the order the page first
+// calls them, top to bottom, so this file reads opposite posenc-page.js; the last two serve the browser
+// tests and benchmarks only. Each reaches the explorer through the web runner (page_runner(),
+// web_runner.h), which owns the app; before the runner has started (the page may call in early) each
+// returns its empty answer (0, "" or "[]"/"{}" as noted) and does nothing else.
+//
+// Strings returned stay valid until the next call of the same function. Names, signatures and behaviour
+// are the page's contract (window.posenc, README "JavaScript API"): change them together with the page.
+#pragma once
+
+extern "C" {
+
+// ---- page helpers (stateQuery, pageTheme)
+// The state as a URL query string (the URL's keys).
+const char* posenc_get_state();
+// 1 when the app draws in its dark theme (the page follows with its own colours).
+int posenc_is_dark();
+
+// ---- embedCode: Share -> Copy embed code
+// The embed's iframe height and its URL query (only non-default keys, embed=1): App::embed_height,
+// App::embed_query; and the view's title for the iframe's title.
+int posenc_embed_height();
+const char* posenc_embed_query();
+const char* posenc_view_title();
+
+// ---- describe: words for assistive technology (the page's live region)
+// The current view as JSON {title, formula, params, numbers} ("{}" before start), and its one-line
+// formula (its caption), which the page uses when describe gives nothing.
+const char* posenc_describe();
+const char* posenc_view_caption();
+
+// ---- loadBytes: window.posenc.loadModel / loadFile
+// A buffer of `len` bytes for the page to fill, or null when len is over the limit (64 MiB).
+unsigned char* posenc_model_buffer(unsigned len);
+// Loads `len` bytes at `ptr` (a config.json or GGUF header; null = too large) into every view that takes
+// models. `prefix` != 0: the bytes are the start of a larger file, and a GGUF header that goes on past
+// them returns "" (the page reads a longer prefix, up to 64 MiB). Otherwise returns the state query of
+// `view` if it takes models (model, rope, scores), else the Model view's; errors become notices naming
+// the key path. Frees the buffer.
+const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view);
+
+// ---- exportData: the data behind the current view, format "csv" or "json" ("" for none)
+const char* posenc_export(const char* format);
+
+// ---- postHeight: the height an embed asks its parent for (0 before start)
+int posenc_preferred_height();
+
+// ---- onFirstFrame: whether the page around the app scrolls (an iframe embed: a vertical swipe outside
+// plots is the page's)
+void posenc_set_page_scrolls(int on);
+
+// ---- window.posenc
+// frameCount: frames drawn so far.
+unsigned posenc_frame_count();
+// wake: draw again (something outside the app's input changed: setState, a theme change, a restored
+// context, any page input event). Idle otherwise: frames are drawn only on change.
+void posenc_wake();
+// setState: loads a whole state query (and wakes the app).
+void posenc_set_state(const char* query);
+// notices: what the last load ignored or corrected, as text; noticeList: the same as
+// [{"key", "message"}, ...], one entry per URL key ("[]" before start).
+const char* posenc_notices();
+const char* posenc_notice_list();
+// views: every view id, comma-separated, in menu order (also before start).
+const char* posenc_view_ids();
+// exportPng: the next frame is drawn chrome-less; the page reads the canvas in Module.onCapture.
+void posenc_request_capture();
+// itemRect: "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, "" if not drawn last frame.
+const char* posenc_item_rect(const char* name);
+// focusedSlider: the key of the focused slider (the one the arrow keys step), "" if none.
+const char* posenc_focused_slider();
+// zoom: "u0,v0,du,dv" of a zoomable plot's visible window (heatmap.<name> or plot.<figure>), "" if not
+// drawn.
+const char* posenc_zoom(const char* name);
+// probes: every probe name drawn in the last frame, comma-separated.
+const char* posenc_probe_names();
+
+// ---- phone text entry (sendKey, the hidden text element; README "Input")
+// One key press by its DOM `key` name with modifiers (1 Ctrl, 2 Shift, 4 Alt, 8 Meta); 0 for a key the
+// app does not use (the page leaves it to the browser).
+int posenc_key(const char* key, int mods);
+// Text a keyboard inserted (UTF-8).
+void posenc_text_input(const char* utf8);
+// The text field being edited as JSON {x, y, w, h, name, text, touch} (CSS pixels relative to the canvas;
+// name: the probe under its caret), "" for none; also reported to Module.onTextField whenever it changes.
+const char* posenc_text_field();
+
+// ---- touch on the canvas
+// One changed touch point of a DOM touch event (phase 0 start, 1 move, 2 end, 3 cancel; x, y in CSS
+// pixels relative to the canvas; cancelable and time_ms: the event's). 1: the page should
+// preventDefault().
+int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms);
+
+// ---- readout: the hover readout of the last frame (the tooltip's text, lines joined by newlines; "")
+const char* posenc_hover_readout();
+
+// ---- live WebGL contexts: while the context is lost, draw nothing (every GL call would fail);
+// posenc_set_paused(0) resumes and wakes the app.
+void posenc_set_paused(int paused);
+
+// ---- the wheel: 1 when it should reach the app (over a zoomable map, or over a panel that can scroll);
+// otherwise the page scrolls as if the canvas were not there.
+int posenc_wants_wheel();
+
+// ---- prefers-color-scheme changed: theme=auto follows it.
+void posenc_set_system_dark(int dark);
+
+// ---- not called by the page
+// Whether the main loop is paused because nothing changes (tests/e2e/idle: an idle page requests no
+// frames).
+int posenc_sleeping();
+// Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
+double posenc_last_update_ms();
+
+}  // extern "C"
