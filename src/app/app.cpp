@@ -216,7 +216,8 @@ std::string App::describe() {
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
-  for (const auto& [k, v] : state) params[k] = v;
+  // A long value (a pasted tensor, a factor list) is named by its length: the live region reads this.
+  for (const auto& [k, v] : state) params[k] = v.size() <= 200 ? v : "(" + std::to_string(v.size()) + " characters)";
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {
