@@ -203,8 +203,18 @@ class CheckView final : public ModelLinkedView {
 
   void text_param(ParamList& p, const char* key, std::string& member, const char* label) {
     p.text(key,
-           [&member](const std::string& s) -> std::string {
+           [&member, key](const std::string& s) -> std::string {
              if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
+             // Anything but numbers (and brackets that close) is refused here; rows of different lengths
+             // and a wrong shape are the check's errors, so a half-typed tensor still round-trips.
+             if (s.find_first_not_of(" \t\r\n") != std::string::npos) {
+               try {
+                 model_io::parse_tensor_text(s, key);
+               } catch (const InvalidArgument& e) {
+                 if (std::string(e.what()).rfind("row ", 0) != 0 || std::string(e.what()).find(" has ") == std::string::npos)
+                   return e.what();
+               }
+             }
              member = s;
              return "";
            },
@@ -690,7 +700,18 @@ void CheckView::draw_pairs(ImVec2 size) {
 
 void CheckView::draw_figure(ImVec2 size) {
   const float top = ImGui::GetCursorScreenPos().y;
-  if (!alone()) draw_verdict();
+  if (!alone()) {
+    draw_verdict();
+  } else {
+    // One figure alone (a small embed): the verdict and the top cause in one line above it.
+    std::string line = result_.match ? "MATCH" : "MISMATCH";
+    if (!result_.diagnosis.empty())
+      line += std::string(": ") + check_cause_name(result_.diagnosis.front().cause) + " explains " +
+              percent(result_.diagnosis.front().explains);
+    const ImVec4 color = result_.match ? good_color() : error_color();
+    text_fit(line + (example_words_.empty() ? "" : " (built-in example)"), &color);
+    probe_last_item("text.check.verdict");
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   size.y = std::max(size.y - (origin.y - top), 120.0f);
   const char* map_title = logits() ? "|actual - expected| (query x key)" : "|actual - expected| (position x pair)";
