@@ -37,11 +37,12 @@ test('check: the view opens on a labelled example whose diagnosis is layout', as
   await context.close();
 });
 
-test('check: typing a sin tensor with the rotation direction flipped names rotation_direction', async () => {
+test('check: typing a cos tensor computed with the interleaved layout names layout', async () => {
   const d = 4, base = 10000, n = 4;
-  const { page, context, errors } = await openState(env, `view=check&kind=sin&dim=${d}&base=${base}`);
-  // sin(-angle): what a port that rotates the wrong way (sin sign flipped) writes.
-  const rows = Array.from({ length: n }, (_, p) => halfRow(p, d, base, (a) => -Math.sin(a)).map((v) => v.toPrecision(9)).join(' '));
+  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`);
+  // [cos p w_0, cos p w_0, cos p w_1, cos p w_1]: a port that pairs neighbours where the reference pairs halves.
+  const interleavedRow = (p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]);
+  const rows = Array.from({ length: n }, (_, p) => interleavedRow(p).map((v) => v.toPrecision(7)).join(' '));
   const r = await itemRect(page, 'input.tensor');
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
   await waitFrames(page, 2);
@@ -52,11 +53,11 @@ test('check: typing a sin tensor with the rotation direction flipped names rotat
   assert.equal(state.tensor.trim().split('\n').length, n);
   const live = await liveRegion(page);
   assert.match(live, /Verdict: mismatch/, live);
-  assert.match(live, /Top cause: rotation_direction/, live);
+  assert.match(live, /Top cause: layout/, live);
   assert.doesNotMatch(live, /Example \(built in\)/);
-  assert.ok((await page.evaluate(() => window.posenc.probes())).includes('cause.rotation_direction'));
-  // The same tensor with the right sign matches.
-  const good = Array.from({ length: n }, (_, p) => halfRow(p, d, base, Math.sin).map((v) => v.toPrecision(9)).join(' '));
+  assert.ok((await page.evaluate(() => window.posenc.probes())).includes('cause.layout'));
+  // The same positions in the reference's half layout match.
+  const good = Array.from({ length: n }, (_, p) => halfRow(p, d, base, Math.cos).map((v) => v.toPrecision(9)).join(' '));
   await page.evaluate((t) => window.posenc.setState({ tensor: t }), good.join('\n'));
   const matched = await liveRegion(page);
   assert.match(matched, /Verdict: match/, matched);

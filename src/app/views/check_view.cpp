@@ -111,6 +111,12 @@ std::string fitted_text(const RopeCheckDiagnosis& d) {
   return out;
 }
 
+// A message or fix as one clause (the core's may end with a period; the view adds its own).
+std::string clause(std::string s) {
+  while (!s.empty() && (s.back() == '.' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 std::string percent(double f) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g%%", 100 * f);
@@ -423,7 +429,7 @@ void CheckView::recompute() {
   for (int p : result_.column_pair) has_pass_ = has_pass_ || (p < 0 && !logits());
   has_residual_ = !result_.diagnosis.empty() && result_.diagnosis.front().predicted.size() == result_.expected.size();
   residual_pp_ = has_residual_ ? per_pair((result_.actual - result_.diagnosis.front().predicted).cwiseAbs()) : Matrix();
-  vmax_ = float(std::max(error_pp_.size() ? error_pp_.maxCoeff() : 0.0, 1e-300));
+  vmax_ = std::max(float(error_pp_.size() ? error_pp_.maxCoeff() : 0.0), 1e-30f);  // a match: a non-empty range
   // Per pair (logits: per query row): the largest error, residual and tolerance.
   const int groups = int(logits() ? error_pp_.rows() : error_pp_.cols());
   pair_error_.assign(size_t(groups), 0.0);
@@ -492,7 +498,7 @@ std::string CheckView::formula_words() const {
   out += std::string(" Top cause: ") + check_cause_name(d.cause) + ", explains " + percent(d.explains);
   const std::string fit = fitted_text(d);
   if (!fit.empty()) out += " (" + fit + ")";
-  out += ": " + d.message + ". Fix: " + d.fix + ".";
+  out += ": " + clause(d.message) + ". Fix: " + clause(d.fix) + ".";
   return out;
 }
 
@@ -607,8 +613,8 @@ void CheckView::draw_verdict() {
     const RopeCheckDiagnosis& d = r.diagnosis[i];
     const std::string fit = fitted_text(d);
     ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause),
-                       percent(d.explains).c_str(), fit.empty() ? "" : "; ", fit.c_str(), d.message.c_str(),
-                       d.fix.c_str());
+                       percent(d.explains).c_str(), fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(),
+                       clause(d.fix).c_str());
     probe_last_item(("text.check.cause" + std::to_string(i)).c_str());
     if (i == 0) probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(),
                            ImGui::GetItemRectMax());
