@@ -100,11 +100,18 @@ std::string parse_positions(const std::string& text, std::vector<int64_t>& out) 
   return "";
 }
 
+// Six significant digits: what a reader compares (the export and window.posenc.check carry full precision).
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
 std::string fitted_text(const RopeCheckDiagnosis& d) {
   std::string out;
   for (const auto& [name, value] : d.fitted) {
     out += (out.empty() ? "" : ", ") + name + " = ";
-    if (const double* x = std::get_if<double>(&value)) out += format_number(*x);
+    if (const double* x = std::get_if<double>(&value)) out += short_number(*x);
     else if (const std::string* s = std::get_if<std::string>(&value)) out += *s;
     else out += std::get<bool>(value) ? "true" : "false";
   }
@@ -490,10 +497,10 @@ std::string CheckView::formula_words() const {
   if (failed() || result_.expected.size() == 0) return out + " It cannot be checked yet: see the notice.";
   if (!example_words_.empty()) out += " " + example_words_;
   if (result_.match) {
-    out += " Verdict: match, max |actual - expected| " + format_number(result_.max_abs_error) + " within the tolerance.";
+    out += " Verdict: match, max |actual - expected| " + short_number(result_.max_abs_error) + " within the tolerance.";
     return out;
   }
-  out += " Verdict: mismatch, max |actual - expected| " + format_number(result_.max_abs_error) + ".";
+  out += " Verdict: mismatch, max |actual - expected| " + short_number(result_.max_abs_error) + ".";
   const RopeCheckDiagnosis& d = result_.diagnosis.front();
   out += std::string(" Top cause: ") + check_cause_name(d.cause) + ", explains " + percent(d.explains);
   const std::string fit = fitted_text(d);
@@ -596,13 +603,13 @@ void CheckView::draw_verdict() {
   ImGui::PushStyleColor(ImGuiCol_Text, r.match ? good_color() : error_color());
   ImGui::TextWrapped("%s: %s tensor %lld x %lld, max |actual - expected| = %s (rel %s) at %s: expected %s, actual %s",
                      r.match ? "MATCH" : "MISMATCH", check_kind_name(CheckKind(kind_)), (long long)r.actual.rows(),
-                     (long long)r.actual.cols(), format_number(r.max_abs_error).c_str(),
-                     format_number(r.max_rel_error).c_str(), where.c_str(), format_number(r.worst_expected).c_str(),
-                     format_number(r.worst_actual).c_str());
+                     (long long)r.actual.cols(), short_number(r.max_abs_error).c_str(),
+                     short_number(r.max_rel_error).c_str(), where.c_str(), short_number(r.worst_expected).c_str(),
+                     short_number(r.worst_actual).c_str());
   ImGui::PopStyleColor();
   probe_last_item("text.check.verdict");
   if (r.default_tolerance)
-    ImGui::TextWrapped("tolerance: the float32 rule (angle coefficient %s; docs/cli.md)", format_number(r.angle_rel).c_str());
+    ImGui::TextWrapped("tolerance: the float32 rule (angle coefficient %s; docs/cli.md)", short_number(r.angle_rel).c_str());
   else
     ImGui::TextWrapped("tolerance: abs %s + rel %s x |expected|", format_number(r.given_tolerance.abs).c_str(),
                        format_number(r.given_tolerance.rel).c_str());
