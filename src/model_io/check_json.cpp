@@ -13,7 +13,6 @@ namespace posenc::model_io {
 namespace {
 
 using json = nlohmann::json;
-using ojson = nlohmann::ordered_json;
 
 // Keys are echoed in errors at most this long (a huge unknown key must not become a huge message).
 std::string shown_key(const std::string& k) { return k.size() <= 64 ? k : k.substr(0, 64) + "..."; }
@@ -166,11 +165,27 @@ RopeCheckReference read_reference(const json& j) {
   return r;
 }
 
-ojson fit_value(const CheckFitValue& v) {
-  if (const double* d = std::get_if<double>(&v)) return *d;
-  if (const std::string* s = std::get_if<std::string>(&v)) return *s;
-  return std::get<bool>(v);
+// JSON text of one value (numbers as nlohmann writes them: shortest round trip).
+std::string text_of(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string fit_text(const CheckFitValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return text_of(*d);
+  if (const std::string* s = std::get_if<std::string>(&v)) return text_of(*s);
+  return std::get<bool>(v) ? "true" : "false";
 }
+
+// An object's text with its keys in the given order (the response's documented order).
+class ObjectText {
+ public:
+  ObjectText& add(const std::string& key, const std::string& value_text) {
+    text_ += (text_.size() > 1 ? "," : "") + text_of(key) + ":" + value_text;
+    return *this;
+  }
+  std::string str() const { return text_ + "}"; }
+
+ private:
+  std::string text_ = "{";
+};
 
 }  // namespace
 
@@ -207,24 +222,39 @@ CheckRequest read_check_request(const json& req) {
   return out;
 }
 
-ojson check_response_json(const RopeCheckResult& r, CheckKind kind) {
-  ojson out;
-  out["match"] = r.match;
-  out["max_abs_error"] = r.max_abs_error;
-  out["max_rel_error"] = r.max_rel_error;
-  if (r.default_tolerance) out["tolerance"] = {{"rule", "float32"}, {"angle_rel", r.angle_rel}};
-  else out["tolerance"] = {{"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
-  out["worst"] = {{"index", r.worst_index}, {"expected", r.worst_expected}, {"actual", r.worst_actual}};
-  ojson diagnosis = ojson::array();
+std::string check_response_dump(const RopeCheckResult& r, CheckKind kind) {
+  ObjectText out;
+  out.add("match", r.match ? "true" : "false");
+  out.add("max_abs_error", text_of(r.max_abs_error));
+  out.add("max_rel_error", text_of(r.max_rel_error));
+  if (r.default_tolerance)
+    out.add("tolerance", ObjectText().add("rule", "\"float32\"").add("angle_rel", text_of(r.angle_rel)).str());
+  else
+    out.add("tolerance", ObjectText()
+                             .add("abs", text_of(r.given_tolerance.abs))
+                             .add("rel", text_of(r.given_tolerance.rel))
+                             .str());
+  out.add("worst", ObjectText()
+                       .add("index", text_of(r.worst_index))
+                       .add("expected", text_of(r.worst_expected))
+                       .add("actual", text_of(r.worst_actual))
+                       .str());
+  std::string diagnosis = "[";
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
-    ojson fitted = ojson::object();
-    for (const auto& [name, value] : d.fitted) fitted[name] = fit_value(value);
-    diagnosis.push_back({{"cause", check_cause_name(d.cause)}, {"explains", d.explains}, {"fitted", fitted},
-                         {"message", d.message}, {"fix", d.fix}});
+    ObjectText fitted;
+    for (const auto& [name, value] : d.fitted) fitted.add(name, fit_text(value));
+    diagnosis += (diagnosis.size() > 1 ? "," : "") + ObjectText()
+                                                         .add("cause", text_of(check_cause_name(d.cause)))
+                                                         .add("explains", text_of(d.explains))
+                                                         .add("fitted", fitted.str())
+                                                         .add("message", text_of(d.message))
+                                                         .add("fix", text_of(d.fix))
+                                                         .str();
   }
-  out["diagnosis"] = diagnosis;
-  if (kind == CheckKind::Logits) out["equivalent_under_softmax"] = r.equivalent_under_softmax.value_or(false);
-  return out;
+  out.add("diagnosis", diagnosis + "]");
+  if (kind == CheckKind::Logits)
+    out.add("equivalent_under_softmax", r.equivalent_under_softmax.value_or(false) ? "true" : "false");
+  return out.str();
 }
 
 std::string check_response_text(const std::string& text) {
@@ -237,14 +267,15 @@ std::string check_response_text(const std::string& text) {
   };
   json req;
   try {
-    req = json::parse(text, depth_limit);
+    const std::string_view view(text);  // the iterator type config.json's parse uses: one parser in the page
+    req = json::parse(view.begin(), view.end(), depth_limit);
   } catch (const json::parse_error& e) {
     throw InvalidArgument("", std::string("the request is not JSON: ") + e.what());
   }
   if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
   if (!req.contains("op") || req["op"] != "check") throw InvalidArgument("op", "op must be \"check\"");
   const CheckRequest c = read_check_request(req);
-  return check_response_json(rope_check(c.reference, c.input), c.input.kind).dump();
+  return check_response_dump(rope_check(c.reference, c.input), c.input.kind);
 }
 
 }  // namespace posenc::model_io

@@ -24,9 +24,11 @@ struct CheckRequest {
 };
 CheckRequest read_check_request(const nlohmann::json& request);
 
-// {"match", "max_abs_error", "max_rel_error", "tolerance", "worst": {"index", "expected", "actual"},
-//  "diagnosis": [{"cause", "explains", "fitted", "message", "fix"}], "equivalent_under_softmax" (logits)}.
-nlohmann::ordered_json check_response_json(const RopeCheckResult& result, CheckKind kind);
+// The response as compact JSON text, keys in this order: {"match", "max_abs_error", "max_rel_error",
+// "tolerance" ({"rule": "float32", "angle_rel"} or {"abs", "rel"}), "worst": {"index", "expected", "actual"},
+// "diagnosis": [{"cause", "explains", "fitted": {in the cause's order}, "message", "fix"}],
+// "equivalent_under_softmax" (logits only)}. Text, not an ordered_json: the page carries one JSON type.
+std::string check_response_dump(const RopeCheckResult& result, CheckKind kind);
 
 // Request text -> response text (compact JSON). Throws InvalidArgument (field "" for malformed JSON).
 std::string check_response_text(const std::string& request_text);
