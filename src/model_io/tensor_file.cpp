@@ -214,6 +214,11 @@ Matrix parse_tensor_text(std::string_view text, const std::string& field) {
       ++i;
       continue;
     }
+    if (c == ';' && !bracketed) {  // "1 2; 3 4": rows on one line (a URL carries no newline)
+      end_row();
+      ++i;
+      continue;
+    }
     if (c == ' ' || c == '\t' || c == '\r' || c == ',' || c == ';') {
       ++i;
       continue;

@@ -26,8 +26,8 @@ bool is_npy(std::span<const uint8_t> bytes);
 Matrix read_npy(std::span<const uint8_t> bytes, const std::string& field);
 
 // Text: with brackets, each innermost [...] is a row ("[1, 2, 3]" is 1 x 3, "[[1,2],[3,4]]" is 2 x 2);
-// without, each non-empty line is a row of numbers separated by spaces, tabs, commas or semicolons
-// (lines starting with '#' are comments, as numpy.savetxt writes them). Every row the same length, every
+// without, each non-empty line is a row of numbers separated by spaces, tabs or commas, and ';' also ends a
+// row ("1 2; 3 4" is 2 x 2; '#' starts a comment to the line's end, as numpy.savetxt writes its header). Every row the same length, every
 // number finite. Throws InvalidArgument(field, ...) naming the row and column of a bad entry.
 Matrix parse_tensor_text(std::string_view text, const std::string& field);
 

@@ -50,7 +50,8 @@ test('check: typing a cos tensor computed with the interleaved layout names layo
   await page.mouse.move(1, 1);
   const state = await page.evaluate(() => window.posenc.getState());
   assert.equal(state.source, 'text', 'typing switches the source to the pasted text');
-  assert.equal(state.tensor.trim().split('\n').length, n);
+  // In the URL the rows are separated by ';' (a URL value holds no newline).
+  assert.equal(state.tensor.split(';').length, n, state.tensor);
   const live = await liveRegion(page);
   assert.match(live, /Verdict: mismatch/, live);
   assert.match(live, /Top cause: layout/, live);
@@ -58,7 +59,7 @@ test('check: typing a cos tensor computed with the interleaved layout names layo
   assert.ok((await page.evaluate(() => window.posenc.probes())).includes('cause.layout'));
   // The same positions in the reference's half layout match.
   const good = Array.from({ length: n }, (_, p) => halfRow(p, d, base, Math.cos).map((v) => v.toPrecision(9)).join(' '));
-  await page.evaluate((t) => window.posenc.setState({ tensor: t }), good.join('\n'));
+  await page.evaluate((t) => window.posenc.setState({ tensor: t }), good.join('; '));
   const matched = await liveRegion(page);
   assert.match(matched, /Verdict: match/, matched);
   assert.equal((await page.evaluate(() => window.posenc.describe())).numbers.find((x) => x.name === 'match').value, 1);

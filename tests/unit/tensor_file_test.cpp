@@ -129,7 +129,7 @@ TEST(TensorText, RowsCsvAndJsonArrays) {
   ASSERT_EQ(a.rows(), 2);
   ASSERT_EQ(a.cols(), 3);
   EXPECT_EQ(a(1, 1), 5.0);
-  const Matrix b = mio::parse_tensor_text("1.5e-3, -2;\n3, 4", "tensor");
+  const Matrix b = mio::parse_tensor_text("1.5e-3, -2; 3, 4", "tensor");  // ";" ends a row too
   EXPECT_EQ(b(0, 0), 1.5e-3);
   EXPECT_EQ(b(1, 1), 4.0);
   const Matrix c = mio::parse_tensor_text("[[1, 2], [3, 4], [5, 6]]", "tensor");

@@ -228,10 +228,28 @@ class CheckView final : public ModelLinkedView {
                    return e.what();
                }
              }
-             member = s;
+             // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
+             member.clear();
+             for (std::size_t i = 0; i < s.size(); ++i) {
+               if (s[i] != ';') {
+                 member += s[i];
+                 continue;
+               }
+               member += '\n';
+               while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
+             }
              return "";
            },
-           [&member] { return member; }, {.label = label});
+           [&member] {
+             std::string url;
+             for (char ch : member)
+               if (ch == '\n') url += "; ";
+               else if (ch == '\t') url += ' ';
+               else if (ch != '\r') url += ch;
+             while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
+             return url;
+           },
+           {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays"});
   }
   std::string set_positions(const std::string& s) {
     std::vector<int64_t> v;
