@@ -73,7 +73,10 @@ TEST(CheckView, APastedTensorRoundTripsAndIsDiagnosed) {
   const posenc::app::ExportData data = a.export_data();
   bool found = false;
   for (const auto& t : data.tables)
-    if (t.name == "summary") found = true, EXPECT_EQ(t.rows[0][0], 0.0);
+    if (t.name == "summary") {
+      found = true;
+      EXPECT_EQ(t.rows[0][0], 0.0);
+    }
   EXPECT_TRUE(found);
 }
 
