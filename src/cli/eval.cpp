@@ -1,7 +1,10 @@
 #include "eval.h"
 
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -18,6 +21,7 @@
 #include "core/encodings/sinusoidal.h"
 #include "core/models/model_config.h"
 #include "core/encodings/t5.h"
+#include "check.h"
 #include "command.h"
 #include "json_fields.h"
 #include "model_io/config_json.h"
@@ -30,13 +34,16 @@ using ojson = nlohmann::ordered_json;
 // ---------------------------------------------------------------- input / output helpers
 
 // Reads at most `limit` bytes; more is an error before anything is parsed.
-std::string read_bounded(std::istream& in, std::size_t limit, const std::string& what) {
+std::string read_bounded(std::istream& in, std::size_t limit, const std::string& what, std::size_t known_size) {
   std::string text;
+  // Known size: exactly that; unknown (a pipe): the limit, so the string never doubles past it.
+  text.reserve(known_size ? known_size : limit + 1);
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limit)
+    // Refused before appending past the limit (appending first would reallocate to twice the limit).
+    if (text.size() + static_cast<std::size_t>(in.gcount()) > limit)
       throw InvalidArgument("", what + " is larger than " + std::to_string(limit >> 20) + " MiB");
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
   }
   return text;
 }
@@ -357,6 +364,48 @@ ojson op_model(const json& req) {
   return model_io::model_position_json(m);
 }
 
+// A tensor of a check request: a number array (1 x n) or an array of rows.
+Matrix read_tensor(const Fields& f, const char* key) {
+  const json& v = f.raw().at(key);
+  if (v.is_array() && (v.empty() || !v[0].is_array())) {
+    const std::vector<double> a = f.number_array(key);
+    Matrix m(1, static_cast<Eigen::Index>(a.size()));
+    for (size_t i = 0; i < a.size(); ++i) m(0, static_cast<Eigen::Index>(i)) = a[i];
+    return m;
+  }
+  return f.matrix(key);
+}
+
+ojson op_check(const json& req) {
+  const Fields f(req, "", {"op", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"});
+  if (!f.has("reference")) throw InvalidArgument("reference", "missing field 'reference'");
+  const RopeCheckReference ref = read_check_reference(req.at("reference"));
+  const std::string kind_name = f.string("kind");
+  const auto kind = from_name<CheckKind>(kind_name);
+  if (!kind) throw InvalidArgument("kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
+  RopeCheckInput in;
+  in.kind = *kind;
+  const std::string what = "kind " + kind_name;
+  if (in.kind != CheckKind::Rotated) f.forbid("x", what);
+  if (in.kind != CheckKind::Logits) {
+    f.forbid("q", what);
+    f.forbid("k", what);
+  }
+  in.actual = read_tensor(f, "actual");
+  if (in.kind != CheckKind::InvFreq || f.has("positions")) in.positions = f.int_array("positions");
+  if (in.kind == CheckKind::Rotated) in.x = f.matrix("x");
+  if (in.kind == CheckKind::Logits) {
+    in.q = f.matrix("q");
+    in.k = f.matrix("k");
+  }
+  if (f.has("tolerance")) {
+    const Fields t = f.object("tolerance", {"abs", "rel"});
+    if (!t.has("abs") && !t.has("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
+    in.tolerance = RopeCheckTolerance{t.opt_number("abs").value_or(0.0), t.opt_number("rel").value_or(0.0)};
+  }
+  return check_response_json(rope_check(ref, in));
+}
+
 using Op = std::function<ojson(const json&)>;
 
 const std::map<std::string, Op>& op_table() {
@@ -368,6 +417,7 @@ const std::map<std::string, Op>& op_table() {
       {"rope_apply", op_rope_apply},
       {"alibi_slopes", op_alibi_slopes},
       {"model", op_model},
+      {"check", op_check},
   };
   return table;
 }
@@ -377,6 +427,7 @@ const std::map<std::string, Op>& op_table() {
 class SizeScan : public nlohmann::json_sax<json> {
  public:
   std::string too_large;  // the field that exceeded the limit
+  bool too_deep = false;  // nesting beyond kMaxJsonDepth (stopped there: nothing deeper is read)
 
   bool null() override { return count(); }
   bool boolean(bool) override { return count(); }
@@ -385,13 +436,13 @@ class SizeScan : public nlohmann::json_sax<json> {
   bool number_float(number_float_t, const string_t&) override { return count(); }
   bool string(string_t&) override { return count(); }
   bool binary(binary_t&) override { return count(); }
-  bool start_object(std::size_t) override { ++depth_; return true; }
+  bool start_object(std::size_t) override { return enter(); }
   bool end_object() override { --depth_; return true; }
-  bool start_array(std::size_t) override { ++depth_; return true; }
+  bool start_array(std::size_t) override { return enter(); }
   bool end_array() override { --depth_; return true; }
   bool key(string_t& k) override {
     if (depth_ == 1) {
-      top_ = k;
+      top_ = k.substr(0, kMaxEchoedKey);
       values_ = 0;
     }
     return true;
@@ -399,6 +450,13 @@ class SizeScan : public nlohmann::json_sax<json> {
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
 
  private:
+  bool enter() {
+    if (++depth_ > kMaxJsonDepth) {
+      too_deep = true;
+      return false;
+    }
+    return true;
+  }
   bool count() {
     if (depth_ >= 2 && ++values_ > kMaxCells) {
       too_large = top_;
@@ -420,6 +478,8 @@ json parse_request(const std::string& text) {
     SizeScan scan;
     // Syntax errors are reported by the full parse below, with nlohmann's message.
     nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    if (scan.too_deep)
+      throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
     if (!scan.too_large.empty())
       throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
   }
@@ -438,13 +498,14 @@ json parse_request(const std::string& text) {
         if (!stack.empty()) stack.pop_back();
         break;
       case json::parse_event_t::key: {
-        const std::string key = parsed.get<std::string>();
+        // By reference: a long key is not copied again (the set holds the one copy duplicates need).
+        const std::string& key = parsed.get_ref<const std::string&>();
         if (!stack.empty()) {
           if (!stack.back().keys.insert(key).second && duplicate.empty()) {
-            for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last + ".";
-            duplicate += key;
+            for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last.substr(0, kMaxEchoedKey) + ".";
+            duplicate += key.substr(0, kMaxEchoedKey);
           }
-          stack.back().last = key;
+          stack.back().last = key.substr(0, kMaxEchoedKey);  // only echoed in a duplicate's path
         }
         break;
       }
@@ -467,6 +528,29 @@ json parse_request(const std::string& text) {
 }
 
 }  // namespace
+
+RopeCheckReference read_check_reference(const json& j) {
+  if (!j.is_object()) throw InvalidArgument("reference", "reference must be a JSON object");
+  if (j.contains("config")) {
+    const Fields f(j, "reference.", {"config", "layer_type"});
+    if (!j.at("config").is_object())
+      throw InvalidArgument("reference.config", "reference.config must be a JSON object (a Hugging Face config.json)");
+    const std::string layer_type = f.has("layer_type") ? f.string("layer_type") : "";
+    const ConfigValue config = model_io::config_from_json(j.at("config"), "reference.config");
+    const ModelPosition m = under("reference.config.", [&] { return read_hf_config(config); });
+    return rope_check_reference(m, layer_type);
+  }
+  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"});
+  RopeCheckReference r;
+  r.dim = static_cast<int>(std::clamp<int64_t>(f.integer("dim"), -1, kMaxDim + 1));
+  r.base = f.number("base");
+  r.scaling = read_scaling(f, "scaling");
+  if (f.has("layout")) r.layout = read_layout(f);
+  if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
+  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim", "reference.rotary_dim must be even and in [2, reference.dim]");
+  r.softmax_scale = f.opt_number("softmax_scale");
+  return r;
+}
 
 void evaluate_request_to(const std::string& text, std::ostream& out) {
   const json req = parse_request(text);
@@ -491,8 +575,20 @@ std::string evaluate_request(const std::string& text) {
   return out.str();
 }
 
-std::string error_json(const std::string& message, const std::string& field) {
-  ojson e = {{"error", message}, {"field", field.empty() ? ojson(nullptr) : ojson(field)}};
+namespace {
+// At most `limit` bytes of s (cut at a UTF-8 boundary), then how long it was.
+std::string capped(const std::string& s, std::size_t limit) {
+  if (s.size() <= limit) return s;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+}  // namespace
+
+std::string error_json(const std::string& message, const std::string& field, bool name_empty_field) {
+  const bool named = !field.empty() || name_empty_field;
+  ojson e = {{"error", capped(message, kMaxErrorMessageBytes)},
+             {"field", named ? ojson(capped(field, kMaxEchoedKey + 64)) : ojson(nullptr)}};
   // Messages may quote request bytes: replace invalid UTF-8 rather than throw while reporting.
   return e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
@@ -506,12 +602,25 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {
 int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
   return run_command(err, "evaluating the request", "internal error: ", [&] {
     std::string text;
+    // The size is refused from the length before reading: a regular file (or stdin redirected from one) is
+    // stat-ed; a pipe is read into a buffer reserved at the limit (untouched pages cost nothing) and refused
+    // as soon as it passes it.
+    auto refuse_size = [](uint64_t size, const std::string& what) {
+      if (size > kMaxRequestBytes)
+        throw InvalidArgument("", what + " is " + std::to_string(size) + " bytes; the limit is 1 GiB");
+    };
     if (options.file == "-") {
-      text = read_bounded(std::cin, kMaxRequestBytes, "the request");
+      struct stat st {};
+      const bool regular = fstat(0, &st) == 0 && S_ISREG(st.st_mode);
+      if (regular) refuse_size(static_cast<uint64_t>(st.st_size), "the request");
+      text = read_bounded(std::cin, kMaxRequestBytes, "the request", regular ? static_cast<std::size_t>(st.st_size) : 0);
     } else {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(options.file, ec);
+      if (!ec) refuse_size(size, "the request file");
       std::ifstream in(options.file, std::ios::binary);
       if (!in) throw InvalidArgument("", "cannot read request file '" + options.file + "'");
-      text = read_bounded(in, kMaxRequestBytes, "the request file");
+      text = read_bounded(in, kMaxRequestBytes, "the request file", ec ? 0 : static_cast<std::size_t>(size));
     }
     // Errors are found before anything is written: every op computes and checks its whole result first
     // (attention then streams it row by row).

@@ -30,7 +30,14 @@ inline constexpr std::size_t kMaxRequestBytes = std::size_t{1} << 30;
 std::string evaluate_request(const std::string& text);
 void evaluate_request_to(const std::string& text, std::ostream& out);
 
-// {"error": message, "field": field or null} followed by a newline.
-std::string error_json(const std::string& message, const std::string& field);
+// Nesting depth of a request (a matrix is 2 deep, a config.json rarely more than 5).
+inline constexpr int kMaxJsonDepth = 64;
+// Bytes of a key / of a message echoed in an error; longer ones are cut and their length given.
+inline constexpr std::size_t kMaxEchoedKey = 256;
+inline constexpr std::size_t kMaxErrorMessageBytes = 2048;
+
+// {"error": message, "field": field or null} followed by a newline; field "" is null unless
+// name_empty_field (an unknown key "" is named as ""). Both are capped (kMaxErrorMessageBytes, kMaxEchoedKey).
+std::string error_json(const std::string& message, const std::string& field, bool name_empty_field = false);
 
 }  // namespace posenc::cli

@@ -43,7 +43,11 @@ Fields::Fields(const json& j, std::string prefix, std::span<const char* const> a
   for (const auto& [key, value] : j_.items()) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || key == a;
-    if (!ok) throw InvalidArgument(prefix_ + key, "unknown field '" + prefix_ + key + "' in " + object_name(prefix_));
+    if (!ok) {
+      // A key is echoed up to 256 bytes (a 50 MB key must not come back in full, twice).
+      const std::string shown = key.size() <= 256 ? key : key.substr(0, 256) + "... (" + std::to_string(key.size()) + " bytes)";
+      throw KeyError(prefix_ + shown, "unknown field '" + prefix_ + shown + "' in " + object_name(prefix_));
+    }
   }
 }
 

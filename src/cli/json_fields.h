@@ -17,6 +17,13 @@ namespace posenc::cli {
 
 using json = nlohmann::json;
 
+// An error about a field named by the request itself (an unknown key): its field is reported even when it
+// is the empty key "".
+class KeyError : public InvalidArgument {
+ public:
+  using InvalidArgument::InvalidArgument;
+};
+
 class Fields {
  public:
   // Throws unless j is an object whose keys are all in `allowed`. prefix is "" or "scaling." etc.

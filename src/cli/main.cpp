@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "check.h"
 #include "eval.h"
 #include "inspect.h"
 #if defined(POSENC_HAVE_APP)
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
 
   posenc::cli::EvalOptions eval_options;
   CLI::App* eval = posenc::cli::add_eval_command(app, eval_options);
+  posenc::cli::CheckOptions check_options;
+  CLI::App* check = posenc::cli::add_check_command(app, check_options);
   posenc::cli::InspectOptions inspect_options;
   CLI::App* inspect = posenc::cli::add_inspect_command(app, inspect_options);
 #if defined(POSENC_HAVE_APP)
@@ -48,6 +51,7 @@ int main(int argc, char** argv) {
   }
 
   if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
+  if (check->parsed()) return posenc::cli::run_check(check_options, std::cout, std::cerr);
   if (inspect->parsed()) return posenc::cli::run_inspect(inspect_options, std::cout, std::cerr);
 #if defined(POSENC_HAVE_APP)
   if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);

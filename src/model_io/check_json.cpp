@@ -7,12 +7,12 @@
 #include "core/models/model_config.h"
 #include "core/names.h"
 #include "model_io/config_json.h"
-#include "model_io/tensor_file.h"
 
 namespace posenc::model_io {
 namespace {
 
 using json = nlohmann::json;
+constexpr std::size_t kMaxTensorElements = std::size_t{1} << 24;
 
 // Keys are echoed in errors at most this long (a huge unknown key must not become a huge message).
 std::string shown_key(const std::string& k) { return k.size() <= 64 ? k : k.substr(0, 64) + "..."; }
@@ -168,8 +168,17 @@ RopeCheckReference read_reference(const json& j) {
 // JSON text of one value (numbers as nlohmann writes them: shortest round trip).
 std::string text_of(const json& v) { return v.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-std::string fit_text(const CheckFitValue& v) {
-  if (const double* d = std::get_if<double>(&v)) return text_of(*d);
+// A number, or null when it is not finite (as posenc eval writes it).
+std::string number_text(double v) { return std::isfinite(v) ? text_of(v) : "null"; }
+
+// Counts (offset, seq_len, dims, sign) are JSON integers, as posenc eval writes them.
+std::string fit_text(const std::string& key, const CheckFitValue& v) {
+  if (const double* d = std::get_if<double>(&v)) {
+    const bool count = key == "offset" || key == "seq_len" || key == "exponent_dim" || key == "pair_offset" ||
+                       key == "sin_sign";
+    if (count && std::fabs(*d) < 0x1p53 && *d == std::floor(*d)) return text_of(static_cast<int64_t>(*d));
+    return number_text(*d);
+  }
   if (const std::string* s = std::get_if<std::string>(&v)) return text_of(*s);
   return std::get<bool>(v) ? "true" : "false";
 }
@@ -209,11 +218,16 @@ CheckRequest read_check_request(const json& req) {
   } else if (*kind != CheckKind::InvFreq) {
     throw InvalidArgument("positions", "positions is missing (kind " + std::string(name_of(*kind)) + ")");
   }
+  const std::string what = "kind " + std::string(name_of(*kind));
+  if (*kind != CheckKind::Rotated && req.contains("x")) throw InvalidArgument("x", "x is not a field of " + what);
+  for (const char* k : {"q", "k"})
+    if (*kind != CheckKind::Logits && req.contains(k)) throw InvalidArgument(k, std::string(k) + " is not a field of " + what);
   for (const char* k : {"x", "q", "k"})
     if (req.contains(k)) (std::string(k) == "x" ? out.input.x : std::string(k) == "q" ? out.input.q : out.input.k) = matrix(req[k], k);
   if (req.contains("tolerance")) {
     const json& t = req["tolerance"];
     only_keys(t, "tolerance.", {"abs", "rel"}, "tolerance (abs, rel)");
+    if (!t.contains("abs") && !t.contains("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
     RopeCheckTolerance tol;
     if (t.contains("abs")) tol.abs = number(t["abs"], "tolerance.abs");
     if (t.contains("rel")) tol.rel = number(t["rel"], "tolerance.rel");
@@ -225,35 +239,40 @@ CheckRequest read_check_request(const json& req) {
 std::string check_response_dump(const RopeCheckResult& r, CheckKind kind) {
   ObjectText out;
   out.add("match", r.match ? "true" : "false");
-  out.add("max_abs_error", text_of(r.max_abs_error));
-  out.add("max_rel_error", text_of(r.max_rel_error));
+  out.add("max_abs_error", number_text(r.max_abs_error));
+  out.add("max_rel_error", number_text(r.max_rel_error));
   if (r.default_tolerance)
-    out.add("tolerance", ObjectText().add("rule", "\"float32\"").add("angle_rel", text_of(r.angle_rel)).str());
+    out.add("tolerance", ObjectText()
+                             .add("rule", "\"float32\"")
+                             .add("angle_rel", number_text(r.angle_rel))
+                             .add("max", number_text(r.tolerance.size() ? r.tolerance.maxCoeff() : 0.0))
+                             .str());
   else
     out.add("tolerance", ObjectText()
+                             .add("rule", "\"given\"")
                              .add("abs", text_of(r.given_tolerance.abs))
                              .add("rel", text_of(r.given_tolerance.rel))
                              .str());
   out.add("worst", ObjectText()
                        .add("index", text_of(r.worst_index))
-                       .add("expected", text_of(r.worst_expected))
-                       .add("actual", text_of(r.worst_actual))
+                       .add("expected", number_text(r.worst_expected))
+                       .add("actual", number_text(r.worst_actual))
                        .str());
   std::string diagnosis = "[";
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     ObjectText fitted;
-    for (const auto& [name, value] : d.fitted) fitted.add(name, fit_text(value));
+    for (const auto& [name, value] : d.fitted) fitted.add(name, fit_text(name, value));
     diagnosis += (diagnosis.size() > 1 ? "," : "") + ObjectText()
                                                          .add("cause", text_of(check_cause_name(d.cause)))
-                                                         .add("explains", text_of(d.explains))
+                                                         .add("explains", number_text(d.explains))
                                                          .add("fitted", fitted.str())
                                                          .add("message", text_of(d.message))
                                                          .add("fix", text_of(d.fix))
                                                          .str();
   }
   out.add("diagnosis", diagnosis + "]");
-  if (kind == CheckKind::Logits)
-    out.add("equivalent_under_softmax", r.equivalent_under_softmax.value_or(false) ? "true" : "false");
+  (void)kind;  // equivalent_under_softmax is set for logits only
+  if (r.equivalent_under_softmax) out.add("equivalent_under_softmax", *r.equivalent_under_softmax ? "true" : "false");
   return out.str();
 }
 

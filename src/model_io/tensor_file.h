@@ -1,37 +1,38 @@
-// A user's tensor from the bytes of a file or from pasted text, as a row-major double matrix: NumPy .npy
-// (float16 / float32 / float64, little-endian, C order) and text (whitespace / comma separated rows, or
-// JSON-style nested arrays). Both are bounded before anything is allocated: a .npy header's shape is
-// checked against the file's size, text against its length; at most kMaxTensorElements numbers.
+// Reading a user's tensor from a file: NumPy .npy (float16/32/64, C order), .safetensors (F16, BF16, F32,
+// F64), JSON (a number, an array, or an array of rows) or text (rows of numbers separated by whitespace or
+// commas; '#' starts a comment line). Every header is bounded: shape and offsets are checked against the
+// file's size before anything is allocated for the data. Errors are InvalidArgument naming `field`.
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
-#include <span>
 #include <string>
-#include <string_view>
+#include <vector>
 
 #include "core/types.h"
 
 namespace posenc::model_io {
 
-inline constexpr std::size_t kMaxTensorElements = std::size_t{1} << 24;
-inline constexpr std::size_t kMaxNpyHeaderBytes = std::size_t{1} << 16;
+// Largest text / JSON tensor file and largest .npy / .safetensors header accepted.
+inline constexpr std::uint64_t kMaxTensorTextBytes = std::uint64_t{256} << 20;
+inline constexpr std::uint64_t kMaxTensorHeaderBytes = std::uint64_t{1} << 20;
 
-// True when the bytes start with the .npy magic ("\x93NUMPY").
-bool is_npy(std::span<const uint8_t> bytes);
+struct TensorData {
+  std::vector<int64_t> shape;  // as stored (0 dims for a scalar)
+  std::vector<double> values;  // row-major
+};
 
-// A .npy file's array: shape () -> 1 x 1, (n,) -> 1 x n, (r, c) -> r x c; more dimensions only when all
-// but the last two are 1 (a batch of one). Throws InvalidArgument(field, ...) naming what is wrong (magic,
-// version, header, dtype, fortran_order, shape, size).
-Matrix read_npy(std::span<const uint8_t> bytes, const std::string& field);
+// The tensor in `path`, chosen by extension (.npy, .safetensors, .json, anything else: text). `name` selects a
+// safetensors tensor ("" = the only one, or the one named `default_name` when there are several). At most
+// 2^24 elements.
+TensorData read_tensor_file(const std::string& path, const std::string& name, const std::string& field,
+                            const std::string& default_name = "");
 
-// Text: with brackets, each innermost [...] is a row ("[1, 2, 3]" is 1 x 3, "[[1,2],[3,4]]" is 2 x 2);
-// without, each non-empty line is a row of numbers separated by spaces, tabs or commas, and ';' also ends a
-// row ("1 2; 3 4" is 2 x 2; '#' starts a comment to the line's end, as numpy.savetxt writes its header). Every row the same length, every
-// number finite. Throws InvalidArgument(field, ...) naming the row and column of a bad entry.
-Matrix parse_tensor_text(std::string_view text, const std::string& field);
+// Parsers of bytes already in memory (the readers above use them after bounding the file).
+TensorData parse_npy(const std::string& bytes, const std::string& field);
+TensorData parse_tensor_text(const std::string& text, const std::string& field);
 
-// Row-major text of a matrix (one row per line, numbers separated by spaces, shortest round-trip form).
-std::string tensor_text(const Matrix& m);
+// The tensor as a matrix: leading dimensions of size 1 are dropped ((1, 1, n, d) -> n x d); a vector is
+// 1 x n; a scalar 1 x 1. More than two dimensions of size > 1 throw.
+Matrix tensor_matrix(const TensorData& t, const std::string& field);
 
 }  // namespace posenc::model_io

@@ -218,15 +218,15 @@ class CheckView final : public ModelLinkedView {
     p.text(key,
            [&member, key](const std::string& s) -> std::string {
              if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
-             // Anything but numbers (and brackets that close) is refused here; rows of different lengths
-             // and a wrong shape are the check's errors, so a half-typed tensor still round-trips.
-             if (s.find_first_not_of(" \t\r\n") != std::string::npos) {
-               try {
-                 model_io::parse_tensor_text(s, key);
-               } catch (const InvalidArgument& e) {
-                 if (std::string(e.what()).rfind("row ", 0) != 0 || std::string(e.what()).find(" has ") == std::string::npos)
-                   return e.what();
-               }
+             // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
+             // is refused here; rows of different lengths and a wrong shape are the check's errors naming
+             // the key, so a half-typed tensor still round-trips through the URL.
+             bool comment = false;
+             for (char ch : s) {
+               if (ch == '\n') comment = false;
+               if (ch == '#') comment = true;
+               if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#", ch))
+                 return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
              }
              // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
              member.clear();
@@ -388,9 +388,9 @@ void CheckView::recompute() {
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
       throw CannotCompute{key, std::string("paste ") + what};
     try {
-      return model_io::parse_tensor_text(text, key);
+      return model_io::tensor_matrix(model_io::parse_tensor_text(text, key), key);
     } catch (const InvalidArgument& e) {
-      throw CannotCompute{key, key + ": " + e.what()};
+      throw CannotCompute{key, e.what()};  // the reader's message names the key
     }
   };
   const Source source = Source(source_);
@@ -779,10 +779,10 @@ std::string load_tensor_bytes(const unsigned char* data, std::size_t size, const
   std::string error;
   try {
     if (!data && size > 0) throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
-    const std::span<const uint8_t> bytes(data, size);
-    m = model_io::is_npy(bytes)
-            ? model_io::read_npy(bytes, "tensor")
-            : model_io::parse_tensor_text(std::string_view(reinterpret_cast<const char*>(data), size), "tensor");
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const bool npy = size >= 6 && std::memcmp(data, "\x93NUMPY", 6) == 0;
+    m = model_io::tensor_matrix(npy ? model_io::parse_npy(bytes, "tensor") : model_io::parse_tensor_text(bytes, "tensor"),
+                                "tensor");
   } catch (const InvalidArgument& e) {
     error = e.what();
     m = Matrix();

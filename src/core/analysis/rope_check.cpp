@@ -444,7 +444,7 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
       pb.rows = n, pb.cols = pb.dim;
       break;
     case CheckKind::Logits:
-      require(n <= 4096, "positions", "kind logits takes at most 4096 positions");
+      require(n <= 2048, "positions", "kind logits takes at most 2048 positions (n x n logits, each fit a copy)");
       require(static_cast<double>(n) * static_cast<double>(n) * pb.dim <= static_cast<double>(kMaxWork), "positions",
               "len(positions)^2 * dim must be <= 2^31");
       require(in.q.rows() == n && in.q.cols() == pb.dim, "q",
@@ -508,7 +508,7 @@ struct Diagnoser {
     out.push_back(std::move(d));
     // Keep memory bounded: only the best few predicted tensors stay.
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
-    if (out.size() > 2 * kMaxKept) out.pop_back();
+    if (out.size() > kMaxKept + 2) out.pop_back();
   }
 
   Matrix full(const Setting& s) const { return render(pb, s, all_rows(pb)); }
@@ -619,6 +619,7 @@ struct Diagnoser {
     const double den = dir.squaredNorm();
     if (den <= 0) return;
     const double m = (actual - t0).cwiseProduct(dir).sum() / den;
+    if (m <= 0) return;  // a negative magnitude is a sign flip: rotation_direction says it in its own terms
     Setting s = ref;
     s.magnitude = m;
     const double a = ref.magnitude;

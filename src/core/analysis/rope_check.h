@@ -123,7 +123,8 @@ struct RopeCheckResult {
 };
 
 // Builds the reference, compares, and (on a mismatch) diagnoses. Bounded: at most 2^24 elements in any
-// matrix and n^2 * dim <= 2^31 for logits; the fits run on at most 256 positions, the scores on all.
+// matrix, logits at most 2048 positions; the fits run on at most 256 positions, the scores on all, and at
+// most 8 predicted tensors are held at once.
 RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input);
 
 // The reference tensor alone (same shape rules as rope_check; `actual` only selects the cos/sin width).

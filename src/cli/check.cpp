@@ -1,0 +1,234 @@
+#include "check.h"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "command.h"
+#include "core/bounds.h"
+#include "core/models/model_config.h"
+#include "eval.h"
+#include "model_io/config_json.h"
+#include "model_io/tensor_file.h"
+
+namespace posenc::cli {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+ojson number_or_null(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
+
+std::string fmt(double v) {
+  std::ostringstream s;
+  s.precision(6);
+  s << v;
+  return s.str();
+}
+
+std::string fit_text(const CheckFitValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return fmt(*d);
+  if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  return std::get<std::string>(v);
+}
+
+// "0,1,2", "0 1 2", "start:stop[:step]" (Python's range), or a tensor file of integers.
+std::vector<int64_t> parse_positions(const std::string& text) {
+  std::vector<int64_t> out;
+  if (text.find(':') != std::string::npos) {
+    std::vector<int64_t> parts;
+    std::stringstream ss(text);
+    std::string item;
+    while (std::getline(ss, item, ':')) {
+      try {
+        size_t used = 0;
+        parts.push_back(std::stoll(item, &used));
+        if (used != item.size()) throw std::invalid_argument("trailing");
+      } catch (const std::exception&) {
+        throw InvalidArgument("positions", "positions: '" + item.substr(0, 32) + "' is not an integer (start:stop[:step])");
+      }
+    }
+    if (parts.size() < 2 || parts.size() > 3) throw InvalidArgument("positions", "positions must be start:stop[:step]");
+    const int64_t step = parts.size() == 3 ? parts[2] : 1;
+    require(step != 0, "positions", "positions: step must not be 0");
+    require(std::llabs(parts[0]) <= kMaxPosition && std::llabs(parts[1]) <= kMaxPosition, "positions",
+            "positions must lie in [-10^6, 10^6]");
+    for (int64_t p = parts[0]; step > 0 ? p < parts[1] : p > parts[1]; p += step) out.push_back(p);
+    return out;
+  }
+  model_io::TensorData t;
+  std::error_code ec;  // a long list is no file name (is_regular_file would throw on it)
+  if (std::filesystem::is_regular_file(text, ec)) t = model_io::read_tensor_file(text, "", "positions", "positions");
+  else t = model_io::parse_tensor_text(text, "positions");
+  for (double v : t.values) {
+    require(std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= static_cast<double>(kMaxPosition), "positions",
+            "positions must be integers in [-10^6, 10^6]");
+    out.push_back(static_cast<int64_t>(v));
+  }
+  return out;
+}
+
+Matrix read_matrix_file(const std::string& path, const std::string& name, const std::string& field) {
+  return model_io::tensor_matrix(model_io::read_tensor_file(path, name, field, field), field);
+}
+
+std::string read_config_text(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw InvalidArgument("config", "cannot read config file '" + path + "'");
+  if (size > model_io::kMaxConfigBytes) throw InvalidArgument("config", "config file is larger than 8 MiB");
+  std::ifstream in(path, std::ios::binary);
+  std::string text(size, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  return text;
+}
+
+void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
+  const auto shape = std::to_string(r.actual.rows()) + " x " + std::to_string(r.actual.cols());
+  out << "posenc check: " << (r.match ? "MATCH" : "MISMATCH") << " (" << check_kind_name(kind) << ", " << shape
+      << ")\n";
+  std::string idx;
+  for (int64_t i : r.worst_index) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
+  out << "  max |error| " << fmt(r.max_abs_error) << " at [" << idx << "]: expected " << fmt(r.worst_expected)
+      << ", actual " << fmt(r.worst_actual) << "; max relative error " << fmt(r.max_rel_error) << "\n";
+  out << "  tolerance: "
+      << (r.default_tolerance ? "float32 rounding of the angle at each position (docs/cli.md)"
+                              : "abs " + fmt(r.given_tolerance.abs) + " + rel " + fmt(r.given_tolerance.rel) + " x |expected|")
+      << "\n";
+  if (r.equivalent_under_softmax)
+    out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
+  int n = 0;
+  for (const RopeCheckDiagnosis& d : r.diagnosis) {
+    if (++n > 3) break;
+    out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << fmt(100 * d.explains) << "% of the squared error)";
+    for (const auto& [k, v] : d.fitted) out << " " << k << "=" << fit_text(v);
+    out << "\n     " << d.message << "\n     fix: " << d.fix << "\n";
+  }
+}
+
+}  // namespace
+
+ojson check_response_json(const RopeCheckResult& r) {
+  ojson o;
+  o["match"] = r.match;
+  o["max_abs_error"] = number_or_null(r.max_abs_error);
+  o["max_rel_error"] = number_or_null(r.max_rel_error);
+  if (r.default_tolerance)
+    o["tolerance"] = {{"rule", "float32"},
+                      {"angle_rel", number_or_null(r.angle_rel)},
+                      {"max", number_or_null(r.tolerance.size() ? r.tolerance.maxCoeff() : 0.0)}};
+  else
+    o["tolerance"] = {{"rule", "given"}, {"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
+  o["worst"] = {{"index", r.worst_index},
+                {"expected", number_or_null(r.worst_expected)},
+                {"actual", number_or_null(r.worst_actual)}};
+  ojson diag = ojson::array();
+  for (const RopeCheckDiagnosis& d : r.diagnosis) {
+    ojson fitted = ojson::object();
+    for (const auto& [k, v] : d.fitted) {
+      // Counts (offset, seq_len, dims, sign) print as JSON integers.
+      const bool count = k == "offset" || k == "seq_len" || k == "exponent_dim" || k == "pair_offset" || k == "sin_sign";
+      if (const double* x = std::get_if<double>(&v))
+        fitted[k] = count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
+      else if (const bool* b = std::get_if<bool>(&v)) fitted[k] = *b;
+      else fitted[k] = std::get<std::string>(v);
+    }
+    diag.push_back({{"cause", check_cause_name(d.cause)},
+                    {"explains", number_or_null(d.explains)},
+                    {"fitted", std::move(fitted)},
+                    {"message", d.message},
+                    {"fix", d.fix}});
+  }
+  o["diagnosis"] = std::move(diag);
+  if (r.equivalent_under_softmax) o["equivalent_under_softmax"] = *r.equivalent_under_softmax;
+  return o;
+}
+
+CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
+  CLI::App* cmd = app.add_subcommand(
+      "check", "Check a RoPE tensor (inv_freq, cos, sin, rotated, logits) against the reference and diagnose the "
+               "difference; exit 0 match, 1 mismatch, 2 bad input (docs/cli.md)");
+  auto* config = cmd->add_option("--config", o.config, "config.json of the model (the reference)");
+  auto* reference = cmd->add_option("--reference", o.reference,
+                                    "the reference as JSON: {\"dim\", \"base\", \"scaling\", \"layout\", \"rotary_dim\", "
+                                    "\"softmax_scale\"}");
+  config->excludes(reference);
+  cmd->add_option("--layer-type", o.layer_type, "with --config: the layer type whose RoPE to use");
+  cmd->add_option("--kind", o.kind, "inv_freq, cos, sin, rotated or logits")->required();
+  cmd->add_option("--actual", o.actual, "the tensor: .npy, .safetensors, .json or text")->required();
+  cmd->add_option("--name", o.name, "the tensor's name in a .safetensors file");
+  cmd->add_option("--positions", o.positions, "0,1,2 or start:stop[:step] or a file (default 0 .. n-1)");
+  cmd->add_option("--x", o.x, "kind rotated: the rows before rotation (file)");
+  cmd->add_option("--q", o.q, "kind logits: queries (file)");
+  cmd->add_option("--k", o.k, "kind logits: keys (file)");
+  cmd->add_option("--tolerance-abs", o.tolerance_abs, "absolute tolerance (replaces the float32 rule)");
+  cmd->add_option("--tolerance-rel", o.tolerance_rel, "relative tolerance (replaces the float32 rule)");
+  cmd->add_flag("--json", o.json, "print the `check` response of posenc eval instead of text");
+  return cmd;
+}
+
+int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
+  return run_command(err, "checking the tensor", "internal error: ", [&] {
+    RopeCheckReference ref;
+    if (!o.config.empty()) {
+      const ModelPosition m = rethrow_renamed(
+          [&] { return read_hf_config(model_io::parse_config_text(read_config_text(o.config))); },
+          [](const InvalidArgument& e) { return InvalidArgument(e.field().empty() ? "config" : "config." + e.field(), e.what()); });
+      ref = rope_check_reference(m, o.layer_type);
+    } else if (!o.reference.empty()) {
+      require(o.reference.size() <= (std::size_t{1} << 20), "reference", "--reference is larger than 1 MiB");
+      int too_deep = 0;
+      const auto cb = [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
+        if (d > 64) too_deep = 1;
+        return too_deep == 0;
+      };
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(o.reference, cb, true);
+      } catch (const nlohmann::json::exception&) {
+        throw InvalidArgument("reference", "--reference is not valid JSON");
+      }
+      require(!too_deep, "reference", "--reference is nested deeper than 64 levels");
+      ref = read_check_reference(j);
+    } else {
+      throw InvalidArgument("reference", "give the reference: --config FILE or --reference JSON");
+    }
+    require(o.layer_type.empty() || !o.config.empty(), "layer_type", "--layer-type needs --config");
+    const auto kind = from_name<CheckKind>(o.kind);
+    require(kind.has_value(), "kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
+    RopeCheckInput in;
+    in.kind = *kind;
+    in.actual = read_matrix_file(o.actual, o.name, "actual");
+    if (in.kind == CheckKind::InvFreq && in.actual.cols() == 1) in.actual.transposeInPlace();
+    require(o.x.empty() || in.kind == CheckKind::Rotated, "x", "--x is for kind rotated");
+    require((o.q.empty() && o.k.empty()) || in.kind == CheckKind::Logits, o.q.empty() ? "k" : "q",
+            "--q and --k are for kind logits");
+    if (in.kind == CheckKind::Rotated) {
+      require(!o.x.empty(), "x", "kind rotated needs --x FILE (the rows before rotation)");
+      in.x = read_matrix_file(o.x, "", "x");
+    }
+    if (in.kind == CheckKind::Logits) {
+      require(!o.q.empty(), "q", "kind logits needs --q FILE");
+      require(!o.k.empty(), "k", "kind logits needs --k FILE");
+      in.q = read_matrix_file(o.q, "", "q");
+      in.k = read_matrix_file(o.k, "", "k");
+    }
+    if (!o.positions.empty()) {
+      in.positions = parse_positions(o.positions);
+    } else if (in.kind != CheckKind::InvFreq) {
+      for (Eigen::Index i = 0; i < in.actual.rows(); ++i) in.positions.push_back(i);  // transformers' arange(n)
+    }
+    if (o.tolerance_abs || o.tolerance_rel)
+      in.tolerance = RopeCheckTolerance{o.tolerance_abs.value_or(0.0), o.tolerance_rel.value_or(0.0)};
+    const RopeCheckResult r = rope_check(ref, in);
+    if (o.json) out << check_response_json(r).dump() << "\n";
+    else print_human(r, in.kind, out);
+    const int flush = flushed(out, err, "the result");
+    if (flush) return flush;
+    return r.match ? 0 : 1;
+  });
+}
+
+}  // namespace posenc::cli

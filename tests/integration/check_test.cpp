@@ -1,0 +1,495 @@
+// The RoPE tensor check through the posenc binary: `posenc eval` op check produces every cause id as the top
+// diagnosis for a tensor broken the way its bug report broke it; `posenc check` reads .npy, .safetensors,
+// JSON and text files written here by the test (no committed binaries) and exits 0 / 1 / 2; and the eval
+// input bounds (size from the length, nesting depth, capped echo, the key "").
+#if defined(POSENC_HAVE_EVAL) && !defined(__EMSCRIPTEN__)
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/encodings/rope.h"
+#include "core/rng.h"
+#include "process.h"
+
+using nlohmann::json;
+using namespace posenc;
+
+namespace {
+
+using posenc::test::Proc;
+using Check = posenc::test::PosencBinary;
+
+Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
+
+std::vector<int64_t> range(int64_t n, int64_t stride = 1, int64_t start = 0) {
+  std::vector<int64_t> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(start + i * stride);
+  return v;
+}
+
+Matrix randn(Eigen::Index r, Eigen::Index c, uint64_t seed) {
+  NormalRng rng(seed);
+  Matrix m(r, c);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal();
+  return m;
+}
+
+json rows(const Matrix& m) {
+  json a = json::array();
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    json row = json::array();
+    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
+    a.push_back(row);
+  }
+  return a;
+}
+
+// transformers' cos or sin table (cat(freqs, freqs) for half), angle_of(p, i) the angle.
+template <class F>
+Matrix table(bool is_cos, const std::vector<int64_t>& pos, int pairs, double a, F angle_of) {
+  Matrix m(static_cast<Eigen::Index>(pos.size()), 2 * pairs);
+  for (size_t r = 0; r < pos.size(); ++r)
+    for (int c = 0; c < 2 * pairs; ++c) {
+      const double t = angle_of(pos[r], c % pairs);
+      m(static_cast<Eigen::Index>(r), c) = (is_cos ? std::cos(t) : std::sin(t)) * a;
+    }
+  return m;
+}
+
+Matrix cos_of(const std::vector<int64_t>& pos, const RopeFrequencies& f, bool is_cos = true) {
+  return table(is_cos, pos, static_cast<int>(f.inv_freq.size()), f.attention_scaling,
+               [&](int64_t p, int i) { return static_cast<double>(p) * f.inv_freq[static_cast<size_t>(i)]; });
+}
+
+double bf16(double v) {
+  float f = static_cast<float>(v);
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  b = (b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+struct Case {
+  std::string cause, fit_key;
+  json fit_value;  // a number (compared within 1e-6 relative) or a string / bool
+  json request;
+};
+
+json request(json reference, const std::string& kind, const Matrix& actual, const std::vector<int64_t>& pos) {
+  json r = {{"op", "check"}, {"reference", std::move(reference)}, {"kind", kind}};
+  r["actual"] = kind == "inv_freq" ? rows(actual)[0] : rows(actual);
+  if (!pos.empty()) r["positions"] = pos;
+  return r;
+}
+
+Matrix inv_row(const RopeFrequencies& f) {
+  Matrix m(1, static_cast<Eigen::Index>(f.inv_freq.size()));
+  for (Eigen::Index i = 0; i < m.cols(); ++i) m(0, i) = f.inv_freq[static_cast<size_t>(i)];
+  return m;
+}
+
+Matrix logits(const Matrix& q, const Matrix& k, const std::vector<int64_t>& pos, const RopeFrequencies& f, double s) {
+  return s * (rope_apply(q, pos, f, RopeLayout::Half) * rope_apply(k, pos, f, RopeLayout::Half).transpose());
+}
+
+// One broken tensor per cause id, built from the core's rope_frequencies / rope_apply as the bug did.
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  const json plain64 = {{"dim", 64}, {"base", 10000.0}};
+  const auto pos = range(32);
+  const RopeFrequencies f64 = rope_frequencies(64, 10000.0);
+  {  // layout: interleaved rotation where the reference is half (transformers #25199)
+    const Matrix x = randn(32, 64, 1);
+    json r = request(plain64, "rotated", rope_apply(x, pos, f64, RopeLayout::Interleaved), pos);
+    r["x"] = rows(x);
+    out.push_back({"layout", "layout", "interleaved", r});
+  }
+  {  // angle_precision: angles in bfloat16 (transformers #29285)
+    const auto p = range(128);
+    const Matrix c = table(true, p, 32, 1.0, [&](int64_t q, int i) { return bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]); });
+    out.push_back({"angle_precision", "dtype", "bfloat16", request(plain64, "cos", c, p)});
+  }
+  {  // base: rope_theta 10000 where the model has 500000
+    const json ref = {{"dim", 64}, {"base", 500000.0}};
+    out.push_back({"base", "base", 10000.0, request(ref, "sin", cos_of(pos, f64, false), pos)});
+  }
+  const json linear = {{"dim", 64}, {"base", 10000.0}, {"scaling", {{"type", "linear"}, {"factor", 4.0}}}};
+  // scaling_missing: the linear scaling not applied
+  out.push_back({"scaling_missing", "factor", 1.0, request(linear, "cos", cos_of(pos, f64), pos)});
+  {  // scaling_factor: factor 2 where the config says 4
+    RopeScaling s;
+    s.type = RopeScalingType::Linear;
+    s.factor = 2;
+    out.push_back({"scaling_factor", "factor", 2.0, request(linear, "inv_freq", inv_row(rope_frequencies(64, 10000.0, s)), {})});
+  }
+  RopeScaling yarn;
+  yarn.type = RopeScalingType::Yarn;
+  yarn.factor = 32;
+  yarn.original_max_position_embeddings = 4096;
+  const json yarn_json = {{"type", "yarn"}, {"factor", 32.0}, {"original_max_position_embeddings", 4096}};
+  {  // yarn_truncate: gpt-oss's truncate = false ignored (sglang #14270)
+    json sc = yarn_json;
+    sc["truncate"] = false;
+    const json ref = {{"dim", 64}, {"base", 150000.0}, {"scaling", sc}};
+    out.push_back({"yarn_truncate", "truncate", true, request(ref, "inv_freq", inv_row(rope_frequencies(64, 150000.0, yarn)), {})});
+  }
+  const json yarn_ref = {{"dim", 64}, {"base", 10000.0}, {"scaling", yarn_json}};
+  {  // attention_factor: YaRN cos without its magnitude (vLLM #48351)
+    RopeFrequencies f = rope_frequencies(64, 10000.0, yarn);
+    f.attention_scaling = 1.0;
+    out.push_back({"attention_factor", "attention_factor", 1.0, request(yarn_ref, "cos", cos_of(pos, f), pos)});
+  }
+  {  // softmax_scale: DeepSeek's mscale^2 missing from the softmax scale (sglang #33558)
+    json sc = yarn_json;
+    sc["mscale"] = 1.0;
+    sc["mscale_all_dim"] = 1.0;
+    const double ms = 0.1 * std::log(32.0) + 1;
+    const json ref = {{"dim", 64}, {"base", 10000.0}, {"scaling", sc}, {"softmax_scale", ms * ms / std::sqrt(192.0)}};
+    RopeScaling s = yarn;
+    s.mscale = s.mscale_all_dim = 1.0;
+    const Matrix q = randn(32, 64, 2), k = randn(32, 64, 3);
+    json r = request(ref, "logits", logits(q, k, pos, rope_frequencies(64, 10000.0, s), 1 / std::sqrt(192.0)), pos);
+    r["q"] = rows(q);
+    r["k"] = rows(k);
+    out.push_back({"softmax_scale", "softmax_scale", 1 / std::sqrt(192.0), r});
+  }
+  {  // longrope_switch: short factors past the original length (vLLM #27431)
+    const std::vector<double> sf = {1.0, 1.0, 1.05, 1.1, 1.2, 1.3, 1.6, 2.0}, lf = {1.0, 1.2, 1.8, 3.0, 5.5, 9.0, 14.0, 20.0};
+    const json ref = {{"dim", 16}, {"base", 10000.0},
+                      {"scaling", {{"type", "longrope"}, {"factor", 32.0}, {"original_max_position_embeddings", 4096},
+                                   {"short_factor", sf}, {"long_factor", lf}}}};
+    RopeScaling s;
+    s.type = RopeScalingType::Longrope;
+    s.factor = 32;
+    s.original_max_position_embeddings = 4096;
+    s.short_factor = sf;
+    s.long_factor = lf;
+    s.seq_len = 100;
+    const auto p = range(61, 100);
+    out.push_back({"longrope_switch", "factors", "short", request(ref, "cos", cos_of(p, rope_frequencies(16, 10000.0, s)), p)});
+  }
+  {  // dynamic_seq_len: dynamic NTK at the constant length L * factor (vLLM #41236)
+    const json ref = {{"dim", 64}, {"base", 10000.0},
+                      {"scaling", {{"type", "dynamic"}, {"factor", 2.0}, {"original_max_position_embeddings", 2048}}}};
+    RopeScaling s;
+    s.type = RopeScalingType::Dynamic;
+    s.factor = 2;
+    s.original_max_position_embeddings = 2048;
+    s.seq_len = 4096;
+    const auto p = range(100, 30);
+    out.push_back({"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_of(p, rope_frequencies(64, 10000.0, s), false), p)});
+  }
+  {  // partial_rotary: exponent over head_dim (transformers #48652)
+    const json ref = {{"dim", 128}, {"base", 10000.0}, {"rotary_dim", 32}};
+    RopeFrequencies f = rope_frequencies(128, 10000.0);
+    f.inv_freq.resize(16);
+    out.push_back({"partial_rotary", "exponent_dim", 128.0, request(ref, "cos", cos_of(pos, f), pos)});
+  }
+  // position_offset: position_ids from 1
+  out.push_back({"position_offset", "offset", 1.0, request(plain64, "cos", cos_of(range(32, 1, 1), f64), pos)});
+  {  // rotation_direction: rotate_half with the sign flipped = rotation at -p
+    const Matrix x = randn(32, 64, 4);
+    std::vector<int64_t> neg;
+    for (int64_t p : pos) neg.push_back(-p);
+    json r = request(plain64, "rotated", rope_apply(x, neg, f64, RopeLayout::Half), pos);
+    r["x"] = rows(x);
+    out.push_back({"rotation_direction", "sin_sign", -1.0, r});
+  }
+  {  // row_constant: ALiBi's causal form (slope * j) vs the relative one (slope * (j - i))
+    const Matrix q = randn(32, 64, 5), k = randn(32, 64, 6);
+    Matrix lg = logits(q, k, pos, f64, 0.125);
+    for (Eigen::Index i = 0; i < 32; ++i) lg.row(i).array() += 0.25 * static_cast<double>(i);
+    json r = request(plain64, "logits", lg, pos);
+    r["q"] = rows(q);
+    r["k"] = rows(k);
+    out.push_back({"row_constant", "slope", 0.25, r});
+  }
+  {  // unknown: noise
+    Matrix c = cos_of(pos, f64) + 0.2 * randn(32, 64, 7);
+    out.push_back({"unknown", "", nullptr, request(plain64, "cos", c, pos)});
+  }
+  return out;
+}
+
+void expect_fit(const json& d, const Case& c) {
+  if (c.fit_key.empty()) return;
+  ASSERT_TRUE(d["fitted"].contains(c.fit_key)) << c.cause << ": " << d.dump();
+  const json& v = d["fitted"][c.fit_key];
+  if (c.fit_value.is_number()) EXPECT_NEAR(v.get<double>(), c.fit_value.get<double>(), 1e-6 * std::fabs(c.fit_value.get<double>())) << c.cause;
+  else EXPECT_EQ(v, c.fit_value) << c.cause;
+}
+
+std::string temp(const std::string& name) {
+  return testing::TempDir() + "posenc_check_" + std::to_string(getpid()) + "_" + name;
+}
+
+// NumPy .npy v1.0: magic, version, header dict padded with spaces to a multiple of 64, then the data.
+void write_npy(const std::string& path, const Matrix& m, const std::string& descr, bool vector = false,
+               const std::string& shape_override = "") {
+  const std::string shape = !shape_override.empty() ? shape_override
+                            : vector ? "(" + std::to_string(m.size()) + ",)"
+                                     : "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
+  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const uint16_t len = static_cast<uint16_t>(header.size());
+  out.put(static_cast<char>(len & 0xFF)).put(static_cast<char>(len >> 8));
+  out << header;
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    if (descr == "<f4") {
+      const float v = static_cast<float>(m.data()[i]);
+      out.write(reinterpret_cast<const char*>(&v), 4);
+    } else {
+      const double v = m.data()[i];
+      out.write(reinterpret_cast<const char*>(&v), 8);
+    }
+  }
+}
+
+// safetensors: u64 header length, JSON header {name: {dtype, shape, data_offsets}}, then the F32 data.
+void write_safetensors(const std::string& path, const std::vector<std::pair<std::string, Matrix>>& tensors) {
+  json header = json::object();
+  std::string data;
+  for (const auto& [name, m] : tensors) {
+    const size_t begin = data.size();
+    for (Eigen::Index i = 0; i < m.size(); ++i) {
+      const float v = static_cast<float>(m.data()[i]);
+      data.append(reinterpret_cast<const char*>(&v), 4);
+    }
+    header[name] = {{"dtype", "F32"}, {"shape", {m.rows(), m.cols()}}, {"data_offsets", {begin, data.size()}}};
+  }
+  const std::string h = header.dump();
+  std::ofstream out(path, std::ios::binary);
+  const uint64_t n = h.size();
+  out.write(reinterpret_cast<const char*>(&n), 8);
+  out << h << data;
+}
+
+json parse_err(const Proc& p) {
+  json e;
+  EXPECT_NO_THROW(e = json::parse(p.err)) << p.err;
+  return e;
+}
+
+}  // namespace
+
+TEST_F(Check, EveryCauseIsTopThroughEval) {
+  for (const Case& c : cases()) {
+    const Proc p = run("eval -", c.request.dump());
+    ASSERT_EQ(p.exit_code, 0) << c.cause << ": " << p.err;
+    const json r = json::parse(p.out);
+    EXPECT_FALSE(r["match"].get<bool>()) << c.cause;
+    ASSERT_FALSE(r["diagnosis"].empty()) << c.cause;
+    EXPECT_EQ(r["diagnosis"][0]["cause"], c.cause) << p.out.substr(0, 2000);
+    expect_fit(r["diagnosis"][0], c);
+    for (const char* key : {"match", "max_abs_error", "max_rel_error", "tolerance", "worst", "diagnosis"})
+      EXPECT_TRUE(r.contains(key)) << key;
+    EXPECT_EQ(r.contains("equivalent_under_softmax"), c.request["kind"] == "logits");
+    for (const char* key : {"cause", "explains", "fitted", "message", "fix"}) EXPECT_TRUE(r["diagnosis"][0].contains(key));
+  }
+}
+
+TEST_F(Check, EveryCauseIsTopThroughPosencCheck) {
+  // The same tensors as .npy (float64) files and `posenc check --json`: exit 1, the same top cause.
+  int n = 0;
+  for (const Case& c : cases()) {
+    const json& q = c.request;
+    const std::string kind = q["kind"];
+    auto to_matrix = [](const json& a) {
+      if (!a[0].is_array()) {
+        Matrix m(1, static_cast<Eigen::Index>(a.size()));
+        for (size_t i = 0; i < a.size(); ++i) m(0, static_cast<Eigen::Index>(i)) = a[i].get<double>();
+        return m;
+      }
+      Matrix m(static_cast<Eigen::Index>(a.size()), static_cast<Eigen::Index>(a[0].size()));
+      for (Eigen::Index r = 0; r < m.rows(); ++r)
+        for (Eigen::Index cc = 0; cc < m.cols(); ++cc) m(r, cc) = a[static_cast<size_t>(r)][static_cast<size_t>(cc)].get<double>();
+      return m;
+    };
+    const std::string actual = temp("actual" + std::to_string(n) + ".npy");
+    write_npy(actual, to_matrix(q["actual"]), "<f8", kind == "inv_freq");
+    std::string args = "check --json --reference " + posenc::test::shell_quote(q["reference"].dump()) + " --kind " + kind +
+                       " --actual " + posenc::test::shell_quote(actual);
+    std::vector<std::string> files = {actual};
+    if (q.contains("positions")) {
+      std::string list;
+      for (const auto& p : q["positions"]) list += (list.empty() ? "" : ",") + std::to_string(p.get<int64_t>());
+      args += " --positions " + list;
+    }
+    for (const char* t : {"x", "q", "k"})
+      if (q.contains(t)) {
+        const std::string f = temp(std::string(t) + std::to_string(n) + ".npy");
+        write_npy(f, to_matrix(q[t]), "<f8");
+        args += std::string(" --") + t + " " + posenc::test::shell_quote(f);
+        files.push_back(f);
+      }
+    const Proc p = run(args);
+    EXPECT_EQ(p.exit_code, 1) << c.cause << ": " << p.err;
+    const json r = json::parse(p.out);
+    EXPECT_EQ(r["diagnosis"][0]["cause"], c.cause);
+    expect_fit(r["diagnosis"][0], c);
+    for (const auto& f : files) std::remove(f.c_str());
+    ++n;
+  }
+}
+
+TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
+  const int dim = 128;
+  const auto pos = range(512);
+  std::vector<float> w(dim / 2);
+  for (int i = 0; i < dim / 2; ++i) w[static_cast<size_t>(i)] = 1.0f / std::pow(500000.0f, static_cast<float>(2 * i) / dim);
+  const Matrix c32 = table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) {
+    return static_cast<double>(static_cast<float>(p) * w[static_cast<size_t>(i)]);  // the float32 angle
+  });
+  const std::string ref = posenc::test::shell_quote(R"({"dim":128,"base":500000})");
+  const std::string npy = temp("cos32.npy"), st = temp("cos.safetensors"), txt = temp("cos.txt");
+  write_npy(npy, c32, "<f4");
+  const Proc a = run("check --reference " + ref + " --kind cos --actual " + npy);
+  EXPECT_EQ(a.exit_code, 0) << a.out << a.err;
+  EXPECT_NE(a.out.find("MATCH"), std::string::npos);
+  // transformers' (1, n, dim) cos: the leading 1 is dropped.
+  write_npy(npy, c32, "<f4", false, "(1, 512, 128)");
+  EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);
+  // The double tensor, as text (CSV) and in a safetensors file with two tensors (--name).
+  const Matrix c64 = cos_of(pos, rope_frequencies(dim, 500000.0));
+  {
+    std::ofstream t(txt);
+    t.precision(17);
+    t << "# cos, 512 x 128\n";
+    for (Eigen::Index r = 0; r < c64.rows(); ++r)
+      for (Eigen::Index cc = 0; cc < c64.cols(); ++cc) t << c64(r, cc) << (cc + 1 < c64.cols() ? "," : "\n");
+  }
+  EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + txt).exit_code, 0);
+  write_safetensors(st, {{"cos", c32}, {"sin", cos_of(pos, rope_frequencies(dim, 500000.0), false)}});
+  const Proc s = run("check --reference " + ref + " --kind sin --actual " + st + " --name sin --json");
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  EXPECT_TRUE(json::parse(s.out)["match"].get<bool>());
+  // Without --name the file's two tensors are named in the error.
+  const Proc amb = run("check --reference " + ref + " --kind sin --actual " + st);
+  EXPECT_EQ(amb.exit_code, 2);
+  EXPECT_EQ(parse_err(amb)["field"], "actual");
+  // bfloat16 angles do not match; the human output names the cause, its fit and a fix.
+  const Matrix bad = table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) { return bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
+  write_npy(npy, bad, "<f4");
+  const Proc b = run("check --reference " + ref + " --kind cos --actual " + npy);
+  EXPECT_EQ(b.exit_code, 1);
+  EXPECT_NE(b.out.find("MISMATCH"), std::string::npos);
+  EXPECT_NE(b.out.find("angle_precision"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("dtype=bfloat16"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("fix: "), std::string::npos);
+  for (const auto& f : {npy, st, txt}) std::remove(f.c_str());
+}
+
+TEST_F(Check, ReferenceFromAConfig) {
+  // A Llama-3-style config: head_dim 64 from hidden_size / heads, rope_theta 500000.
+  const json config = {{"model_type", "llama"}, {"hidden_size", 512}, {"num_attention_heads", 8},
+                       {"rope_theta", 500000.0}, {"max_position_embeddings", 8192}};
+  const auto pos = range(16);
+  const Matrix c = cos_of(pos, rope_frequencies(64, 500000.0));
+  json req = request({{"config", config}}, "cos", c, pos);
+  const Proc p = run("eval -", req.dump());
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  EXPECT_TRUE(json::parse(p.out)["match"].get<bool>());
+  const std::string cfg = temp("config.json"), js = temp("cos.json");
+  std::ofstream(cfg) << config.dump();
+  std::ofstream(js) << rows(c).dump();
+  EXPECT_EQ(run("check --config " + cfg + " --kind cos --actual " + js).exit_code, 0);
+  req["reference"]["layer_type"] = "sliding_attention";
+  EXPECT_EQ(json::parse(run("eval -", req.dump()).err)["field"], "reference.layer_type");
+  std::remove(cfg.c_str());
+  std::remove(js.c_str());
+}
+
+TEST_F(Check, BadInputIsExit2NamingTheField) {
+  const json ref = {{"dim", 16}, {"base", 10000.0}};
+  auto field = [](const json& req) {
+    const Proc p = run("eval -", req.dump());
+    EXPECT_EQ(p.exit_code, 2) << req.dump() << " -> " << p.out;
+    EXPECT_EQ(p.out, "");
+    return parse_err(p)["field"];
+  };
+  const Matrix c = Matrix::Zero(4, 16);
+  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(3, 16), range(4))), "actual");
+  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(4, 10), range(4))), "actual");
+  EXPECT_EQ(field(request(ref, "inv_freq", Matrix::Zero(1, 9), {})), "actual");
+  json r = request(ref, "cos", c, range(4));
+  r["x"] = rows(c);
+  EXPECT_EQ(field(r), "x");
+  r = request(ref, "rotated", c, range(4));
+  r["x"] = rows(Matrix::Zero(4, 12));
+  EXPECT_EQ(field(r), "x");
+  r = request(ref, "logits", Matrix::Zero(4, 4), range(4));
+  r["q"] = rows(c);
+  r["k"] = rows(Matrix::Zero(5, 16));
+  EXPECT_EQ(field(r), "k");
+  EXPECT_EQ(field(request(ref, "tan", c, range(4))), "kind");
+  r = request(ref, "cos", c, range(4));
+  r["tolerence"] = 1;
+  EXPECT_EQ(field(r), "tolerence");
+  r = request(ref, "cos", c, range(4));
+  r["tolerance"] = {{"abs", -1}};
+  EXPECT_EQ(field(r), "tolerance.abs");
+  r = request({{"dim", 16}, {"base", 10000.0}, {"scaling", {{"type", "linear"}, {"factor", 0.5}}}}, "cos", c, range(4));
+  EXPECT_EQ(field(r), "reference.scaling.factor");
+  r = request({{"dim", 16}, {"bsae", 10000.0}}, "cos", c, range(4));
+  EXPECT_EQ(field(r), "reference.bsae");
+  r = request(ref, "cos", c, {});
+  EXPECT_EQ(field(r), "positions");
+  // posenc check: a .npy whose header claims 10^12 elements in a tiny file, a safetensors header length
+  // past the end: exit 2 naming actual, nothing allocated for them.
+  const std::string npy = temp("huge.npy"), st = temp("bad.safetensors");
+  write_npy(npy, Matrix::Zero(1, 4), "<f8", false, "(1000000, 1000000)");
+  const std::string refq = posenc::test::shell_quote(ref.dump());
+  Proc p = run("check --reference " + refq + " --kind cos --actual " + npy);
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_EQ(parse_err(p)["field"], "actual");
+  write_npy(npy, Matrix::Zero(4, 16), "<f8", false, "(4, 17)");
+  p = run("check --reference " + refq + " --kind cos --actual " + npy);
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_EQ(parse_err(p)["field"], "actual");
+  {
+    std::ofstream out(st, std::ios::binary);
+    const uint64_t n = uint64_t{1} << 40;
+    out.write(reinterpret_cast<const char*>(&n), 8);
+    out << "{}";
+  }
+  p = run("check --reference " + refq + " --kind cos --actual " + st);
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_EQ(parse_err(p)["field"], "actual");
+  p = run("check --reference " + refq + " --kind rotated --actual " + npy);
+  EXPECT_EQ(p.exit_code, 2);
+  std::remove(npy.c_str());
+  std::remove(st.c_str());
+}
+
+TEST_F(Check, EvalInputBounds) {
+  // An unknown key "" is named "" (not null).
+  Proc p = run("eval -", R"({"op":"alibi_slopes","heads":4,"":1})");
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_EQ(parse_err(p)["field"], "");
+  // Nesting is limited while parsing: 10^6 '[' are refused without building them.
+  p = run("eval -", std::string(1'000'000, '['));
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_NE(parse_err(p)["error"].get<std::string>().find("nested deeper than 64"), std::string::npos) << p.err;
+  EXPECT_EQ(parse_err(p)["field"], nullptr);
+  // A 1 MB unknown key is echoed at most 256 bytes.
+  const std::string key(1'000'000, 'k');
+  p = run("eval -", "{\"op\":\"alibi_slopes\",\"heads\":4,\"" + key + "\":1}");
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_LT(p.err.size(), 2000u);
+  const std::string f = parse_err(p)["field"];
+  EXPECT_EQ(f.substr(0, 256), key.substr(0, 256));
+  EXPECT_NE(f.find("1000000 bytes"), std::string::npos);
+}
+
+#endif
