@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <numbers>
 #include <set>
 #include <span>
@@ -282,6 +283,13 @@ class CheckView final : public ModelLinkedView {
   std::string tensor_, x_text_, q_text_, k_text_, positions_text_;
   double tol_abs_ = 0, tol_rel_ = 0;
 
+  // The multiline fields: the text each showed last frame and its widget generation.
+  struct FieldGeneration {
+    std::string last;
+    int generation = 0;
+  };
+  std::map<std::string, FieldGeneration> field_generation_;
+
   // A dropped file.
   std::string file_name_, file_error_;
   Matrix file_;
@@ -551,12 +559,16 @@ void CheckView::export_data(std::vector<ExportTable>& tables) const {
 bool CheckView::multiline(const char* key, std::string& text, float height) {
   const Param* p = param_list().find(key);
   ImGui::TextUnformatted(p ? p->label() : key);
+  // An active ImGui field writes its own buffer back every frame: a value set from outside (URL, setState,
+  // a dropped file) gets a fresh widget id, so the old field lets go and the new value shows.
+  FieldGeneration& g = field_generation_[key];
+  if (text != g.last) ++g.generation, g.last = text;
   std::string edit = text;
   bool changed = false;
-  if (ImGui::InputTextMultiline((std::string("##") + key).c_str(), &edit, ImVec2(-1, height),
-                                ImGuiInputTextFlags_AllowTabInput)) {
+  if (ImGui::InputTextMultiline(("##" + std::string(key) + std::to_string(g.generation)).c_str(), &edit,
+                                ImVec2(-1, height), ImGuiInputTextFlags_AllowTabInput)) {
     if (edit.size() <= kMaxPastedBytes) {
-      text = edit;
+      text = g.last = edit;
       changed = true;
     }
   }
