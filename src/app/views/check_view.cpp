@@ -659,7 +659,7 @@ void CheckView::draw_verdict() {
   if (!logits() && !classes_.empty()) {
     ImGui::TextUnformatted("pair classes (strip above the error map):");
     for (int k = 0; k < 3; ++k) {
-      ImGui::SameLine();
+      if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s",
                          kClassNames[k], k < 2 ? "," : "");
     }
@@ -693,7 +693,7 @@ void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix&
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImGui::TextUnformatted(title);
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float strip = logits() ? 0.0f : 6.0f;
+  const float strip = logits() ? 0.0f : 7.0f;
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
   if (m.size() == 0) {
     ImGui::TextWrapped("%s", result_.match ? "match: nothing to explain"
@@ -718,9 +718,11 @@ void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix&
       const float u0 = (float(k) / cols - win.x) / win.z, u1 = (float(k + 1) / cols - win.x) / win.z;
       if (u1 <= 0 || u0 >= 1) continue;
       const float x0 = mn.x + std::max(0.0f, u0) * (mx.x - mn.x), x1 = mn.x + std::min(1.0f, u1) * (mx.x - mn.x);
-      dl->AddRectFilled(ImVec2(x0, mn.y - strip - 1), ImVec2(x1, mn.y - 1), palette_color(kClassColor[classes_[size_t(k)]]));
+      // In the row reserved under the title, above the heatmap's own margin (its y title stays clear).
+      dl->AddRectFilled(ImVec2(x0, at.y + line), ImVec2(x1, at.y + line + strip - 1),
+                        palette_color(kClassColor[classes_[size_t(k)]]));
     }
-    probe_rect(("strip.check_" + std::string(figure)).c_str(), ImVec2(mn.x, mn.y - strip - 1), ImVec2(mx.x, mn.y - 1));
+    probe_rect(("strip.check_" + std::string(figure)).c_str(), ImVec2(mn.x, at.y + line), ImVec2(mx.x, at.y + line + strip - 1));
   }
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
 }
