@@ -11,15 +11,13 @@
 #include "core/bounds.h"
 #include "core/models/model_config.h"
 #include "eval.h"
+#include "model_io/check_json.h"
 #include "model_io/config_json.h"
 #include "model_io/tensor_file.h"
 
 namespace posenc::cli {
 namespace {
 
-using ojson = nlohmann::ordered_json;
-
-ojson number_or_null(double v) { return std::isfinite(v) ? ojson(v) : ojson(nullptr); }
 
 std::string fmt(double v) {
   std::ostringstream s;
@@ -110,42 +108,6 @@ void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
 
 }  // namespace
 
-ojson check_response_json(const RopeCheckResult& r) {
-  ojson o;
-  o["match"] = r.match;
-  o["max_abs_error"] = number_or_null(r.max_abs_error);
-  o["max_rel_error"] = number_or_null(r.max_rel_error);
-  if (r.default_tolerance)
-    o["tolerance"] = {{"rule", "float32"},
-                      {"angle_rel", number_or_null(r.angle_rel)},
-                      {"max", number_or_null(r.tolerance.size() ? r.tolerance.maxCoeff() : 0.0)}};
-  else
-    o["tolerance"] = {{"rule", "given"}, {"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
-  o["worst"] = {{"index", r.worst_index},
-                {"expected", number_or_null(r.worst_expected)},
-                {"actual", number_or_null(r.worst_actual)}};
-  ojson diag = ojson::array();
-  for (const RopeCheckDiagnosis& d : r.diagnosis) {
-    ojson fitted = ojson::object();
-    for (const auto& [k, v] : d.fitted) {
-      // Counts (offset, seq_len, dims, sign) print as JSON integers.
-      const bool count = k == "offset" || k == "seq_len" || k == "exponent_dim" || k == "pair_offset" || k == "sin_sign";
-      if (const double* x = std::get_if<double>(&v))
-        fitted[k] = count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
-      else if (const bool* b = std::get_if<bool>(&v)) fitted[k] = *b;
-      else fitted[k] = std::get<std::string>(v);
-    }
-    diag.push_back({{"cause", check_cause_name(d.cause)},
-                    {"explains", number_or_null(d.explains)},
-                    {"fitted", std::move(fitted)},
-                    {"message", d.message},
-                    {"fix", d.fix}});
-  }
-  o["diagnosis"] = std::move(diag);
-  if (r.equivalent_under_softmax) o["equivalent_under_softmax"] = *r.equivalent_under_softmax;
-  return o;
-}
-
 CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
   CLI::App* cmd = app.add_subcommand(
       "check", "Check a RoPE tensor (inv_freq, cos, sin, rotated, logits) against the reference and diagnose the "
@@ -223,7 +185,7 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     if (o.tolerance_abs || o.tolerance_rel)
       in.tolerance = RopeCheckTolerance{o.tolerance_abs.value_or(0.0), o.tolerance_rel.value_or(0.0)};
     const RopeCheckResult r = rope_check(ref, in);
-    if (o.json) out << check_response_json(r).dump() << "\n";
+    if (o.json) out << model_io::check_response_json(r).dump() << "\n";
     else print_human(r, in.kind, out);
     const int flush = flushed(out, err, "the result");
     if (flush) return flush;

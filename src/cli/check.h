@@ -36,8 +36,4 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
 // eval.cpp, next to the scaling reader it shares with rope_apply.
 RopeCheckReference read_check_reference(const nlohmann::json& j);
 
-// The `check` response (docs/cli.md): match, max_abs_error, max_rel_error, tolerance, worst, diagnosis and,
-// for logits, equivalent_under_softmax.
-nlohmann::ordered_json check_response_json(const RopeCheckResult& r);
-
 }  // namespace posenc::cli

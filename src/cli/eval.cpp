@@ -24,6 +24,7 @@
 #include "check.h"
 #include "command.h"
 #include "json_fields.h"
+#include "model_io/check_json.h"
 #include "model_io/config_json.h"
 
 namespace posenc::cli {
@@ -403,7 +404,7 @@ ojson op_check(const json& req) {
     if (!t.has("abs") && !t.has("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
     in.tolerance = RopeCheckTolerance{t.opt_number("abs").value_or(0.0), t.opt_number("rel").value_or(0.0)};
   }
-  return check_response_json(rope_check(ref, in));
+  return model_io::check_response_json(rope_check(ref, in));
 }
 
 using Op = std::function<ojson(const json&)>;

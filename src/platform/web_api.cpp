@@ -18,7 +18,7 @@
 #include "app/probe.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
-#include "model_io/check_json.h"
+#include "model_io/check_request.h"
 #include "platform/web_runner.h"
 
 namespace {

@@ -793,7 +793,8 @@ void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
   };
   for (int pass = 0; pass < 4; ++pass) {
     bool moved = false;
-    for (const auto& [win, lose] : prefer) {
+    for (const auto& pair : prefer) {
+      const CheckCause win = pair.first, lose = pair.second;  // clang 14 cannot capture structured bindings
       auto w = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == win; });
       auto l = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == lose; });
       if (w == d.end() || l == d.end() || w < l || w->explains < l->explains - kTie) continue;

@@ -1,4 +1,4 @@
-// window.posenc.check's request and response (model_io/check_json.h) against posenc eval's `check` op: the
+// window.posenc.check's request reader (model_io/check_request.h) against posenc eval's `check` op: the
 // same request gives the same response (keys, order, values) through both, and bad requests name the field.
 // Native builds only: model_io, nlohmann-json and the eval code reach the unit tests through posenc_cli.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include "cli/eval.h"
 #include "core/analysis/rope_check.h"
 #include "core/types.h"
-#include "model_io/check_json.h"
+#include "model_io/check_request.h"
 
 using posenc::InvalidArgument;
 using posenc::Matrix;
