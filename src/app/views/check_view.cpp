@@ -691,8 +691,9 @@ void CheckView::hover(const char* figure, int row, int col) const {
 
 void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  ImGui::TextUnformatted(title);
-  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // Alone (a small embed) the verdict line above says what the map is: no title, more room for the map.
+  if (!alone()) ImGui::TextUnformatted(title);
+  const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
   const float strip = logits() ? 0.0f : 7.0f;
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
   if (m.size() == 0) {
