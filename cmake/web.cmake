@@ -32,6 +32,9 @@ if(POSENC_BUILD_APP)
   foreach(_small IN ITEMS imgui imgui_sdl posenc_app posenc_runner posenc_model_io)
     target_compile_options(${_small} PRIVATE -Oz)
   endforeach()
+  # The RoPE tensor check (core/analysis/rope_check.cpp) runs once per check the user asks for, not per
+  # cell or frame: for size too.
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/src/core/analysis/rope_check.cpp PROPERTIES COMPILE_OPTIONS -Oz)
   # Dear ImGui never throws and calls nothing of ours that does: no exception landing pads in it.
   target_compile_options(imgui PRIVATE -fno-exceptions)
 

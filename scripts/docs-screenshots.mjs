@@ -28,7 +28,9 @@ const browser = await launchBrowser();
 try {
   const first = await openPage(browser, `${server.url}/`, { width: 320, height: 240 });
   await waitReady(first.page);
-  const views = await first.page.evaluate(() => window.posenc.views());
+  // POSENC_VIEWS=a,b: only these views (to add one view's pictures without redrawing the others).
+  const only = process.env.POSENC_VIEWS ? process.env.POSENC_VIEWS.split(',') : null;
+  const views = (await first.page.evaluate(() => window.posenc.views())).filter((v) => !only || only.includes(v));
   await first.context.close();
   for (const name of views) {
     const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=dark`;
@@ -50,7 +52,7 @@ try {
     { name: 'phone-390x844', width: 390, height: 844, extra: '', phone: true },
   ];
   fs.mkdirSync(path.join(repo, 'docs', 'sizes'), { recursive: true });
-  const LIGHT = ['waves', 'buckets', 'toy'];
+  const LIGHT = ['waves', 'buckets', 'toy', 'check'].filter((v) => views.includes(v));
   const shots = [];
   for (const size of SIZES) {
     for (const name of views) shots.push({ size, name, theme: 'dark' });

@@ -258,10 +258,27 @@
     var part = file.slice(0, end);
     return part.arrayBuffer ? part.arrayBuffer() : new Response(part).arrayBuffer();
   }
+  // A tensor for the Check view: the whole file (64 MiB at most) into posenc_load_tensor.
+  var TENSOR_MAX_BYTES = 64 << 20;
+  function loadTensorBytes(bytes, size, name) {
+    var p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
+    if (p) Module.HEAPU8.set(bytes, p);
+    return call('posenc_load_tensor', 'string', ['number', 'number', 'string'], [p, size, name || '']);
+  }
   function loadFile(file) {
-    return ready.then(function () { return readSlice(file, Math.min(4, file.size)); }).then(function (head) {
+    return ready.then(function () { return readSlice(file, Math.min(16, file.size)); }).then(function (head) {
       var h = new Uint8Array(head);
-      var gguf = h.length === 4 && h[0] === 71 && h[1] === 71 && h[2] === 85 && h[3] === 70;  // "GGUF"
+      var gguf = h.length >= 4 && h[0] === 71 && h[1] === 71 && h[2] === 85 && h[3] === 70;  // "GGUF"
+      // In the Check view a .npy (its magic "\x93NUMPY"), a text or a JSON array is a tensor; a JSON
+      // object is still a config.json for the reference.
+      var npy = h.length >= 6 && h[0] === 0x93 && h[1] === 78 && h[2] === 85 && h[3] === 77 && h[4] === 80 && h[5] === 89;
+      var first = String.fromCharCode.apply(null, Array.prototype.slice.call(h)).replace(/^[\s\ufeff]+/, '').charAt(0);
+      if (viewId() === 'check' && !gguf && (npy || first !== '{')) {
+        if (file.size > TENSOR_MAX_BYTES) return applyLoaded(loadTensorBytes(null, file.size, file.name));
+        return readSlice(file, file.size).then(function (all) {
+          return applyLoaded(loadTensorBytes(new Uint8Array(all), file.size, file.name));
+        });
+      }
       if (!gguf) {
         if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false));  // a notice, not a read
         return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false)); });
@@ -428,6 +445,14 @@
     // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
     // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).
     loadFile: loadFile,
+    // The `check` op of posenc eval: a request object ({op: 'check', reference, kind, actual, ...}) ->
+    // exactly its response object, or {error, field} as posenc eval reports bad input.
+    check: function (request) {
+      var b = new TextEncoder().encode(typeof request === 'string' ? request : JSON.stringify(request));
+      var p = Module._posenc_model_buffer(b.length);
+      if (p) Module.HEAPU8.set(b, p);
+      return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+    },
     fileReads: [],
     // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
     exportPng: function () {

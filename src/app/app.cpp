@@ -32,6 +32,11 @@ std::string App::load_model(const unsigned char* data, std::size_t size, const s
   return load_model_bytes(data, size, view, prefix);
 }
 
+std::string App::load_tensor(const unsigned char* data, std::size_t size, const std::string& name) {
+  make_current();
+  return load_tensor_bytes(find_view("check"), data, size, name);
+}
+
 void App::replace_current_view() {
   for (auto& v : views_) {
     if (v.get() != current_) continue;
@@ -130,7 +135,8 @@ std::string App::describe() {
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
-  for (const auto& [k, v] : state) params[k] = v;
+  // A long value (a pasted tensor, a factor list) is named by its length: the live region reads this.
+  for (const auto& [k, v] : state) params[k] = v.size() <= 200 ? v : "(" + std::to_string(v.size()) + " characters)";
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {

@@ -42,6 +42,9 @@ class App {
   std::string load_model(const unsigned char* data, std::size_t size, const std::string& view = "model",
                          bool prefix = false);
 
+  // A tensor file loaded into this App's Check view (load_tensor_bytes in app/views/views.h).
+  std::string load_tensor(const unsigned char* data, std::size_t size, const std::string& name);
+
   // Every view's id, in menu order (the one list tests, CMake test registration and docs read).
   static std::vector<std::string> view_ids();
 

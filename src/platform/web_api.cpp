@@ -18,6 +18,7 @@
 #include "app/probe.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
+#include "model_io/check_request.h"
 #include "platform/web_runner.h"
 
 namespace {
@@ -89,10 +90,36 @@ EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
 EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix,
                                                    const char* view) {
   static std::string query;
-  query = posenc::app::load_model_bytes(ptr, len, view ? view : "model", prefix != 0);
+  query = page_app() ? page_app()->load_model(ptr, len, view ? view : "model", prefix != 0) : "";
   model_buffer().clear();
   model_buffer().shrink_to_fit();
   return query.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name) {
+  static std::string query;
+  query = page_app() ? page_app()->load_tensor(ptr, len, name ? name : "") : "";
+  model_buffer().clear();
+  model_buffer().shrink_to_fit();
+  return query.c_str();
+}
+
+// ---- check
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned len) {
+  static std::string out;
+  try {
+    if (!ptr) throw posenc::InvalidArgument("", "the request is larger than 64 MiB");
+    out = posenc::model_io::check_response_text(std::string(reinterpret_cast<const char*>(ptr), len));
+  } catch (const posenc::InvalidArgument& e) {
+    nlohmann::json err;
+    err["error"] = e.what();
+    err["field"] = e.field().empty() ? nlohmann::json() : nlohmann::json(e.field());
+    out = err.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  }
+  model_buffer().clear();
+  model_buffer().shrink_to_fit();
+  return out.c_str();
 }
 
 // ---- exportData

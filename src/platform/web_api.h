@@ -39,6 +39,14 @@ unsigned char* posenc_model_buffer(unsigned len);
 // `view` if it takes models (model, rope, scores), else the Model view's; errors become notices naming
 // the key path. Frees the buffer.
 const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view);
+// A tensor file (.npy, or text: rows of numbers / JSON arrays; null = too large) into the Check view
+// (source=file, named `name`); returns its state query. Frees the buffer.
+const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name);
+
+// ---- check: window.posenc.check, the `check` op of posenc eval
+// The request text (`len` bytes at `ptr`, from posenc_model_buffer) -> the check response JSON, or
+// {"error": message, "field": field or null} as posenc eval writes on bad input. Frees the buffer.
+const char* posenc_check(const unsigned char* ptr, unsigned len);
 
 // ---- exportData: the data behind the current view, format "csv" or "json" ("" for none)
 const char* posenc_export(const char* format);

@@ -14,6 +14,7 @@ constexpr Factory kFactories[] = {
     make_permutation_view,
     make_toy_view,
     make_model_view,
+    make_check_view,
 };
 }  // namespace
 

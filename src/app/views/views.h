@@ -19,6 +19,7 @@ std::unique_ptr<View> make_rope_view();
 std::unique_ptr<View> make_permutation_view();
 std::unique_ptr<View> make_toy_view();
 std::unique_ptr<View> make_model_view();
+std::unique_ptr<View> make_check_view();
 
 // A config.json text or GGUF header (window.posenc.loadModel, the page's file picker, drop and paste)
 // loaded into every view that takes models (Model, RoPE, scores; app/model_link.h): on success model=custom
@@ -27,6 +28,12 @@ std::unique_ptr<View> make_model_view();
 // bytes are the start of a larger file, and a GGUF header that goes on past them returns "" (read more).
 std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view = "model",
                              bool prefix = false);
+
+// A tensor file (.npy, or text: rows of numbers / JSON arrays) dropped on the page into `check` (an App's
+// Check view; anything else: ""): source=file with the tensor held by the view (a link does not carry
+// it); a file that cannot be read becomes the view's error naming `tensor`. Returns the Check view's
+// state query for the page to load.
+std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_t size, const std::string& name);
 
 // All views in menu order: the one list of views (App::view_ids() reads it).
 std::vector<std::unique_ptr<View>> make_views();

@@ -1,0 +1,805 @@
+// Check: a user's RoPE tensor (inv_freq, cos, sin, rotated rows or logits; pasted as text or dropped as a
+// .npy / text file) against posenc's reference (the scheme keys, or a preset / loaded config through
+// `model`), with the verdict, the ranked causes the core fits (core/analysis/rope_check.h), and the error
+// drawn: |actual - expected| over (position x pair) with each pair's class, the top cause's residual beside
+// it, and the error per pair. It opens on a built-in example (this reference's tensor with the pair layout
+// swapped), labelled as such, so it shows a real diagnosis before anything is pasted.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <numbers>
+#include <set>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include "app/controls.h"
+#include "app/heatmap.h"
+#include "app/input.h"
+#include "app/model_link.h"
+#include "app/plot.h"
+#include "app/probe.h"
+#include "app/views/views.h"
+#include "core/analysis/rope_check.h"
+#include "core/encodings/rope.h"
+#include "core/rng.h"
+#include "model_io/tensor_file.h"
+
+namespace posenc::app {
+namespace {
+
+constexpr int kMaxDim = 4096;
+constexpr int kMaxLength = 1 << 30;
+constexpr int kExampleRows = 32;
+// Pasted text lives in the URL: a link carries it up to this size; larger tensors are dropped as files.
+constexpr std::size_t kMaxPastedBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxPositions = std::size_t{1} << 20;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+constexpr auto kKindNames = names_of<CheckKind>();
+constexpr auto kScalingNames = names_of<RopeScalingType>();
+constexpr auto kLayoutNames = names_of<RopeLayout>();
+enum class Source { Example, Text, File };
+constexpr const char* kSourceNames[] = {"example", "text", "file"};
+constexpr const char* kSourceLabels[] = {"built-in example", "pasted text", "dropped file"};
+constexpr const char* kClassNames[] = {"full turn in training", "within trained angles", "beyond trained angles"};
+constexpr int kClassColor[] = {3, 1, 6};  // palette: green, orange, vermillion
+
+// bfloat16 round-to-nearest-even of a float32 value (what torch's .to(torch.bfloat16) does).
+double round_bf16(double v) {
+  float f = float(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits += 0x7fffu + ((bits >> 16) & 1u);
+  bits &= 0xffff0000u;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+Matrix normal_matrix(int rows, int cols, uint64_t seed) {
+  NormalRng rng(seed);
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal();
+  return m;
+}
+
+// "" -> none; "a..b" (inclusive); or integers separated by spaces / commas.
+std::string parse_positions(const std::string& text, std::vector<int64_t>& out) {
+  std::vector<int64_t> v;
+  if (const std::size_t dots = text.find(".."); dots != std::string::npos) {
+    char* end = nullptr;
+    const long long a = std::strtoll(text.c_str(), &end, 10);
+    if (end != text.c_str() + dots) return "\"" + text.substr(0, 40) + "\" is not a range a..b";
+    const char* rest = text.c_str() + dots + 2;
+    const long long b = std::strtoll(rest, &end, 10);
+    if (end == rest || *end != '\0') return "\"" + text.substr(0, 40) + "\" is not a range a..b";
+    if (b < a || b - a >= (long long)kMaxPositions) return "the range a..b must have 1 to 2^20 positions";
+    for (long long p = a; p <= b; ++p) v.push_back(p);
+  } else {
+    std::string item;
+    for (char c : text + " ") {
+      if (c == ' ' || c == ',' || c == '\n' || c == '\t') {
+        if (item.empty()) continue;
+        char* end = nullptr;
+        const long long p = std::strtoll(item.c_str(), &end, 10);
+        if (end != item.c_str() + item.size()) return "\"" + item.substr(0, 40) + "\" is not an integer";
+        v.push_back(p);
+        if (v.size() > kMaxPositions) return "more than 2^20 positions";
+        item.clear();
+      } else {
+        item += c;
+      }
+    }
+  }
+  out = std::move(v);
+  return "";
+}
+
+// Six significant digits: what a reader compares (the export and window.posenc.check carry full precision).
+std::string short_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string fitted_text(const RopeCheckDiagnosis& d) {
+  std::string out;
+  for (const auto& [name, value] : d.fitted) {
+    out += (out.empty() ? "" : ", ") + name + " = ";
+    if (const double* x = std::get_if<double>(&value)) out += short_number(*x);
+    else if (const std::string* s = std::get_if<std::string>(&value)) out += *s;
+    else out += std::get<bool>(value) ? "true" : "false";
+  }
+  return out;
+}
+
+// A message or fix as one clause (the core's may end with a period; the view adds its own).
+std::string clause(std::string s) {
+  while (!s.empty() && (s.back() == '.' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+std::string percent(double f) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g%%", 100 * f);
+  return buf;
+}
+
+class CheckView final : public ModelLinkedView {
+ public:
+  CheckView()
+      : ModelLinkedView({.id = "check",
+                         .title = "Check",
+                         .caption = "your RoPE tensor vs the reference: |actual - expected| per position and pair, "
+                                    "the causes fitted to it (explains = 1 - |actual - fitted|^2 / |actual - "
+                                    "expected|^2)",
+                         .figures = {"error", "residual", "pairs"}}) {
+  }
+  ~CheckView() override = default;
+  CheckView(const CheckView&) = delete;
+  CheckView& operator=(const CheckView&) = delete;
+
+
+  void params(ParamList& p) override {
+    declare_model(p);
+    p.choice("kind", kind_, kKindNames, {.label = "Tensor kind", .help = "what the tensor holds"});
+    p.integer("dim", dim_, 2, kMaxDim, {.label = "Head dim", .format = "dim = %d", .log = true, .even = true});
+    p.integer("rotary_dim", rotary_dim_, 0, dim_,
+              {.label = "Rotary dims (0 = dim)", .format = "rotary_dim = %d", .even = true});
+    p.real("base", base_, 1.0, 1e12, {.label = "Base (rope_theta)", .format = "base = %.6g", .log = true});
+    p.choice("scaling", scaling_, kScalingNames, {.label = "Scaling (rope_type)"});
+    p.real("factor", factor_, 1.0, 1024.0, {.label = "Factor f", .format = "f = %.6g", .log = true});
+    p.integer("orig", orig_, 1, kMaxLength,
+              {.label = "original_max_position_embeddings", .format = "%d", .help = "trained length", .log = true});
+    p.integer("seq_len", seq_len_, 0, kMaxLength,
+              {.label = "seq_len (dynamic / longrope; 0 = max position + 1)", .format = "%d",
+               .help = "the length dynamic NTK and LongRoPE are evaluated at; 0 = max(positions) + 1"});
+    extra_.declare(p);
+    p.choice("layout", layout_, kLayoutNames, {.label = "Pair layout"});
+    p.real("softmax_scale", softmax_scale_, 0.0, 100.0,
+           {.label = "Softmax scale (0 = 1/sqrt(dim))", .format = "%.8g", .help = "logits: what multiplies q.k"});
+    p.choice("source", source_, kSourceNames,
+             {.label = "Tensor from", .help = "the built-in example, the pasted text (tensor=) or a dropped file",
+              .labels = kSourceLabels});
+    text_param(p, "tensor", tensor_, "Tensor (rows of numbers, or JSON arrays)");
+    text_param(p, "x", x_text_, "x: the rows that were rotated (kind rotated)");
+    text_param(p, "q", q_text_, "q (kind logits)");
+    text_param(p, "k", k_text_, "k (kind logits)");
+    p.text("positions", [this](const std::string& s) { return set_positions(s); }, [this] { return positions_text_; },
+           {.label = "Positions (empty = 0..n-1)", .help = "the row positions: a..b or a list; empty = 0..rows-1"});
+    p.real("tol_abs", tol_abs_, 0.0, 1.0,
+           {.label = "Tolerance abs (0 and rel 0 = the float32 rule)", .format = "%.3g", .log = false});
+    p.real("tol_rel", tol_rel_, 0.0, 1.0, {.label = "Tolerance rel", .format = "%.3g"});
+  }
+
+  float stacked_height(float width) const override {
+    // The verdict and the causes above the figures take about ten lines.
+    return View::stacked_height(width) + (alone() ? 0.0f : 10 * ImGui::GetTextLineHeightWithSpacing());
+  }
+  std::string formula_words() const override;
+  void numbers(std::vector<DescribedNumber>& out) const override {
+    if (failed()) return;
+    out.push_back({"match", result_.match ? 1.0 : 0.0});
+    out.push_back({"max abs error", result_.max_abs_error});
+    out.push_back({"max rel error", result_.max_rel_error});
+    if (!result_.diagnosis.empty()) out.push_back({"top cause explains", result_.diagnosis.front().explains});
+  }
+  void export_data(std::vector<ExportTable>& tables) const override;
+
+  // A dropped tensor file: held by the view (a link does not carry it), source=file.
+  void set_file(const std::string& name, const Matrix& m, const std::string& error) {
+    file_name_ = name;
+    file_ = m;
+    file_error_ = error;
+    source_ = int(Source::File);
+    invalidate();
+  }
+
+ private:
+  void controls(Controls& c) override;
+  void recompute() override;
+  void upload() override;
+  void draw_figure(ImVec2 size) override;
+  std::string key_for_field(const std::string& field) const override;
+  ModelFill fill_from_model(const ModelPosition& m) override;
+
+  void text_param(ParamList& p, const char* key, std::string& member, const char* label) {
+    p.text(key,
+           [&member, key](const std::string& s) -> std::string {
+             if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
+             // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
+             // is refused here; rows of different lengths and a wrong shape are the check's errors naming
+             // the key, so a half-typed tensor still round-trips through the URL.
+             bool comment = false;
+             for (char ch : s) {
+               if (ch == '\n') comment = false;
+               if (ch == '#') comment = true;
+               if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#", ch))
+                 return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
+             }
+             // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
+             member.clear();
+             for (std::size_t i = 0; i < s.size(); ++i) {
+               if (s[i] != ';') {
+                 member += s[i];
+                 continue;
+               }
+               member += '\n';
+               while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
+             }
+             return "";
+           },
+           [&member] {
+             std::string url;
+             for (char ch : member)
+               if (ch == '\n') url += "; ";
+               else if (ch == '\t') url += ' ';
+               else if (ch != '\r') url += ch;
+             while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
+             return url;
+           },
+           {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays"});
+  }
+  std::string set_positions(const std::string& s) {
+    std::vector<int64_t> v;
+    const std::string why = parse_positions(s, v);
+    if (why.empty()) positions_text_ = s;
+    return why;
+  }
+  RopeCheckReference reference() const;
+  bool multiline(const char* key, std::string& text, float height);
+  void draw_verdict();
+  void draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title);
+  void draw_pairs(ImVec2 size);
+  void hover(const char* figure, int row, int col) const;
+  // (position x pair) maxima (the last column: pass-through dims, if any), or the matrix itself for logits;
+  // `argmax` gets the column each maximum is in.
+  Matrix per_pair(const Matrix& err, std::vector<int>* argmax = nullptr) const;
+  bool logits() const { return CheckKind(kind_) == CheckKind::Logits; }
+
+  // Parameters.
+  int kind_ = int(CheckKind::Cos);
+  int dim_ = 64, rotary_dim_ = 0;
+  double base_ = 10000.0;
+  int scaling_ = 0;
+  double factor_ = 1.0;
+  int orig_ = 4096, seq_len_ = 0;
+  RopeExtraKeys extra_;
+  int layout_ = int(RopeLayout::Half);
+  double softmax_scale_ = 0;
+  int source_ = int(Source::Example);
+  std::string tensor_, x_text_, q_text_, k_text_, positions_text_;
+  double tol_abs_ = 0, tol_rel_ = 0;
+
+  // The multiline fields: the text each showed last frame and its widget generation.
+  struct FieldGeneration {
+    std::string last;
+    int generation = 0;
+  };
+  std::map<std::string, FieldGeneration> field_generation_;
+
+  // A dropped file.
+  std::string file_name_, file_error_;
+  Matrix file_;
+
+  // Computed.
+  RopeCheckReference ref_;
+  RopeCheckInput input_;
+  RopeCheckResult result_;
+  std::string example_words_;  // what the example is ("" when the tensor is the user's)
+  Matrix error_pp_, residual_pp_;            // (position x pair) or (query x key) maxima
+  std::vector<int> error_col_;               // the column each error_pp_ cell's maximum is in
+  std::vector<int> classes_;                 // per pair
+  std::vector<double> pair_error_, pair_residual_, pair_tolerance_;
+  bool has_pass_ = false;                    // a last column of pass-through dims
+  bool has_residual_ = false;
+  float vmax_ = 1;
+  HeatmapWidget error_map_, residual_map_;
+};
+
+RopeCheckReference CheckView::reference() const {
+  RopeCheckReference r;
+  if (model_exact() && model_source() && model_source()->rope) {
+    r = rope_check_reference(*model_source());
+  } else {
+    r.dim = dim_;
+    r.rotary_dim = rotary_dim_;
+    r.base = base_;
+    r.layout = RopeLayout(layout_);
+    r.scaling.type = RopeScalingType(scaling_);
+    if (r.scaling.type == RopeScalingType::Longrope)
+      throw CannotCompute{"scaling", "longrope takes per-pair short and long factors, which have no keys here: "
+                                     "choose a LongRoPE model (model=) or load its config.json"};
+    r.scaling.factor = factor_;
+    r.scaling.original_max_position_embeddings = orig_;
+    extra_.apply(r.scaling);
+    if (softmax_scale_ > 0) r.softmax_scale = softmax_scale_;
+  }
+  if (seq_len_ > 0) r.scaling.seq_len = seq_len_;
+  return r;
+}
+
+ModelFill CheckView::fill_from_model(const ModelPosition& m) {
+  ModelFill f;
+  const std::string name = m.model_type.empty() ? std::string("the model") : m.model_type;
+  if (m.position != PositionKind::Rope || !m.rope) {
+    f.gap(name + " uses " + position_kind_name(m.position) + " positions, not RoPE: there is no RoPE tensor to check.");
+    return f;
+  }
+  const ModelRope& r = *m.rope;
+  const RopeScaling& s = r.scaling;
+  dim_ = std::clamp(m.head_dim, 2, kMaxDim) & ~1;
+  rotary_dim_ = r.rotary_dim == m.head_dim ? 0 : std::clamp(r.rotary_dim, 0, dim_) & ~1;
+  base_ = std::clamp(r.base, 1.0, 1e12);
+  scaling_ = int(s.type);
+  factor_ = std::clamp(s.factor, 1.0, 1024.0);
+  const int64_t trained =
+      s.original_max_position_embeddings > 0 ? s.original_max_position_embeddings : r.original_max_position_embeddings;
+  orig_ = int(std::clamp<int64_t>(trained, 1, kMaxLength));
+  layout_ = int(r.layout);
+  softmax_scale_ = std::clamp(r.softmax_scale, 0.0, 100.0);
+  f.keys = {"dim", "rotary_dim", "base", "scaling", "factor", "orig", "layout", "softmax_scale"};
+  extra_.fill(s, f.keys);
+  if (!m.layers.empty()) {
+    std::string others;
+    for (const auto& [type, lr] : m.layers)
+      if (type != "full_attention")
+        others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
+                  rope_type_name(lr.scaling.type);
+    f.gap(name + " has layer types with their own RoPE (" + others +
+          "): the check uses the full_attention layers' (posenc check --config takes a layer type).");
+  }
+  return f;
+}
+
+std::string CheckView::key_for_field(const std::string& field) const {
+  // The core's fields ("reference.scaling.factor", "actual", "x", ...) to this view's keys.
+  std::string f = field;
+  if (f.rfind("reference.", 0) == 0) f = f.substr(10);
+  if (f == "actual") return "tensor";
+  if (f == "scaling.factor") return "factor";
+  if (f == "scaling.original_max_position_embeddings") return "orig";
+  if (f == "scaling.seq_len") return "seq_len";
+  if (f.rfind("tolerance.", 0) == 0) return f == "tolerance.rel" ? "tol_rel" : "tol_abs";
+  if (f.rfind("scaling.", 0) == 0) {
+    const std::string rest = f.substr(8);
+    return rest != "type" && param_list().find(rest) ? rest : "scaling";
+  }
+  return View::key_for_field(f);
+}
+
+void CheckView::recompute() {
+  result_ = {};
+  example_words_.clear();
+  ref_ = reference();
+  const CheckKind kind = CheckKind(kind_);
+  RopeCheckInput in;
+  in.kind = kind;
+  const int dim = ref_.dim, rotary = ref_.rotary_dim ? ref_.rotary_dim : ref_.dim;
+  if (tol_abs_ > 0 || tol_rel_ > 0) in.tolerance = RopeCheckTolerance{tol_abs_, tol_rel_};
+  std::vector<int64_t> positions;
+  parse_positions(positions_text_, positions);  // validated when set
+
+  auto matrix_of = [](const std::string& key, const std::string& text, const char* what) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+      throw CannotCompute{key, std::string("paste ") + what};
+    try {
+      return model_io::tensor_matrix(model_io::parse_tensor_text(text, key), key);
+    } catch (const InvalidArgument& e) {
+      throw CannotCompute{key, e.what()};  // the reader's message names the key
+    }
+  };
+  const Source source = Source(source_);
+  if (source == Source::Example) {
+    // This reference's own tensor, with one thing done wrong the way a public bug report did it.
+    const int n = positions.empty() ? (kind == CheckKind::InvFreq ? 0 : kExampleRows) : int(positions.size());
+    if (positions.empty())
+      for (int p = 0; p < n; ++p) positions.push_back(p);
+    in.positions = positions;
+    const Eigen::Index rows = Eigen::Index(n);
+    if (kind == CheckKind::Rotated) in.x = normal_matrix(n, dim, 1);
+    if (kind == CheckKind::Logits) in.q = normal_matrix(n, dim, 2), in.k = normal_matrix(n, dim, 3);
+    switch (kind) {
+      case CheckKind::InvFreq: in.actual = Matrix::Zero(1, rotary / 2); break;
+      case CheckKind::Cos:
+      case CheckKind::Sin: in.actual = Matrix::Zero(rows, rotary); break;
+      case CheckKind::Rotated: in.actual = Matrix::Zero(rows, dim); break;
+      case CheckKind::Logits: in.actual = Matrix::Zero(rows, rows); break;
+    }
+    if (kind == CheckKind::InvFreq) {
+      in.actual = rope_check_expected(ref_, in).unaryExpr([](double v) { return round_bf16(v); });
+      example_words_ = "Example (built in): this reference's inv_freq rounded to bfloat16, as a model cast to bf16 "
+                       "computes it (transformers #29285).";
+    } else {
+      RopeCheckReference swapped = ref_;
+      swapped.layout = ref_.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
+      in.actual = rope_check_expected(swapped, in);
+      example_words_ = std::string("Example (built in): this reference's ") + check_kind_name(kind) + " at " +
+                       std::to_string(n) + " positions computed with the " + rope_layout_name(swapped.layout) +
+                       " pair layout instead of " + rope_layout_name(ref_.layout) +
+                       " (transformers #25199)" +
+                       (kind == CheckKind::Rotated || kind == CheckKind::Logits ? ", inputs from a fixed seed" : "") +
+                       ". Paste your tensor in Tensor, or drop a .npy / text file on the page.";
+    }
+  } else {
+    if (source == Source::File) {
+      if (!file_error_.empty()) throw CannotCompute{"tensor", "the dropped file: " + file_error_};
+      if (file_.size() == 0)
+        throw CannotCompute{"source", "no file: drop a .npy or text file on the page (a link does not carry it)"};
+      in.actual = file_;
+    } else {
+      in.actual = matrix_of("tensor", tensor_, "the tensor: rows of numbers, one row per position");
+    }
+    if (kind == CheckKind::Rotated) in.x = matrix_of("x", x_text_, "x, the n x dim rows that were rotated");
+    if (kind == CheckKind::Logits) {
+      in.q = matrix_of("q", q_text_, "q, n x dim");
+      in.k = matrix_of("k", k_text_, "k, n x dim");
+    }
+    if (positions.empty() && kind != CheckKind::InvFreq)
+      for (Eigen::Index p = 0; p < in.actual.rows(); ++p) positions.push_back(p);
+    in.positions = positions;
+  }
+  result_ = rope_check(ref_, in);
+  input_ = std::move(in);
+
+  // Pictures.
+  const Matrix err = (result_.actual - result_.expected).cwiseAbs();
+  error_col_.clear();
+  error_pp_ = per_pair(err, &error_col_);
+  has_pass_ = false;
+  for (int p : result_.column_pair) has_pass_ = has_pass_ || (p < 0 && !logits());
+  has_residual_ = !result_.diagnosis.empty() && result_.diagnosis.front().predicted.size() == result_.expected.size();
+  residual_pp_ = has_residual_ ? per_pair((result_.actual - result_.diagnosis.front().predicted).cwiseAbs()) : Matrix();
+  vmax_ = std::max(float(error_pp_.size() ? error_pp_.maxCoeff() : 0.0), 1e-30f);  // a match: a non-empty range
+  // Per pair (logits: per query row): the largest error, residual and tolerance.
+  const int groups = int(logits() ? error_pp_.rows() : error_pp_.cols());
+  pair_error_.assign(size_t(groups), 0.0);
+  pair_residual_.assign(has_residual_ ? size_t(groups) : 0, 0.0);
+  pair_tolerance_.assign(size_t(groups), 0.0);
+  for (int g = 0; g < groups; ++g) {
+    pair_error_[size_t(g)] = logits() ? error_pp_.row(g).maxCoeff() : error_pp_.col(g).maxCoeff();
+    if (has_residual_)
+      pair_residual_[size_t(g)] = logits() ? residual_pp_.row(g).maxCoeff() : residual_pp_.col(g).maxCoeff();
+  }
+  for (Eigen::Index r = 0; r < result_.tolerance.rows(); ++r)
+    for (Eigen::Index c = 0; c < result_.tolerance.cols(); ++c) {
+      int g = logits() ? int(r) : result_.column_pair[size_t(c)];
+      if (!logits() && g < 0) g = groups - 1;  // the pass-through column
+      if (g >= 0 && g < groups) pair_tolerance_[size_t(g)] = std::max(pair_tolerance_[size_t(g)], result_.tolerance(r, c));
+    }
+  // Pair classes: inspect's rule on this reference (trained length = the scaling's original length).
+  classes_.clear();
+  if (!logits()) {
+    const RopeFrequencies scaled = rope_frequencies(rotary, ref_.base, ref_.scaling);
+    const std::vector<double> plain = rope_default_inv_freq(rotary, ref_.base);
+    const int64_t trained = ref_.scaling.original_max_position_embeddings > 0 ? ref_.scaling.original_max_position_embeddings
+                                                                                : int64_t(orig_);
+    int64_t at = 1;
+    for (int64_t p : input_.positions) at = std::max(at, p + 1);
+    for (size_t k = 0; k < plain.size(); ++k) {
+      const double reach = plain[k] * double(trained);
+      classes_.push_back(reach >= kTwoPi ? 0 : scaled.inv_freq[k] * double(at) <= reach * (1 + 1e-12) ? 1 : 2);
+    }
+  }
+}
+
+Matrix CheckView::per_pair(const Matrix& err, std::vector<int>* argmax) const {
+  if (logits()) return err;
+  const int pairs = (ref_.rotary_dim ? ref_.rotary_dim : ref_.dim) / 2;
+  bool pass = false;
+  for (int p : result_.column_pair) pass = pass || p < 0;
+  Matrix out = Matrix::Zero(err.rows(), pairs + (pass ? 1 : 0));
+  std::vector<int> col(size_t(out.size()), 0);
+  for (Eigen::Index r = 0; r < err.rows(); ++r)
+    for (Eigen::Index c = 0; c < err.cols(); ++c) {
+      const int p = result_.column_pair[size_t(c)];
+      const Eigen::Index g = p < 0 ? pairs : p;
+      if (err(r, c) > out(r, g) || c == 0) {
+        out(r, g) = std::max(out(r, g), err(r, c));
+        col[size_t(r * out.cols() + g)] = int(c);
+      }
+    }
+  if (argmax) *argmax = std::move(col);
+  return out;
+}
+
+std::string CheckView::formula_words() const {
+  std::string out = std::string("Checks a ") + check_kind_name(CheckKind(kind_)) +
+                    " tensor against posenc's RoPE reference (dim " + std::to_string(ref_.dim) + ", rotary_dim " +
+                    std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim) + ", base " + format_number(ref_.base) +
+                    ", scaling " + rope_type_name(ref_.scaling.type) + ", layout " + rope_layout_name(ref_.layout) + ").";
+  if (failed() || result_.expected.size() == 0) return out + " It cannot be checked yet: see the notice.";
+  if (!example_words_.empty()) out += " " + example_words_;
+  if (result_.match) {
+    out += " Verdict: match, max |actual - expected| " + short_number(result_.max_abs_error) + " within the tolerance.";
+    return out;
+  }
+  out += " Verdict: mismatch, max |actual - expected| " + short_number(result_.max_abs_error) + ".";
+  const RopeCheckDiagnosis& d = result_.diagnosis.front();
+  out += std::string(" Top cause: ") + check_cause_name(d.cause) + ", explains " + percent(d.explains);
+  const std::string fit = fitted_text(d);
+  if (!fit.empty()) out += " (" + fit + ")";
+  out += ": " + clause(d.message) + ". Fix: " + clause(d.fix) + ".";
+  return out;
+}
+
+void CheckView::export_data(std::vector<ExportTable>& tables) const {
+  if (failed() || result_.expected.size() == 0) return;
+  const char* col = logits() ? "key j" : "pair k";
+  tables.push_back(matrix_table("error", logits() ? "query i" : "position row", col, "row", error_pp_));
+  if (has_residual_) tables.push_back(matrix_table("residual", logits() ? "query i" : "position row", col, "row", residual_pp_));
+  std::vector<double> xs(pair_error_.size());
+  for (size_t g = 0; g < xs.size(); ++g) xs[g] = double(g);
+  std::vector<ExportSeries> s{{"max |actual - expected|", xs, pair_error_}, {"max tolerance", xs, pair_tolerance_}};
+  if (has_residual_) s.push_back({"max |actual - top cause|", xs, pair_residual_});
+  tables.push_back(curve_table("per_pair", logits() ? "query row i" : "pair k", "error", logits() ? "i" : "k", s));
+  ExportTable summary{"summary", "", "", {"match", "max_abs_error", "max_rel_error", "worst_expected", "worst_actual"},
+                      {{result_.match ? 1.0 : 0.0, result_.max_abs_error, result_.max_rel_error, result_.worst_expected,
+                        result_.worst_actual}}};
+  tables.push_back(std::move(summary));
+  // cause: the index of the cause id in the catalogue's order (core/analysis/rope_check.h, docs/cli.md).
+  ExportTable causes{"diagnosis", "", "", {"rank", "cause", "explains"}, {}};
+  for (size_t i = 0; i < result_.diagnosis.size(); ++i)
+    causes.rows.push_back({double(i + 1), double(int(result_.diagnosis[i].cause)), result_.diagnosis[i].explains});
+  tables.push_back(std::move(causes));
+}
+
+bool CheckView::multiline(const char* key, std::string& text, float height) {
+  const Param* p = param_list().find(key);
+  ImGui::TextUnformatted(p ? p->label() : key);
+  // An active ImGui field writes its own buffer back every frame: a value set from outside (URL, setState,
+  // a dropped file) gets a fresh widget id, so the old field lets go and the new value shows.
+  FieldGeneration& g = field_generation_[key];
+  if (text != g.last) ++g.generation, g.last = text;
+  std::string edit = text;
+  bool changed = false;
+  if (ImGui::InputTextMultiline(("##" + std::string(key) + std::to_string(g.generation)).c_str(), &edit,
+                                ImVec2(-1, height), ImGuiInputTextFlags_AllowTabInput)) {
+    if (edit.size() <= kMaxPastedBytes) {
+      text = g.last = edit;
+      changed = true;
+    }
+  }
+  probe_last_item((std::string("input.") + key).c_str());
+  if (edit.size() > kMaxPastedBytes) error_text("longer than 1 MiB: drop it as a file instead");
+  return changed;
+}
+
+void CheckView::controls(Controls& c) {
+  draw_model_controls();
+  ImGui::Separator();
+  c.draw("kind");
+  c.draw("source");
+  if (Source(source_) == Source::File)
+    ImGui::TextWrapped("%s", file_name_.empty() ? "no file yet: drop a .npy or text file on the page"
+                                                : ("file: " + file_name_).c_str());
+  const float line = ImGui::GetTextLineHeight();
+  if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
+  if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
+  if (CheckKind(kind_) == CheckKind::Logits) {
+    if (multiline("q", q_text_, line * 4)) source_ = int(Source::Text);
+    if (multiline("k", k_text_, line * 4)) source_ = int(Source::Text);
+  }
+  c.draw("positions");
+  ImGui::Separator();
+  ImGui::TextUnformatted("Reference");
+  for (const char* k : {"dim", "rotary_dim", "base", "layout", "scaling"}) c.draw(k);
+  const RopeScalingType type = RopeScalingType(scaling_);
+  if (type != RopeScalingType::None) {
+    c.draw("factor");
+    c.draw("orig");
+  }
+  if (type == RopeScalingType::Dynamic || type == RopeScalingType::Longrope) c.draw("seq_len");
+  if (type == RopeScalingType::Yarn)
+    for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
+  if (type == RopeScalingType::Llama3)
+    for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
+  if (CheckKind(kind_) == CheckKind::Logits) c.draw("softmax_scale");
+  c.draw("tol_abs");
+  c.draw("tol_rel");
+}
+
+void CheckView::upload() {
+  error_map_.map().set_values(error_pp_.data(), int(error_pp_.rows()), int(error_pp_.cols()));
+  if (has_residual_) residual_map_.map().set_values(residual_pp_.data(), int(residual_pp_.rows()), int(residual_pp_.cols()));
+}
+
+void CheckView::draw_verdict() {
+  const RopeCheckResult& r = result_;
+  if (!example_words_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
+    ImGui::TextWrapped("%s", example_words_.c_str());
+    ImGui::PopStyleColor();
+    probe_last_item("text.check.example");
+  }
+  if (const std::string caption = model_caption(); !caption.empty()) ImGui::TextWrapped("%s", caption.c_str());
+  const std::string where = [&] {
+    std::string s = "[";
+    for (size_t i = 0; i < r.worst_index.size(); ++i) s += (i ? ", " : "") + std::to_string(r.worst_index[i]);
+    return s + "]";
+  }();
+  ImGui::PushStyleColor(ImGuiCol_Text, r.match ? good_color() : error_color());
+  ImGui::TextWrapped("%s: %s tensor %lld x %lld, max |actual - expected| = %s (rel %s) at %s: expected %s, actual %s",
+                     r.match ? "MATCH" : "MISMATCH", check_kind_name(CheckKind(kind_)), (long long)r.actual.rows(),
+                     (long long)r.actual.cols(), short_number(r.max_abs_error).c_str(),
+                     short_number(r.max_rel_error).c_str(), where.c_str(), short_number(r.worst_expected).c_str(),
+                     short_number(r.worst_actual).c_str());
+  ImGui::PopStyleColor();
+  probe_last_item("text.check.verdict");
+  if (r.default_tolerance)
+    ImGui::TextWrapped("tolerance: the float32 rule (angle coefficient %s; docs/cli.md)", short_number(r.angle_rel).c_str());
+  else
+    ImGui::TextWrapped("tolerance: abs %s + rel %s x |expected|", format_number(r.given_tolerance.abs).c_str(),
+                       format_number(r.given_tolerance.rel).c_str());
+  if (r.equivalent_under_softmax && *r.equivalent_under_softmax && !r.match)
+    ImGui::TextWrapped("equivalent under softmax: the error is a constant per row.");
+  const size_t shown = std::min<size_t>(r.diagnosis.size(), mode() == LayoutMode::Narrow ? 3 : 5);
+  for (size_t i = 0; i < shown; ++i) {
+    const RopeCheckDiagnosis& d = r.diagnosis[i];
+    const std::string fit = fitted_text(d);
+    ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause),
+                       percent(d.explains).c_str(), fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(),
+                       clause(d.fix).c_str());
+    probe_last_item(("text.check.cause" + std::to_string(i)).c_str());
+    if (i == 0) probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(),
+                           ImGui::GetItemRectMax());
+  }
+  if (!logits() && !classes_.empty()) {
+    ImGui::TextUnformatted("pair classes (strip above the error map):");
+    for (int k = 0; k < 3; ++k) {
+      if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s",
+                         kClassNames[k], k < 2 ? "," : "");
+    }
+  }
+}
+
+void CheckView::hover(const char* figure, int row, int col) const {
+  begin_readout();
+  const bool res = std::strcmp(figure, "residual") == 0;
+  const Matrix& m = res ? residual_pp_ : error_pp_;
+  if (row < 0 || col < 0 || row >= m.rows() || col >= m.cols()) {
+    end_readout();
+    return;
+  }
+  const int64_t pos = size_t(row) < input_.positions.size() ? input_.positions[size_t(row)] : row;
+  if (logits()) {
+    ImGui::Text("query i = %d (position %lld), key j = %d", row, (long long)pos, col);
+    ImGui::Text("expected %.10g, actual %.10g", result_.expected(row, col), result_.actual(row, col));
+  } else {
+    const int pairs = int(classes_.size());
+    if (col < pairs) ImGui::Text("position %lld, pair k = %d (%s)", (long long)pos, col, kClassNames[classes_[size_t(col)]]);
+    else ImGui::Text("position %lld, pass-through dims", (long long)pos);
+    const int c = error_col_.empty() ? 0 : error_col_[size_t(row * error_pp_.cols() + col)];
+    ImGui::Text("column %d: expected %.10g, actual %.10g", c, result_.expected(row, c), result_.actual(row, c));
+  }
+  ImGui::Text("%s = %.6g", res ? "max |actual - top cause|" : "max |actual - expected|", m(row, col));
+  end_readout();
+}
+
+void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  // Alone (a small embed) the verdict line above says what the map is: no title, more room for the map.
+  if (!alone()) ImGui::TextUnformatted(title);
+  const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
+  const float strip = logits() ? 0.0f : 7.0f;
+  ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
+  if (m.size() == 0) {
+    ImGui::TextWrapped("%s", result_.match ? "match: nothing to explain"
+                                           : "no catalogued cause: the residual is the error itself");
+    probe_rect(("plot." + std::string(figure)).c_str(), at, ImVec2(at.x + size.x, at.y + size.y));
+    ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
+    return;
+  }
+  const HeatmapAxes axes{logits() ? "key j" : (has_pass_ ? "pair k (last: pass-through)" : "pair k"),
+                         logits() ? "query i" : "row (position)", 0, 0};
+  const std::string probe = std::string("heatmap.check_") + figure;
+  const HeatmapHover h = w.draw(probe.c_str(), ImVec2(size.x, size.y - line - strip), axes, Colormap::Viridis, 0.0f, vmax_);
+  probe_plot(figure, probe.c_str());
+  if (h.active) hover(figure, h.row, h.col);
+  // The pair classes as a strip over the image's columns (following the zoom).
+  ImVec2 mn, mx;
+  if (!logits() && !classes_.empty() && find_probe(probe, &mn, &mx)) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec4 win = w.zoom_window();
+    const int cols = int(m.cols());
+    for (int k = 0; k < int(classes_.size()); ++k) {
+      const float u0 = (float(k) / cols - win.x) / win.z, u1 = (float(k + 1) / cols - win.x) / win.z;
+      if (u1 <= 0 || u0 >= 1) continue;
+      const float x0 = mn.x + std::max(0.0f, u0) * (mx.x - mn.x), x1 = mn.x + std::min(1.0f, u1) * (mx.x - mn.x);
+      // In the row reserved under the title, above the heatmap's own margin (its y title stays clear).
+      dl->AddRectFilled(ImVec2(x0, at.y + line), ImVec2(x1, at.y + line + strip - 1),
+                        palette_color(kClassColor[classes_[size_t(k)]]));
+    }
+    probe_rect(("strip.check_" + std::string(figure)).c_str(), ImVec2(mn.x, at.y + line), ImVec2(mx.x, at.y + line + strip - 1));
+  }
+  ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
+}
+
+void CheckView::draw_pairs(ImVec2 size) {
+  std::vector<double> xs(pair_error_.size());
+  for (size_t g = 0; g < xs.size(); ++g) xs[g] = double(g);
+  std::vector<Series> s;
+  s.push_back(Series{"max |actual - expected|", xs, pair_error_, palette_color(6), xs.size() <= 64, false});
+  if (has_residual_)
+    s.push_back(Series{std::string("after ") + check_cause_name(result_.diagnosis.front().cause), xs, pair_residual_,
+                       palette_color(1), false, false});
+  s.push_back(Series{"tolerance", xs, pair_tolerance_, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false, false});
+  LinePlotOptions o;
+  o.x_title = logits() ? "query row i" : "pair k";
+  o.y_title = "max error per pair (log)";
+  o.log_y = true;
+  line_plot("plot.pairs", size, s, o);
+}
+
+void CheckView::draw_figure(ImVec2 size) {
+  const float top = ImGui::GetCursorScreenPos().y;
+  if (!alone()) {
+    draw_verdict();
+  } else {
+    // One figure alone (a small embed): the verdict and the top cause in one line above it.
+    std::string line = result_.match ? "MATCH" : "MISMATCH";
+    if (!result_.diagnosis.empty())
+      line += std::string(": ") + check_cause_name(result_.diagnosis.front().cause) + " explains " +
+              percent(result_.diagnosis.front().explains);
+    const ImVec4 color = result_.match ? good_color() : error_color();
+    text_fit(line + (example_words_.empty() ? "" : " (built-in example)"), &color);
+    probe_last_item("text.check.verdict");
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  size.y = std::max(size.y - (origin.y - top), 120.0f);
+  const char* map_title = logits() ? "|actual - expected| (query x key)" : "|actual - expected| (position x pair)";
+  const std::string res_title =
+      has_residual_ ? std::string("residual after ") + check_cause_name(result_.diagnosis.front().cause) : "residual";
+  if (stacked()) {
+    int shown = 0;
+    for (const char* f : {"error", "residual", "pairs"}) shown += shows(f) ? 1 : 0;
+    const float row_h = std::max(160.0f, size.y / float(std::max(1, shown)));
+    if (shows("error")) draw_heatmap("error", error_map_, error_pp_, ImVec2(size.x, row_h - 4), map_title);
+    if (shows("residual"))
+      draw_heatmap("residual", residual_map_, has_residual_ ? residual_pp_ : Matrix(), ImVec2(size.x, row_h - 4),
+                   res_title.c_str());
+    if (shows("pairs")) draw_pairs(ImVec2(size.x, row_h - 4));
+    return;
+  }
+  const float top_h = size.y * 0.58f, half_w = size.x * 0.5f;
+  draw_heatmap("error", error_map_, error_pp_, ImVec2(half_w - 8, top_h - 4), map_title);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x + half_w, origin.y));
+  draw_heatmap("residual", residual_map_, has_residual_ ? residual_pp_ : Matrix(), ImVec2(half_w, top_h - 4),
+               res_title.c_str());
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + top_h));
+  draw_pairs(ImVec2(size.x, size.y - top_h));
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  ImGui::Dummy(ImVec2(size.x, 0));
+}
+
+}  // namespace
+
+std::unique_ptr<View> make_check_view() { return std::make_unique<CheckView>(); }
+
+std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_t size, const std::string& name) {
+  auto* view = dynamic_cast<CheckView*>(check);
+  if (!view) return "";
+  Matrix m;
+  std::string error;
+  try {
+    if (!data && size > 0) throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
+    const std::string bytes(reinterpret_cast<const char*>(data), size);
+    const bool npy = size >= 6 && std::memcmp(data, "\x93NUMPY", 6) == 0;
+    m = model_io::tensor_matrix(npy ? model_io::parse_npy(bytes, "tensor") : model_io::parse_tensor_text(bytes, "tensor"),
+                                "tensor");
+  } catch (const InvalidArgument& e) {
+    error = e.what();
+    m = Matrix();
+  }
+  view->set_file(name, m, error);
+  return view->sink_query();
+}
+
+}  // namespace posenc::app

@@ -1,0 +1,131 @@
+// End-to-end, the Check view: the built-in example is diagnosed on open; a broken tensor typed into the
+// Tensor field and a .npy file dropped on the page are checked, with the verdict read from the live region
+// (#describe) and from the probes; window.posenc.check answers the `check` request of posenc eval.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openState, itemRect, waitFrames, screenshot } from './harness.mjs';
+
+const env = useBrowser();
+
+// RoPE's reference for dim d, base b: inv_freq_i = b^(-2i/d); half layout: [f(p w_0..w_{d/2-1}), same].
+const invFreq = (d, base) => Array.from({ length: d / 2 }, (_, i) => base ** (-2 * i / d));
+const halfRow = (p, d, base, f) => { const h = invFreq(d, base).map((w) => f(p * w)); return [...h, ...h]; };
+
+// The live region's text once the app has settled (the page updates it on every change and settle).
+async function liveRegion(page) {
+  await waitFrames(page, 3);
+  return page.evaluate(() => { window.posenc.description(); return document.getElementById('describe').textContent; });
+}
+
+test('check: the view opens on a labelled example whose diagnosis is layout', async () => {
+  const { page, context, errors } = await openState(env, 'view=check');
+  const live = await liveRegion(page);
+  assert.match(live, /Example \(built in\)/, live);
+  assert.match(live, /Verdict: mismatch/);
+  assert.match(live, /Top cause: layout, explains 100%/);
+  const probes = await page.evaluate(() => window.posenc.probes());
+  for (const p of ['plot.error', 'plot.residual', 'plot.pairs', 'text.check.verdict', 'text.check.example', 'cause.layout',
+                   'strip.check_error'])
+    assert.ok(probes.includes(p), `${p} in ${probes}`);
+  const d = await page.evaluate(() => window.posenc.describe());
+  assert.equal(d.numbers.find((n) => n.name === 'match').value, 0);
+  assert.ok(d.numbers.find((n) => n.name === 'top cause explains').value > 0.99);
+  assert.equal(await page.evaluate(() => window.posenc.notices()), '');
+  await page.mouse.move(1, 1);
+  await screenshot(page, 'check-example.png');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('check: typing a cos tensor computed with the interleaved layout names layout', async () => {
+  const d = 4, base = 10000, n = 4;
+  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`);
+  // [cos p w_0, cos p w_0, cos p w_1, cos p w_1]: a port that pairs neighbours where the reference pairs halves.
+  const interleavedRow = (p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]);
+  const rows = Array.from({ length: n }, (_, p) => interleavedRow(p).map((v) => v.toPrecision(7)).join(' '));
+  const r = await itemRect(page, 'input.tensor');
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  await waitFrames(page, 2);
+  await page.keyboard.type(rows.join('\n'), { delay: 5 });
+  await page.mouse.move(1, 1);
+  const state = await page.evaluate(() => window.posenc.getState());
+  assert.equal(state.source, 'text', 'typing switches the source to the pasted text');
+  // In the URL the rows are separated by ';' (a URL value holds no newline).
+  assert.equal(state.tensor.split(';').length, n, state.tensor);
+  const live = await liveRegion(page);
+  assert.match(live, /Verdict: mismatch/, live);
+  assert.match(live, /Top cause: layout/, live);
+  assert.doesNotMatch(live, /Example \(built in\)/);
+  assert.ok((await page.evaluate(() => window.posenc.probes())).includes('cause.layout'));
+  // The same positions in the reference's half layout match.
+  const good = Array.from({ length: n }, (_, p) => halfRow(p, d, base, Math.cos).map((v) => v.toPrecision(9)).join(' '));
+  await page.evaluate((t) => window.posenc.setState({ tensor: t }), good.join('; '));
+  const matched = await liveRegion(page);
+  assert.match(matched, /Verdict: match/, matched);
+  assert.equal((await page.evaluate(() => window.posenc.describe())).numbers.find((x) => x.name === 'match').value, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// A version-1 .npy of float32 rows (numpy/lib/format.py: magic, version, header length, dict padded to 64).
+function npyFloat32(rows) {
+  const shape = `(${rows.length}, ${rows[0].length})`;
+  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+  while ((10 + header.length + 1) % 64) header += ' ';
+  header += '\n';
+  const data = new Float32Array(rows.flat());
+  const out = new Uint8Array(10 + header.length + data.byteLength);
+  out.set([0x93, 78, 85, 77, 80, 89, 1, 0, header.length & 0xff, header.length >> 8]);
+  for (let i = 0; i < header.length; ++i) out[10 + i] = header.charCodeAt(i);
+  out.set(new Uint8Array(data.buffer), 10 + header.length);
+  return Array.from(out);
+}
+
+test('check: a .npy dropped on the page with positions off by one names position_offset', async () => {
+  const d = 16, base = 10000, n = 24;
+  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`);
+  const rows = Array.from({ length: n }, (_, p) => halfRow(p + 1, d, base, Math.cos));  // positions 1..n for 0..n-1
+  await page.evaluate(async (bytes) => {
+    const file = new File([new Uint8Array(bytes)], 'cos.npy', { type: 'application/octet-stream' });
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, npyFloat32(rows));
+  await page.waitForFunction(() => window.posenc.getState().source === 'file', null, { timeout: 20000 });
+  const live = await liveRegion(page);
+  assert.match(live, /Top cause: position_offset/, live);
+  assert.equal(await page.evaluate(() => window.posenc.notices()), '');
+  // A file that is not a tensor becomes the view's error naming `tensor`.
+  await page.evaluate(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['1 2\n3 x'], 'bad.txt', { type: 'text/plain' }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => window.posenc.noticeList().some((x) => x.key === 'tensor'), null, { timeout: 20000 });
+  const notice = (await page.evaluate(() => window.posenc.noticeList())).find((x) => x.key === 'tensor');
+  assert.match(notice.message, /the dropped file: tensor/, notice.message);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('check: window.posenc.check answers the check request with the known cause', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves');
+  const d = 8, base = 10000, positions = [0, 1, 2, 3, 4, 5, 6, 7];
+  // cos computed with the interleaved layout where the reference is half: [c0, c0, c1, c1, ...].
+  const actual = positions.map((p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]));
+  const request = { op: 'check', reference: { dim: d, base, layout: 'half' }, kind: 'cos', positions, actual };
+  const out = await page.evaluate((r) => window.posenc.check(r), request);
+  assert.equal(out.match, false);
+  assert.equal(out.diagnosis[0].cause, 'layout');
+  assert.ok(out.diagnosis[0].explains > 0.99);
+  assert.deepEqual(Object.keys(out), ['match', 'max_abs_error', 'max_rel_error', 'tolerance', 'worst', 'diagnosis']);
+  // The reference's own cos matches; a wrong shape names `actual`.
+  const exact = positions.map((p) => halfRow(p, d, base, Math.cos));
+  const ok = await page.evaluate((r) => window.posenc.check(r), { ...request, actual: exact });
+  assert.equal(ok.match, true);
+  assert.deepEqual(ok.diagnosis, []);
+  const bad = await page.evaluate((r) => window.posenc.check(r), { ...request, actual: exact.slice(1) });
+  assert.equal(bad.field, 'actual', JSON.stringify(bad));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
