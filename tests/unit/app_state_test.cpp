@@ -88,7 +88,7 @@ TEST(AppState, ALoadedModelReachesOnlyTheAppItIsLoadedInto) {
   other.make_current();
   EXPECT_NE(posenc::app::load_model_bytes(bytes, config.size(), "rope").find("model=custom"), std::string::npos);
   EXPECT_EQ(loaded.ui().model_sinks.size(), other.ui().model_sinks.size());
-  EXPECT_EQ(loaded.ui().model_sinks.size(), 3u);  // the Model, RoPE and scores views
+  EXPECT_EQ(loaded.ui().model_sinks.size(), 4u);  // the Model, RoPE, scores and Check views
 }
 
 TEST(AppState, TouchAndFilePickerArePerApp) {
