@@ -100,6 +100,15 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   return send_to_sinks(&m, error, view);
 }
 
+std::string other_layer_ropes(const ModelPosition& m) {
+  std::string others;
+  for (const auto& [type, lr] : m.layers)
+    if (type != "full_attention")
+      others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
+                rope_type_name(lr.scaling.type);
+  return others;
+}
+
 std::string model_label(const std::string& id) {
   if (const auto* p = model_io::find_model_preset(id)) return p->label;
   return id;

@@ -101,6 +101,9 @@ class ModelLinkedView : public View, public ModelSink {
 
 // The label of a preset id, the id itself for anything else ("custom").
 std::string model_label(const std::string& id);
+// The RoPE of a model's layer types other than full_attention, for a view's note: "sliding_attention:
+// base 10000, default; ...".
+std::string other_layer_ropes(const ModelPosition& m);
 
 // The page can open a file picker (the web build): the views that take models show a "Load config.json /
 // GGUF" button; pressing it is taken once by the app (AppAction::OpenModelFile).

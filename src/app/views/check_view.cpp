@@ -346,15 +346,9 @@ ModelFill CheckView::fill_from_model(const ModelPosition& m) {
   softmax_scale_ = std::clamp(r.softmax_scale, 0.0, 100.0);
   f.keys = {"dim", "rotary_dim", "base", "scaling", "factor", "orig", "layout", "softmax_scale"};
   extra_.fill(s, f.keys);
-  if (!m.layers.empty()) {
-    std::string others;
-    for (const auto& [type, lr] : m.layers)
-      if (type != "full_attention")
-        others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
-                  rope_type_name(lr.scaling.type);
-    f.gap(name + " has layer types with their own RoPE (" + others +
+  if (!m.layers.empty())
+    f.gap(name + " has layer types with their own RoPE (" + other_layer_ropes(m) +
           "): the check uses the full_attention layers' (posenc check --config takes a layer type).");
-  }
   return f;
 }
 

@@ -167,15 +167,9 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
   extra_.fill(s, f.keys);
   pair_ = std::min(pair_, dim_ / 2 - 1);
   pos_ = std::min(pos_, target_ - 1);
-  if (!m.layers.empty()) {
-    std::string others;
-    for (const auto& [type, lr] : m.layers)
-      if (type != "full_attention")
-        others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
-                  rope_type_name(lr.scaling.type);
-    f.gap(name + " has layer types with their own RoPE (" + others +
+  if (!m.layers.empty())
+    f.gap(name + " has layer types with their own RoPE (" + other_layer_ropes(m) +
           "): the RoPE view shows the full_attention layers'; view=model shows each.");
-  }
   const double plain = 1.0 / std::sqrt(double(m.head_dim));
   if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
     f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " (1/sqrt(head_dim) = " +

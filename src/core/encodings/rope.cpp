@@ -252,22 +252,18 @@ std::vector<int> rope_mrope_axes(std::span<const int> section, int pairs, bool i
   return axes;
 }
 
-Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs,
-                        RopeLayout layout, std::span<const int> axes) {
+namespace {
+
+// Rotates each row's pairs by position_of(row, pair) * inv_freq[pair], times the cos/sin magnitude; the
+// pass-through dims beyond the rotary ones stay as they are. 1-D RoPE and M-RoPE differ only in the position.
+template <class PositionOf>
+Matrix rotate_pairs(const Matrix& x, const RopeFrequencies& freqs, RopeLayout layout, PositionOf position_of) {
   const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
-  require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
-  require(static_cast<Eigen::Index>(axes.size()) == half, "mrope_section", "mrope_section must cover every pair");
-  for (const auto& row : positions) {
-    require(static_cast<Eigen::Index>(row.size()) == x.rows(), "positions",
-            "each of the 3 position rows must have one entry per row of x");
-    for (int64_t p : row)
-      require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
-  }
   Matrix out = x;
   const double a = freqs.attention_scaling;
   for (Eigen::Index r = 0; r < x.rows(); ++r) {
     for (Eigen::Index i = 0; i < half; ++i) {
-      const double angle = static_cast<double>(positions[axes[i]][r]) * freqs.inv_freq[i];
+      const double angle = position_of(r, i) * freqs.inv_freq[i];
       const double c = std::cos(angle) * a, sn = std::sin(angle) * a;
       const Eigen::Index i0 = layout == RopeLayout::Half ? i : 2 * i;
       const Eigen::Index i1 = layout == RopeLayout::Half ? i + half : 2 * i + 1;
@@ -279,6 +275,23 @@ Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const 
   return out;
 }
 
+}  // namespace
+
+Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs,
+                        RopeLayout layout, std::span<const int> axes) {
+  const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
+  require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
+  require(static_cast<Eigen::Index>(axes.size()) == half, "mrope_section", "mrope_section must cover every pair");
+  for (const auto& row : positions) {
+    require(static_cast<Eigen::Index>(row.size()) == x.rows(), "positions",
+            "each of the 3 position rows must have one entry per row of x");
+    for (int64_t p : row)
+      require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+  }
+  return rotate_pairs(x, freqs, layout,
+                      [&](Eigen::Index r, Eigen::Index i) { return static_cast<double>(positions[axes[i]][r]); });
+}
+
 Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
                   RopeLayout layout) {
   const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
@@ -287,21 +300,8 @@ Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const Rop
           "positions must have one entry per row of x");
   for (int64_t p : positions)
     require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
-  Matrix out = x;  // the pass-through dims beyond the rotary ones stay as they are
-  const double a = freqs.attention_scaling;
-  for (Eigen::Index r = 0; r < x.rows(); ++r) {
-    const double p = static_cast<double>(positions[r]);
-    for (Eigen::Index i = 0; i < half; ++i) {
-      const double angle = p * freqs.inv_freq[i];
-      const double c = std::cos(angle) * a, s = std::sin(angle) * a;
-      const Eigen::Index i0 = layout == RopeLayout::Half ? i : 2 * i;
-      const Eigen::Index i1 = layout == RopeLayout::Half ? i + half : 2 * i + 1;
-      const double x0 = x(r, i0), x1 = x(r, i1);
-      out(r, i0) = x0 * c - x1 * s;
-      out(r, i1) = x1 * c + x0 * s;
-    }
-  }
-  return out;
+  return rotate_pairs(x, freqs, layout,
+                      [&](Eigen::Index r, Eigen::Index) { return static_cast<double>(positions[r]); });
 }
 
 RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions) {
