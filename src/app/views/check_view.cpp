@@ -211,7 +211,7 @@ class CheckView final : public ModelLinkedView {
 
   void text_param(ParamList& p, const char* key, std::string& member, const char* label) {
     p.text(key,
-           [&member, key](const std::string& s) -> std::string {
+           [&member](const std::string& s) -> std::string {
              if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
              // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
              // is refused here; rows of different lengths and a wrong shape are the check's errors naming
