@@ -28,8 +28,8 @@ void rope_logits(benchmark::State& st) {
     MatrixF s = kernels::rope_logits(q, k, pos, pos, f, RopeLayout::Half, 1.0f / std::sqrt(float(d)), kPath);
     benchmark::DoNotOptimize(s.data());
   }
-  st.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate,
-                                              benchmark::Counter::kIs1000);
+  st.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 
 void bias_logits(benchmark::State& st) {

@@ -33,9 +33,7 @@ constexpr const char* kBuild = "wasm-scalar";
 
 volatile float g_sink = 0.0f;
 
-double now_ms() {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 struct Job {
   std::string kernel;
@@ -94,8 +92,7 @@ int main(int argc, char** argv) {
                         }});
       if (want("rope_logits") || want("ref_rope_logits")) {
         jobs.push_back({"ref_rope_logits", [&] {
-                          reference::rope_logits(q.data(), k.data(), pos.data(), n, d, f.inv_freq.data(), scale,
-                                                 out.data(), ws);
+                          reference::rope_logits(q.data(), k.data(), pos.data(), n, d, f.inv_freq.data(), scale, out.data(), ws);
                           return out(n - 1, n - 1);
                         }});
         // Same inputs, same job: the reference and ours must agree (a wrong peer would make the ratio moot).
@@ -174,10 +171,13 @@ int main(int argc, char** argv) {
   if (want("softmax"))
     for (int n : {512, 1024, 2048}) {
       const MatrixF l = bench::random_matrix_f(n, n, 5) * 8.0f;
-      run_group(n, 0, {{"softmax", [&] {
-                          MatrixF w = kernels::softmax(l);
-                          return w(n - 1, n - 1);
-                        }}}, budget);
+      run_group(n, 0,
+                {{"softmax",
+                  [&] {
+                    MatrixF w = kernels::softmax(l);
+                    return w(n - 1, n - 1);
+                  }}},
+                budget);
     }
   return g_sink == 12345.0f ? 1 : 0;
 }

@@ -76,7 +76,8 @@ inline void gemm_nt(const float* A, const float* B, int n, int m, int d, float s
   ws.ap.assign(static_cast<size_t>((n + 3) / 4) * 4 * d, 0.0f);
   ws.bp.assign(static_cast<size_t>((m + 7) / 8) * 8 * d, 0.0f);
   for (int r = 0; r < n; ++r)
-    for (int k = 0; k < d; ++k) ws.ap[static_cast<size_t>(r / 4) * 4 * d + 4 * k + r % 4] = scale * A[static_cast<size_t>(r) * d + k];
+    for (int k = 0; k < d; ++k)
+      ws.ap[static_cast<size_t>(r / 4) * 4 * d + 4 * k + r % 4] = scale * A[static_cast<size_t>(r) * d + k];
   for (int r = 0; r < m; ++r)
     for (int k = 0; k < d; ++k) ws.bp[static_cast<size_t>(r / 8) * 8 * d + 8 * k + r % 8] = B[static_cast<size_t>(r) * d + k];
   multiply_packed(ws, n, m, d, C);
@@ -93,8 +94,8 @@ inline void rotate_into(const float* x, const float* c, const float* s, int d, f
 }
 
 // C (n x n, row-major) = scale * rope(q) rope(k)^T for positions pos (q and k share them).
-inline void rope_logits(const float* q, const float* k, const int64_t* pos, int n, int d, const double* inv_freq,
-                        float scale, float* C, Workspace& ws) {
+inline void rope_logits(const float* q, const float* k, const int64_t* pos, int n, int d, const double* inv_freq, float scale,
+                        float* C, Workspace& ws) {
   const int h = d / 2;
   ws.cos.resize(static_cast<size_t>(n) * h);
   ws.sin.resize(ws.cos.size());

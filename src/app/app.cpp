@@ -171,10 +171,8 @@ int App::embed_height(float width) const {
   float controls_h = 0;
   if (keys_.controls == ControlsMode::Compact)
     controls_h = ImGui::GetFrameHeightWithSpacing() + 3 * ImGui::GetFrameHeightWithSpacing() + style.ItemSpacing.y;
-  else if (keys_.controls == ControlsMode::Shown && mode != LayoutMode::Wide)
-    controls_h = ImGui::GetFrameHeightWithSpacing();
-  return int(layout_height(width, mode, style.WindowPadding.y, controls_h, ImGui::GetTextLineHeightWithSpacing(),
-                           keys_.figure));
+  else if (keys_.controls == ControlsMode::Shown && mode != LayoutMode::Wide) controls_h = ImGui::GetFrameHeightWithSpacing();
+  return int(layout_height(width, mode, style.WindowPadding.y, controls_h, ImGui::GetTextLineHeightWithSpacing(), keys_.figure));
 }
 
 void App::draw_menu_bar(bool picker) {
@@ -250,8 +248,8 @@ void App::draw_notices() {
   // view down.
   const std::string text = "Notice: " + notices_text(shown);
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons = ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x +
-                        4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  const float buttons =
+      ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
   const float room = ImGui::GetContentRegionAvail().x - buttons;
   const bool fits = ImGui::CalcTextSize(text.c_str()).x <= room;
   ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
@@ -322,8 +320,8 @@ void App::begin_main_window(const FrameLayout& layout) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
-  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                           ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                           ImGuiWindowFlags_NoBringToFrontOnFocus;
   if (!keys_.embed) flags |= ImGuiWindowFlags_MenuBar;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
@@ -412,10 +410,9 @@ void App::update_preferred_height(const FrameLayout& layout, float top_used, flo
   const ImGuiStyle& style = ImGui::GetStyle();
   const float top = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y;
   if (layout.mode == LayoutMode::Wide)
-    preferred_height_ = int(std::clamp(std::max((layout.side ? controls_natural_h_ : 0.0f) + top, layout.width * 0.62f),
-                                       320.0f, 1400.0f));
-  else
-    preferred_height_ = int(layout_height(layout.width, layout.mode, top_used, controls_h, caption_h, layout.figure));
+    preferred_height_ =
+        int(std::clamp(std::max((layout.side ? controls_natural_h_ : 0.0f) + top, layout.width * 0.62f), 320.0f, 1400.0f));
+  else preferred_height_ = int(layout_height(layout.width, layout.mode, top_used, controls_h, caption_h, layout.figure));
 }
 
 void App::frame() {

@@ -39,8 +39,7 @@ class App {
 
   // A config.json text or GGUF header loaded into this App's views that take models (load_model_bytes in
   // app/views/views.h, with this App current).
-  std::string load_model(const unsigned char* data, std::size_t size, const std::string& view = "model",
-                         bool prefix = false);
+  std::string load_model(const unsigned char* data, std::size_t size, const std::string& view = "model", bool prefix = false);
 
   // A tensor file loaded into this App's Check view (load_tensor_bytes in app/views/views.h).
   std::string load_tensor(const unsigned char* data, std::size_t size, const std::string& name);
@@ -147,11 +146,11 @@ class App {
   bool state_changed_ = false;
   bool time_next_update_ = true;  // the next frame follows a state load: time its update
   AppAction action_ = AppAction::None;
-  int controls_open_ = -1;     // the medium/compact controls strip is open (-1: not decided yet; UI only)
-  bool notice_more_ = false;   // the notice shows all its lines
-  std::string dismissed_notes_;  // the view notes the reader dismissed (shown again once they change)
-  bool narrow_controls_open_ = false;  // the narrow layout's controls panel (behind a toggle)
-  float controls_natural_h_ = 0;       // height the controls took last frame
+  int controls_open_ = -1;                // the medium/compact controls strip is open (-1: not decided yet; UI only)
+  bool notice_more_ = false;              // the notice shows all its lines
+  std::string dismissed_notes_;           // the view notes the reader dismissed (shown again once they change)
+  bool narrow_controls_open_ = false;     // the narrow layout's controls panel (behind a toggle)
+  float controls_natural_h_ = 0;          // height the controls took last frame
   ImVec2 menu_view_min_, menu_view_max_;  // the closed view picker's header (probe menu.view while open)
   bool system_dark_ = true;
   int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)

@@ -40,8 +40,7 @@ bool focus_and_step(const Param& p) { return step_param(p, focused_slider_steps(
 bool draw_integer(const Param& p) {
   const std::string format = p.opt.format ? p.opt.format : default_format(p, "%d");
   int value = *p.i;
-  const bool moved = ImGui::SliderInt(("##" + p.key).c_str(), &value, int(p.lo), int(p.hi), format.c_str(),
-                                      slider_flags(p));
+  const bool moved = ImGui::SliderInt(("##" + p.key).c_str(), &value, int(p.lo), int(p.hi), format.c_str(), slider_flags(p));
   probe_last_item(probe_name("slider", p).c_str());
   if (focus_and_step(p)) return true;
   if (!moved) return false;
@@ -55,8 +54,8 @@ bool draw_integer(const Param& p) {
 bool draw_real(const Param& p) {
   const std::string format = p.opt.format ? p.opt.format : default_format(p, "%.6g");
   const double before = *p.d;
-  bool changed = ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi,
-                                     format.c_str(), slider_flags(p));
+  bool changed =
+      ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi, format.c_str(), slider_flags(p));
   probe_last_item(probe_name("slider", p).c_str());
   // Typed text (ctrl+click) that makes no finite number ("*1e999" of 0 is NaN, which no clamp catches)
   // leaves the value as it was.
@@ -126,15 +125,13 @@ Notices field_notices(const std::string& scope) {
   for (const auto& [id, edit] : current_ui().text_edits)
     if (!edit.why.empty() && !edit.active && id.rfind(prefix, 0) == 0) {
       const std::string key = id.substr(prefix.size());
-      out.push_back({key, key + "=\"" + quote_for_notice(edit.text) + "\" " + edit.why + ": not applied (" + key +
-                              " is " + quote_for_notice(edit.value) + ")."});
+      out.push_back({key, key + "=\"" + quote_for_notice(edit.text) + "\" " + edit.why + ": not applied (" + key + " is " +
+                              quote_for_notice(edit.value) + ")."});
     }
   return out;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 int focused_slider_steps(const Param& p) {
   // The focused slider: the declared slider last clicked, dragged or entered.
@@ -205,8 +202,7 @@ bool Controls::draw(const char* key) {
     if (!ui.first_cell) ImGui::TableNextColumn();
     ui.first_cell = false;
   }
-  const bool own_label = p.kind == ParamKind::Flag ||
-                         (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
+  const bool own_label = p.kind == ParamKind::Flag || (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
   if (!own_label) ImGui::TextUnformatted(p.label());
   switch (p.kind) {
     case ParamKind::Integer: return draw_integer(p);

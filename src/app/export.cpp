@@ -32,11 +32,11 @@ std::string format_coordinate(double v) {
   return buf;
 }
 
-ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
-                         const Matrix& m, double row_first, double col_first, int defined_rows) {
-  return matrix_table(std::move(name), std::move(row_label), std::move(col_label), std::move(row_header),
-                      int(m.rows()), int(m.cols()), [&](int r, int c) { return m(r, c); }, row_first, col_first,
-                      defined_rows);
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header, const Matrix& m,
+                         double row_first, double col_first, int defined_rows) {
+  return matrix_table(
+      std::move(name), std::move(row_label), std::move(col_label), std::move(row_header), int(m.rows()), int(m.cols()),
+      [&](int r, int c) { return m(r, c); }, row_first, col_first, defined_rows);
 }
 
 ExportTable curve_table(std::string name, std::string x_label, std::string y_label, std::string x_header,
@@ -94,8 +94,11 @@ std::string export_json(const ExportData& data) {
       for (double v : row) r.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
       rows.push_back(std::move(r));
     }
-    j["tables"].push_back({{"name", t.name}, {"row_label", t.row_label}, {"col_label", t.col_label},
-                           {"columns", t.columns}, {"rows", std::move(rows)}});
+    j["tables"].push_back({{"name", t.name},
+                           {"row_label", t.row_label},
+                           {"col_label", t.col_label},
+                           {"columns", t.columns},
+                           {"rows", std::move(rows)}});
   }
   return j.dump();
 }

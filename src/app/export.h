@@ -11,15 +11,15 @@ namespace posenc::app {
 
 // One table: a matrix (rows x cols, with optional axis values) or a set of curves sharing x.
 struct ExportTable {
-  std::string name;                      // e.g. "P", "logits", "t5_bucket_curve"
-  std::string row_label, col_label;      // e.g. "position p", "dimension i"
-  std::vector<std::string> columns;      // column headers (curves: "x", then one per series)
-  std::vector<std::vector<double>> rows; // values; NaN = masked / undefined (written as empty / null)
+  std::string name;                       // e.g. "P", "logits", "t5_bucket_curve"
+  std::string row_label, col_label;       // e.g. "position p", "dimension i"
+  std::vector<std::string> columns;       // column headers (curves: "x", then one per series)
+  std::vector<std::vector<double>> rows;  // values; NaN = masked / undefined (written as empty / null)
 };
 
 struct ExportData {
-  std::string view;                   // view id
-  std::string state;                  // URL query string of the state that produced it
+  std::string view;   // view id
+  std::string state;  // URL query string of the state that produced it
   std::vector<ExportTable> tables;
 };
 
@@ -30,9 +30,8 @@ std::string format_coordinate(double v);
 // then one column per matrix column headed by its coordinate (col_first + c). `value(r, c)` gives the
 // double-precision entry; rows from `defined_rows` on are undefined (all NaN).
 template <class ValueAt>
-ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
-                         int rows, int cols, ValueAt value, double row_first = 0, double col_first = 0,
-                         int defined_rows = -1) {
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header, int rows,
+                         int cols, ValueAt value, double row_first = 0, double col_first = 0, int defined_rows = -1) {
   ExportTable t{std::move(name), std::move(row_label), std::move(col_label), {std::move(row_header)}, {}};
   for (int c = 0; c < cols; ++c) t.columns.push_back(format_coordinate(col_first + c));
   if (defined_rows < 0) defined_rows = rows;
@@ -46,8 +45,8 @@ ExportTable matrix_table(std::string name, std::string row_label, std::string co
   }
   return t;
 }
-ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header,
-                         const Matrix& m, double row_first = 0, double col_first = 0, int defined_rows = -1);
+ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header, const Matrix& m,
+                         double row_first = 0, double col_first = 0, int defined_rows = -1);
 
 // Curves as a table: column "x" (or `x_header`) then one column per series. Series may have different x
 // samples: rows are the sorted union of all x, with NaN where a series has no point (or a non-finite one).

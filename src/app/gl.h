@@ -5,7 +5,9 @@
 #if defined(__EMSCRIPTEN__)
 #include <GLES3/gl3.h>
 #define POSENC_GLSL_VERSION "#version 300 es"
-#define POSENC_GLSL_HEADER POSENC_GLSL_VERSION "\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\nprecision highp usampler2D;\n"
+#define POSENC_GLSL_HEADER                                                                                           \
+  POSENC_GLSL_VERSION "\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\nprecision highp " \
+                      "usampler2D;\n"
 #else
 #include <GL/gl.h>
 #include <GL/glext.h>

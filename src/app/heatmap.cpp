@@ -127,8 +127,8 @@ kernels::ValueRange GpuHeatmap::set_values(const float* data, int rows, int cols
   std::vector<uint16_t>& codes = staging(rows, cols, chunk);
   for (int r0 = 0; r0 < rows; r0 += chunk) {
     const int nr = std::min(chunk, rows - r0);
-    kernels::quantize(data + size_t(r0) * cols, size_t(nr) * cols, range.lo, step > 0 ? 1.0f / step : 0.0f,
-                      kMaskedCell, codes.data());
+    kernels::quantize(data + size_t(r0) * cols, size_t(nr) * cols, range.lo, step > 0 ? 1.0f / step : 0.0f, kMaskedCell,
+                      codes.data());
     upload_rows(r0, nr, codes.data());
   }
   return range;
@@ -153,8 +153,7 @@ kernels::ValueRange GpuHeatmap::set_values(const double* data, int rows, int col
   for (int r0 = 0; r0 < rows; r0 += chunk) {
     const int nr = std::min(chunk, rows - r0);
     for (int r = 0; r < nr; ++r) {
-      for (int c = 0; c < cols; ++c)
-        row[size_t(c)] = r0 + r >= defined ? kMaskedCell : float(data[size_t(r0 + r) * cols + c]);
+      for (int c = 0; c < cols; ++c) row[size_t(c)] = r0 + r >= defined ? kMaskedCell : float(data[size_t(r0 + r) * cols + c]);
       kernels::quantize(row.data(), size_t(cols), range.lo, step > 0 ? 1.0f / step : 0.0f, kMaskedCell,
                         codes.data() + size_t(r) * cols);
     }
@@ -163,8 +162,7 @@ kernels::ValueRange GpuHeatmap::set_values(const double* data, int rows, int col
   return range;
 }
 
-ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
-                               const ImVec4& window) {
+ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float vmin, float vmax, const ImVec4& window) {
   width_px = std::max(1, width_px);
   height_px = std::max(1, height_px);
   if (!values_tex_) return nullptr;
@@ -186,8 +184,8 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
     out_h_ = height_px;
     dirty_ = true;
   }
-  const bool same_window = window.x == last_window_.x && window.y == last_window_.y &&
-                           window.z == last_window_.z && window.w == last_window_.w;
+  const bool same_window =
+      window.x == last_window_.x && window.y == last_window_.y && window.z == last_window_.z && window.w == last_window_.w;
   if (!dirty_ && cmap == last_cmap_ && vmin == last_vmin_ && vmax == last_vmax_ && same_window)
     return (ImTextureID)(intptr_t)out_tex_;
 
@@ -222,8 +220,8 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   return (ImTextureID)(intptr_t)out_tex_;
 }
 
-HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes,
-                                 Colormap cmap, float vmin, float vmax) {
+HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap, float vmin,
+                                 float vmax) {
   HeatmapHover hover;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
@@ -277,8 +275,8 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   if (map_.rows() > 0) {
-    ImTextureID tex = map_.render(int(std::lround(img_size.x * scale.x)), int(std::lround(img_size.y * scale.y)),
-                                  cmap, vmin, vmax, window_);
+    ImTextureID tex =
+        map_.render(int(std::lround(img_size.x * scale.x)), int(std::lround(img_size.y * scale.y)), cmap, vmin, vmax, window_);
     dl->AddImage(tex, img_min, img_max);
   }
   probe_rect(probe_name, img_min, img_max);
@@ -298,7 +296,8 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     // One word per visible row, every k-th when the rows are thinner than a line of text.
     const double row_px = img_size.y / (window_.w * rows);
     const int every = std::max(1, int(std::ceil(line / std::max(1e-3, row_px))));
-    const int r0 = std::max(0, int(std::floor(window_.y * rows))), r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
+    const int r0 = std::max(0, int(std::floor(window_.y * rows))),
+              r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
     for (int r = r0; r < r1 && r < int(row_text.size()); ++r) {
       if (r % every) continue;
       const float y = ay.to_px(axes.y_first + r);
@@ -383,8 +382,8 @@ void HeatmapWidget::handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size) {
     const float min_w = std::min(1.0f, 4.0f / std::max(1, map_.cols())), min_h = std::min(1.0f, 4.0f / std::max(1, map_.rows()));
     const float new_w = std::clamp(window_.z * factor, min_w, 1.0f), new_h = std::clamp(window_.w * factor, min_h, 1.0f);
     const float u = window_.x + mx * window_.z, v = window_.y + my * window_.w;
-    window_ = ImVec4(std::clamp(u - mx * new_w, 0.0f, 1.0f - new_w), std::clamp(v - my * new_h, 0.0f, 1.0f - new_h), new_w,
-                     new_h);
+    window_ =
+        ImVec4(std::clamp(u - mx * new_w, 0.0f, 1.0f - new_w), std::clamp(v - my * new_h, 0.0f, 1.0f - new_h), new_w, new_h);
   };
   // The wheel zooms about the mouse.
   if (ImGui::IsItemHovered() && io.MouseWheel != 0.0f) zoom_about(io.MousePos, std::pow(0.85f, io.MouseWheel));

@@ -60,8 +60,8 @@ class GpuHeatmap {
 struct HeatmapAxes {
   const char* x_title = "";
   const char* y_title = "";
-  double x_first = 0;  // value at the first column (ticks label cell centres)
-  double y_first = 0;  // value at the first row
+  double x_first = 0;    // value at the first column (ticks label cell centres)
+  double y_first = 0;    // value at the first row
   double cell_step = 1;  // axis units per cell (a coarse preview grid: its stride)
   // Words instead of row numbers (one per row, e.g. a sentence's tokens): drawn left of the rows in place
   // of the numeric y ticks, cut with "." to fit when the frame is small. Must outlive the draw call.
@@ -78,8 +78,7 @@ class HeatmapWidget {
   // Draws the matrix filling `size` (axes and colorbar included) and returns the hovered cell.
   // `probe_name` records the image rectangle for tests. In a small size (a small embed, a phone) the
   // margins shrink to what the labels need, so the image keeps most of the room.
-  HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap,
-                    float vmin, float vmax);
+  HeatmapHover draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap, float vmin, float vmax);
   GpuHeatmap& map() { return map_; }
   // Visible part of the matrix as (u0, v0, du, dv) in [0,1]: the wheel or a two-finger pinch zooms about
   // the mouse or the fingers' centroid, a drag (mouse or finger) pans, a double-click or double-tap resets.

@@ -22,8 +22,7 @@ void begin_readout() {
     const ImGuiViewport* vp = ImGui::GetMainViewport();
     const float fx = std::clamp((at.x - vp->Pos.x) / std::max(1.0f, vp->Size.x), 0.0f, 1.0f);
     const bool above = at.y - vp->Pos.y > 0.5f * vp->Size.y;
-    ImGui::SetNextWindowPos(ImVec2(at.x, above ? at.y - 40.0f : at.y + 40.0f), ImGuiCond_Always,
-                            ImVec2(fx, above ? 1.0f : 0.0f));
+    ImGui::SetNextWindowPos(ImVec2(at.x, above ? at.y - 40.0f : at.y + 40.0f), ImGuiCond_Always, ImVec2(fx, above ? 1.0f : 0.0f));
   }
   ImGui::BeginTooltip();
   // Lines wrap at the frame's width (a phone is narrower than a line of 17-digit values).
@@ -52,8 +51,9 @@ void end_readout() {
     };
     for (char c : text) {
       if (c == '\n' || c == '\r') flush();
-      else if (c == ' ' || c == '\t') { if (!line.empty() && line.back() != ' ') line += ' '; }
-      else line += c;
+      else if (c == ' ' || c == '\t') {
+        if (!line.empty() && line.back() != ' ') line += ' ';
+      } else line += c;
     }
     flush();
   }

@@ -38,11 +38,10 @@ void draw_model_file_button() {
     // What loads a config on this platform (the desktop window takes a dropped file; a headless render
     // has no file at all), in full: wrapped, never cut.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", current_ui().file_drop
-                                 ? "Drop a config.json or .gguf on this window to load it (or start with "
-                                   "posenc-app --model FILE)."
-                                 : "A config.json or .gguf loads in the app (posenc-app --model FILE, or "
-                                   "the web page's Load button).");
+    ImGui::TextWrapped("%s", current_ui().file_drop ? "Drop a config.json or .gguf on this window to load it (or start with "
+                                                      "posenc-app --model FILE)."
+                                                    : "A config.json or .gguf loads in the app (posenc-app --model FILE, or "
+                                                      "the web page's Load button).");
     ImGui::PopStyleColor();
     probe_last_item("text.load_model");
     return;
@@ -50,8 +49,9 @@ void draw_model_file_button() {
   if (ImGui::Button("Load config.json / GGUF")) current_ui().file_requested = true;
   probe_last_item("button.load_model");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
-                      "pasting config.json text works too.");
+    ImGui::SetTooltip(
+        "A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
+        "pasting config.json text works too.");
 }
 
 namespace {
@@ -68,17 +68,15 @@ std::string send_to_sinks(const ModelPosition* m, const std::optional<Notice>& e
 }
 }  // namespace
 
-std::string model_load_failed(const Notice& error, const std::string& view) {
-  return send_to_sinks(nullptr, error, view);
-}
+std::string model_load_failed(const Notice& error, const std::string& view) { return send_to_sinks(nullptr, error, view); }
 
 std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view, bool prefix) {
   ModelPosition m;
   std::optional<Notice> error;
   try {
     if (!data && size > 0)
-      throw InvalidArgument("", "the file is " + std::to_string(size) +
-                                    " bytes; the limit is 64 MiB for a GGUF header, 8 MiB for config.json");
+      throw InvalidArgument(
+          "", "the file is " + std::to_string(size) + " bytes; the limit is 64 MiB for a GGUF header, 8 MiB for config.json");
     const std::span<const uint8_t> bytes(data, size);
     if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) {
       if (size > kMaxGgufBytes) throw InvalidArgument("gguf", "the GGUF metadata is larger than 64 MiB");
@@ -94,9 +92,7 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   } catch (const InvalidArgument& e) {
     const std::string key = e.field().empty() ? "model" : e.field();
     error = Notice{key, std::string("loading the model: ") + e.what()};
-  } catch (const std::exception& e) {
-    error = Notice{"model", std::string("loading the model: ") + e.what()};
-  }
+  } catch (const std::exception& e) { error = Notice{"model", std::string("loading the model: ") + e.what()}; }
   return send_to_sinks(&m, error, view);
 }
 
@@ -104,8 +100,7 @@ std::string other_layer_ropes(const ModelPosition& m) {
   std::string others;
   for (const auto& [type, lr] : m.layers)
     if (type != "full_attention")
-      others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " +
-                rope_type_name(lr.scaling.type);
+      others += (others.empty() ? "" : "; ") + type + ": base " + format_number(lr.base) + ", " + rope_type_name(lr.scaling.type);
   return others;
 }
 
@@ -164,9 +159,11 @@ void RopeExtraKeys::fill(const RopeScaling& s, std::vector<std::string>& filled)
 // ---------------------------------------------------------------- ModelLinkedView
 
 void ModelLinkedView::declare_model(ParamList& p) {
-  p.text("model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
-         {.label = "Model", .help = "empty (none), a preset id (docs/models.md) or custom (a loaded config.json / GGUF): "
-                                    "fills the keys below"});
+  p.text(
+      "model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
+      {.label = "Model",
+       .help = "empty (none), a preset id (docs/models.md) or custom (a loaded config.json / GGUF): "
+               "fills the keys below"});
 }
 
 std::string ModelLinkedView::parse_model(const std::string& s) {
@@ -186,9 +183,7 @@ std::string ModelLinkedView::parse_model(const std::string& s) {
   if (s == model_ && model_exact()) return "";
   try {
     apply(read_hf_config(model_io::preset_config(s)), s);
-  } catch (const InvalidArgument& e) {
-    return std::string("preset \"") + s + "\" cannot be read: " + e.what();
-  }
+  } catch (const InvalidArgument& e) { return std::string("preset \"") + s + "\" cannot be read: " + e.what(); }
   return "";
 }
 
@@ -258,8 +253,7 @@ void ModelLinkedView::draw_model_controls() {
     for (const auto& preset : model_io::model_presets())
       if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id))
         parse_model(preset.id), load_error_.reset();  // again: refills edited keys
-    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true))
-      apply(*source_, kCustom), load_error_.reset();
+    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true)) apply(*source_, kCustom), load_error_.reset();
     ImGui::EndCombo();
   }
   probe_last_item("combo.model");

@@ -49,8 +49,8 @@ struct RopeExtraKeys {
   void apply(RopeScaling& s) const;
   // Fills the keys of `type` from a model's scaling; appends their names to `filled`.
   void fill(const RopeScaling& s, std::vector<std::string>& filled);
-  static constexpr const char* kYarnKeys[] = {"beta_fast", "beta_slow", "truncate", "attention_factor", "mscale",
-                                              "mscale_all_dim"};
+  static constexpr const char* kYarnKeys[] = {"beta_fast",        "beta_slow", "truncate",
+                                              "attention_factor", "mscale",    "mscale_all_dim"};
   static constexpr const char* kLlama3Keys[] = {"low_freq_factor", "high_freq_factor"};
 };
 

@@ -20,9 +20,7 @@ std::string format_number(double v) {
 namespace {
 
 // key="value" with the value made safe to show (see quote_for_notice).
-std::string quoted(const std::string& key, const std::string& value) {
-  return key + "=\"" + quote_for_notice(value) + "\"";
-}
+std::string quoted(const std::string& key, const std::string& value) { return key + "=\"" + quote_for_notice(value) + "\""; }
 
 bool parse_int(const std::string& s, int& out) {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -67,8 +65,7 @@ void Param::read(const std::string& s, Notices& notices) const {
       int v = 0;
       if (!parse_int(s, v)) return reject(quoted(key, s) + " is not an integer: ignored.");
       if (v < lo || v > hi)
-        return reject(key + "=" + s + " is outside [" + std::to_string(int(lo)) + ", " + std::to_string(int(hi)) +
-                      "]: ignored.");
+        return reject(key + "=" + s + " is outside [" + std::to_string(int(lo)) + ", " + std::to_string(int(hi)) + "]: ignored.");
       if (opt.even && v % 2) {
         const int even = v - 1 >= lo ? v - 1 : v + 1;
         reject(key + " must be even: using " + std::to_string(even) + ".");
@@ -148,13 +145,11 @@ void Param::fit() const {
 
 std::string Param::range_text() const {
   switch (kind) {
-    case ParamKind::Integer:
-      return (opt.even ? "even, " : "") + std::to_string(int(lo)) + ".." + std::to_string(int(hi));
+    case ParamKind::Integer: return (opt.even ? "even, " : "") + std::to_string(int(lo)) + ".." + std::to_string(int(hi));
     case ParamKind::Real: return format_number(lo) + ".." + format_number(hi);
     case ParamKind::Choice: return "`" + join_names(names, "`, `") + "`";
     case ParamKind::Flag: return "0, 1 (or false, true)";
-    case ParamKind::Numbers:
-      return std::to_string(count) + " numbers in [" + format_number(lo) + ", " + format_number(hi) + "]";
+    case ParamKind::Numbers: return std::to_string(count) + " numbers in [" + format_number(lo) + ", " + format_number(hi) + "]";
     case ParamKind::Text: return opt.help ? opt.help : "text";
   }
   return {};
@@ -181,7 +176,8 @@ void ParamList::real(const char* key, double& value, double lo, double hi, Param
 void ParamList::flag(const char* key, bool& value, ParamOptions opt) { add(key, ParamKind::Flag, opt).b = &value; }
 
 void ParamList::choice(const char* key, int& index, std::span<const char* const> names, ParamOptions opt) {
-  choice_fn(key, [&index] { return index; }, [&index](int i) { index = i; }, names, opt);
+  choice_fn(
+      key, [&index] { return index; }, [&index](int i) { index = i; }, names, opt);
 }
 
 void ParamList::choice_fn(const char* key, std::function<int()> get, std::function<void(int)> set,

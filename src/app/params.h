@@ -47,16 +47,16 @@ struct Param {
   std::string key;
   ParamKind kind = ParamKind::Integer;
   ParamOptions opt;
-  int* i = nullptr;                       // Integer
-  std::function<int()> get_index;         // Choice
-  std::function<void(int)> set_index;     // Choice
-  double* d = nullptr;                    // Real, Numbers (count values)
-  bool* b = nullptr;                      // Flag
-  int count = 0;                          // Numbers
-  double lo = 0, hi = 0;                  // Integer, Real, Numbers
-  std::span<const char* const> names;     // Choice
-  TextParse parse;                        // Text
-  TextFormat format;                      // Text
+  int* i = nullptr;                    // Integer
+  std::function<int()> get_index;      // Choice
+  std::function<void(int)> set_index;  // Choice
+  double* d = nullptr;                 // Real, Numbers (count values)
+  bool* b = nullptr;                   // Flag
+  int count = 0;                       // Numbers
+  double lo = 0, hi = 0;               // Integer, Real, Numbers
+  std::span<const char* const> names;  // Choice
+  TextParse parse;                     // Text
+  TextFormat format;                   // Text
 
   // The value as URL text.
   std::string text() const;
@@ -83,8 +83,8 @@ class ParamList {
   // Enum-valued: the enum's values are 0..names.size()-1 in the order of `names`.
   template <class Enum>
   void choice(const char* key, Enum& value, std::span<const char* const> names, ParamOptions opt = {}) {
-    choice_fn(key, [&value] { return static_cast<int>(value); }, [&value](int i) { value = static_cast<Enum>(i); },
-              names, opt);
+    choice_fn(
+        key, [&value] { return static_cast<int>(value); }, [&value](int i) { value = static_cast<Enum>(i); }, names, opt);
   }
   void numbers(const char* key, std::span<double> values, double lo, double hi, ParamOptions opt = {});
   void text(const char* key, TextParse parse, TextFormat format, ParamOptions opt = {});
@@ -94,8 +94,8 @@ class ParamList {
 
  private:
   Param& add(const char* key, ParamKind kind, const ParamOptions& opt, double lo = 0, double hi = 0);
-  void choice_fn(const char* key, std::function<int()> get, std::function<void(int)> set,
-                 std::span<const char* const> names, ParamOptions opt);
+  void choice_fn(const char* key, std::function<int()> get, std::function<void(int)> set, std::span<const char* const> names,
+                 ParamOptions opt);
   std::vector<Param> items_;
 };
 

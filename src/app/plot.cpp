@@ -46,8 +46,7 @@ std::string format_tick(double v) {
   char buf[32];
   if (std::abs(v - std::round(v)) < 1e-9 && std::abs(v) < 1e9)
     std::snprintf(buf, sizeof buf, "%.0f", std::round(v) + 0.0);  // + 0.0: never "-0"
-  else
-    std::snprintf(buf, sizeof buf, "%.4g", v);
+  else std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
 
@@ -74,8 +73,7 @@ void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   }
 }
 
-void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer,
-                 float left_limit) {
+void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, const char* title, bool integer, float left_limit) {
   const float height = max.y - min.y;
   const int max_ticks = std::max(3, int(height / 40.0f));
   float widest = 0;
@@ -110,9 +108,8 @@ namespace posenc::app {
 
 ImU32 palette_color(int i) {
   static const ImU32 colors[] = {
-      IM_COL32(86, 180, 233, 255),  IM_COL32(230, 159, 0, 255),   IM_COL32(0, 158, 115, 255),
-      IM_COL32(240, 228, 66, 255),  IM_COL32(204, 121, 167, 255), IM_COL32(213, 94, 0, 255),
-      IM_COL32(0, 114, 178, 255),   IM_COL32(200, 200, 200, 255),
+      IM_COL32(86, 180, 233, 255),  IM_COL32(230, 159, 0, 255), IM_COL32(0, 158, 115, 255), IM_COL32(240, 228, 66, 255),
+      IM_COL32(204, 121, 167, 255), IM_COL32(213, 94, 0, 255),  IM_COL32(0, 114, 178, 255), IM_COL32(200, 200, 200, 255),
   };
   return colors[((i % 8) + 8) % 8];
 }
@@ -158,8 +155,7 @@ bool is_decimated(const Series& s, float width_px) {
   return std::min(s.x.size(), s.y.size()) > size_t(2 * std::max(1.0f, width_px));
 }
 
-std::vector<std::vector<ImVec2>> screen_runs(const Series& s, const AxisMap& ax, const AxisMap& ay, bool log_y,
-                                             float width_px) {
+std::vector<std::vector<ImVec2>> screen_runs(const Series& s, const AxisMap& ax, const AxisMap& ay, bool log_y, float width_px) {
   std::vector<std::vector<ImVec2>> runs(1);
   const size_t count = std::min(s.x.size(), s.y.size());
   const bool decimate = is_decimated(s, width_px);
@@ -207,8 +203,7 @@ std::vector<std::vector<ImVec2>> screen_runs(const Series& s, const AxisMap& ax,
 
 }  // namespace
 
-PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series,
-                    const LinePlotOptions& opt) {
+PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& opt) {
   PlotHover hover;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
@@ -281,7 +276,8 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
         tick(k, buf);
       }
     }
-    if (opt.y_title && *opt.y_title) dl->AddText(ImVec2(origin.x, pmin.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), opt.y_title);
+    if (opt.y_title && *opt.y_title)
+      dl->AddText(ImVec2(origin.x, pmin.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), opt.y_title);
   } else {
     draw_axis_y(dl, pmin, pmax, ay, opt.y_title, false, origin.x);
   }

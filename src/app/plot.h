@@ -50,10 +50,10 @@ struct Series {
 struct LinePlotOptions {
   const char* x_title = "";
   const char* y_title = "";
-  bool log_y = false;                  // log10 y axis (non-positive values are skipped)
-  double y_min = NAN, y_max = NAN;     // fixed y range; NaN = fit the data
-  double x_min = NAN, x_max = NAN;     // fixed x range; NaN = fit the data
-  const char* hover_format = "%.6g";   // printf format of values in the hover readout
+  bool log_y = false;                 // log10 y axis (non-positive values are skipped)
+  double y_min = NAN, y_max = NAN;    // fixed y range; NaN = fit the data
+  double x_min = NAN, x_max = NAN;    // fixed x range; NaN = fit the data
+  const char* hover_format = "%.6g";  // printf format of values in the hover readout
 };
 
 struct PlotHover {
@@ -70,7 +70,6 @@ ImU32 readable_color(ImU32 color);
 
 // Draws curves with axes, ticks, a legend and a hover readout (nearest point of every series).
 // `probe_name` records the plot rectangle for tests.
-PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series,
-                    const LinePlotOptions& options);
+PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& options);
 
 }  // namespace posenc::app

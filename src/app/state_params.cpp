@@ -49,10 +49,8 @@ StateMap parse_query(const std::string& query) {
     const std::string pair = query.substr(start, amp - start);
     if (!pair.empty()) {
       const size_t eq = pair.find('=');
-      if (eq == std::string::npos)
-        out[percent_decode(pair)] = "";
-      else
-        out[percent_decode(pair.substr(0, eq))] = percent_decode(pair.substr(eq + 1));
+      if (eq == std::string::npos) out[percent_decode(pair)] = "";
+      else out[percent_decode(pair.substr(0, eq))] = percent_decode(pair.substr(eq + 1));
     }
     start = amp + 1;
   }

@@ -17,9 +17,7 @@ inline double last_upload_ms() { return current_ui().last_upload_ms; }
 class UpdateTimer {
  public:
   explicit UpdateTimer(double& out = current_ui().last_update_ms) : out_(out), t0_(std::chrono::steady_clock::now()) {}
-  ~UpdateTimer() {
-    out_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
-  }
+  ~UpdateTimer() { out_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
   UpdateTimer(const UpdateTimer&) = delete;
   UpdateTimer& operator=(const UpdateTimer&) = delete;
 

@@ -42,8 +42,8 @@ StateMap parse_clean_query(const std::string& query, Notices& notices) {
       ++it;
       continue;
     }
-    notices.push_back({key, key + "=\"" + quote_for_notice(it->second) +
-                                "\" holds a control character or invalid UTF-8: ignored."});
+    notices.push_back(
+        {key, key + "=\"" + quote_for_notice(it->second) + "\" holds a control character or invalid UTF-8: ignored."});
     it = in.erase(it);
   }
   return in;
@@ -95,11 +95,9 @@ void App::load_state_query(const std::string& query) {
   }
   // Another preset model starts from a fresh view: no key of the previous model stays, so the state is
   // exactly what a fresh ?model=<id> gives. (custom keeps the loaded config it names; none keeps the keys.)
-  if (auto it = in.find("model");
-      it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {
+  if (auto it = in.find("model"); it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {
     const ParamList declared = current_->param_list();
-    if (const Param* model = declared.find("model"); model && model->text() != it->second)
-      replace_current_view();
+    if (const Param* model = declared.find("model"); model && model->text() != it->second) replace_current_view();
   }
   // Keys no view parameter claims are reported, not silently dropped.
   const ParamList known = current_->param_list();
@@ -125,9 +123,9 @@ void App::app_params(ParamList& list) {
         else return "is not 0, 1 or compact";
         return {};
       },
-      [this] {
-        return keys_.controls == ControlsMode::Hidden ? "0" : keys_.controls == ControlsMode::Compact ? "compact" : "1";
-      },
+      [this] { return keys_.controls == ControlsMode::Hidden    ? "0"
+                      : keys_.controls == ControlsMode::Compact ? "compact"
+                                                                : "1"; },
       {.label = "controls: 0, 1 or compact"});
   list.text(
       "figure",

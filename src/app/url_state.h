@@ -19,10 +19,10 @@ enum class ControlsMode { Hidden, Shown, Compact };
 
 // The app-level keys of the URL state.
 struct AppKeys {
-  bool embed = false;                          // embed=1: only the view
+  bool embed = false;                           // embed=1: only the view
   ControlsMode controls = ControlsMode::Shown;  // controls=0|1|compact
-  std::string figure;                          // figure=: one plot of the view alone ("" = all)
-  Theme theme = Theme::Auto;                   // theme=light|dark
+  std::string figure;                           // figure=: one plot of the view alone ("" = all)
+  Theme theme = Theme::Auto;                    // theme=light|dark
 
   // The keys other than embed that differ from their default, in the order links write them (controls,
   // figure, theme): ordinary links stay short.

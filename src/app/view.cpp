@@ -49,9 +49,7 @@ std::string View::fingerprint() const {
   return out;
 }
 
-std::string View::key_for_field(const std::string& field) const {
-  return param_list().find(field) ? field : std::string();
-}
+std::string View::key_for_field(const std::string& field) const { return param_list().find(field) ? field : std::string(); }
 
 std::string View::renamed_key(const std::string& field,
                               std::initializer_list<std::pair<const char*, const char*>> renames) const {
@@ -92,9 +90,7 @@ void View::prepare() {
     }
     recompute_ms_ = current_ui().last_recompute_ms;
     upload_pending_ = true;
-  } catch (const CannotCompute& e) {
-    error_ = Notice{e.key, e.message};
-  } catch (const InvalidArgument& e) {
+  } catch (const CannotCompute& e) { error_ = Notice{e.key, e.message}; } catch (const InvalidArgument& e) {
     std::string key = key_for_field(e.field());
     if (key.empty()) key = e.field();
     error_ = Notice{key, e.what()};

@@ -50,10 +50,10 @@ struct CannotCompute {
 // figures depend on its parameters leaves them empty here and overrides caption(), formula_words() or
 // figures().
 struct ViewText {
-  const char* id;                    // stable id used in URLs and tests ("waves", ...)
-  const char* title;                 // menu title
-  const char* caption = "";          // one-line formula of what the view shows
-  const char* words = "";            // the formula in words
+  const char* id;                         // stable id used in URLs and tests ("waves", ...)
+  const char* title;                      // menu title
+  const char* caption = "";               // one-line formula of what the view shows
+  const char* words = "";                 // the formula in words
   std::vector<std::string> figures = {};  // the plots, the main one first (see figures())
 };
 
@@ -129,8 +129,7 @@ class View {
   virtual std::string key_for_field(const std::string& field) const;
   // key_for_field through a view's renames (core field, URL key): the key the table gives `field`, else
   // the default rule.
-  std::string renamed_key(const std::string& field,
-                          std::initializer_list<std::pair<const char*, const char*>> renames) const;
+  std::string renamed_key(const std::string& field, std::initializer_list<std::pair<const char*, const char*>> renames) const;
   // A field of a RoPE scaling under `prefix` ("scaling.", "position.scaling."): the declared key of the
   // same name (YaRN's and Llama 3's keys have the scaling's field names), else `fallback` (the key that
   // chose the scaling); "" for a field not under `prefix`.
@@ -157,10 +156,10 @@ class View {
   std::string computed_;  // fingerprint of the parameters last computed ("" = never)
   bool upload_pending_ = false;
   bool dragging_ = false;
-  bool preview_ = false;       // the data shown is a coarse preview
-  double recompute_ms_ = 0;    // the last recompute()
-  double full_ms_ = 0;         // the last full (not preview) recompute + upload
-  int64_t full_cells_ = 0;     // the grid cells of that full computation
+  bool preview_ = false;     // the data shown is a coarse preview
+  double recompute_ms_ = 0;  // the last recompute()
+  double full_ms_ = 0;       // the last full (not preview) recompute + upload
+  int64_t full_cells_ = 0;   // the grid cells of that full computation
   std::optional<Notice> error_;
   LayoutMode mode_ = LayoutMode::Wide;
   std::string figure_;

@@ -18,7 +18,6 @@
 namespace posenc::cli {
 namespace {
 
-
 std::string fmt(double v) {
   std::ostringstream s;
   s.precision(6);
@@ -85,18 +84,16 @@ std::string read_config_text(const std::string& path) {
 
 void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
   const auto shape = std::to_string(r.actual.rows()) + " x " + std::to_string(r.actual.cols());
-  out << "posenc check: " << (r.match ? "MATCH" : "MISMATCH") << " (" << check_kind_name(kind) << ", " << shape
-      << ")\n";
+  out << "posenc check: " << (r.match ? "MATCH" : "MISMATCH") << " (" << check_kind_name(kind) << ", " << shape << ")\n";
   std::string idx;
   for (int64_t i : r.worst_index) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
-  out << "  max |error| " << fmt(r.max_abs_error) << " at [" << idx << "]: expected " << fmt(r.worst_expected)
-      << ", actual " << fmt(r.worst_actual) << "; max relative error " << fmt(r.max_rel_error) << "\n";
+  out << "  max |error| " << fmt(r.max_abs_error) << " at [" << idx << "]: expected " << fmt(r.worst_expected) << ", actual "
+      << fmt(r.worst_actual) << "; max relative error " << fmt(r.max_rel_error) << "\n";
   out << "  tolerance: "
       << (r.default_tolerance ? "float32 rounding of the angle at each position (docs/cli.md)"
                               : "abs " + fmt(r.given_tolerance.abs) + " + rel " + fmt(r.given_tolerance.rel) + " x |expected|")
       << "\n";
-  if (r.equivalent_under_softmax)
-    out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
+  if (r.equivalent_under_softmax) out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
   int n = 0;
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     if (++n > 3) break;
@@ -109,9 +106,10 @@ void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
 }  // namespace
 
 CLI::App* add_check_command(CLI::App& app, CheckOptions& o) {
-  CLI::App* cmd = app.add_subcommand(
-      "check", "Check a RoPE tensor (inv_freq, cos, sin, rotated, logits) against the reference and diagnose the "
-               "difference; exit 0 match, 1 mismatch, 2 bad input (docs/cli.md)");
+  CLI::App* cmd =
+      app.add_subcommand("check",
+                         "Check a RoPE tensor (inv_freq, cos, sin, rotated, logits) against the reference and diagnose the "
+                         "difference; exit 0 match, 1 mismatch, 2 bad input (docs/cli.md)");
   auto* config = cmd->add_option("--config", o.config, "config.json of the model (the reference)");
   auto* reference = cmd->add_option("--reference", o.reference,
                                     "the reference as JSON: {\"dim\", \"base\", \"scaling\", \"layout\", \"rotary_dim\", "
@@ -135,9 +133,11 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
   return run_command(err, "checking the tensor", "internal error: ", [&] {
     RopeCheckReference ref;
     if (!o.config.empty()) {
-      const ModelPosition m = rethrow_renamed(
-          [&] { return read_hf_config(model_io::parse_config_text(read_config_text(o.config))); },
-          [](const InvalidArgument& e) { return InvalidArgument(e.field().empty() ? "config" : "config." + e.field(), e.what()); });
+      const ModelPosition m =
+          rethrow_renamed([&] { return read_hf_config(model_io::parse_config_text(read_config_text(o.config))); },
+                          [](const InvalidArgument& e) {
+                            return InvalidArgument(e.field().empty() ? "config" : "config." + e.field(), e.what());
+                          });
       ref = rope_check_reference(m, o.layer_type);
     } else if (!o.reference.empty()) {
       require(o.reference.size() <= (std::size_t{1} << 20), "reference", "--reference is larger than 1 MiB");
@@ -149,9 +149,7 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       nlohmann::json j;
       try {
         j = nlohmann::json::parse(o.reference, cb, true);
-      } catch (const nlohmann::json::exception&) {
-        throw InvalidArgument("reference", "--reference is not valid JSON");
-      }
+      } catch (const nlohmann::json::exception&) { throw InvalidArgument("reference", "--reference is not valid JSON"); }
       require(!too_deep, "reference", "--reference is nested deeper than 64 levels");
       ref = read_check_reference(j);
     } else {

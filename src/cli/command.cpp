@@ -10,15 +10,12 @@
 
 namespace posenc::cli {
 
-int run_command(std::ostream& err, const std::string& doing, const std::string& other_prefix,
-                const std::function<int()>& body) {
+int run_command(std::ostream& err, const std::string& doing, const std::string& other_prefix, const std::function<int()>& body) {
   try {
     return body();
   } catch (const InvalidArgument& e) {
     err << error_json(e.what(), e.field(), dynamic_cast<const KeyError*>(&e) != nullptr);
-  } catch (const std::bad_alloc&) {
-    err << error_json("out of memory while " + doing, "");
-  } catch (const std::exception& e) {
+  } catch (const std::bad_alloc&) { err << error_json("out of memory while " + doing, ""); } catch (const std::exception& e) {
     err << error_json(other_prefix + e.what(), "");
   }
   return 2;

@@ -49,7 +49,6 @@ std::string read_bounded(std::istream& in, std::size_t limit, const std::string&
   return text;
 }
 
-
 double finite(double x, const char* blame) {
   if (!std::isfinite(x)) throw InvalidArgument(blame, "the result is not finite: inputs too large");
   return x;
@@ -76,10 +75,9 @@ ojson vector_json(const std::vector<double>& v, const char* blame) {
 RopeScaling read_scaling(const Fields& parent, const char* key) {
   RopeScaling s;
   if (!parent.has(key)) return s;
-  const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast",
-                                       "beta_slow", "low_freq_factor", "high_freq_factor", "attention_factor",
-                                       "mscale", "mscale_all_dim", "truncate", "short_factor", "long_factor",
-                                       "partial_rotary_factor"});
+  const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast", "beta_slow",
+                                       "low_freq_factor", "high_freq_factor", "attention_factor", "mscale", "mscale_all_dim",
+                                       "truncate", "short_factor", "long_factor", "partial_rotary_factor"});
   const std::string type = f.string("type");
   const auto t = rope_scaling_type_from_name(type);
   if (!t) {
@@ -165,8 +163,8 @@ void check_positions(const std::vector<int64_t>& pos, const char* field) {
 
 // Positions: one row ([p, ...]) or, for M-RoPE, three rows t, h, w ([[...], [...], [...]]).
 struct Positions {
-  std::vector<int64_t> t;                  // the 1-D positions, or the t row
-  std::optional<MropePositions> rows;      // set when three rows were given
+  std::vector<int64_t> t;              // the 1-D positions, or the t row
+  std::optional<MropePositions> rows;  // set when three rows were given
 };
 
 Positions read_positions(const Fields& f, const char* key) {
@@ -183,8 +181,7 @@ Positions read_positions(const Fields& f, const char* key) {
         if (!e.is_number_integer()) throw InvalidArgument(p, p + " must be three arrays of integers (t, h, w)");
         rows[a].push_back(e.get<int64_t>());
       }
-      if (rows[a].size() != rows[0].size())
-        throw InvalidArgument(p, p + " rows t, h, w must have the same length");
+      if (rows[a].size() != rows[0].size()) throw InvalidArgument(p, p + " rows t, h, w must have the same length");
       check_positions(rows[a], p.c_str());
     }
     out.t = rows[0];
@@ -238,8 +235,8 @@ ojson op_t5_bucket(const json& req) {
 
 ojson op_deberta_relative_positions(const json& req) {
   const Fields f(req, "", {"op", "query_size", "key_size", "bucket_size", "max_position"});
-  const MatrixI R = deberta_relative_positions(f.integer("query_size"), f.integer("key_size"),
-                                               f.integer("bucket_size"), f.integer("max_position"));
+  const MatrixI R = deberta_relative_positions(f.integer("query_size"), f.integer("key_size"), f.integer("bucket_size"),
+                                               f.integer("max_position"));
   ojson rows = ojson::array();
   for (Eigen::Index r = 0; r < R.rows(); ++r) {
     ojson row = ojson::array();
@@ -259,8 +256,8 @@ ojson op_rope_frequencies(const json& req) {
 }
 
 ojson op_rope_apply(const json& req) {
-  const Fields f(req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout", "rotary_dim", "mrope_section",
-                           "mrope_interleaved"});
+  const Fields f(
+      req, "", {"op", "x", "positions", "dim", "base", "scaling", "layout", "rotary_dim", "mrope_section", "mrope_interleaved"});
   Matrix x = f.matrix("x");
   const Positions positions = read_positions(f, "positions");
   const std::vector<int64_t>& pos = positions.t;
@@ -280,8 +277,7 @@ ojson op_rope_apply(const json& req) {
   require(static_cast<Eigen::Index>(pos.size()) == x.rows(), "positions", "positions must have one entry per row of x");
   check_positions(pos, "positions");
   const std::vector<int> axes = read_mrope_axes(f, rotary_dim, "");
-  if (positions.rows && axes.empty())
-    throw InvalidArgument("mrope_section", "three position rows (t, h, w) need mrope_section");
+  if (positions.rows && axes.empty()) throw InvalidArgument("mrope_section", "three position rows (t, h, w) need mrope_section");
   if (!axes.empty()) {
     // M-RoPE: one row means text positions (t = h = w).
     const MropePositions rows = positions.rows ? *positions.rows : MropePositions{pos, pos, pos};
@@ -320,8 +316,7 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale, in
   const std::string scheme = raw.at("scheme").get<std::string>();
   const auto keys = position_keys().find(scheme);
   if (keys == position_keys().end())
-    throw InvalidArgument("position.scheme",
-                          "position.scheme must be one of none, rope, t5, alibi, shaw, deberta, xl");
+    throw InvalidArgument("position.scheme", "position.scheme must be one of none, rope, t5, alibi, shaw, deberta, xl");
   std::vector<const char*> allowed = {"scheme", "scale"};
   allowed.insert(allowed.end(), keys->second.begin(), keys->second.end());
   const Fields f = req.object("position", allowed);
@@ -335,8 +330,7 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale, in
     p.layout = read_layout(f);
     if (f.has("rotary_dim")) {
       const int64_t rd = f.integer("rotary_dim");
-      require(rd >= 2 && rd <= kMaxDim && rd % 2 == 0, "position.rotary_dim",
-              "position.rotary_dim must be even and in [2, d]");
+      require(rd >= 2 && rd <= kMaxDim && rd % 2 == 0, "position.rotary_dim", "position.rotary_dim must be even and in [2, d]");
       p.rotary_dim = static_cast<int>(rd);
     }
     p.mrope_axes = read_mrope_axes(f, p.rotary_dim.value_or(d), "position.");
@@ -350,7 +344,10 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale, in
     p.num_buckets = static_cast<int>(nb);
     p.max_distance = f.integer("max_distance");
     p.bias = f.number_array("bias");
-    under("position.", [&] { validate_t5_buckets(p.bidirectional, p.num_buckets, p.max_distance); return 0; });
+    under("position.", [&] {
+      validate_t5_buckets(p.bidirectional, p.num_buckets, p.max_distance);
+      return 0;
+    });
     require(static_cast<int64_t>(p.bias.size()) == nb, "position.bias", "position.bias must have num_buckets entries");
     return p;
   }
@@ -364,8 +361,10 @@ PositionScheme read_position(const Fields& req, std::optional<double>& scale, in
     return p;
   }
   if (scheme == "deberta")
-    return DebertaPosition{.bucket_size = f.integer("bucket_size"), .max_position = f.integer("max_position"),
-                           .pos_key = f.matrix("pos_key"), .pos_query = f.matrix("pos_query")};
+    return DebertaPosition{.bucket_size = f.integer("bucket_size"),
+                           .max_position = f.integer("max_position"),
+                           .pos_key = f.matrix("pos_key"),
+                           .pos_query = f.matrix("pos_query")};
   return XlPosition{.u = f.vector("u"), .v = f.vector("v"), .r_proj = f.matrix("r_proj"), .base = f.number("base")};
 }
 
@@ -436,8 +435,7 @@ void op_attention(const json& req, std::ostream& out) {
 ojson op_model(const json& req) {
   const Fields f(req, "", {"op", "config", "seq_len"});
   if (!f.has("config")) throw InvalidArgument("config", "missing field 'config'");
-  if (!req.at("config").is_object())
-    throw InvalidArgument("config", "config must be a JSON object (a Hugging Face config.json)");
+  if (!req.at("config").is_object()) throw InvalidArgument("config", "config must be a JSON object (a Hugging Face config.json)");
   const std::optional<int64_t> seq_len = f.opt_integer("seq_len");
   if (seq_len) require(*seq_len >= 1 && *seq_len <= kMaxLength, "seq_len", "seq_len must be an integer in [1, 2^30]");
   const ConfigValue config = model_io::config_from_json(req.at("config"), "config");
@@ -519,9 +517,15 @@ class SizeScan : public nlohmann::json_sax<json> {
   bool string(string_t&) override { return count(); }
   bool binary(binary_t&) override { return count(); }
   bool start_object(std::size_t) override { return enter(); }
-  bool end_object() override { --depth_; return true; }
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
   bool start_array(std::size_t) override { return enter(); }
-  bool end_array() override { --depth_; return true; }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
   bool key(string_t& k) override {
     if (depth_ == 1) {
       top_ = k.substr(0, kMaxEchoedKey);
@@ -562,8 +566,7 @@ json parse_request(const std::string& text) {
     nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
     if (scan.too_deep)
       throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    if (!scan.too_large.empty())
-      throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
+    if (!scan.too_large.empty()) throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
   }
   struct Frame {
     std::set<std::string> keys;
@@ -573,9 +576,7 @@ json parse_request(const std::string& text) {
   std::string duplicate;
   auto callback = [&](int, json::parse_event_t ev, json& parsed) {
     switch (ev) {
-      case json::parse_event_t::object_start:
-        stack.emplace_back();
-        break;
+      case json::parse_event_t::object_start: stack.emplace_back(); break;
       case json::parse_event_t::object_end:
         if (!stack.empty()) stack.pop_back();
         break;
@@ -591,8 +592,7 @@ json parse_request(const std::string& text) {
         }
         break;
       }
-      default:
-        break;
+      default: break;
     }
     return true;
   };
@@ -629,7 +629,8 @@ RopeCheckReference read_check_reference(const json& j) {
   r.scaling = read_scaling(f, "scaling");
   if (f.has("layout")) r.layout = read_layout(f);
   if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
-  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim", "reference.rotary_dim must be even and in [2, reference.dim]");
+  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim",
+          "reference.rotary_dim must be even and in [2, reference.dim]");
   r.softmax_scale = f.opt_number("softmax_scale");
   return r;
 }
@@ -688,8 +689,7 @@ int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
     // stat-ed; a pipe is read into a buffer reserved at the limit (untouched pages cost nothing) and refused
     // as soon as it passes it.
     auto refuse_size = [](uint64_t size, const std::string& what) {
-      if (size > kMaxRequestBytes)
-        throw InvalidArgument("", what + " is " + std::to_string(size) + " bytes; the limit is 1 GiB");
+      if (size > kMaxRequestBytes) throw InvalidArgument("", what + " is " + std::to_string(size) + " bytes; the limit is 1 GiB");
     };
     if (options.file == "-") {
       struct stat st {};

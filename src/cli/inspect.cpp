@@ -45,16 +45,15 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   o << indent << "rope_type        " << rope_type_name(s.type);
   if (s.type != RopeScalingType::None) o << ", factor " << fmt(s.factor);
   if (s.type == RopeScalingType::Yarn)
-    o << ", beta_fast " << fmt(s.beta_fast) << ", beta_slow " << fmt(s.beta_slow)
-      << (s.truncate ? "" : ", truncate false");
+    o << ", beta_fast " << fmt(s.beta_fast) << ", beta_slow " << fmt(s.beta_slow) << (s.truncate ? "" : ", truncate false");
   if (s.type == RopeScalingType::Llama3)
     o << ", low_freq_factor " << fmt(s.low_freq_factor) << ", high_freq_factor " << fmt(s.high_freq_factor);
   if (s.type == RopeScalingType::Longrope)
     o << ", " << (r.frequencies.long_factors ? "long" : "short") << " factors (long iff seq_len > "
       << s.original_max_position_embeddings << ")";
   o << "\n";
-  o << indent << "lengths          max_position_embeddings " << r.max_position_embeddings
-    << ", original " << r.original_max_position_embeddings << "\n";
+  o << indent << "lengths          max_position_embeddings " << r.max_position_embeddings << ", original "
+    << r.original_max_position_embeddings << "\n";
   o << indent << "cos/sin scale    " << fmt(r.frequencies.attention_scaling) << " (attention_factor";
   if (s.mscale || s.mscale_all_dim)
     o << "; mscale " << fmt(s.mscale.value_or(0)) << ", mscale_all_dim " << fmt(s.mscale_all_dim.value_or(0));
@@ -90,9 +89,8 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
     pairs_line(r.max_position_embeddings, "");
   }
   if (!r.mrope_section.empty())
-    o << indent << "M-RoPE sections  t " << r.mrope_section[0] << ", h " << r.mrope_section[1] << ", w "
-      << r.mrope_section[2] << " pairs (" << (r.mrope_interleaved ? "interleaved, Qwen3-VL" : "contiguous, Qwen2-VL")
-      << ")\n";
+    o << indent << "M-RoPE sections  t " << r.mrope_section[0] << ", h " << r.mrope_section[1] << ", w " << r.mrope_section[2]
+      << " pairs (" << (r.mrope_interleaved ? "interleaved, Qwen3-VL" : "contiguous, Qwen2-VL") << ")\n";
 }
 
 // One line per run of equal layers: "0-2  sliding 128, rope" (per_layer of the model op).
@@ -102,7 +100,8 @@ void layer_lines(std::ostringstream& o, const ModelPosition& m) {
     if (l.window > 0) d += " " + std::to_string(l.window);
     d += l.rope ? ", rope" : ", no position";
     if (!l.rope_key.empty()) d += " (" + l.rope_key + ")";
-    if (l.query_scale.rule != QueryScale::Rule::None) d += ", query scale " + std::string(query_scale_rule_name(l.query_scale.rule));
+    if (l.query_scale.rule != QueryScale::Rule::None)
+      d += ", query scale " + std::string(query_scale_rule_name(l.query_scale.rule));
     if (l.sinks) d += ", sinks";
     return d;
   };
@@ -164,14 +163,10 @@ std::string inspect_summary(const ModelPosition& m) {
         << (m.t5_bidirectional ? ", bidirectional (encoder)" : ", causal") << "\n";
       break;
     case PositionKind::Deberta:
-      o << "deberta          bucket_size " << m.deberta_bucket_size << ", max_position " << m.deberta_max_position
-        << "\n";
+      o << "deberta          bucket_size " << m.deberta_bucket_size << ", max_position " << m.deberta_max_position << "\n";
       break;
-    case PositionKind::Learned:
-      o << "learned table    " << m.learned_max_position_embeddings << " positions\n";
-      break;
-    case PositionKind::None:
-      break;
+    case PositionKind::Learned: o << "learned table    " << m.learned_max_position_embeddings << " positions\n"; break;
+    case PositionKind::None: break;
   }
   if (!m.per_layer.empty()) layer_lines(o, m);
   if (!m.unread_keys.empty()) {

@@ -24,8 +24,7 @@ int64_t to_integer(const json& v, const std::string& path) {
   if (v.is_number_integer()) return v.get<int64_t>();  // number_integer
   if (v.is_number_unsigned()) {
     const uint64_t u = v.get<uint64_t>();
-    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      throw InvalidArgument(path, path + " is out of range");
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) throw InvalidArgument(path, path + " is out of range");
     return static_cast<int64_t>(u);
   }
   throw InvalidArgument(path, path + " must be an integer");
@@ -33,8 +32,7 @@ int64_t to_integer(const json& v, const std::string& path) {
 
 }  // namespace
 
-Fields::Fields(const json& j, std::string prefix, std::span<const char* const> allowed)
-    : j_(j), prefix_(std::move(prefix)) {
+Fields::Fields(const json& j, std::string prefix, std::span<const char* const> allowed) : j_(j), prefix_(std::move(prefix)) {
   if (!j_.is_object()) {
     if (prefix_.empty()) throw InvalidArgument("", "the request must be a JSON object");
     const std::string p = prefix_.substr(0, prefix_.size() - 1);
@@ -136,8 +134,7 @@ Matrix Fields::matrix(const char* key) const {
   for (size_t r = 0; r < rows; ++r) {
     const json& row = v[r];
     if (!row.is_array() || row.size() != cols) throw InvalidArgument(p, shape);
-    for (size_t c = 0; c < cols; ++c)
-      m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = to_number(row[c], p);
+    for (size_t c = 0; c < cols; ++c) m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = to_number(row[c], p);
   }
   return m;
 }

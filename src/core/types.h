@@ -17,8 +17,7 @@ using VectorF = Eigen::VectorXf;
 // can say exactly what was wrong ("dim", "scaling.factor", ...).
 class InvalidArgument : public std::invalid_argument {
  public:
-  InvalidArgument(std::string field, const std::string& message)
-      : std::invalid_argument(message), field_(std::move(field)) {}
+  InvalidArgument(std::string field, const std::string& message) : std::invalid_argument(message), field_(std::move(field)) {}
   const std::string& field() const noexcept { return field_; }
 
  private:
@@ -36,9 +35,7 @@ template <class F, class Rename>
 auto rethrow_renamed(F&& f, Rename&& rename) {
   try {
     return f();
-  } catch (const InvalidArgument& e) {
-    throw rename(e);
-  }
+  } catch (const InvalidArgument& e) { throw rename(e); }
 }
 
 }  // namespace posenc

@@ -21,11 +21,9 @@ ojson check_response_json(const RopeCheckResult& r) {
     o["tolerance"] = {{"rule", "float32"},
                       {"angle_rel", number_or_null(r.angle_rel)},
                       {"max", number_or_null(r.tolerance.size() ? r.tolerance.maxCoeff() : 0.0)}};
-  else
-    o["tolerance"] = {{"rule", "given"}, {"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
-  o["worst"] = {{"index", r.worst_index},
-                {"expected", number_or_null(r.worst_expected)},
-                {"actual", number_or_null(r.worst_actual)}};
+  else o["tolerance"] = {{"rule", "given"}, {"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
+  o["worst"] = {
+      {"index", r.worst_index}, {"expected", number_or_null(r.worst_expected)}, {"actual", number_or_null(r.worst_actual)}};
   ojson diag = ojson::array();
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     ojson fitted = ojson::object();
@@ -33,7 +31,8 @@ ojson check_response_json(const RopeCheckResult& r) {
       // Counts (offset, seq_len, dims, sign) print as JSON integers.
       const bool count = k == "offset" || k == "seq_len" || k == "exponent_dim" || k == "pair_offset" || k == "sin_sign";
       if (const double* x = std::get_if<double>(&v))
-        fitted[k] = count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
+        fitted[k] =
+            count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
       else if (const bool* b = std::get_if<bool>(&v)) fitted[k] = *b;
       else fitted[k] = std::get<std::string>(v);
     }

@@ -19,11 +19,11 @@ constexpr std::size_t kMaxTensorElements = std::size_t{1} << 24;
 // Keys are echoed in errors at most this long (a huge unknown key must not become a huge message).
 std::string shown_key(const std::string& k) { return k.size() <= 64 ? k : k.substr(0, 64) + "..."; }
 
-void only_keys(const json& j, const std::string& prefix, std::initializer_list<const char*> allowed,
-               const std::string& what) {
-  if (!j.is_object()) throw InvalidArgument(prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1),
-                                            (prefix.empty() ? std::string("the request") : prefix.substr(0, prefix.size() - 1)) +
-                                                " must be an object");
+void only_keys(const json& j, const std::string& prefix, std::initializer_list<const char*> allowed, const std::string& what) {
+  if (!j.is_object())
+    throw InvalidArgument(
+        prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1),
+        (prefix.empty() ? std::string("the request") : prefix.substr(0, prefix.size() - 1)) + " must be an object");
   for (const auto& [k, v] : j.items()) {
     bool ok = false;
     for (const char* a : allowed) ok = ok || k == a;
@@ -57,8 +57,7 @@ Matrix matrix(const json& j, const std::string& field) {
     return m;
   }
   const std::size_t cols = j.front().size();
-  if (cols == 0 || j.size() * cols > kMaxTensorElements)
-    throw InvalidArgument(field, field + " must have 1 to 2^24 numbers");
+  if (cols == 0 || j.size() * cols > kMaxTensorElements) throw InvalidArgument(field, field + " must have 1 to 2^24 numbers");
   Matrix m(static_cast<Eigen::Index>(j.size()), static_cast<Eigen::Index>(cols));
   for (std::size_t r = 0; r < j.size(); ++r) {
     const json& row = j[r];
@@ -78,18 +77,18 @@ RopeScaling read_scaling(const json& j) {
   if (!j.contains("type")) throw InvalidArgument(p + "type", p + "type is missing");
   if (!j["type"].is_string()) throw InvalidArgument(p + "type", p + "type must be a string");
   const auto type = from_name<RopeScalingType>(j["type"].get<std::string>());
-  if (!type) throw InvalidArgument(p + "type", p + "type \"" + shown_key(j["type"].get<std::string>()) + "\" is not a scaling type");
+  if (!type)
+    throw InvalidArgument(p + "type", p + "type \"" + shown_key(j["type"].get<std::string>()) + "\" is not a scaling type");
   s.type = *type;
   const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
   const bool llama3 = s.type == RopeScalingType::Llama3, dynamic = s.type == RopeScalingType::Dynamic;
   const std::string what = std::string("scaling type ") + name_of(s.type);
   for (const auto& [k, v] : j.items()) {
-    const bool ok = k == "type" || k == "factor" || k == "original_max_position_embeddings" ||
-                    ((dynamic || longrope) && k == "seq_len") ||
-                    (yarn && (k == "beta_fast" || k == "beta_slow" || k == "mscale" || k == "mscale_all_dim" || k == "truncate")) ||
-                    ((yarn || longrope) && k == "attention_factor") ||
-                    (longrope && (k == "short_factor" || k == "long_factor")) ||
-                    (llama3 && (k == "low_freq_factor" || k == "high_freq_factor"));
+    const bool ok =
+        k == "type" || k == "factor" || k == "original_max_position_embeddings" || ((dynamic || longrope) && k == "seq_len") ||
+        (yarn && (k == "beta_fast" || k == "beta_slow" || k == "mscale" || k == "mscale_all_dim" || k == "truncate")) ||
+        ((yarn || longrope) && k == "attention_factor") || (longrope && (k == "short_factor" || k == "long_factor")) ||
+        (llama3 && (k == "low_freq_factor" || k == "high_freq_factor"));
     if (!ok) throw InvalidArgument(p + shown_key(k), "\"" + p + shown_key(k) + "\" is not a field of " + what);
   }
   auto need = [&](const char* k) -> const json& {
@@ -135,11 +134,12 @@ RopeCheckReference read_reference(const json& j) {
       if (!j["layer_type"].is_string()) throw InvalidArgument("reference.layer_type", "reference.layer_type must be a string");
       layer_type = j["layer_type"].get<std::string>();
     }
-    const ModelPosition m = rethrow_renamed([&] { return read_hf_config(config_from_json(j["config"], "reference.config")); },
-                                            [](const InvalidArgument& e) {
-                                              const std::string f = e.field();
-                                              return InvalidArgument(f.rfind("reference.", 0) == 0 ? f : "reference.config" + (f.empty() ? "" : "." + f), e.what());
-                                            });
+    const ModelPosition m = rethrow_renamed(
+        [&] { return read_hf_config(config_from_json(j["config"], "reference.config")); },
+        [](const InvalidArgument& e) {
+          const std::string f = e.field();
+          return InvalidArgument(f.rfind("reference.", 0) == 0 ? f : "reference.config" + (f.empty() ? "" : "." + f), e.what());
+        });
     return rope_check_reference(m, layer_type);
   }
   only_keys(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"},
@@ -185,7 +185,8 @@ CheckRequest read_check_request(const json& req) {
     const json& p = req["positions"];
     if (!p.is_array()) throw InvalidArgument("positions", "positions must be an array of integers");
     if (p.size() > kMaxTensorElements) throw InvalidArgument("positions", "positions has more than 2^24 entries");
-    for (std::size_t i = 0; i < p.size(); ++i) out.input.positions.push_back(integer(p[i], "positions[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < p.size(); ++i)
+      out.input.positions.push_back(integer(p[i], "positions[" + std::to_string(i) + "]"));
   } else if (*kind != CheckKind::InvFreq) {
     throw InvalidArgument("positions", "positions is missing (kind " + std::string(name_of(*kind)) + ")");
   }
@@ -194,7 +195,8 @@ CheckRequest read_check_request(const json& req) {
   for (const char* k : {"q", "k"})
     if (*kind != CheckKind::Logits && req.contains(k)) throw InvalidArgument(k, std::string(k) + " is not a field of " + what);
   for (const char* k : {"x", "q", "k"})
-    if (req.contains(k)) (std::string(k) == "x" ? out.input.x : std::string(k) == "q" ? out.input.q : out.input.k) = matrix(req[k], k);
+    if (req.contains(k))
+      (std::string(k) == "x" ? out.input.x : std::string(k) == "q" ? out.input.q : out.input.k) = matrix(req[k], k);
   if (req.contains("tolerance")) {
     const json& t = req["tolerance"];
     only_keys(t, "tolerance.", {"abs", "rel"}, "tolerance (abs, rel)");
@@ -219,9 +221,7 @@ std::string check_response_text(const std::string& text) {
   try {
     const std::string_view view(text);  // the iterator type config.json's parse uses: one parser in the page
     req = json::parse(view.begin(), view.end(), depth_limit);
-  } catch (const json::parse_error& e) {
-    throw InvalidArgument("", std::string("the request is not JSON: ") + e.what());
-  }
+  } catch (const json::parse_error& e) { throw InvalidArgument("", std::string("the request is not JSON: ") + e.what()); }
   if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
   if (!req.contains("op") || req["op"] != "check") throw InvalidArgument("op", "op must be \"check\"");
   const CheckRequest c = read_check_request(req);

@@ -37,8 +37,7 @@ ConfigValue convert(const nlohmann::json& j, const std::string& path, int depth)
       for (const auto& [k, v] : j.items()) o.emplace_back(k, convert(v, path.empty() ? k : path + "." + k, depth + 1));
       return ConfigValue::object(std::move(o));
     }
-    default:
-      throw InvalidArgument(path, "unsupported JSON value at '" + path + "'");
+    default: throw InvalidArgument(path, "unsupported JSON value at '" + path + "'");
   }
 }
 
@@ -126,21 +125,15 @@ nlohmann::ordered_json model_position_json(const ModelPosition& m) {
         o["layers"] = std::move(layers);
       }
       break;
-    case PositionKind::Alibi:
-      o["alibi"] = {{"slopes", doubles(m.alibi_slopes, "slopes")}};
-      break;
+    case PositionKind::Alibi: o["alibi"] = {{"slopes", doubles(m.alibi_slopes, "slopes")}}; break;
     case PositionKind::T5:
-      o["t5"] = {{"num_buckets", m.t5_num_buckets}, {"max_distance", m.t5_max_distance},
-                 {"bidirectional", m.t5_bidirectional}};
+      o["t5"] = {{"num_buckets", m.t5_num_buckets}, {"max_distance", m.t5_max_distance}, {"bidirectional", m.t5_bidirectional}};
       break;
     case PositionKind::Deberta:
       o["deberta"] = {{"bucket_size", m.deberta_bucket_size}, {"max_position", m.deberta_max_position}};
       break;
-    case PositionKind::Learned:
-      o["learned"] = {{"max_position_embeddings", m.learned_max_position_embeddings}};
-      break;
-    case PositionKind::None:
-      break;
+    case PositionKind::Learned: o["learned"] = {{"max_position_embeddings", m.learned_max_position_embeddings}}; break;
+    case PositionKind::None: break;
   }
   if (m.num_hidden_layers > 0) o["num_hidden_layers"] = m.num_hidden_layers;
   if (!m.per_layer.empty()) {

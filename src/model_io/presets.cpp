@@ -21,7 +21,11 @@ std::vector<ModelPreset> read_presets() {
   };
   std::vector<ModelPreset> out;
   for (const ConfigValue& entry : list.as_array()) {
-    ModelPreset p{field(entry, "id"), field(entry, "label"), field(entry, "repo"), field(entry, "file"), {},
+    ModelPreset p{field(entry, "id"),
+                  field(entry, "label"),
+                  field(entry, "repo"),
+                  field(entry, "file"),
+                  {},
                   field(entry, "overlay_source")};
     if (const ConfigValue* overlay = entry.find("overlay")) p.overlay = *overlay;
     out.push_back(std::move(p));

@@ -31,9 +31,24 @@ std::vector<double> decode(const char* data, uint64_t count, DType t) {
   for (uint64_t i = 0; i < count; ++i) {
     const char* p = data + i * static_cast<uint64_t>(dtype_size(t));
     switch (t) {
-      case DType::F64: { double v; std::memcpy(&v, p, 8); out[i] = v; break; }
-      case DType::F32: { float v; std::memcpy(&v, p, 4); out[i] = v; break; }
-      case DType::F16: { uint16_t v; std::memcpy(&v, p, 2); out[i] = half_to_double(v); break; }
+      case DType::F64: {
+        double v;
+        std::memcpy(&v, p, 8);
+        out[i] = v;
+        break;
+      }
+      case DType::F32: {
+        float v;
+        std::memcpy(&v, p, 4);
+        out[i] = v;
+        break;
+      }
+      case DType::F16: {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        out[i] = half_to_double(v);
+        break;
+      }
       case DType::BF16: {
         uint16_t v;
         std::memcpy(&v, p, 2);
@@ -185,8 +200,8 @@ TensorData read_safetensors(const std::string& path, const std::string& name, co
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(pre[i])) << (8 * i);
   if (n > kMaxTensorHeaderBytes || 8 + n > size)
-    throw InvalidArgument(field, field + ": .safetensors header length " + std::to_string(n) +
-                                     " exceeds the file or the 1 MiB limit");
+    throw InvalidArgument(field,
+                          field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
   const std::string header_text = read_range(path, 8, n, field);
   // The header is a flat object of objects: depth beyond 4 is refused while parsing.
   int depth = 0;
@@ -199,9 +214,7 @@ TensorData read_safetensors(const std::string& path, const std::string& name, co
   nlohmann::json header;
   try {
     header = nlohmann::json::parse(header_text, cb, /*allow_exceptions=*/true);
-  } catch (const nlohmann::json::exception&) {
-    throw InvalidArgument(field, field + ": malformed .safetensors header JSON");
-  }
+  } catch (const nlohmann::json::exception&) { throw InvalidArgument(field, field + ": malformed .safetensors header JSON"); }
   (void)depth;
   if (too_deep || !header.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
   std::vector<std::string> names;
@@ -221,8 +234,8 @@ TensorData read_safetensors(const std::string& path, const std::string& name, co
   if (!header.contains(chosen) || chosen == "__metadata__")
     throw InvalidArgument(field, field + ": no tensor '" + chosen.substr(0, 64) + "' in the .safetensors file");
   const nlohmann::json& t = header.at(chosen);
-  if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets") ||
-      !t["dtype"].is_string() || !t["shape"].is_array() || !t["data_offsets"].is_array() || t["data_offsets"].size() != 2)
+  if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets") || !t["dtype"].is_string() ||
+      !t["shape"].is_array() || !t["data_offsets"].is_array() || t["data_offsets"].size() != 2)
     throw InvalidArgument(field, field + ": malformed .safetensors entry for '" + chosen.substr(0, 64) + "'");
   const std::string dt = t["dtype"].get<std::string>();
   DType dtype;
@@ -315,8 +328,8 @@ TensorData parse_tensor_text(const std::string& text, const std::string& field) 
       char* end = nullptr;
       const double v = std::strtod(tok.c_str(), &end);
       if (end == tok.c_str() || *end != '\0')
-        throw InvalidArgument(field, field + ": line " + std::to_string(lineno) + ": '" + tok.substr(0, 32) +
-                                         "' is not a number");
+        throw InvalidArgument(field,
+                              field + ": line " + std::to_string(lineno) + ": '" + tok.substr(0, 32) + "' is not a number");
       t.values.push_back(v);
       ++n;
       if (static_cast<int64_t>(t.values.size()) > kMaxCells)
@@ -348,9 +361,7 @@ TensorData read_tensor_file(const std::string& path, const std::string& name, co
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(text, cb, /*allow_exceptions=*/true);
-    } catch (const nlohmann::json::exception&) {
-      throw InvalidArgument(field, field + ": malformed JSON in '" + path + "'");
-    }
+    } catch (const nlohmann::json::exception&) { throw InvalidArgument(field, field + ": malformed JSON in '" + path + "'"); }
     if (too_deep) throw InvalidArgument(field, field + ": JSON nested deeper than 8 levels");
     return from_json(j, field);
   }

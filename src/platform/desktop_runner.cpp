@@ -20,7 +20,7 @@ namespace {
 // the header goes on, 64 MiB at most), never the tensors. The app then shows the model (or the notice).
 void load_model_file(app::App& app, const std::string& path) {
   constexpr std::streamoff kConfigMax = std::streamoff{8} << 20, kFirstRead = std::streamoff{1} << 20,
-                            kGgufMax = std::streamoff{64} << 20;
+                           kGgufMax = std::streamoff{64} << 20;
   const std::string view = app.current_view()->id();
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
@@ -84,9 +84,7 @@ class DesktopRunner : public SdlRunner {
   static bool save_png(const std::string& path, int fb_width, int fb_height) {
     try {
       return write_png(path, read_framebuffer(0, fb_width, fb_height));
-    } catch (const std::runtime_error&) {
-      return false;
-    }
+    } catch (const std::runtime_error&) { return false; }
   }
 
   void handle_app_actions(int fb_width, int fb_height) {

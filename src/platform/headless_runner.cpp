@@ -53,8 +53,9 @@ class EglContext {
     if (!eglChooseConfig(display_, config_attribs, &config, 1, &count) || count < 1) config = nullptr;
     if (!config && !has_extension(eglQueryString(display_, EGL_EXTENSIONS), "EGL_KHR_no_config_context"))
       fail("no EGL config for desktop OpenGL");
-    const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 3,
-                                      EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint context_attribs[] = {
+        EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+        EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     context_ = eglCreateContext(display_, config ? config : EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, context_attribs);
     if (context_ == EGL_NO_CONTEXT) fail("could not create an OpenGL 3.3 core context");
     // The app draws into our framebuffer object: no surface needed (EGL_KHR_surfaceless_context).
@@ -121,9 +122,7 @@ class OffscreenFramebuffer {
 // Declaration order is set-up order: the context first, ImGui last.
 struct HeadlessRunner::Gl {
   Gl(int width, int height) try : framebuffer(width, height), imgui(1.0f) {
-  } catch (const std::runtime_error& e) {
-    rethrow_as_headless(e);
-  }
+  } catch (const std::runtime_error& e) { rethrow_as_headless(e); }
   EglContext context;
   OffscreenFramebuffer framebuffer;
   ImGuiGl imgui;  // pixel ratio 1: figure pixels are window units
@@ -153,9 +152,7 @@ Image HeadlessRunner::render(int frames) {
   for (int f = 0; f < frames; ++f) frame();
   try {
     return read_framebuffer(framebuffer(), width_, height_);
-  } catch (const std::runtime_error& e) {
-    rethrow_as_headless(e);
-  }
+  } catch (const std::runtime_error& e) { rethrow_as_headless(e); }
 }
 
 }  // namespace posenc::platform

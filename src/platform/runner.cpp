@@ -75,8 +75,7 @@ void Runner::frame() {
 
 Image read_framebuffer(unsigned framebuffer, int width, int height) {
   Image image{width, height, std::vector<unsigned char>(size_t(width) * size_t(height) * 4)};
-  while (glGetError() != GL_NO_ERROR) {
-  }  // only the read-back's own errors count
+  while (glGetError() != GL_NO_ERROR) {}  // only the read-back's own errors count
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glReadBuffer(framebuffer == 0 ? GL_BACK : GL_COLOR_ATTACHMENT0);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);

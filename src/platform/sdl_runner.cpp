@@ -26,8 +26,8 @@ SdlGlWindow::SdlGlWindow(int width, int height) {
   SDL_GL_SetAttribute(SDL_GL_DOUBLEBUFFER, 1);
   SDL_GL_SetAttribute(SDL_GL_DEPTH_SIZE, 0);
   SDL_GL_SetAttribute(SDL_GL_STENCIL_SIZE, 0);
-  window_ = SDL_CreateWindow("posenc — positional encoding explorer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
-                             width, height, flags);
+  window_ = SDL_CreateWindow("posenc — positional encoding explorer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width,
+                             height, flags);
   if (!window_) {
     const std::string why = std::string("SDL_CreateWindow failed: ") + SDL_GetError();
     SDL_Quit();

@@ -65,7 +65,10 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
     several_ = true;
     switch (mode_) {
       case Mode::Owned: push({true, centroid(), true}, true); return true;
-      case Mode::Pending: mode_ = Mode::Ignored; push_off(); return false;  // the browser's pinch-zoom
+      case Mode::Pending:
+        mode_ = Mode::Ignored;
+        push_off();
+        return false;  // the browser's pinch-zoom
       case Mode::Scrolling:
       case Mode::Inspect: return true;  // the gesture stays what it was
       default: return false;
@@ -179,9 +182,7 @@ void TouchGestures::on_mouse_motion(double now_ms) {
   current_ = Mouse{};
 }
 
-bool TouchGestures::needs_frame(double now_ms) const {
-  return !queue_.empty() || scroll_dy_ != 0.0f || long_press_due(now_ms);
-}
+bool TouchGestures::needs_frame(double now_ms) const { return !queue_.empty() || scroll_dy_ != 0.0f || long_press_due(now_ms); }
 
 TouchGestures::Frame TouchGestures::frame(double now_ms) {
   Frame out;

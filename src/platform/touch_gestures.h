@@ -82,9 +82,9 @@ class TouchGestures {
   };
   struct Queued {
     Mouse mouse;
-    bool keep = false;    // a press, a release or the pointer appearing or leaving: never merged
-    bool jump = false;    // the centroid jumped (a finger went down or up)
-    bool cancel = false;  // the press ends without a click
+    bool keep = false;        // a press, a release or the pointer appearing or leaving: never merged
+    bool jump = false;        // the centroid jumped (a finger went down or up)
+    bool cancel = false;      // the press ends without a click
     bool double_tap = false;  // the press of a second tap
     int fingers = 0;          // fingers in the app's gesture (Owned) when it was queued
     float spread = 0;         // and the distance between the first two
@@ -104,7 +104,7 @@ class TouchGestures {
   Mode mode_ = Mode::Idle;
   std::vector<Finger> fingers_;
   double down_ms_ = 0;
-  bool moved_ = false;       // a finger of this gesture went past the slop
+  bool moved_ = false;  // a finger of this gesture went past the slop
   bool long_press_ = false;
   bool several_ = false;     // more than one finger took part
   bool second_tap_ = false;  // this gesture started as the second tap of a double-tap

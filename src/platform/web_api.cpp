@@ -63,9 +63,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
   return query.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() {
-  return page_app() ? page_app()->current_view()->title() : "";
-}
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() { return page_app() ? page_app()->current_view()->title() : ""; }
 
 // ---- describe
 
@@ -75,9 +73,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
   return text.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() {
-  return page_app() ? page_app()->current_view()->caption() : "";
-}
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() { return page_app() ? page_app()->current_view()->caption() : ""; }
 
 // ---- loadBytes
 
@@ -87,8 +83,7 @@ EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
   return model_buffer().data();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix,
-                                                   const char* view) {
+EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view) {
   static std::string query;
   query = page_app() ? page_app()->load_model(ptr, len, view ? view : "model", prefix != 0) : "";
   model_buffer().clear();
@@ -201,26 +196,20 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_probe_names() {
 
 // ---- phone text entry
 
-EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) {
-  return page_runner() && page_runner()->key(key, mods) ? 1 : 0;
-}
+EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) { return page_runner() && page_runner()->key(key, mods) ? 1 : 0; }
 
 EMSCRIPTEN_KEEPALIVE void posenc_text_input(const char* utf8) {
   if (page_runner()) page_runner()->text_input(utf8);
 }
 
-EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() {
-  return page_runner() ? page_runner()->text_field().c_str() : "";
-}
+EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() { return page_runner() ? page_runner()->text_field().c_str() : ""; }
 
 // ---- touch
 
 EMSCRIPTEN_KEEPALIVE int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms) {
   if (!page_runner() || phase < 0 || phase > 3) return 0;
-  return page_runner()->touch(posenc::platform::TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0,
-                              time_ms)
-             ? 1
-             : 0;
+  return page_runner()->touch(posenc::platform::TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0, time_ms) ? 1
+                                                                                                                             : 0;
 }
 
 // ---- readout

@@ -27,8 +27,7 @@ namespace {
 
 class WebRunner : public SdlRunner, public PageRunner {
  public:
-  WebRunner(int width, int height)
-      : SdlRunner(width, height), touch_([](ImVec2 p) { return app::zoomable_at(p); }) {
+  WebRunner(int width, int height) : SdlRunner(width, height), touch_([](ImVec2 p) { return app::zoomable_at(p); }) {
     touch_.set_typable(slider_at);
     // SDL's touch handling turns every touch into a mouse and prevents every touchstart's default, so no
     // touch on the canvas could ever scroll the page around an embed. The page feeds touch events to
@@ -69,7 +68,10 @@ class WebRunner : public SdlRunner, public PageRunner {
       emscripten_resume_main_loop();
     }
   }
-  void set_paused(bool paused) override { paused_ = paused; if (!paused) wake(3); }
+  void set_paused(bool paused) override {
+    paused_ = paused;
+    if (!paused) wake(3);
+  }
   bool sleeping() const override { return sleeping_; }
 
   // One changed touch point of a DOM touch event (event_ms: its timeStamp, the clock of
@@ -82,7 +84,8 @@ class WebRunner : public SdlRunner, public PageRunner {
     // A finger that rests sends no more events: look again when a long-press would be due, so it is
     // seen even by a loop that does not tick without input.
     if (phase == TouchPhase::Start)
-      emscripten_set_timeout(&WebRunner::long_press_check, std::max(0.0, event_ms + TouchGestures::kLongPressMs - now) + 10, this);
+      emscripten_set_timeout(&WebRunner::long_press_check, std::max(0.0, event_ms + TouchGestures::kLongPressMs - now) + 10,
+                             this);
     return own;
   }
   void set_page_scrolls(bool on) override { touch_.set_page_scrolls(on); }
@@ -148,18 +151,29 @@ class WebRunner : public SdlRunner, public PageRunner {
 
   void after_draw(int, int) override {
     // The canvas still holds this frame (we are inside the animation-frame callback): read it now.
-    if (app_->take_capture_frame()) EM_ASM({ if (Module.onCapture) Module.onCapture(); });
+    if (app_->take_capture_frame())
+      EM_ASM({
+        if (Module.onCapture) Module.onCapture();
+      });
     const char* name = nullptr;
     switch (app_->take_action()) {
       case app::AppAction::None: break;
       case app::AppAction::CopyLink: name = "copy-link"; break;
       case app::AppAction::CopyEmbedCode: name = "copy-embed"; break;
-      case app::AppAction::ExportPng: app_->request_capture(); name = "export-png"; break;
+      case app::AppAction::ExportPng:
+        app_->request_capture();
+        name = "export-png";
+        break;
       case app::AppAction::ExportCsv: name = "export-csv"; break;
       case app::AppAction::ExportJson: name = "export-json"; break;
       case app::AppAction::OpenModelFile: name = "open-model-file"; break;
     }
-    if (name) EM_ASM({ if (Module.onAction) Module.onAction(UTF8ToString($0)); }, name);
+    if (name)
+      EM_ASM(
+          {
+            if (Module.onAction) Module.onAction(UTF8ToString($0));
+          },
+          name);
     report_text_field();
     // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
     const uint64_t hash = draw_hash();
@@ -169,15 +183,25 @@ class WebRunner : public SdlRunner, public PageRunner {
       wake(3);
     } else if (++same_ == 2) {
       awake_ = 0;
-      EM_ASM({ if (Module.onSettled) Module.onSettled(); });
+      EM_ASM({
+        if (Module.onSettled) Module.onSettled();
+      });
     }
   }
 
   void present() override {
     SdlRunner::present();
-    if (app_->frame_count() == 1) EM_ASM({ if (Module.onFirstFrame) Module.onFirstFrame(); });
+    if (app_->frame_count() == 1)
+      EM_ASM({
+        if (Module.onFirstFrame) Module.onFirstFrame();
+      });
     // During a drag the page defers its description (the view's exact numbers) to the drag's end.
-    if (app_->take_state_changed()) EM_ASM({ if (Module.onStateChange) Module.onStateChange($0); }, app_->dragging());
+    if (app_->take_state_changed())
+      EM_ASM(
+          {
+            if (Module.onStateChange) Module.onStateChange($0);
+          },
+          app_->dragging());
   }
 
  private:
@@ -217,7 +241,11 @@ class WebRunner : public SdlRunner, public PageRunner {
     }
     if (field == text_field_) return;
     text_field_ = field;
-    EM_ASM({ if (Module.onTextField) Module.onTextField(UTF8ToString($0)); }, text_field_.c_str());
+    EM_ASM(
+        {
+          if (Module.onTextField) Module.onTextField(UTF8ToString($0));
+        },
+        text_field_.c_str());
   }
   static std::string json_string(const std::string& s) {
     std::string out = "\"";
@@ -232,14 +260,25 @@ class WebRunner : public SdlRunner, public PageRunner {
     return out + "\"";
   }
   static SDL_Scancode scancode(const std::string& key) {
-    static const std::pair<const char*, SDL_Scancode> kKeys[] = {
-        {"Enter", SDL_SCANCODE_RETURN},     {"Escape", SDL_SCANCODE_ESCAPE},     {"Backspace", SDL_SCANCODE_BACKSPACE},
-        {"Delete", SDL_SCANCODE_DELETE},    {"Tab", SDL_SCANCODE_TAB},           {"ArrowLeft", SDL_SCANCODE_LEFT},
-        {"ArrowRight", SDL_SCANCODE_RIGHT}, {"ArrowUp", SDL_SCANCODE_UP},        {"ArrowDown", SDL_SCANCODE_DOWN},
-        {"Home", SDL_SCANCODE_HOME},        {"End", SDL_SCANCODE_END},           {"PageUp", SDL_SCANCODE_PAGEUP},
-        {"PageDown", SDL_SCANCODE_PAGEDOWN}, {"a", SDL_SCANCODE_A},              {"c", SDL_SCANCODE_C},
-        {"v", SDL_SCANCODE_V},              {"x", SDL_SCANCODE_X},               {"y", SDL_SCANCODE_Y},
-        {"z", SDL_SCANCODE_Z}};
+    static const std::pair<const char*, SDL_Scancode> kKeys[] = {{"Enter", SDL_SCANCODE_RETURN},
+                                                                 {"Escape", SDL_SCANCODE_ESCAPE},
+                                                                 {"Backspace", SDL_SCANCODE_BACKSPACE},
+                                                                 {"Delete", SDL_SCANCODE_DELETE},
+                                                                 {"Tab", SDL_SCANCODE_TAB},
+                                                                 {"ArrowLeft", SDL_SCANCODE_LEFT},
+                                                                 {"ArrowRight", SDL_SCANCODE_RIGHT},
+                                                                 {"ArrowUp", SDL_SCANCODE_UP},
+                                                                 {"ArrowDown", SDL_SCANCODE_DOWN},
+                                                                 {"Home", SDL_SCANCODE_HOME},
+                                                                 {"End", SDL_SCANCODE_END},
+                                                                 {"PageUp", SDL_SCANCODE_PAGEUP},
+                                                                 {"PageDown", SDL_SCANCODE_PAGEDOWN},
+                                                                 {"a", SDL_SCANCODE_A},
+                                                                 {"c", SDL_SCANCODE_C},
+                                                                 {"v", SDL_SCANCODE_V},
+                                                                 {"x", SDL_SCANCODE_X},
+                                                                 {"y", SDL_SCANCODE_Y},
+                                                                 {"z", SDL_SCANCODE_Z}};
     for (const auto& [name, code] : kKeys)
       if (key == name) return code;
     return SDL_SCANCODE_UNKNOWN;
@@ -297,8 +336,7 @@ class WebRunner : public SdlRunner, public PageRunner {
   // the last frame: a long-press lifted there opens its text field.
   static bool slider_at(ImVec2 p) {
     for (const app::NamedRect& r : app::all_probes())
-      if (r.name.rfind("slider.", 0) == 0 && p.x >= r.min.x && p.x < r.max.x && p.y >= r.min.y && p.y < r.max.y)
-        return true;
+      if (r.name.rfind("slider.", 0) == 0 && p.x >= r.min.x && p.x < r.max.x && p.y >= r.min.y && p.y < r.max.y) return true;
     return false;
   }
 
@@ -316,7 +354,7 @@ class WebRunner : public SdlRunner, public PageRunner {
   TouchGestures touch_;
   bool pressed_ = false;  // a mouse press was among this frame's events
   bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
-  bool touch_ctrl_ = false;  // the touch press of this frame set io.KeyCtrl
+  bool touch_ctrl_ = false;        // the touch press of this frame set io.KeyCtrl
   ImGuiID text_field_id_ = 0;      // the text field active after the last frame (0: none)
   bool text_field_touch_ = false;  // it was opened by touch
   std::string text_field_;         // what the page was last told about it (JSON, "" for none)
@@ -355,7 +393,7 @@ class WebRunner : public SdlRunner, public PageRunner {
     emscripten_pause_main_loop();
   }
 
-  int awake_ = 3;  // frames still to draw; the first frames always run
+  int awake_ = 3;          // frames still to draw; the first frames always run
   bool sleeping_ = false;  // the main loop is paused
   int same_ = 0;
   uint64_t last_hash_ = 0;
@@ -389,7 +427,9 @@ PageRunner* page_runner() { return g_runner.get(); }
 float pixel_ratio(SDL_Window*) { return float(emscripten_get_device_pixel_ratio()); }
 
 int run_app(const AppOptions& options) {
-  EM_ASM({ if (window.performance && performance.mark) performance.mark('posenc:main'); });  // bench/startup.mjs
+  EM_ASM({
+    if (window.performance && performance.mark) performance.mark('posenc:main');
+  });  // bench/startup.mjs
   SDL_SetHint(SDL_HINT_EMSCRIPTEN_KEYBOARD_ELEMENT, "#canvas");
   int width = options.width, height = options.height;
   double cw = 0, ch = 0;
@@ -399,7 +439,11 @@ int run_app(const AppOptions& options) {
     g_runner = std::make_unique<WebRunner>(width, height);
   } catch (const std::runtime_error& e) {
     std::fprintf(stderr, "posenc-app: %s\n", e.what());
-    EM_ASM({ if (Module.onStartFailure) Module.onStartFailure(UTF8ToString($0)); }, e.what());
+    EM_ASM(
+        {
+          if (Module.onStartFailure) Module.onStartFailure(UTF8ToString($0));
+        },
+        e.what());
     return 1;
   }
   // theme=auto follows the page's prefers-color-scheme (the page reports later changes).

@@ -114,7 +114,8 @@ std::vector<Case> cases() {
   }
   {  // angle_precision: angles in bfloat16 (transformers #29285)
     const auto p = range(128);
-    const Matrix c = table(true, p, 32, 1.0, [&](int64_t q, int i) { return bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]); });
+    const Matrix c = table(true, p, 32, 1.0,
+                           [&](int64_t q, int i) { return bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]); });
     out.push_back({"angle_precision", "dtype", "bfloat16", request(plain64, "cos", c, p)});
   }
   {  // base: rope_theta 10000 where the model has 500000
@@ -139,7 +140,8 @@ std::vector<Case> cases() {
     json sc = yarn_json;
     sc["truncate"] = false;
     const json ref = {{"dim", 64}, {"base", 150000.0}, {"scaling", sc}};
-    out.push_back({"yarn_truncate", "truncate", true, request(ref, "inv_freq", inv_row(rope_frequencies(64, 150000.0, yarn)), {})});
+    out.push_back(
+        {"yarn_truncate", "truncate", true, request(ref, "inv_freq", inv_row(rope_frequencies(64, 150000.0, yarn)), {})});
   }
   const json yarn_ref = {{"dim", 64}, {"base", 10000.0}, {"scaling", yarn_json}};
   {  // attention_factor: YaRN cos without its magnitude (vLLM #48351)
@@ -163,9 +165,14 @@ std::vector<Case> cases() {
   }
   {  // longrope_switch: short factors past the original length (vLLM #27431)
     const std::vector<double> sf = {1.0, 1.0, 1.05, 1.1, 1.2, 1.3, 1.6, 2.0}, lf = {1.0, 1.2, 1.8, 3.0, 5.5, 9.0, 14.0, 20.0};
-    const json ref = {{"dim", 16}, {"base", 10000.0},
-                      {"scaling", {{"type", "longrope"}, {"factor", 32.0}, {"original_max_position_embeddings", 4096},
-                                   {"short_factor", sf}, {"long_factor", lf}}}};
+    const json ref = {{"dim", 16},
+                      {"base", 10000.0},
+                      {"scaling",
+                       {{"type", "longrope"},
+                        {"factor", 32.0},
+                        {"original_max_position_embeddings", 4096},
+                        {"short_factor", sf},
+                        {"long_factor", lf}}}};
     RopeScaling s;
     s.type = RopeScalingType::Longrope;
     s.factor = 32;
@@ -177,7 +184,8 @@ std::vector<Case> cases() {
     out.push_back({"longrope_switch", "factors", "short", request(ref, "cos", cos_of(p, rope_frequencies(16, 10000.0, s)), p)});
   }
   {  // dynamic_seq_len: dynamic NTK at the constant length L * factor (vLLM #41236)
-    const json ref = {{"dim", 64}, {"base", 10000.0},
+    const json ref = {{"dim", 64},
+                      {"base", 10000.0},
                       {"scaling", {{"type", "dynamic"}, {"factor", 2.0}, {"original_max_position_embeddings", 2048}}}};
     RopeScaling s;
     s.type = RopeScalingType::Dynamic;
@@ -185,7 +193,8 @@ std::vector<Case> cases() {
     s.original_max_position_embeddings = 2048;
     s.seq_len = 4096;
     const auto p = range(100, 30);
-    out.push_back({"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_of(p, rope_frequencies(64, 10000.0, s), false), p)});
+    out.push_back(
+        {"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_of(p, rope_frequencies(64, 10000.0, s), false), p)});
   }
   {  // partial_rotary: exponent over head_dim (transformers #48652)
     const json ref = {{"dim", 128}, {"base", 10000.0}, {"rotary_dim", 32}};
@@ -223,20 +232,19 @@ void expect_fit(const json& d, const Case& c) {
   if (c.fit_key.empty()) return;
   ASSERT_TRUE(d["fitted"].contains(c.fit_key)) << c.cause << ": " << d.dump();
   const json& v = d["fitted"][c.fit_key];
-  if (c.fit_value.is_number()) EXPECT_NEAR(v.get<double>(), c.fit_value.get<double>(), 1e-6 * std::fabs(c.fit_value.get<double>())) << c.cause;
+  if (c.fit_value.is_number())
+    EXPECT_NEAR(v.get<double>(), c.fit_value.get<double>(), 1e-6 * std::fabs(c.fit_value.get<double>())) << c.cause;
   else EXPECT_EQ(v, c.fit_value) << c.cause;
 }
 
-std::string temp(const std::string& name) {
-  return testing::TempDir() + "posenc_check_" + std::to_string(getpid()) + "_" + name;
-}
+std::string temp(const std::string& name) { return testing::TempDir() + "posenc_check_" + std::to_string(getpid()) + "_" + name; }
 
 // NumPy .npy v1.0: magic, version, header dict padded with spaces to a multiple of 64, then the data.
 void write_npy(const std::string& path, const Matrix& m, const std::string& descr, bool vector = false,
                const std::string& shape_override = "") {
   const std::string shape = !shape_override.empty() ? shape_override
-                            : vector ? "(" + std::to_string(m.size()) + ",)"
-                                     : "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
+                            : vector                ? "(" + std::to_string(m.size()) + ",)"
+                                                    : "(" + std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + ")";
   std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + header.size() + 1) % 64) header += ' ';
   header += '\n';
@@ -313,7 +321,8 @@ TEST_F(Check, EveryCauseIsTopThroughPosencCheck) {
       }
       Matrix m(static_cast<Eigen::Index>(a.size()), static_cast<Eigen::Index>(a[0].size()));
       for (Eigen::Index r = 0; r < m.rows(); ++r)
-        for (Eigen::Index cc = 0; cc < m.cols(); ++cc) m(r, cc) = a[static_cast<size_t>(r)][static_cast<size_t>(cc)].get<double>();
+        for (Eigen::Index cc = 0; cc < m.cols(); ++cc)
+          m(r, cc) = a[static_cast<size_t>(r)][static_cast<size_t>(cc)].get<double>();
       return m;
     };
     const std::string actual = temp("actual" + std::to_string(n) + ".npy");
@@ -379,7 +388,8 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   EXPECT_EQ(amb.exit_code, 2);
   EXPECT_EQ(parse_err(amb)["field"], "actual");
   // bfloat16 angles do not match; the human output names the cause, its fit and a fix.
-  const Matrix bad = table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) { return bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
+  const Matrix bad =
+      table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) { return bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
   write_npy(npy, bad, "<f4");
   const Proc b = run("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(b.exit_code, 1);
@@ -392,8 +402,11 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
 
 TEST_F(Check, ReferenceFromAConfig) {
   // A Llama-3-style config: head_dim 64 from hidden_size / heads, rope_theta 500000.
-  const json config = {{"model_type", "llama"}, {"hidden_size", 512}, {"num_attention_heads", 8},
-                       {"rope_theta", 500000.0}, {"max_position_embeddings", 8192}};
+  const json config = {{"model_type", "llama"},
+                       {"hidden_size", 512},
+                       {"num_attention_heads", 8},
+                       {"rope_theta", 500000.0},
+                       {"max_position_embeddings", 8192}};
   const auto pos = range(16);
   const Matrix c = cos_of(pos, rope_frequencies(64, 500000.0));
   json req = request({{"config", config}}, "cos", c, pos);

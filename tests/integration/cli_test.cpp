@@ -41,7 +41,7 @@ TEST_F(Cli, VersionAndUsage) {
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_TRUE(std::regex_match(POSENC_VERSION, std::regex(R"(\d+\.\d+\.\d+)"))) << POSENC_VERSION;
   EXPECT_EQ(v.out, "posenc " POSENC_VERSION "\n");  // from project(VERSION) in CMakeLists.txt
-  const Proc u = run("eval");  // FILE missing
+  const Proc u = run("eval");                       // FILE missing
   EXPECT_EQ(u.exit_code, 2);
   EXPECT_EQ(u.out, "");
   EXPECT_EQ(json::parse(u.err)["field"], nullptr);
@@ -76,8 +76,8 @@ TEST_F(Cli, FloatsRoundTripAndOneObjectPerResponse) {
 }
 
 TEST_F(Cli, AttentionRoundTrip) {
-  const Proc r = run("eval -",
-                    R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1,2],[3,4]],"query_positions":[0,1],)"
+  const Proc r =
+      run("eval -", R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1,2],[3,4]],"query_positions":[0,1],)"
                     R"("key_positions":[0,1],"causal":true,"position":{"scheme":"alibi","slope":0.5}})");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
@@ -88,25 +88,28 @@ TEST_F(Cli, AttentionRoundTrip) {
 }
 
 TEST_F(Cli, EveryBadInputClass) {
-  expect_bad("{\"op\":", nullptr);                                                         // malformed
-  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":NaN})", nullptr);         // NaN literal
-  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":Infinity})", nullptr);    // Infinity
-  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":1e999})", nullptr);       // overflow
-  expect_bad(R"({"op":"nope"})", "op");                                                     // unknown op
+  expect_bad("{\"op\":", nullptr);                                                                       // malformed
+  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":NaN})", nullptr);                      // NaN literal
+  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":Infinity})", nullptr);                 // Infinity
+  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":2,"base":1e999})", nullptr);                    // overflow
+  expect_bad(R"({"op":"nope"})", "op");                                                                  // unknown op
   expect_bad(R"({"op":"rope_apply","x":[[1,2]],"positions":[0],"base":10000,"layout":"half"})", "dim");  // missing
-  expect_bad(R"({"op":"alibi_slopes","heads":"8"})", "heads");                              // ill-typed
-  expect_bad(R"({"op":"alibi_slopes","heads":8,"head":8})", "head");                        // unknown extra
-  expect_bad(R"({"op":"rope_frequencies","dim":8,"base":1e4,"scaling":{"type":"yarn","factor":2,"original_max_position_embeddings":64,"beta_fats":3}})",
-             "scaling.beta_fats");                                                          // nested unknown
-  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":5})", "dim");                      // odd dim
+  expect_bad(R"({"op":"alibi_slopes","heads":"8"})", "heads");                                           // ill-typed
+  expect_bad(R"({"op":"alibi_slopes","heads":8,"head":8})", "head");                                     // unknown extra
+  expect_bad(
+      R"({"op":"rope_frequencies","dim":8,"base":1e4,"scaling":{"type":"yarn","factor":2,"original_max_position_embeddings":64,"beta_fats":3}})",
+      "scaling.beta_fats");                                             // nested unknown
+  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":5})", "dim");  // odd dim
   expect_bad(R"({"op":"t5_bucket","relative_positions":[1],"bidirectional":false,"num_buckets":0,"max_distance":9})",
-             "num_buckets");                                                                // num_buckets < 1
-  expect_bad(R"({"op":"alibi_slopes","heads":0})", "heads");                                // heads < 1
-  expect_bad(R"({"op":"attention","q":[[1,0]],"k":[[1]],"query_positions":[0],"key_positions":[0],"causal":false,"position":{"scheme":"none"}})",
-             "k");                                                                          // mismatched shapes
-  expect_bad(R"({"op":"attention","q":[[1,0]],"k":[[1,0]],"query_positions":[0],"key_positions":[0],"causal":false,"position":{"scheme":"t5","bidirectional":true,"num_buckets":8,"max_distance":16,"bias":[0]}})",
-             "position.bias");
-  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":4098})", "dim");                   // past the limits
+             "num_buckets");                                  // num_buckets < 1
+  expect_bad(R"({"op":"alibi_slopes","heads":0})", "heads");  // heads < 1
+  expect_bad(
+      R"({"op":"attention","q":[[1,0]],"k":[[1]],"query_positions":[0],"key_positions":[0],"causal":false,"position":{"scheme":"none"}})",
+      "k");  // mismatched shapes
+  expect_bad(
+      R"({"op":"attention","q":[[1,0]],"k":[[1,0]],"query_positions":[0],"key_positions":[0],"causal":false,"position":{"scheme":"t5","bidirectional":true,"num_buckets":8,"max_distance":16,"bias":[0]}})",
+      "position.bias");
+  expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":4098})", "dim");  // past the limits
   expect_bad(R"({"op":"deberta_relative_positions","query_size":4097,"key_size":4097,"bucket_size":-1,"max_position":-1})",
              "key_size");
   const Proc missing = run("eval /nonexistent/request.json");

@@ -89,14 +89,18 @@ TEST_F(ExportCli, WavesSinusoidalMatrixEqualsEval) {
 
 TEST_F(ExportCli, T5BucketCurveEqualsEval) {
   for (const char* bidirectional : {"1", "0"}) {
-    const json data = export_json(std::string("view=buckets&scheme=t5&n=300&num_buckets=16&max_distance=100&bidirectional=") +
-                                  bidirectional);
+    const json data =
+        export_json(std::string("view=buckets&scheme=t5&n=300&num_buckets=16&max_distance=100&bidirectional=") + bidirectional);
     const json& curve = table(data, "bucket_curve");
     ASSERT_EQ(curve["rows"].size(), 599u);  // j - i = -299..299
     json rel = json::array();
     for (const json& row : curve["rows"]) rel.push_back(row[0].get<int>());
-    const json ref = eval(json{{"op", "t5_bucket"}, {"relative_positions", rel}, {"bidirectional", std::string(bidirectional) == "1"},
-                               {"num_buckets", 16}, {"max_distance", 100}}.dump());
+    const json ref = eval(json{
+        {"op", "t5_bucket"},
+        {"relative_positions", rel},
+        {"bidirectional", std::string(bidirectional) == "1"},
+        {"num_buckets", 16},
+        {"max_distance", 100}}.dump());
     for (size_t r = 0; r < rel.size(); ++r)
       EXPECT_EQ(curve["rows"][r][1].get<double>(), ref["buckets"][r].get<double>()) << "j-i=" << rel[r];
     // The n x n matrix is the curve laid out by j - i.
@@ -120,8 +124,8 @@ TEST_F(ExportCli, RopeFrequencyRatioEqualsEvalWithScaling) {
   for (int k = 0; k < 32; ++k) {
     EXPECT_EQ(pairs["rows"][k][w].get<double>(), plain["inv_freq"][k].get<double>()) << k;
     EXPECT_EQ(pairs["rows"][k][ws].get<double>(), yarn["inv_freq"][k].get<double>()) << k;
-    EXPECT_DOUBLE_EQ(ratio["rows"][k][sel].get<double>(),
-                     yarn["inv_freq"][k].get<double>() / plain["inv_freq"][k].get<double>()) << k;
+    EXPECT_DOUBLE_EQ(ratio["rows"][k][sel].get<double>(), yarn["inv_freq"][k].get<double>() / plain["inv_freq"][k].get<double>())
+        << k;
     EXPECT_DOUBLE_EQ(ratio["rows"][k][lin].get<double>(), 1.0 / 8.0) << k;  // position interpolation: w / f
   }
   EXPECT_EQ(ratio["rows"][0][sel].get<double>(), 1.0);  // YaRN keeps the fastest pair
@@ -161,7 +165,7 @@ TEST_F(ExportCli, MaskedCellsAreNullInJsonAndEmptyInCsv) {
   const json data = export_json(state);
   const json& w = table(data, "weights");
   ASSERT_EQ(w["rows"].size(), 6u);
-  EXPECT_TRUE(w["rows"][0][2].is_null());  // i = 0, j = 1: key after query
+  EXPECT_TRUE(w["rows"][0][2].is_null());         // i = 0, j = 1: key after query
   EXPECT_EQ(w["rows"][0][1].get<double>(), 1.0);  // the only key row 0 sees
   double sum = 0;
   for (int j = 0; j < 6; ++j) sum += w["rows"][5][j + 1].get<double>();
@@ -214,11 +218,16 @@ TEST_F(ExportCli, OutputFileAndErrorsFollowTheEvalContract) {
   EXPECT_EQ(table(data, "scores: none")["rows"][2][3].get<double>(), 2.0);
 
   for (const auto& [state, field] : std::vector<std::pair<std::string, json>>{
-           {"view=waves&n=0", "n"}, {"view=waves&bogus=1", "bogus"}, {"view=nope", "view"},
-           {"view=rope&scaling=magic", "scaling"}, {"view=scores&d=7", "d"},
+           {"view=waves&n=0", "n"},
+           {"view=waves&bogus=1", "bogus"},
+           {"view=nope", "view"},
+           {"view=rope&scaling=magic", "scaling"},
+           {"view=scores&d=7", "d"},
            // Every key in range, but not computable together: the view names the key it blames.
-           {"view=waves&scheme=binary&n=64&d=4", "n"}, {"view=buckets&max_distance=2", "max_distance"},
-           {"view=rope&dim=2&scaling=ntk&factor=64", "dim"}, {"view=waves&dims=0,1,2,3,4,5,6", "dims"},
+           {"view=waves&scheme=binary&n=64&d=4", "n"},
+           {"view=buckets&max_distance=2", "max_distance"},
+           {"view=rope&dim=2&scaling=ntk&factor=64", "dim"},
+           {"view=waves&dims=0,1,2,3,4,5,6", "dims"},
            {"view=waves&d=16&dims=20", "dims"}}) {
     const Proc r = run("export --state " + quote(state));
     EXPECT_EQ(r.exit_code, 2) << state;

@@ -38,8 +38,8 @@ inline Proc run_posenc(const std::string& args, const std::string& input = "") {
   const std::string dir = testing::TempDir() + "posenc_" + std::to_string(getpid()) + "_";
   const std::string in = dir + "in", out = dir + "out", err = dir + "err";
   std::ofstream(in, std::ios::binary) << input;
-  const std::string cmd = shell_quote(POSENC_CLI_PATH) + " " + args + " < " + shell_quote(in) + " > " +
-                          shell_quote(out) + " 2> " + shell_quote(err);
+  const std::string cmd =
+      shell_quote(POSENC_CLI_PATH) + " " + args + " < " + shell_quote(in) + " > " + shell_quote(out) + " 2> " + shell_quote(err);
   const int status = std::system(cmd.c_str());
   Proc result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   for (const std::string& f : {in, out, err}) std::remove(f.c_str());

@@ -42,8 +42,8 @@ TEST(RenderMemory, ResidentSetStaysFlatFromFrameTenToFrameHundred) {
     runner.render(90);
     const long at_hundred = resident_kib();
     // Flat, with room for allocator noise: the growth was ~1.8 MB a frame (164 MB over these 90 frames).
-    EXPECT_LT(at_hundred - at_ten, 24 * 1024) << "resident set at frame 10: " << at_ten
-                                               << " KiB, at frame 100: " << at_hundred << " KiB";
+    EXPECT_LT(at_hundred - at_ten, 24 * 1024)
+        << "resident set at frame 10: " << at_ten << " KiB, at frame 100: " << at_hundred << " KiB";
   }
 }
 

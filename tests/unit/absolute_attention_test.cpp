@@ -38,9 +38,7 @@ TEST(AbsoluteAttention, CausalMasksUpperTriangle) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       EXPECT_EQ(r.masked(i, j), j > i);
-      if (j > i) {
-        EXPECT_EQ(r.weights(i, j), 0.0);
-      }
+      if (j > i) { EXPECT_EQ(r.weights(i, j), 0.0); }
     }
   EXPECT_NEAR(r.weights.row(2).sum(), 1.0, 1e-15);
 }

@@ -63,8 +63,8 @@ TEST(Absolute, LearnedRowsPastMaxLenAreUndefined) {
 }
 
 TEST(Absolute, NamesRoundTrip) {
-  for (auto s : {AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Binary,
-                 AbsoluteScheme::SineOnly, AbsoluteScheme::Sinusoidal, AbsoluteScheme::Learned})
+  for (auto s : {AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Binary, AbsoluteScheme::SineOnly,
+                 AbsoluteScheme::Sinusoidal, AbsoluteScheme::Learned})
     EXPECT_EQ(absolute_scheme_from_name(absolute_scheme_name(s)), s);
 }
 

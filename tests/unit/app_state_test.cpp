@@ -108,8 +108,8 @@ TEST(AppState, TouchAndFilePickerArePerApp) {
 }
 
 TEST(AppState, LayoutModeWidthClasses) {
-  using posenc::app::LayoutMode;
   using posenc::app::layout_mode;
+  using posenc::app::LayoutMode;
   EXPECT_EQ(layout_mode(1280), LayoutMode::Wide);
   EXPECT_EQ(layout_mode(1000), LayoutMode::Wide);
   EXPECT_EQ(layout_mode(999.5f), LayoutMode::Medium);
@@ -125,8 +125,7 @@ TEST(AppState, AppKeysAreWrittenOnlyWhenSet) {
   keys.controls = posenc::app::ControlsMode::Compact;
   keys.figure = "pe";
   keys.theme = posenc::app::Theme::Dark;
-  const std::vector<std::pair<std::string, std::string>> want = {
-      {"controls", "compact"}, {"figure", "pe"}, {"theme", "dark"}};
+  const std::vector<std::pair<std::string, std::string>> want = {{"controls", "compact"}, {"figure", "pe"}, {"theme", "dark"}};
   EXPECT_EQ(keys.set_keys(), want);
   posenc::app::Notices notices;
   keys.read_theme("sepia", notices);

@@ -16,9 +16,7 @@ namespace {
 std::string field_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "<no error>";
 }
 
@@ -104,8 +102,8 @@ TEST(Attention, RopeLogitsAreScaledRotatedDotProducts) {
   spec.position = RopePosition{500.0, {}, RopeLayout::Interleaved};
   const AttentionResult r = attention(q, k, nullptr, qp, kp, spec);
   const auto f = rope_frequencies(6, 500.0);
-  const Matrix ref = (rope_apply(q, qp, f, RopeLayout::Interleaved) *
-                      rope_apply(k, kp, f, RopeLayout::Interleaved).transpose()) / std::sqrt(6.0);
+  const Matrix ref = (rope_apply(q, qp, f, RopeLayout::Interleaved) * rope_apply(k, kp, f, RopeLayout::Interleaved).transpose()) /
+                     std::sqrt(6.0);
   EXPECT_LT((r.logits - ref).cwiseAbs().maxCoeff(), 1e-14);
   EXPECT_FALSE(r.output.has_value());
 }
@@ -224,16 +222,16 @@ TEST(Attention, RejectsBadShapesWithFields) {
   EXPECT_EQ(field_of([&] { attention(q, k, nullptr, qp, qp, none); }), "key_positions");
   const std::vector<int64_t> far{0, 2'000'000};
   EXPECT_EQ(field_of([&] { attention(q, k, nullptr, far, kp, none); }), "query_positions");
-  EXPECT_EQ(field_of([&] { attention(random_matrix(2, 3, 1), random_matrix(3, 3, 1), nullptr, qp, kp,
-                                     AttentionSpec{RopePosition{}, std::nullopt, false}); }),
+  EXPECT_EQ(field_of([&] {
+              attention(random_matrix(2, 3, 1), random_matrix(3, 3, 1), nullptr, qp, kp,
+                        AttentionSpec{RopePosition{}, std::nullopt, false});
+            }),
             "q");
   RopePosition bad_base{1.0, {}, RopeLayout::Half};
-  EXPECT_EQ(field_of([&] { attention(q, k, nullptr, qp, kp, AttentionSpec{bad_base, std::nullopt, false}); }),
-            "position.base");
+  EXPECT_EQ(field_of([&] { attention(q, k, nullptr, qp, kp, AttentionSpec{bad_base, std::nullopt, false}); }), "position.base");
   T5Position t5;
   t5.bias = {1, 2};
-  EXPECT_EQ(field_of([&] { attention(q, k, nullptr, qp, kp, AttentionSpec{t5, std::nullopt, false}); }),
-            "position.bias");
+  EXPECT_EQ(field_of([&] { attention(q, k, nullptr, qp, kp, AttentionSpec{t5, std::nullopt, false}); }), "position.bias");
   Matrix huge = q;
   huge(0, 0) = 1e300;
   Matrix hugek = k;

@@ -23,9 +23,7 @@ namespace {
 std::string field_of(auto&& f) {
   try {
     f();
-  } catch (const InvalidArgument& e) {
-    return e.field() + ": " + e.what();
-  }
+  } catch (const InvalidArgument& e) { return e.field() + ": " + e.what(); }
   return "(no error)";
 }
 
@@ -50,8 +48,11 @@ nlohmann::json layout_swapped_request() {
     for (Eigen::Index c = 0; c < cos.cols(); ++c) row.push_back(cos(r, c));
     actual.push_back(row);
   }
-  return {{"op", "check"}, {"reference", {{"dim", 8}, {"base", 10000}, {"layout", "half"}}}, {"kind", "cos"},
-          {"positions", in.positions}, {"actual", actual}};
+  return {{"op", "check"},
+          {"reference", {{"dim", 8}, {"base", 10000}, {"layout", "half"}}},
+          {"kind", "cos"},
+          {"positions", in.positions},
+          {"actual", actual}};
 }
 
 }  // namespace
@@ -96,10 +97,8 @@ TEST(CheckJson, BadRequestsNameTheField) {
   r["tolerance"] = {{"abs", "x"}};
   EXPECT_EQ(error(r).rfind("tolerance.abs: ", 0), 0u);
   // Nesting is limited while parsing; a 100 000-deep array never gets built.
-  EXPECT_NE(field_of([] { mio::check_response_text(std::string(100000, '[')); }).find("deeper than 64"),
-            std::string::npos);
+  EXPECT_NE(field_of([] { mio::check_response_text(std::string(100000, '[')); }).find("deeper than 64"), std::string::npos);
 }
-
 
 // The page's answer and posenc eval's are the same JSON, key order included, for every kind and both
 // tolerance forms (window.posenc.check promises exactly the op's response).
@@ -115,16 +114,23 @@ TEST(CheckJson, SameResponseAsPosencEval) {
   r = layout_swapped_request();
   r["positions"] = {1, 2, 3, 4, 5, 6, 7, 8};  // off by one against the interleaved rows: several causes
   requests.push_back(r);
-  r = {{"op", "check"}, {"reference", {{"dim", 8}, {"base", 10000}}}, {"kind", "inv_freq"},
+  r = {{"op", "check"},
+       {"reference", {{"dim", 8}, {"base", 10000}}},
+       {"kind", "inv_freq"},
        {"actual", {1.0, 0.1, 0.01, 0.001}}};  // base 10 000 vs 10^4 fits, rounded: a base / precision fit
   requests.push_back(r);
   r = {{"op", "check"},
        {"reference", {{"dim", 4}, {"base", 10000}, {"scaling", {{"type", "linear"}, {"factor", 2}}}}},
-       {"kind", "sin"}, {"positions", {0, 1, 2, 3}},
+       {"kind", "sin"},
+       {"positions", {0, 1, 2, 3}},
        {"actual", {{0, 0, 0, 0}, {0.841, 0.01, 0.841, 0.01}, {0.909, 0.02, 0.909, 0.02}, {0.141, 0.03, 0.141, 0.03}}}};
   requests.push_back(r);  // the scaling not applied
-  r = {{"op", "check"}, {"reference", {{"dim", 4}, {"base", 10000}}}, {"kind", "logits"}, {"positions", {0, 1}},
-       {"q", {{1, 0, 0, 1}, {0, 1, 1, 0}}}, {"k", {{1, 1, 0, 0}, {0, 0, 1, 1}}},
+  r = {{"op", "check"},
+       {"reference", {{"dim", 4}, {"base", 10000}}},
+       {"kind", "logits"},
+       {"positions", {0, 1}},
+       {"q", {{1, 0, 0, 1}, {0, 1, 1, 0}}},
+       {"k", {{1, 1, 0, 0}, {0, 0, 1, 1}}},
        {"actual", {{1.5, 0.5}, {1.5, 0.5}}}};
   requests.push_back(r);  // logits: equivalent_under_softmax present
   for (const nlohmann::json& req : requests) {

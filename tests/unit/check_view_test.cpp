@@ -82,11 +82,11 @@ TEST(CheckView, APastedTensorRoundTripsAndIsDiagnosed) {
 
 TEST(CheckView, ErrorsNameTheKey) {
   for (const auto& [query, key] : std::vector<std::pair<std::string, std::string>>{
-           {"view=check&source=text", "tensor"},                        // nothing pasted
-           {"view=check&source=text&tensor=1%202", "tensor"},           // 1 x 2 is not n x rotary_dim
-           {"view=check&source=text&tensor=1%202%3B%203", "tensor"},    // rows of 2 and 1 numbers
-           {"view=check&source=file", "source"},                        // no file dropped
-           {"view=check&scaling=longrope", "scaling"},                  // factor lists need a model
+           {"view=check&source=text", "tensor"},                          // nothing pasted
+           {"view=check&source=text&tensor=1%202", "tensor"},             // 1 x 2 is not n x rotary_dim
+           {"view=check&source=text&tensor=1%202%3B%203", "tensor"},      // rows of 2 and 1 numbers
+           {"view=check&source=file", "source"},                          // no file dropped
+           {"view=check&scaling=longrope", "scaling"},                    // factor lists need a model
            {"view=check&kind=rotated&source=text&tensor=1%202", "x"}}) {  // rotated needs x
     App a;
     std::string field, message;

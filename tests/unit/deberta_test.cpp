@@ -18,12 +18,12 @@ TEST(Deberta, LogBucketReferenceValues) {
   // bucket_size 8 (mid 4), max_position 16: ceil(ln(a/4) / ln(15/4) * 3) + 4 for |rel| > 4.
   EXPECT_EQ(deberta_log_bucket(4, 8, 16), 4);
   EXPECT_EQ(deberta_log_bucket(-4, 8, 16), -4);
-  EXPECT_EQ(deberta_log_bucket(5, 8, 16), 5);    // 0.506 -> 1
-  EXPECT_EQ(deberta_log_bucket(6, 8, 16), 5);    // 0.920 -> 1
-  EXPECT_EQ(deberta_log_bucket(7, 8, 16), 6);    // 1.270 -> 2
-  EXPECT_EQ(deberta_log_bucket(15, 8, 16), 7);   // exactly 3 (same float32 log both sides)
-  EXPECT_EQ(deberta_log_bucket(16, 8, 16), 8);   // 3.146 -> 4
-  EXPECT_EQ(deberta_log_bucket(100, 8, 16), 12); // not clamped: 7.30 -> 8 + 4
+  EXPECT_EQ(deberta_log_bucket(5, 8, 16), 5);     // 0.506 -> 1
+  EXPECT_EQ(deberta_log_bucket(6, 8, 16), 5);     // 0.920 -> 1
+  EXPECT_EQ(deberta_log_bucket(7, 8, 16), 6);     // 1.270 -> 2
+  EXPECT_EQ(deberta_log_bucket(15, 8, 16), 7);    // exactly 3 (same float32 log both sides)
+  EXPECT_EQ(deberta_log_bucket(16, 8, 16), 8);    // 3.146 -> 4
+  EXPECT_EQ(deberta_log_bucket(100, 8, 16), 12);  // not clamped: 7.30 -> 8 + 4
   EXPECT_EQ(deberta_log_bucket(-100, 8, 16), -12);
 }
 
@@ -35,9 +35,7 @@ TEST(Deberta, LogBucketsOddAndMonotone) {
         const int64_t b = deberta_log_bucket(r, bs, mp);
         EXPECT_EQ(deberta_log_bucket(-r, bs, mp), -b);
         EXPECT_GE(b, prev);
-        if (r <= bs / 2) {
-          EXPECT_EQ(b, r);
-        }
+        if (r <= bs / 2) { EXPECT_EQ(b, r); }
         prev = b;
       }
     }
@@ -56,8 +54,6 @@ TEST(Deberta, RejectsDegenerateBuckets) {
   try {
     deberta_relative_positions(2, 2, 8, 5);  // max_position - 1 == mid: log of 1 divides
     FAIL();
-  } catch (const InvalidArgument& e) {
-    EXPECT_EQ(e.field(), "max_position");
-  }
+  } catch (const InvalidArgument& e) { EXPECT_EQ(e.field(), "max_position"); }
   EXPECT_THROW(deberta_relative_positions(-1, 2, -1, -1), InvalidArgument);
 }

@@ -21,13 +21,12 @@ json eval(const std::string& request) { return json::parse(evaluate_request(requ
 std::string bad_field(const std::string& request) {
   try {
     evaluate_request(request);
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "<ok>";
 }
 
-const char* kAttentionHead = R"("op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"query_positions":[0,1],"key_positions":[0,1],"causal":false,)";
+const char* kAttentionHead =
+    R"("op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"query_positions":[0,1],"key_positions":[0,1],"causal":false,)";
 
 std::string attention_with(const std::string& position) {
   return std::string("{") + kAttentionHead + R"("position":)" + position + "}";
@@ -51,8 +50,8 @@ TEST(Eval, T5Bucket) {
   const json r = eval(
       R"({"op":"t5_bucket","relative_positions":[-128,-16,-1,0,1,16,128],"bidirectional":true,"num_buckets":32,"max_distance":128})");
   EXPECT_EQ(r["buckets"], json({15, 10, 1, 0, 17, 26, 31}));
-  const json c = eval(
-      R"({"op":"t5_bucket","relative_positions":[3,0,-20],"bidirectional":false,"num_buckets":32,"max_distance":128})");
+  const json c =
+      eval(R"({"op":"t5_bucket","relative_positions":[3,0,-20],"bidirectional":false,"num_buckets":32,"max_distance":128})");
   EXPECT_EQ(c["buckets"], json({0, 0, 17}));
 }
 
@@ -72,10 +71,11 @@ TEST(Eval, RopeFrequenciesWithEveryScaling) {
       R"({"op":"rope_frequencies","dim":8,"base":10000,"scaling":{"type":"yarn","factor":4,"original_max_position_embeddings":2048}})");
   EXPECT_DOUBLE_EQ(y["attention_scaling"].get<double>(), 0.1 * std::log(4.0) + 1);
   EXPECT_NEAR(y["inv_freq"][2].get<double>(), 0.00625, 1e-17);
-  for (const char* s : {R"({"type":"none"})", R"({"type":"linear","factor":2})", R"({"type":"ntk","factor":2})",
-                        R"({"type":"dynamic","factor":2,"original_max_position_embeddings":16,"seq_len":64})",
-                        R"({"type":"yarn","factor":2,"original_max_position_embeddings":16,"beta_fast":16,"beta_slow":2})",
-                        R"({"type":"llama3","factor":8,"original_max_position_embeddings":64,"low_freq_factor":1,"high_freq_factor":4})"}) {
+  for (const char* s :
+       {R"({"type":"none"})", R"({"type":"linear","factor":2})", R"({"type":"ntk","factor":2})",
+        R"({"type":"dynamic","factor":2,"original_max_position_embeddings":16,"seq_len":64})",
+        R"({"type":"yarn","factor":2,"original_max_position_embeddings":16,"beta_fast":16,"beta_slow":2})",
+        R"({"type":"llama3","factor":8,"original_max_position_embeddings":64,"low_freq_factor":1,"high_freq_factor":4})"}) {
     const json out = eval(std::string(R"({"op":"rope_frequencies","dim":16,"base":10000,"scaling":)") + s + "}");
     EXPECT_EQ(out["inv_freq"].size(), 8u) << s;
   }
@@ -96,9 +96,7 @@ TEST(Eval, RopeApplyMatchesCore) {
     for (int c = 0; c < 4; ++c) EXPECT_EQ(r["values"][i][c].get<double>(), ref(i, c));
 }
 
-TEST(Eval, AlibiSlopes) {
-  EXPECT_EQ(eval(R"({"op":"alibi_slopes","heads":3})")["slopes"], json({0.0625, 0.00390625, 0.25}));
-}
+TEST(Eval, AlibiSlopes) { EXPECT_EQ(eval(R"({"op":"alibi_slopes","heads":3})")["slopes"], json({0.0625, 0.00390625, 0.25})); }
 
 TEST(Eval, AttentionMaskedLogitsAreNull) {
   const json r = eval(
@@ -111,21 +109,22 @@ TEST(Eval, AttentionMaskedLogitsAreNull) {
 }
 
 TEST(Eval, AttentionEverySchemeAnswers) {
-  for (const char* p : {
-           R"({"scheme":"none","scale":1})",
-           R"({"scheme":"rope","base":10000,"layout":"half"})",
-           R"({"scheme":"rope","base":10000,"layout":"interleaved","scaling":{"type":"linear","factor":2}})",
-           R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":8,"bias":[0,1,2,3]})",
-           R"({"scheme":"alibi","slope":0.5})",
-           R"({"scheme":"shaw","max_relative_position":1,"key_table":[[1,0],[0,0],[0,1]],"value_table":[[1],[2],[3]]})",
-           R"({"scheme":"deberta","bucket_size":-1,"max_position":2,"pos_key":[[1,0],[0,1],[1,1],[0,0]],"pos_query":[[0,0],[1,1],[0,1],[1,0]]})",
-           R"({"scheme":"xl","u":[0,1],"v":[1,0],"r_proj":[[1,0],[0,1]],"base":10000})"}) {
+  for (
+      const char* p :
+      {R"({"scheme":"none","scale":1})", R"({"scheme":"rope","base":10000,"layout":"half"})",
+       R"({"scheme":"rope","base":10000,"layout":"interleaved","scaling":{"type":"linear","factor":2}})",
+       R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":8,"bias":[0,1,2,3]})",
+       R"({"scheme":"alibi","slope":0.5})",
+       R"({"scheme":"shaw","max_relative_position":1,"key_table":[[1,0],[0,0],[0,1]],"value_table":[[1],[2],[3]]})",
+       R"({"scheme":"deberta","bucket_size":-1,"max_position":2,"pos_key":[[1,0],[0,1],[1,1],[0,0]],"pos_query":[[0,0],[1,1],[0,1],[1,0]]})",
+       R"({"scheme":"xl","u":[0,1],"v":[1,0],"r_proj":[[1,0],[0,1]],"base":10000})"}) {
     const json r = eval(attention_with(p));
     EXPECT_EQ(r["logits"].size(), 2u) << p;
     EXPECT_NEAR(r["weights"][0][0].get<double>() + r["weights"][0][1].get<double>(), 1.0, 1e-15) << p;
   }
   // T5 is unscaled: logits = q.k + bias[bucket].
-  const json t5 = eval(attention_with(R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":8,"bias":[0,10,20,30]})"));
+  const json t5 =
+      eval(attention_with(R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":8,"bias":[0,10,20,30]})"));
   EXPECT_EQ(t5["logits"][0][0].get<double>(), 1.0);
   EXPECT_EQ(t5["logits"][0][1].get<double>(), 30.0);  // r = +1 -> bucket 2 + 1
   EXPECT_EQ(t5["logits"][1][0].get<double>(), 10.0);  // r = -1 -> bucket 1
@@ -141,9 +140,9 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(R"({"positions":[0]})"), "op");
   EXPECT_EQ(bad_field(R"({"op":"sinusoidl"})"), "op");
   EXPECT_EQ(bad_field(R"({"op":3})"), "op");
-  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0]})"), "dim");                 // missing
-  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0],"dim":"4"})"), "dim");       // ill-typed
-  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0],"dim":4.0})"), "dim");       // float for int
+  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0]})"), "dim");            // missing
+  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0],"dim":"4"})"), "dim");  // ill-typed
+  EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0],"dim":4.0})"), "dim");  // float for int
   EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0.5],"dim":4})"), "positions");
   EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":0,"dim":4})"), "positions");
   EXPECT_EQ(bad_field(R"({"op":"sinusoidal","positions":[0],"dim":4,"bsae":10})"), "bsae");  // unknown
@@ -165,8 +164,9 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(R"({"op":"alibi_slopes","heads":100000})"), "heads");
   EXPECT_EQ(bad_field(R"({"op":"deberta_relative_positions","query_size":2,"key_size":2,"bucket_size":8,"max_position":5})"),
             "max_position");
-  EXPECT_EQ(bad_field(R"({"op":"deberta_relative_positions","query_size":5000,"key_size":5000,"bucket_size":-1,"max_position":-1})"),
-            "key_size");
+  EXPECT_EQ(
+      bad_field(R"({"op":"deberta_relative_positions","query_size":5000,"key_size":5000,"bucket_size":-1,"max_position":-1})"),
+      "key_size");
 
   const std::string rf = R"({"op":"rope_frequencies","dim":8,"base":10000,"scaling":)";
   EXPECT_EQ(bad_field(rf + R"({"type":"linear","factor":0.5}})"), "scaling.factor");
@@ -181,8 +181,10 @@ TEST(Eval, BadInputNamesTheField) {
             "scaling.beta_fast");
   EXPECT_EQ(bad_field(rf + R"({"type":"llama3","factor":2,"original_max_position_embeddings":8,"low_freq_factor":1}})"),
             "scaling.high_freq_factor");
-  EXPECT_EQ(bad_field(rf + R"({"type":"llama3","factor":2,"original_max_position_embeddings":8,"low_freq_factor":4,"high_freq_factor":1}})"),
-            "scaling.high_freq_factor");
+  EXPECT_EQ(
+      bad_field(rf +
+                R"({"type":"llama3","factor":2,"original_max_position_embeddings":8,"low_freq_factor":4,"high_freq_factor":1}})"),
+      "scaling.high_freq_factor");
   EXPECT_EQ(bad_field(rf + R"({"type":"dynamic","factor":2,"original_max_position_embeddings":8,"seq_len":0}})"),
             "scaling.seq_len");
   EXPECT_EQ(bad_field(R"({"op":"rope_frequencies","dim":2,"base":10000,"scaling":{"type":"ntk","factor":2}})"), "dim");
@@ -197,7 +199,7 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(ra + R"("x":[[1,2,3,"4"]],"positions":[0],"layout":"half"})"), "x");
 
   std::string no_position = std::string("{") + kAttentionHead;
-  no_position.back() = '}';  // drop the trailing comma
+  no_position.back() = '}';                   // drop the trailing comma
   EXPECT_EQ(bad_field(no_position), "<ok>");  // omitted position = {"scheme": "none"}
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"sinusoidal"})")), "position.scheme");
   EXPECT_EQ(bad_field(attention_with(R"({"base":10000})")), "position.scheme");
@@ -206,31 +208,32 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"none","scale":"x"})")), "position.scale");
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":8,"bias":[1]})")),
             "position.bias");
-  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":1,"bias":[1,2,3,4]})")),
-            "position.max_distance");
-  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"rope","base":10000,"layout":"half","scaling":{"type":"linear","factor":-2}})")),
-            "position.scaling.factor");
+  EXPECT_EQ(
+      bad_field(attention_with(R"({"scheme":"t5","bidirectional":true,"num_buckets":4,"max_distance":1,"bias":[1,2,3,4]})")),
+      "position.max_distance");
+  EXPECT_EQ(
+      bad_field(attention_with(R"({"scheme":"rope","base":10000,"layout":"half","scaling":{"type":"linear","factor":-2}})")),
+      "position.scaling.factor");
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"rope","base":0.5,"layout":"half"})")), "position.base");
   // d = 2 has no dynamic NTK exponent dim/(dim-2): the width comes from q.
-  EXPECT_EQ(bad_field(attention_with(
-                R"({"scheme":"rope","base":10000,"layout":"half","scaling":{"type":"dynamic","factor":2,"original_max_position_embeddings":1}})")),
-            "q");
+  EXPECT_EQ(
+      bad_field(attention_with(
+          R"({"scheme":"rope","base":10000,"layout":"half","scaling":{"type":"dynamic","factor":2,"original_max_position_embeddings":1}})")),
+      "q");
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"shaw","max_relative_position":1,"key_table":[[1,0]]})")),
             "position.key_table");
-  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"deberta","bucket_size":-1,"max_position":2,"pos_key":[[1,0]],"pos_query":[[1,0]]})")),
+  EXPECT_EQ(bad_field(attention_with(
+                R"({"scheme":"deberta","bucket_size":-1,"max_position":2,"pos_key":[[1,0]],"pos_query":[[1,0]]})")),
             "position.pos_key");
   EXPECT_EQ(bad_field(attention_with(R"({"scheme":"deberta","bucket_size":-1,"max_position":-1,"pos_key":[],"pos_query":[]})")),
             "position.max_position");
-  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"xl","u":[0],"v":[1,0],"r_proj":[[1,0],[0,1]],"base":10000})")),
-            "position.u");
-  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"xl","u":[0,0],"v":[1,0],"r_proj":[[1,0],[0,1]]})")),
-            "position.base");
+  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"xl","u":[0],"v":[1,0],"r_proj":[[1,0],[0,1]],"base":10000})")), "position.u");
+  EXPECT_EQ(bad_field(attention_with(R"({"scheme":"xl","u":[0,0],"v":[1,0],"r_proj":[[1,0],[0,1]]})")), "position.base");
 
   const std::string att = R"({"op":"attention","causal":false,"position":{"scheme":"none"},)";
   EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0,0]],"query_positions":[0],"key_positions":[0]})"), "k");
   EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0]],"v":[[1],[2]],"query_positions":[0],"key_positions":[0]})"), "v");
-  EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0]],"query_positions":[0,1],"key_positions":[0]})"),
-            "query_positions");
+  EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0]],"query_positions":[0,1],"key_positions":[0]})"), "query_positions");
   EXPECT_EQ(bad_field(att + R"("q":[[1,0]],"k":[[1,0]],"query_positions":[0],"key_positions":[]})"), "key_positions");
   EXPECT_EQ(bad_field(att + R"("q":[],"k":[[1,0]],"query_positions":[],"key_positions":[0]})"), "q");
   EXPECT_EQ(bad_field(att + R"("q":[[1e300,0]],"k":[[1e300,0]],"query_positions":[0],"key_positions":[0]})"), "q");

@@ -85,9 +85,7 @@ std::string error_of(const std::vector<uint8_t>& b, bool map = false) {
   try {
     const GgufHeader h = read_gguf_header(b);
     if (map) read_gguf_model(h);
-  } catch (const InvalidArgument& e) {
-    return e.field() + "|" + e.what();
-  }
+  } catch (const InvalidArgument& e) { return e.field() + "|" + e.what(); }
   return "<ok>";
 }
 
@@ -142,8 +140,8 @@ TEST(Gguf, YarnKeysAndDeepseekLogMultiplier) {
 TEST(Gguf, RopeParametersKeptAsTensorsAreRefusedByName) {
   const std::vector<uint8_t> phi = phi3_longrope_header();
   const GgufHeader h = read_gguf_header(phi);
-  EXPECT_EQ(h.tensor_names, (std::vector<std::string>{"token_embd.weight", "rope_factors_long.weight",
-                                                       "rope_factors_short.weight"}));
+  EXPECT_EQ(h.tensor_names,
+            (std::vector<std::string>{"token_embd.weight", "rope_factors_long.weight", "rope_factors_short.weight"}));
   EXPECT_EQ(h.header_bytes, phi.size());
   EXPECT_LT(h.metadata_bytes, h.header_bytes);
   // llama.cpp (src/llama-model.cpp get_rope_factors at ggml-org/llama.cpp@00342301d01add50835550e8a916f12097d94517)
@@ -170,8 +168,7 @@ TEST(Gguf, RopeParametersKeptAsTensorsAreRefusedByName) {
       .kv_u32("llama.attention.head_count", 32)
       .kv_f32("llama.rope.freq_base", 500000.0f)
       .tensor("token_embd.weight", {4096, 128256}, 0);
-  EXPECT_EQ(read_gguf_model(read_gguf_header(plain.bytes)).rope->frequencies.inv_freq,
-            rope_default_inv_freq(128, 500000.0));
+  EXPECT_EQ(read_gguf_model(read_gguf_header(plain.bytes)).rope->frequencies.inv_freq, rope_default_inv_freq(128, 500000.0));
 }
 
 // A prefix of a file that ends inside the header is GgufTruncated (the page then reads a longer prefix);
@@ -188,9 +185,7 @@ TEST(Gguf, PrefixesThatEndInsideTheHeaderAreTruncated) {
       {
         try {
           read_gguf_header(Writer().header(0, 7).bytes);
-        } catch (const GgufTruncated&) {
-          ADD_FAILURE() << "a wrong version is not a truncation";
-        }
+        } catch (const GgufTruncated&) { ADD_FAILURE() << "a wrong version is not a truncation"; }
       },
       InvalidArgument);
 }
@@ -215,21 +210,29 @@ TEST(Gguf, GptjFollowsLlamaCppsRopeTypeNone) {
 
 TEST(Gguf, ArchitecturesWithoutRope) {
   Writer bloom;
-  bloom.header(3).kv_str("general.architecture", "bloom").kv_u32("bloom.attention.head_count", 112)
+  bloom.header(3)
+      .kv_str("general.architecture", "bloom")
+      .kv_u32("bloom.attention.head_count", 112)
       .kv_u32("bloom.embedding_length", 14336);
   const ModelPosition a = read_gguf_model(read_gguf_header(bloom.bytes));
   EXPECT_EQ(a.position, PositionKind::Alibi);
   EXPECT_EQ(a.alibi_slopes.size(), 112u);
   Writer t5;
-  t5.header(4).kv_str("general.architecture", "t5").kv_u32("t5.attention.head_count", 12)
-      .kv_u32("t5.attention.key_length", 64).kv_u32("t5.attention.relative_buckets_count", 32);
+  t5.header(4)
+      .kv_str("general.architecture", "t5")
+      .kv_u32("t5.attention.head_count", 12)
+      .kv_u32("t5.attention.key_length", 64)
+      .kv_u32("t5.attention.relative_buckets_count", 32);
   const ModelPosition t = read_gguf_model(read_gguf_header(t5.bytes));
   EXPECT_EQ(t.position, PositionKind::T5);
   EXPECT_EQ(t.t5_num_buckets, 32);
   EXPECT_EQ(t.t5_max_distance, 128);
   Writer gpt2;
-  gpt2.header(4).kv_str("general.architecture", "gpt2").kv_u32("gpt2.attention.head_count", 12)
-      .kv_u32("gpt2.embedding_length", 768).kv_u32("gpt2.context_length", 1024);
+  gpt2.header(4)
+      .kv_str("general.architecture", "gpt2")
+      .kv_u32("gpt2.attention.head_count", 12)
+      .kv_u32("gpt2.embedding_length", 768)
+      .kv_u32("gpt2.context_length", 1024);
   const ModelPosition g = read_gguf_model(read_gguf_header(gpt2.bytes));
   EXPECT_EQ(g.position, PositionKind::Learned);
   EXPECT_EQ(g.learned_max_position_embeddings, 1024);
@@ -287,18 +290,17 @@ TEST(Gguf, MalformedHeadersAreClearErrors) {
   cases.push_back({"absurd tensor count", hdr(0, 3, uint64_t{1} << 40).bytes, "absurd GGUF tensor count"});
   cases.push_back({"absurd kv count", hdr(uint64_t{1} << 40).bytes, "absurd GGUF metadata count"});
   cases.push_back({"kv count beyond bytes", hdr(1000).kv_u32("a", 1).bytes, "cannot fit in the"});
-  cases.push_back({"absurd key length", hdr(1).raw<uint64_t>(uint64_t{1} << 40).raw<uint32_t>(4).raw<uint32_t>(0).bytes,
-                   "limit 65535"});
+  cases.push_back(
+      {"absurd key length", hdr(1).raw<uint64_t>(uint64_t{1} << 40).raw<uint32_t>(4).raw<uint32_t>(0).bytes, "limit 65535"});
   cases.push_back({"empty key", hdr(1).str("").raw<uint32_t>(4).raw<uint32_t>(0).bytes, "empty GGUF key #0"});
-  cases.push_back({"truncated key", hdr(1).raw<uint64_t>(10).raw<uint32_t>(0x41414141).raw<uint32_t>(0).bytes,
-                   "key #0 needs 10 bytes"});
+  cases.push_back(
+      {"truncated key", hdr(1).raw<uint64_t>(10).raw<uint32_t>(0x41414141).raw<uint32_t>(0).bytes, "key #0 needs 10 bytes"});
   cases.push_back({"unknown type 13", hdr(1).str("k").raw<uint32_t>(13).raw<uint32_t>(0).bytes, "unknown value type 13"});
-  cases.push_back({"unknown type max", hdr(1).str("k").raw<uint32_t>(0xFFFFFFFFu).raw<uint32_t>(0).bytes,
-                   "unknown value type 4294967295"});
-  cases.push_back({"truncated u32", hdr(1).str("key").raw<uint32_t>(4).raw<uint16_t>(1).bytes,
-                   "value of 'key' needs 4 bytes"});
-  cases.push_back({"absurd string length", hdr(1).str("k").raw<uint32_t>(8).raw<uint64_t>(uint64_t{1} << 60).bytes,
-                   "bytes long (limit"});
+  cases.push_back(
+      {"unknown type max", hdr(1).str("k").raw<uint32_t>(0xFFFFFFFFu).raw<uint32_t>(0).bytes, "unknown value type 4294967295"});
+  cases.push_back({"truncated u32", hdr(1).str("key").raw<uint32_t>(4).raw<uint16_t>(1).bytes, "value of 'key' needs 4 bytes"});
+  cases.push_back(
+      {"absurd string length", hdr(1).str("k").raw<uint32_t>(8).raw<uint64_t>(uint64_t{1} << 60).bytes, "bytes long (limit"});
   cases.push_back({"truncated string", hdr(1).str("k").raw<uint32_t>(8).raw<uint64_t>(5).raw<uint16_t>(0x4141).bytes,
                    "value of 'k' needs 5 bytes"});
   cases.push_back({"array of unknown type", hdr(1).str("a").raw<uint32_t>(9).raw<uint32_t>(99).raw<uint64_t>(1).bytes,
@@ -315,25 +317,35 @@ TEST(Gguf, MalformedHeadersAreClearErrors) {
   }
   cases.push_back({"bool byte 2", hdr(1).kv_bool("b", 2).bytes, "neither 0 nor 1"});
   cases.push_back({"duplicate key", hdr(2).kv_u32("k", 1).kv_u32("k", 2).bytes, "duplicate GGUF key 'k'"});
-  cases.push_back({"no architecture", hdr(1).kv_u32("llama.context_length", 1).bytes,
-                   "has no general.architecture", true});
+  cases.push_back({"no architecture", hdr(1).kv_u32("llama.context_length", 1).bytes, "has no general.architecture", true});
   cases.push_back({"architecture not a string", hdr(1).kv_u32("general.architecture", 7).bytes,
                    "general.architecture must be a string", true});
   cases.push_back({"unknown architecture", hdr(1).kv_str("general.architecture", "frobnicator").bytes,
                    "not in llama.cpp's llama_model_rope_type table", true});
-  cases.push_back({"no head count", hdr(1).kv_str("general.architecture", "llama").bytes,
-                   "llama.attention.head_count|", true});
+  cases.push_back({"no head count", hdr(1).kv_str("general.architecture", "llama").bytes, "llama.attention.head_count|", true});
   cases.push_back({"freq_base is a string",
-                   hdr(4).kv_str("general.architecture", "llama").kv_u32("llama.attention.head_count", 4)
-                       .kv_u32("llama.embedding_length", 64).kv_str("llama.rope.freq_base", "1e4").bytes,
+                   hdr(4)
+                       .kv_str("general.architecture", "llama")
+                       .kv_u32("llama.attention.head_count", 4)
+                       .kv_u32("llama.embedding_length", 64)
+                       .kv_str("llama.rope.freq_base", "1e4")
+                       .bytes,
                    "llama.rope.freq_base|GGUF key 'llama.rope.freq_base' must be a finite number", true});
   cases.push_back({"rotary dims beyond head",
-                   hdr(4).kv_str("general.architecture", "llama").kv_u32("llama.attention.head_count", 4)
-                       .kv_u32("llama.embedding_length", 64).kv_u32("llama.rope.dimension_count", 32).bytes,
+                   hdr(4)
+                       .kv_str("general.architecture", "llama")
+                       .kv_u32("llama.attention.head_count", 4)
+                       .kv_u32("llama.embedding_length", 64)
+                       .kv_u32("llama.rope.dimension_count", 32)
+                       .bytes,
                    "llama.rope.dimension_count|", true});
   cases.push_back({"longrope factors are tensors",
-                   hdr(4).kv_str("general.architecture", "phi3").kv_u32("phi3.attention.head_count", 32)
-                       .kv_u32("phi3.embedding_length", 3072).kv_str("phi3.rope.scaling.type", "longrope").bytes,
+                   hdr(4)
+                       .kv_str("general.architecture", "phi3")
+                       .kv_u32("phi3.attention.head_count", 32)
+                       .kv_u32("phi3.embedding_length", 3072)
+                       .kv_str("phi3.rope.scaling.type", "longrope")
+                       .bytes,
                    "never reads", true});
   cases.push_back({"tensor infos beyond the bytes", hdr(0, 3, 1000).bytes, "tensor count 1000 cannot fit"});
   {
@@ -350,8 +362,11 @@ TEST(Gguf, MalformedHeadersAreClearErrors) {
   }
   cases.push_back({"longrope tensors without a scaling type", phi3_longrope_header(), "rope_factors_long.weight|", true});
   cases.push_back({"embedding not a multiple of heads",
-                   hdr(3).kv_str("general.architecture", "llama").kv_u32("llama.attention.head_count", 3)
-                       .kv_u32("llama.embedding_length", 64).bytes,
+                   hdr(3)
+                       .kv_str("general.architecture", "llama")
+                       .kv_u32("llama.attention.head_count", 3)
+                       .kv_u32("llama.embedding_length", 64)
+                       .bytes,
                    "positive multiple", true});
   ASSERT_GE(cases.size(), 20u);
   for (const Case& c : cases) {
@@ -379,9 +394,9 @@ TEST(Gguf, FuzzedHeadersParseOrFailCleanly) {
     for (int e = 0; e < edits && !b.empty(); ++e) {
       const std::size_t at = rng() % b.size();
       switch (rng() % 4) {
-        case 0: b[at] = static_cast<uint8_t>(rng()); break;          // random byte
-        case 1: b[at] ^= static_cast<uint8_t>(1u << (rng() % 8)); break;  // bit flip
-        case 2: b.resize(at); break;                                  // truncation
+        case 0: b[at] = static_cast<uint8_t>(rng()); break;                   // random byte
+        case 1: b[at] ^= static_cast<uint8_t>(1u << (rng() % 8)); break;      // bit flip
+        case 2: b.resize(at); break;                                          // truncation
         case 3: b.insert(b.begin() + static_cast<long>(at), 8, 0xFF); break;  // huge little-endian counts
       }
     }
@@ -389,12 +404,9 @@ TEST(Gguf, FuzzedHeadersParseOrFailCleanly) {
       const GgufHeader h = read_gguf_header(b);
       try {
         read_gguf_model(h);
-      } catch (const InvalidArgument&) {
-      }
+      } catch (const InvalidArgument&) {}
       ++parsed;
-    } catch (const InvalidArgument&) {
-      ++rejected;
-    }
+    } catch (const InvalidArgument&) { ++rejected; }
   }
   EXPECT_EQ(parsed + rejected, 20000);
   EXPECT_GT(rejected, 0);

@@ -50,7 +50,8 @@ TEST(KernelTables, SinCosTableMatchesDouble) {
 TEST(KernelTables, PeTableMatchesSinusoidalTable) {
   for (int d : {2, 6, 64}) {
     const std::vector<double> w = sinusoidal_frequencies(d, 10000.0);
-    for (const std::vector<int64_t>& pos : {iota(1), iota(37), std::vector<int64_t>(kFarPositions.begin(), kFarPositions.begin() + 11)}) {
+    for (const std::vector<int64_t>& pos :
+         {iota(1), iota(37), std::vector<int64_t>(kFarPositions.begin(), kFarPositions.begin() + 11)}) {
       const Matrix ref = sinusoidal_table(pos, d);
       for (kernels::Path path : kernel_paths()) {
         const MatrixF P = kernels::pe_table(pos, w, path);
@@ -118,7 +119,8 @@ TEST(KernelTables, MatmulAndLogitsMatchDouble) {
     const Matrix ref = 0.5 * A.cast<double>() * Bt.cast<double>().transpose();
     for (kernels::Path path : kernel_paths()) {
       const double tol = 1e-6 * std::sqrt(double(d)) * std::max(1.0, ref.cwiseAbs().maxCoeff());
-      EXPECT_LT((kernels::logits(A, Bt, 0.5f, path).cast<double>() - ref).cwiseAbs().maxCoeff(), tol) << n << " " << m << " " << d;
+      EXPECT_LT((kernels::logits(A, Bt, 0.5f, path).cast<double>() - ref).cwiseAbs().maxCoeff(), tol)
+          << n << " " << m << " " << d;
       EXPECT_LT((kernels::matmul(A, B, 0.5f, path).cast<double>() - ref).cwiseAbs().maxCoeff(), tol) << n << " " << m << " " << d;
     }
   }

@@ -60,7 +60,15 @@ TEST(Kernels, BiasLogitsAndSoftmax) {
 // The SIMD128 paths against the portable ones, on shapes that exercise every block and tail.
 TEST(KernelsSimd128, LogitsMatchPortable) {
   // Tile edges (4 x 8), d = 1 and 2, and more columns than one GEMM column chunk (4096 / d panels of 8).
-  for (auto [n, m, d] : {std::tuple{1, 1, 1}, {1, 9, 2}, {4, 8, 4}, {5, 9, 3}, {13, 17, 16}, {64, 64, 64}, {7, 3, 130}, {13, 300, 128}, {3, 1100, 32}}) {
+  for (auto [n, m, d] : {std::tuple{1, 1, 1},
+                         {1, 9, 2},
+                         {4, 8, 4},
+                         {5, 9, 3},
+                         {13, 17, 16},
+                         {64, 64, 64},
+                         {7, 3, 130},
+                         {13, 300, 128},
+                         {3, 1100, 32}}) {
     const MatrixF A = to_f(random_matrix(n, d, 7)), B = to_f(random_matrix(m, d, 8));
     MatrixF cp(n, m), cs(n, m);
     kernels::logits_portable(A.data(), B.data(), n, m, d, 0.3f, cp.data());
@@ -89,7 +97,7 @@ TEST(KernelsSimd128, SoftmaxAndAddMatchPortable) {
     MatrixF l = to_f(random_matrix(6, m, 11)) * 10.0f;
     l(1, 0) = -std::numeric_limits<float>::infinity();
     l.row(2).setConstant(-std::numeric_limits<float>::infinity());  // fully masked row
-    l(3, m - 1) = -100.0f;                                           // exp underflow region
+    l(3, m - 1) = -100.0f;                                          // exp underflow region
     const MatrixF a = kernels::softmax(l, kernels::Path::Portable);
     const MatrixF b = kernels::softmax(l, kernels::Path::Simd128);
     EXPECT_TRUE(b.allFinite());

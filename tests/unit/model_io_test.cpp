@@ -29,16 +29,12 @@ ModelPosition preset(const std::string& id, std::optional<int64_t> seq_len = std
   return read_hf_config(model_io::preset_config(id), seq_len);
 }
 
-void expect_rel(double got, double want, double rel = 1e-12) {
-  EXPECT_NEAR(got, want, std::abs(want) * rel) << "want " << want;
-}
+void expect_rel(double got, double want, double rel = 1e-12) { EXPECT_NEAR(got, want, std::abs(want) * rel) << "want " << want; }
 
 std::string config_error(const std::string& text) {
   try {
     read_hf_config(model_io::parse_config_text(text));
-  } catch (const InvalidArgument& e) {
-    return e.field() + "|" + e.what();
-  }
+  } catch (const InvalidArgument& e) { return e.field() + "|" + e.what(); }
   return "<ok>";
 }
 
@@ -47,9 +43,7 @@ json eval(const std::string& request) { return json::parse(cli::evaluate_request
 std::string eval_field(const std::string& request) {
   try {
     cli::evaluate_request(request);
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "<ok>";
 }
 
@@ -82,8 +76,7 @@ TEST(ModelConfig, Llama31Eight) {
   EXPECT_EQ(r.original_max_position_embeddings, 8192);
   EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
   expect_rel(r.softmax_scale, 1 / std::sqrt(128.0));
-  const double want[] = {1.0, 0.016560440080994446, 3.428102195952591e-05, 1.2297638677963614e-05,
-                         3.068925988914511e-07};
+  const double want[] = {1.0, 0.016560440080994446, 3.428102195952591e-05, 1.2297638677963614e-05, 3.068925988914511e-07};
   const int at[] = {0, 20, 40, 45, 63};
   for (int i = 0; i < 5; ++i) expect_rel(r.frequencies.inv_freq[at[i]], want[i]);
   EXPECT_TRUE(m.layers.empty());
@@ -101,8 +94,7 @@ TEST(ModelConfig, Qwen25YarnRecipe) {
   EXPECT_EQ(r.scaling.factor, 4.0);  // v5: the explicit factor (not max / original = 1)
   EXPECT_EQ(r.original_max_position_embeddings, 32768);
   expect_rel(r.frequencies.attention_scaling, 1.138629436111989);
-  const double want[] = {1.0, 0.01333521432163324, 0.0010643609812470017, 4.445698525097307e-05,
-                         3.102344401879299e-07};
+  const double want[] = {1.0, 0.01333521432163324, 0.0010643609812470017, 4.445698525097307e-05, 3.102344401879299e-07};
   const int at[] = {0, 20, 30, 40, 63};
   for (int i = 0; i < 5; ++i) expect_rel(r.frequencies.inv_freq[at[i]], want[i]);
 }
@@ -196,7 +188,7 @@ TEST(ModelConfig, AlibiT5DebertaLearned) {
   EXPECT_EQ(b.position, PositionKind::Alibi);
   EXPECT_EQ(b.head_dim, 128);  // 14336 / 112
   EXPECT_EQ(b.alibi_slopes, alibi_slopes(112));
-  EXPECT_DOUBLE_EQ(b.alibi_slopes[0], std::pow(2.0, -0.125));  // closest power of two 64: 2^(-8/64)
+  EXPECT_DOUBLE_EQ(b.alibi_slopes[0], std::pow(2.0, -0.125));    // closest power of two 64: 2^(-8/64)
   EXPECT_DOUBLE_EQ(b.alibi_slopes[64], std::pow(2.0, -0.0625));  // interleaved from 128 heads: 2^(-8/128)
   const ModelPosition mpt = preset("mpt-7b");
   EXPECT_EQ(mpt.position, PositionKind::Alibi);
@@ -221,12 +213,15 @@ TEST(ModelConfig, AlibiT5DebertaLearned) {
 
 TEST(ModelConfig, ErrorsNameTheKeyPath) {
   EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
-      "max_position_embeddings":128,"rope_theta":"big"})"), "rope_theta|rope_theta must be a number, not a string");
+      "max_position_embeddings":128,"rope_theta":"big"})"),
+            "rope_theta|rope_theta must be a number, not a string");
   EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
-      "max_position_embeddings":128,"rope_scaling":{"type":"linear","factor":"2"}})").substr(0, 20),
+      "max_position_embeddings":128,"rope_scaling":{"type":"linear","factor":"2"}})")
+                .substr(0, 20),
             "rope_scaling.factor|");
   EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
-      "max_position_embeddings":128,"rope_scaling":{"rope_type":"magic","factor":2}})").substr(0, 23),
+      "max_position_embeddings":128,"rope_scaling":{"rope_type":"magic","factor":2}})")
+                .substr(0, 23),
             "rope_scaling.rope_type|");
   EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
       "max_position_embeddings":128,"rope_scaling":{"rope_type":"llama3","factor":8,"low_freq_factor":1}})")
@@ -237,10 +232,13 @@ TEST(ModelConfig, ErrorsNameTheKeyPath) {
             "hidden_size|");
   EXPECT_EQ(config_error(R"({"hidden_size":64})").substr(0, 11), "model_type|");
   EXPECT_EQ(config_error(R"({"model_type":"gemma3","text_config":{"model_type":"gemma3_text","head_dim":"x",
-      "num_attention_heads":4}})").substr(0, 21), "text_config.head_dim|");
+      "num_attention_heads":4}})")
+                .substr(0, 21),
+            "text_config.head_dim|");
   // "rope_scaling": null is no scaling.
   EXPECT_EQ(config_error(R"({"model_type":"llama","hidden_size":64,"num_attention_heads":4,
-      "max_position_embeddings":128,"rope_scaling":null})"), "<ok>");
+      "max_position_embeddings":128,"rope_scaling":null})"),
+            "<ok>");
 }
 
 TEST(EvalModel, ResponseHasExactlyTheContractFields) {
@@ -257,15 +255,16 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   EXPECT_EQ(r["unread_keys"], nlohmann::ordered_json::array());
   std::vector<std::string> rope_keys;
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
-  EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq",
-                                                 "attention_scaling", "softmax_scale", "max_position_embeddings",
-                                                 "original_max_position_embeddings"}));
+  EXPECT_EQ(rope_keys,
+            (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq", "attention_scaling",
+                                      "softmax_scale", "max_position_embeddings", "original_max_position_embeddings"}));
   EXPECT_EQ(r["rope"]["rope_type"], "llama3");
   EXPECT_EQ(r["rope"]["inv_freq"].size(), 64u);
   EXPECT_EQ(r["rope"]["inv_freq"][20].get<double>(), preset("llama-3.1-8b").rope->frequencies.inv_freq[20]);
   // Errors name config.<key>; seq_len is checked; config must be an object.
   EXPECT_EQ(eval_field(R"({"op":"model","config":{"model_type":"llama","hidden_size":64,"num_attention_heads":4,
-      "max_position_embeddings":128,"rope_theta":[1]}})"), "config.rope_theta");
+      "max_position_embeddings":128,"rope_theta":[1]}})"),
+            "config.rope_theta");
   EXPECT_EQ(eval_field(R"({"op":"model","config":[]})"), "config");
   EXPECT_EQ(eval_field(R"({"op":"model","config":{"model_type":"gpt2","n_embd":8,"n_head":2,"n_positions":8},"seq_len":0})"),
             "seq_len");
@@ -287,7 +286,8 @@ TEST(EvalRope, LongropeYarnFieldsAndRotaryDim) {
   EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"linear","factor":2,"mscale":1}})"),
             "scaling.mscale");
   EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
-      "short_factor":[1],"long_factor":[3,4],"original_max_position_embeddings":16}})"), "scaling.short_factor");
+      "short_factor":[1],"long_factor":[3,4],"original_max_position_embeddings":16}})"),
+            "scaling.short_factor");
   const json p = eval(R"({"op":"rope_apply","x":[[1,2,3,4,5,6,7,8]],"positions":[3],"dim":8,"base":10000,
       "layout":"half","rotary_dim":4})");
   EXPECT_NEAR(p["values"][0][0].get<double>(), -1.413352520780047, 1e-14);
@@ -346,7 +346,10 @@ TEST(Inspect, ConfigAndGgufFiles) {
     std::ofstream g(gguf_path, std::ios::binary);
     auto u32 = [&](uint32_t v) { g.write(reinterpret_cast<const char*>(&v), 4); };
     auto u64 = [&](uint64_t v) { g.write(reinterpret_cast<const char*>(&v), 8); };
-    auto str = [&](const std::string& s) { u64(s.size()); g.write(s.data(), static_cast<std::streamsize>(s.size())); };
+    auto str = [&](const std::string& s) {
+      u64(s.size());
+      g.write(s.data(), static_cast<std::streamsize>(s.size()));
+    };
     g.write("GGUF", 4);
     u32(3);
     u64(0);

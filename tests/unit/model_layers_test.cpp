@@ -35,16 +35,12 @@ using nlohmann::json;
 
 namespace {
 
-ModelPosition read(const json& config) {
-  return read_hf_config(model_io::config_from_json(config));
-}
+ModelPosition read(const json& config) { return read_hf_config(model_io::config_from_json(config)); }
 
 std::string read_error(const json& config) {
   try {
     read(config);
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "<ok>";
 }
 
@@ -53,9 +49,7 @@ json eval(const json& request) { return json::parse(cli::evaluate_request(reques
 std::string eval_field(const json& request) {
   try {
     cli::evaluate_request(request.dump());
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "<ok>";
 }
 
@@ -102,8 +96,7 @@ Matrix port_qwen3_vl(const Matrix& x, const MropePositions& pos, const std::vect
     std::vector<double> freqs_t(half);
     for (int i = 0; i < half; ++i) freqs_t[i] = static_cast<double>(pos[0][r]) * inv_freq[i];
     for (int axis = 1; axis <= 2; ++axis)
-      for (int i = axis; i < 3 * section[axis] && i < half; i += 3)
-        freqs_t[i] = static_cast<double>(pos[axis][r]) * inv_freq[i];
+      for (int i = axis; i < 3 * section[axis] && i < half; i += 3) freqs_t[i] = static_cast<double>(pos[axis][r]) * inv_freq[i];
     for (int c = 0; c < dim; ++c) {
       const double angle = freqs_t[c % half];
       const double rot = c < half ? -x(r, c + half) : x(r, c - half);
@@ -146,7 +139,8 @@ TEST(Mrope, TextPositionsEqualOneDimensionalRope) {
   const Matrix x = test_matrix(5, 20);  // 4 pass-through columns
   const Matrix one_d = rope_apply(x, p, f, RopeLayout::Half);
   for (bool interleaved : {false, true}) {
-    const Matrix m = rope_apply_mrope(x, {p, p, p}, f, RopeLayout::Half, rope_mrope_axes(std::vector<int>{2, 3, 3}, 8, interleaved));
+    const Matrix m =
+        rope_apply_mrope(x, {p, p, p}, f, RopeLayout::Half, rope_mrope_axes(std::vector<int>{2, 3, 3}, 8, interleaved));
     EXPECT_LT((m - one_d).cwiseAbs().maxCoeff(), 1e-15);
   }
 }
@@ -154,8 +148,12 @@ TEST(Mrope, TextPositionsEqualOneDimensionalRope) {
 TEST(Mrope, SectionsMustSumToHalfTheRotaryWidth) {
   EXPECT_THROW(rope_mrope_axes(std::vector<int>{16, 24, 23}, 64, false), InvalidArgument);
   const json x = json::array({json::array({1, 0, 0, 0}), json::array({0, 1, 0, 0})});
-  const json req = {{"op", "rope_apply"},  {"x", x},          {"positions", {{0, 1}, {0, 2}, {0, 3}}},
-                    {"dim", 4},           {"base", 10000.0}, {"layout", "half"},
+  const json req = {{"op", "rope_apply"},
+                    {"x", x},
+                    {"positions", {{0, 1}, {0, 2}, {0, 3}}},
+                    {"dim", 4},
+                    {"base", 10000.0},
+                    {"layout", "half"},
                     {"mrope_section", {1, 0, 0}}};
   EXPECT_EQ(eval_field(req), "mrope_section");
   json no_section = req;
@@ -192,18 +190,26 @@ TEST(Mrope, AttentionTakesThreeRowPositions) {
   // Equal rows: the same logits as 1-D RoPE attention.
   const json q = {{1.0, 0.5, -0.25, 2.0}, {0.0, 1.0, 1.0, -1.0}};
   const json k = {{0.5, 0.5, 1.0, 0.0}, {-1.0, 0.25, 0.5, 1.5}};
-  const json one_d = eval({{"op", "attention"}, {"q", q}, {"k", k}, {"query_positions", {3, 4}},
+  const json one_d = eval({{"op", "attention"},
+                           {"q", q},
+                           {"k", k},
+                           {"query_positions", {3, 4}},
                            {"key_positions", {0, 4}},
                            {"position", {{"scheme", "rope"}, {"base", 10000.0}, {"layout", "half"}}}});
-  const json three = eval({{"op", "attention"}, {"q", q}, {"k", k}, {"query_positions", {{3, 4}, {3, 4}, {3, 4}}},
-                           {"key_positions", {{0, 4}, {0, 4}, {0, 4}}},
-                           {"position", {{"scheme", "rope"}, {"base", 10000.0}, {"layout", "half"},
-                                         {"mrope_section", {1, 1, 0}}}}});
+  const json three =
+      eval({{"op", "attention"},
+            {"q", q},
+            {"k", k},
+            {"query_positions", {{3, 4}, {3, 4}, {3, 4}}},
+            {"key_positions", {{0, 4}, {0, 4}, {0, 4}}},
+            {"position", {{"scheme", "rope"}, {"base", 10000.0}, {"layout", "half"}, {"mrope_section", {1, 1, 0}}}}});
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      EXPECT_NEAR(three["logits"][i][j].get<double>(), one_d["logits"][i][j].get<double>(), 1e-12);
+    for (int j = 0; j < 2; ++j) EXPECT_NEAR(three["logits"][i][j].get<double>(), one_d["logits"][i][j].get<double>(), 1e-12);
   // Three rows without mrope_section: an error naming it.
-  EXPECT_EQ(eval_field({{"op", "attention"}, {"q", q}, {"k", k}, {"query_positions", {{3, 4}, {3, 4}, {3, 4}}},
+  EXPECT_EQ(eval_field({{"op", "attention"},
+                        {"q", q},
+                        {"k", k},
+                        {"query_positions", {{3, 4}, {3, 4}, {3, 4}}},
                         {"key_positions", {0, 4}},
                         {"position", {{"scheme", "rope"}, {"base", 10000.0}, {"layout", "half"}}}}),
             "position.mrope_section");
@@ -228,7 +234,7 @@ TEST(Llama3, EqualBandFactorsAsTransformersComputesThem) {
     scaled += wavelen > 8192;
     EXPECT_DOUBLE_EQ(f.inv_freq[i], want) << i;
   }
-  EXPECT_EQ(scaled, 29);  // pairs 35..63: 2*pi*5e5^(i/64) > 8192 from i = 35 (i > 64 ln(8192/2pi) / ln 5e5 = 34.98)
+  EXPECT_EQ(scaled, 29);     // pairs 35..63: 2*pi*5e5^(i/64) > 8192 from i = 35 (i > 64 ln(8192/2pi) / ln 5e5 = 34.98)
   s.high_freq_factor = 0.5;  // high < low: still refused
   EXPECT_THROW(rope_frequencies(128, 500000.0, s), InvalidArgument);
 }
@@ -248,18 +254,19 @@ TEST(Proportional, GemmaFourPRope) {
   EXPECT_EQ(f.inv_freq[3], 0.0);
   EXPECT_EQ(f.attention_scaling, 1.0);
   // Through a config: rope_parameters per layer type, the global layers proportional (Gemma 4 shape).
-  const ModelPosition m = read({{"model_type", "gemma4_text"},
-                                {"num_attention_heads", 2},
-                                {"head_dim", 8},
-                                {"hidden_size", 16},
-                                {"num_hidden_layers", 2},
-                                {"max_position_embeddings", 4096},
-                                {"sliding_window", 512},
-                                {"layer_types", {"sliding_attention", "full_attention"}},
-                                {"rope_parameters",
-                                 {{"full_attention", {{"rope_type", "proportional"}, {"partial_rotary_factor", 0.5},
-                                                      {"rope_theta", 100.0}, {"factor", 2.0}}},
-                                  {"sliding_attention", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}}}});
+  const ModelPosition m =
+      read({{"model_type", "gemma4_text"},
+            {"num_attention_heads", 2},
+            {"head_dim", 8},
+            {"hidden_size", 16},
+            {"num_hidden_layers", 2},
+            {"max_position_embeddings", 4096},
+            {"sliding_window", 512},
+            {"layer_types", {"sliding_attention", "full_attention"}},
+            {"rope_parameters",
+             {{"full_attention",
+               {{"rope_type", "proportional"}, {"partial_rotary_factor", 0.5}, {"rope_theta", 100.0}, {"factor", 2.0}}},
+              {"sliding_attention", {{"rope_type", "default"}, {"rope_theta", 10000.0}}}}}});
   ASSERT_TRUE(m.rope);
   EXPECT_EQ(m.rope->rotary_dim, 8);
   EXPECT_EQ(m.rope->frequencies.inv_freq, f.inv_freq);
@@ -294,17 +301,27 @@ TEST(PerLayer, Llama4ScoutNoPEChunkedAndTemperature) {
   // The Scout text config's positional keys (public copy quoted in tests/data/configs/SOURCES.md).
   json nope = json::array();
   for (int i = 0; i < 48; ++i) nope.push_back((i + 1) % 4 != 0 ? 1 : 0);
-  const json config = {
-      {"model_type", "llama4"},
-      {"text_config",
-       {{"model_type", "llama4_text"}, {"attention_chunk_size", 8192}, {"attn_scale", 0.1},
-        {"attn_temperature_tuning", 4}, {"floor_scale", 8192}, {"head_dim", 128}, {"hidden_size", 5120},
-        {"max_position_embeddings", 10485760}, {"no_rope_layers", nope}, {"num_attention_heads", 40},
-        {"num_hidden_layers", 48},
-        {"rope_scaling", {{"factor", 16.0}, {"high_freq_factor", 1.0}, {"low_freq_factor", 1.0},
-                          {"original_max_position_embeddings", 8192}, {"rope_type", "llama3"}}},
-        {"rope_theta", 500000.0}}},
-      {"vision_config", {{"model_type", "llama4_vision_model"}, {"rope_theta", 10000}}}};
+  const json config = {{"model_type", "llama4"},
+                       {"text_config",
+                        {{"model_type", "llama4_text"},
+                         {"attention_chunk_size", 8192},
+                         {"attn_scale", 0.1},
+                         {"attn_temperature_tuning", 4},
+                         {"floor_scale", 8192},
+                         {"head_dim", 128},
+                         {"hidden_size", 5120},
+                         {"max_position_embeddings", 10485760},
+                         {"no_rope_layers", nope},
+                         {"num_attention_heads", 40},
+                         {"num_hidden_layers", 48},
+                         {"rope_scaling",
+                          {{"factor", 16.0},
+                           {"high_freq_factor", 1.0},
+                           {"low_freq_factor", 1.0},
+                           {"original_max_position_embeddings", 8192},
+                           {"rope_type", "llama3"}}},
+                         {"rope_theta", 500000.0}}},
+                       {"vision_config", {{"model_type", "llama4_vision_model"}, {"rope_theta", 10000}}}};
   const ModelPosition m = read(config);
   ASSERT_TRUE(m.rope);
   EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);  // apply_rotary_emb: view_as_complex
@@ -331,31 +348,52 @@ TEST(PerLayer, Llama4ScoutNoPEChunkedAndTemperature) {
 TEST(PerLayer, SmolLM3NoRopeLayers) {
   json nope = json::array();
   for (int i = 0; i < 8; ++i) nope.push_back((i + 1) % 4 != 0 ? 1 : 0);
-  const ModelPosition m = read({{"model_type", "smollm3"}, {"num_attention_heads", 4}, {"hidden_size", 64},
-                                {"num_hidden_layers", 8}, {"max_position_embeddings", 65536},
-                                {"rope_theta", 5000000.0}, {"no_rope_layers", nope}, {"no_rope_layer_interval", 4},
-                                {"use_sliding_window", false}, {"sliding_window", nullptr}, {"max_window_layers", 28}});
+  const ModelPosition m = read({{"model_type", "smollm3"},
+                                {"num_attention_heads", 4},
+                                {"hidden_size", 64},
+                                {"num_hidden_layers", 8},
+                                {"max_position_embeddings", 65536},
+                                {"rope_theta", 5000000.0},
+                                {"no_rope_layers", nope},
+                                {"no_rope_layer_interval", 4},
+                                {"use_sliding_window", false},
+                                {"sliding_window", nullptr},
+                                {"max_window_layers", 28}});
   ASSERT_EQ(m.per_layer.size(), 8u);
   for (int i = 0; i < 8; ++i) {
     EXPECT_EQ(m.per_layer[i].rope, (i + 1) % 4 != 0) << i;
     EXPECT_EQ(m.per_layer[i].attention, LayerAttention::Full);
   }
   EXPECT_TRUE(m.unread_keys.empty());
-  EXPECT_EQ(read_error({{"model_type", "smollm3"}, {"num_attention_heads", 4}, {"hidden_size", 64},
-                        {"num_hidden_layers", 8}, {"max_position_embeddings", 64}, {"no_rope_layers", {1, 1, 0}}}),
+  EXPECT_EQ(read_error({{"model_type", "smollm3"},
+                        {"num_attention_heads", 4},
+                        {"hidden_size", 64},
+                        {"num_hidden_layers", 8},
+                        {"max_position_embeddings", 64},
+                        {"no_rope_layers", {1, 1, 0}}}),
             "no_rope_layers");
 }
 
 TEST(PerLayer, GptOssSlidingFullAndSinks) {
   json types = json::array();
   for (int i = 0; i < 4; ++i) types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
-  const ModelPosition m = read({{"model_type", "gpt_oss"}, {"num_attention_heads", 64}, {"head_dim", 64},
-                                {"hidden_size", 2880}, {"num_hidden_layers", 4}, {"layer_types", types},
-                                {"sliding_window", 128}, {"max_position_embeddings", 131072}, {"rope_theta", 150000},
+  const ModelPosition m = read({{"model_type", "gpt_oss"},
+                                {"num_attention_heads", 64},
+                                {"head_dim", 64},
+                                {"hidden_size", 2880},
+                                {"num_hidden_layers", 4},
+                                {"layer_types", types},
+                                {"sliding_window", 128},
+                                {"max_position_embeddings", 131072},
+                                {"rope_theta", 150000},
                                 {"initial_context_length", 4096},
-                                {"rope_scaling", {{"rope_type", "yarn"}, {"factor", 32.0}, {"beta_fast", 32.0},
-                                                  {"beta_slow", 1.0}, {"original_max_position_embeddings", 4096},
-                                                  {"truncate", false}}}});
+                                {"rope_scaling",
+                                 {{"rope_type", "yarn"},
+                                  {"factor", 32.0},
+                                  {"beta_fast", 32.0},
+                                  {"beta_slow", 1.0},
+                                  {"original_max_position_embeddings", 4096},
+                                  {"truncate", false}}}});
   ASSERT_EQ(m.per_layer.size(), 4u);
   EXPECT_EQ(m.per_layer[0].attention, LayerAttention::Sliding);
   EXPECT_EQ(m.per_layer[0].window, 128);
@@ -368,9 +406,14 @@ TEST(PerLayer, GptOssSlidingFullAndSinks) {
 }
 
 TEST(PerLayer, Cohere2RopeOnlyOnSlidingLayersInterleaved) {
-  const ModelPosition m = read({{"model_type", "cohere2"}, {"num_attention_heads", 32}, {"hidden_size", 4096},
-                                {"num_hidden_layers", 8}, {"max_position_embeddings", 8192}, {"rope_theta", 50000.0},
-                                {"sliding_window", 4096}, {"sliding_window_pattern", 4},
+  const ModelPosition m = read({{"model_type", "cohere2"},
+                                {"num_attention_heads", 32},
+                                {"hidden_size", 4096},
+                                {"num_hidden_layers", 8},
+                                {"max_position_embeddings", 8192},
+                                {"rope_theta", 50000.0},
+                                {"sliding_window", 4096},
+                                {"sliding_window_pattern", 4},
                                 {"order_of_interleaved_layers", "local_attn_first"}});
   ASSERT_TRUE(m.rope);
   EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);  // Cohere rotate_half: x[..., ::2], x[..., 1::2]
@@ -387,13 +430,21 @@ TEST(PerLayer, HybridLinearAttentionAndPartialInterleavedMrope) {
   // = 64 rotary dims = 32 pairs = 11 + 11 + 10.
   json types = json::array();
   for (int i = 0; i < 8; ++i) types.push_back((i + 1) % 4 != 0 ? "linear_attention" : "full_attention");
-  const ModelPosition m = read(
-      {{"model_type", "qwen3_5"},
-       {"text_config",
-        {{"model_type", "qwen3_5_text"}, {"num_attention_heads", 16}, {"head_dim", 256}, {"hidden_size", 2048},
-         {"num_hidden_layers", 8}, {"layer_types", types}, {"max_position_embeddings", 262144},
-         {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 10000000}, {"partial_rotary_factor", 0.25},
-                              {"mrope_section", {11, 11, 10}}, {"mrope_interleaved", true}}}}}});
+  const ModelPosition m = read({{"model_type", "qwen3_5"},
+                                {"text_config",
+                                 {{"model_type", "qwen3_5_text"},
+                                  {"num_attention_heads", 16},
+                                  {"head_dim", 256},
+                                  {"hidden_size", 2048},
+                                  {"num_hidden_layers", 8},
+                                  {"layer_types", types},
+                                  {"max_position_embeddings", 262144},
+                                  {"rope_parameters",
+                                   {{"rope_type", "default"},
+                                    {"rope_theta", 10000000},
+                                    {"partial_rotary_factor", 0.25},
+                                    {"mrope_section", {11, 11, 10}},
+                                    {"mrope_interleaved", true}}}}}});
   ASSERT_TRUE(m.rope);
   EXPECT_EQ(m.rope->rotary_dim, 64);
   EXPECT_EQ(m.rope->mrope_section, (std::vector<int>{11, 11, 10}));
@@ -406,22 +457,33 @@ TEST(PerLayer, HybridLinearAttentionAndPartialInterleavedMrope) {
 }
 
 TEST(PerLayer, MropeSectionMismatchNamesTheKey) {
-  EXPECT_EQ(read_error({{"model_type", "qwen2_5_vl"}, {"num_attention_heads", 28}, {"hidden_size", 3584},
-                        {"num_hidden_layers", 2}, {"max_position_embeddings", 128000},
+  EXPECT_EQ(read_error({{"model_type", "qwen2_5_vl"},
+                        {"num_attention_heads", 28},
+                        {"hidden_size", 3584},
+                        {"num_hidden_layers", 2},
+                        {"max_position_embeddings", 128000},
                         {"rope_scaling", {{"type", "mrope"}, {"mrope_section", {16, 24, 23}}}}}),
             "rope_scaling.mrope_section");
   EXPECT_EQ(eval_field({{"op", "model"},
-                        {"config", {{"model_type", "qwen2_5_vl"}, {"num_attention_heads", 28}, {"hidden_size", 3584},
-                                    {"max_position_embeddings", 128000},
-                                    {"rope_scaling", {{"type", "mrope"}, {"mrope_section", {16, 24, 23}}}}}}}),
+                        {"config",
+                         {{"model_type", "qwen2_5_vl"},
+                          {"num_attention_heads", 28},
+                          {"hidden_size", 3584},
+                          {"max_position_embeddings", 128000},
+                          {"rope_scaling", {{"type", "mrope"}, {"mrope_section", {16, 24, 23}}}}}}}),
             "config.rope_scaling.mrope_section");
 }
 
 TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
   // Qwen2VLConfig rewrites rope_scaling type "mrope" to "default" (configuration_qwen2_vl.py).
-  const ModelPosition m = read({{"model_type", "qwen2_5_vl"}, {"num_attention_heads", 28}, {"hidden_size", 3584},
-                                {"num_hidden_layers", 28}, {"max_position_embeddings", 128000},
-                                {"rope_theta", 1000000.0}, {"sliding_window", 32768}, {"use_sliding_window", false},
+  const ModelPosition m = read({{"model_type", "qwen2_5_vl"},
+                                {"num_attention_heads", 28},
+                                {"hidden_size", 3584},
+                                {"num_hidden_layers", 28},
+                                {"max_position_embeddings", 128000},
+                                {"rope_theta", 1000000.0},
+                                {"sliding_window", 32768},
+                                {"use_sliding_window", false},
                                 {"max_window_layers", 28},
                                 {"rope_scaling", {{"type", "mrope"}, {"mrope_section", {16, 24, 24}}}},
                                 {"vision_config", {{"window_size", 112}, {"fullatt_block_indexes", {7, 15, 23, 31}}}}});
@@ -434,8 +496,11 @@ TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
 }
 
 TEST(PerLayer, UnknownRopeTypeStaysAnErrorAndUnknownPositionalKeysAreNamed) {
-  const json base = {{"model_type", "llama"}, {"num_attention_heads", 4}, {"hidden_size", 64},
-                     {"num_hidden_layers", 2}, {"max_position_embeddings", 4096}};
+  const json base = {{"model_type", "llama"},
+                     {"num_attention_heads", 4},
+                     {"hidden_size", 64},
+                     {"num_hidden_layers", 2},
+                     {"max_position_embeddings", 4096}};
   json bad = base;
   bad["rope_scaling"] = {{"rope_type", "wavelet"}, {"factor", 2.0}};
   EXPECT_EQ(read_error(bad), "rope_scaling.rope_type");
@@ -448,9 +513,15 @@ TEST(PerLayer, UnknownRopeTypeStaysAnErrorAndUnknownPositionalKeysAreNamed) {
   EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"position_bias_max", "rope_scaling.rope_warp"}));
   // Ministral 3: llama_4_scaling_beta is a query scale on every layer.
   json beta = base;
-  beta["rope_parameters"] = {{"rope_type", "yarn"}, {"factor", 16.0}, {"original_max_position_embeddings", 16384},
-                             {"llama_4_scaling_beta", 0.1}, {"rope_theta", 1000000.0}, {"beta_fast", 32.0},
-                             {"beta_slow", 1.0}, {"mscale", 1.0}, {"mscale_all_dim", 1.0}};
+  beta["rope_parameters"] = {{"rope_type", "yarn"},
+                             {"factor", 16.0},
+                             {"original_max_position_embeddings", 16384},
+                             {"llama_4_scaling_beta", 0.1},
+                             {"rope_theta", 1000000.0},
+                             {"beta_fast", 32.0},
+                             {"beta_slow", 1.0},
+                             {"mscale", 1.0},
+                             {"mscale_all_dim", 1.0}};
   const ModelPosition mb = read(beta);
   for (const LayerSpec& l : mb.per_layer) {
     EXPECT_EQ(l.query_scale.rule, QueryScale::Rule::Llama4ScalingBeta);
@@ -480,9 +551,18 @@ struct GgufWriter {
     raw<uint32_t>(type);
     ++count;
   }
-  void u32(const std::string& k, uint32_t v) { key(k, 4); raw(v); }
-  void f32(const std::string& k, float v) { key(k, 6); raw(v); }
-  void s(const std::string& k, const std::string& v) { key(k, 8); str(v); }
+  void u32(const std::string& k, uint32_t v) {
+    key(k, 4);
+    raw(v);
+  }
+  void f32(const std::string& k, float v) {
+    key(k, 6);
+    raw(v);
+  }
+  void s(const std::string& k, const std::string& v) {
+    key(k, 8);
+    str(v);
+  }
   void i32s(const std::string& k, const std::vector<int32_t>& v) {
     key(k, 9);
     raw<uint32_t>(5);
@@ -508,9 +588,7 @@ ModelPosition gguf(const GgufWriter& w) {
 std::string gguf_error(const GgufWriter& w) {
   try {
     gguf(w);
-  } catch (const InvalidArgument& e) {
-    return e.field() + "|" + e.what();
-  }
+  } catch (const InvalidArgument& e) { return e.field() + "|" + e.what(); }
   return "<ok>";
 }
 

@@ -55,8 +55,8 @@ void expect_round_trip(App& app) {
 // ---------------------------------------------------------------- RoPE view
 
 TEST(ModelLink, RopeViewExportIsTheModelOpsRope) {
-  for (const char* id : {"llama-3.1-8b", "llama-3.2-1b", "qwen2.5-7b-yarn", "gpt-neox-20b", "gpt-j-6b", "llama-2-7b",
-                         "mistral-7b"}) {
+  for (const char* id :
+       {"llama-3.1-8b", "llama-3.2-1b", "qwen2.5-7b-yarn", "gpt-neox-20b", "gpt-j-6b", "llama-2-7b", "mistral-7b"}) {
     SCOPED_TRACE(id);
     App app;
     app.load_state_query(std::string("view=rope&model=") + id);
@@ -92,9 +92,15 @@ TEST(ModelLink, RopeViewFillsItsOwnKeysAndAnEditedKeyWins) {
   App app;
   app.load_state_query("view=rope&model=llama-3.1-8b");
   // Llama-3.1-8B's config.json: head_dim 128, rope_theta 500000, llama3 factor 8 (low 1, high 4), 8192 -> 131072.
-  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
-           {"model", "llama-3.1-8b"}, {"dim", "128"}, {"base", "500000"}, {"scaling", "llama3"}, {"factor", "8"},
-           {"low_freq_factor", "1"}, {"high_freq_factor", "4"}, {"orig", "8192"}, {"target", "131072"}})
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{{"model", "llama-3.1-8b"},
+                                                                                   {"dim", "128"},
+                                                                                   {"base", "500000"},
+                                                                                   {"scaling", "llama3"},
+                                                                                   {"factor", "8"},
+                                                                                   {"low_freq_factor", "1"},
+                                                                                   {"high_freq_factor", "4"},
+                                                                                   {"orig", "8192"},
+                                                                                   {"target", "131072"}})
     EXPECT_EQ(state_value(app, key), value) << key;
   // A key given after the model wins; the model key stays and the state round-trips.
   App edited;
@@ -128,8 +134,8 @@ TEST(ModelLink, RopeViewSaysWhatItCannotShow) {
   EXPECT_EQ(notice_keys(phi), std::vector<std::string>{"model"});
   EXPECT_NE(phi.notices().find("LongRoPE"), std::string::npos) << phi.notices();
   EXPECT_EQ(state_value(phi, "scaling"), "none");
-  EXPECT_EQ(state_value(phi, "dim"), "96");      // 3072 / 32
-  EXPECT_EQ(state_value(phi, "orig"), "4096");   // top-level original_max_position_embeddings
+  EXPECT_EQ(state_value(phi, "dim"), "96");     // 3072 / 32
+  EXPECT_EQ(state_value(phi, "orig"), "4096");  // top-level original_max_position_embeddings
   EXPECT_EQ(state_value(phi, "target"), "131072");
   // Once a key is edited the view shows the keys, and says nothing about the model any more.
   phi.load_state_query(phi.state_query() + "&base=20000");
@@ -170,18 +176,33 @@ TEST(ModelLink, ScoresViewTakesEachPositionKind) {
     std::vector<std::string> notes;  // notice keys
   };
   const std::vector<Case> cases = {
-      {"llama-3.1-8b", {{"scheme", "rope"}, {"d", "128"}, {"base", "500000"}, {"rotary_dim", "0"}, {"layout", "half"},
-                        {"scaling", "llama3"}, {"factor", "8"}, {"orig", "8192"}}, {}},
+      {"llama-3.1-8b",
+       {{"scheme", "rope"},
+        {"d", "128"},
+        {"base", "500000"},
+        {"rotary_dim", "0"},
+        {"layout", "half"},
+        {"scaling", "llama3"},
+        {"factor", "8"},
+        {"orig", "8192"}},
+       {}},
       {"gpt-neox-20b", {{"scheme", "rope"}, {"d", "96"}, {"rotary_dim", "24"}, {"layout", "half"}, {"scaling", "none"}}, {}},
       {"gpt-j-6b", {{"scheme", "rope"}, {"d", "256"}, {"rotary_dim", "64"}, {"layout", "interleaved"}}, {}},
       {"qwen2.5-7b-yarn", {{"scheme", "rope"}, {"d", "128"}, {"scaling", "yarn"}, {"factor", "4"}, {"orig", "32768"}}, {}},
-      {"deepseek-v3", {{"scheme", "rope"}, {"d", "192"}, {"rotary_dim", "64"}, {"layout", "interleaved"},
-                       {"scaling", "yarn"}, {"factor", "40"}, {"mscale", "1"}, {"mscale_all_dim", "1"}}, {"model"}},
+      {"deepseek-v3",
+       {{"scheme", "rope"},
+        {"d", "192"},
+        {"rotary_dim", "64"},
+        {"layout", "interleaved"},
+        {"scaling", "yarn"},
+        {"factor", "40"},
+        {"mscale", "1"},
+        {"mscale_all_dim", "1"}},
+       {"model"}},
       {"bloom", {{"scheme", "alibi"}, {"d", "128"}, {"heads", "112"}, {"head", "0"}}, {}},
       {"mpt-7b", {{"scheme", "alibi"}, {"d", "128"}, {"heads", "32"}}, {}},
       {"t5-base", {{"scheme", "t5"}, {"d", "64"}, {"buckets", "32"}, {"max_distance", "128"}, {"causal", "0"}}, {}},
-      {"deberta-v3-base", {{"scheme", "deberta"}, {"d", "64"}, {"deberta_buckets", "256"},
-                           {"deberta_max_position", "512"}}, {}},
+      {"deberta-v3-base", {{"scheme", "deberta"}, {"d", "64"}, {"deberta_buckets", "256"}, {"deberta_max_position", "512"}}, {}},
       {"gpt2", {{"scheme", "sinusoidal"}, {"d", "64"}}, {"model"}},
       {"phi-3-mini-128k", {{"scheme", "rope"}, {"d", "96"}, {"scaling", "none"}}, {"model"}},
   };
@@ -225,8 +246,11 @@ TEST(ModelLink, ScoresViewRopeLogitsFollowTheModelsRotation) {
 }
 
 TEST(ModelLink, ALoadedConfigFillsTheViewItIsLoadedIn) {
-  const json config = {{"model_type", "qwen2"},      {"hidden_size", 3584},  {"num_attention_heads", 28},
-                       {"max_position_embeddings", 131072}, {"rope_theta", 1000000.0},
+  const json config = {{"model_type", "qwen2"},
+                       {"hidden_size", 3584},
+                       {"num_attention_heads", 28},
+                       {"max_position_embeddings", 131072},
+                       {"rope_theta", 1000000.0},
                        {"rope_scaling", {{"type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}};
   const std::string text = config.dump();
   const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
@@ -259,8 +283,7 @@ TEST(ModelLink, ALoadedConfigFillsTheViewItIsLoadedIn) {
                               "rope_scaling": {"rope_type": "linear", "factor": "four"}})";
   App rope;
   rope.load_state_query("view=rope");
-  rope.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(bad.data()), bad.size(),
-                                                      "rope"));
+  rope.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(bad.data()), bad.size(), "rope"));
   EXPECT_EQ(notice_keys(rope), std::vector<std::string>{"rope_scaling.factor"});
 }
 #endif

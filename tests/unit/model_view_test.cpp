@@ -37,8 +37,7 @@ void expect_rope(const json& exported, const std::string& name, const json& rope
   EXPECT_EQ(cell(summary, 0, "attention_scaling"), rope["attention_scaling"].get<double>());
   EXPECT_EQ(cell(summary, 0, "softmax_scale"), rope["softmax_scale"].get<double>());
   EXPECT_EQ(cell(summary, 0, "max_position_embeddings"), rope["max_position_embeddings"].get<double>());
-  EXPECT_EQ(cell(summary, 0, "original_max_position_embeddings"),
-            rope["original_max_position_embeddings"].get<double>());
+  EXPECT_EQ(cell(summary, 0, "original_max_position_embeddings"), rope["original_max_position_embeddings"].get<double>());
   const json& pairs = table(exported, name + ": pairs");
   const json& inv = rope["inv_freq"];
   ASSERT_EQ(pairs["rows"].size(), inv.size());
@@ -90,11 +89,18 @@ TEST(ModelView, PresetExportMatchesModelOp) {
 }
 
 TEST(ModelView, LoadedConfigMatchesModelOpAndRoundTripsByItsKeys) {
-  const json config = {{"model_type", "llama"},          {"hidden_size", 2048},
-                       {"num_attention_heads", 16},     {"max_position_embeddings", 65536},
+  const json config = {{"model_type", "llama"},
+                       {"hidden_size", 2048},
+                       {"num_attention_heads", 16},
+                       {"max_position_embeddings", 65536},
                        {"rope_theta", 500000.0},
-                       {"rope_scaling", {{"rope_type", "yarn"}, {"factor", 8.0}, {"original_max_position_embeddings", 8192},
-                                         {"beta_fast", 16.0}, {"mscale", 0.707}, {"mscale_all_dim", 1.0}}}};
+                       {"rope_scaling",
+                        {{"rope_type", "yarn"},
+                         {"factor", 8.0},
+                         {"original_max_position_embeddings", 8192},
+                         {"beta_fast", 16.0},
+                         {"mscale", 0.707},
+                         {"mscale_all_dim", 1.0}}}};
   App app;
   app.load_state_query("view=toy");
   const std::string text = config.dump();
@@ -116,7 +122,8 @@ TEST(ModelView, LoadedConfigMatchesModelOpAndRoundTripsByItsKeys) {
 TEST(ModelView, BadConfigIsANoticeNamingTheKeyPath) {
   App app;
   app.load_state_query("view=model");
-  const std::string bad = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+  const std::string bad =
+      R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
                               "rope_scaling": {"rope_type": "linear", "factor": "four"}})";
   app.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(bad.data()), bad.size()));
   const auto notices = app.notice_list();
@@ -154,8 +161,8 @@ const char* const kStringFactor = R"({"model_type": "llama", "hidden_size": 4096
 // gives exactly the state a fresh ?view=model&model=<id> gives: nothing of the previous model's keys stays,
 // whichever scheme came before (T5 and DeBERTa keys included).
 TEST(ModelView, SwitchingModelsGivesTheFreshState) {
-  const char* const ids[] = {"t5-base", "bloom", "phi-3-mini-128k", "deberta-v3-base", "llama-3.1-8b", "gemma-3-1b",
-                             "gpt2", "qwen2.5-7b-yarn", "bloom"};
+  const char* const ids[] = {
+      "t5-base", "bloom", "phi-3-mini-128k", "deberta-v3-base", "llama-3.1-8b", "gemma-3-1b", "gpt2", "qwen2.5-7b-yarn", "bloom"};
   App app;
   app.load_state_query("view=model");
   for (const char* id : ids) {
@@ -211,8 +218,11 @@ TEST(ModelView, FailedLoadKeepsThePreviousModelAndSaysWhy) {
 
 // A loaded config that then fails to load keeps the loaded config (model=custom, its numbers).
 TEST(ModelView, FailedLoadAfterALoadedConfigKeepsIt) {
-  const json config = {{"model_type", "qwen2"}, {"hidden_size", 3584}, {"num_attention_heads", 28},
-                       {"max_position_embeddings", 131072}, {"rope_theta", 1000000.0},
+  const json config = {{"model_type", "qwen2"},
+                       {"hidden_size", 3584},
+                       {"num_attention_heads", 28},
+                       {"max_position_embeddings", 131072},
+                       {"rope_theta", 1000000.0},
                        {"rope_scaling", {{"type", "yarn"}, {"factor", 4.0}, {"original_max_position_embeddings", 32768}}}};
   App app;
   app.load_state_query("view=model");
@@ -264,7 +274,8 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   double long_interpolated = -1, long_exceed = -1;
   for (const json& n : described(phi)) {
     const std::string name = n["name"];
-    if (name == "pairs at 131072 (long factors) that interpolated (kept within the trained angles)") long_interpolated = n["value"];
+    if (name == "pairs at 131072 (long factors) that interpolated (kept within the trained angles)")
+      long_interpolated = n["value"];
     if (name.find("pairs at 131072 (long factors) that would exceed") == 0) long_exceed = n["value"];
   }
   EXPECT_EQ(long_interpolated, expected[1]);

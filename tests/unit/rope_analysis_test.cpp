@@ -191,8 +191,8 @@ TEST(RopeExtension, YarnKeepsFastPairsAndInterpolatesSlowOnes) {
   s.factor = 8;
   s.original_max_position_embeddings = 4096;
   const auto a = rope_extension_analysis(128, 10000.0, s, 8 * 4096);
-  EXPECT_NEAR(a.pairs.front().ratio, 1.0, 1e-15);       // highest frequency: extrapolated as is
-  EXPECT_NEAR(a.pairs.back().ratio, 1.0 / 8, 1e-15);    // lowest: interpolated by f
+  EXPECT_NEAR(a.pairs.front().ratio, 1.0, 1e-15);     // highest frequency: extrapolated as is
+  EXPECT_NEAR(a.pairs.back().ratio, 1.0 / 8, 1e-15);  // lowest: interpolated by f
   for (size_t k = 1; k < a.pairs.size(); ++k) EXPECT_LE(a.pairs[k].ratio, a.pairs[k - 1].ratio + 1e-15);
   EXPECT_NEAR(a.attention_scaling, 0.1 * std::log(8.0) + 1.0, 1e-15);
   EXPECT_EQ(a.extrapolated, 0);

@@ -22,8 +22,7 @@ enum class Kind { Cos, Sin };
 // transformers' cos/sin: emb = cat(freqs, freqs) (half) or repeat_interleave(freqs, 2) (interleaved), times
 // attention_scaling. `angle_of` computes the angle of (position, pair).
 template <class AngleOf>
-Matrix cos_sin_table(Kind kind, const std::vector<int64_t>& pos, int pairs, double a, RopeLayout layout,
-                     AngleOf angle_of) {
+Matrix cos_sin_table(Kind kind, const std::vector<int64_t>& pos, int pairs, double a, RopeLayout layout, AngleOf angle_of) {
   Matrix m(static_cast<Eigen::Index>(pos.size()), 2 * pairs);
   for (size_t r = 0; r < pos.size(); ++r)
     for (int c = 0; c < 2 * pairs; ++c) {
@@ -56,8 +55,8 @@ std::vector<float> inv_freq_f32(int dim, double base) {
   return w;
 }
 
-RopeCheckResult check(const RopeCheckReference& ref, CheckKind kind, Matrix actual, std::vector<int64_t> pos = {},
-                      Matrix x = {}, Matrix q = {}, Matrix k = {}) {
+RopeCheckResult check(const RopeCheckReference& ref, CheckKind kind, Matrix actual, std::vector<int64_t> pos = {}, Matrix x = {},
+                      Matrix q = {}, Matrix k = {}) {
   RopeCheckInput in;
   in.kind = kind;
   in.actual = std::move(actual);
@@ -135,9 +134,7 @@ TEST(RopeCheck, Float32TransformersTensorsMatch) {
   Matrix inv(1, dim / 2);
   for (int i = 0; i < dim / 2; ++i) inv(0, i) = w[static_cast<size_t>(i)];
   EXPECT_TRUE(check(ref, CheckKind::InvFreq, inv).match);
-  auto angle32 = [&](int64_t p, int i) {
-    return static_cast<double>(static_cast<float>(p) * w[static_cast<size_t>(i)]);
-  };
+  auto angle32 = [&](int64_t p, int i) { return static_cast<double>(static_cast<float>(p) * w[static_cast<size_t>(i)]); };
   Matrix c = cos_sin_table(Kind::Cos, pos, dim / 2, 1.0, RopeLayout::Half, angle32);
   Matrix s = cos_sin_table(Kind::Sin, pos, dim / 2, 1.0, RopeLayout::Half, angle32);
   c = c.cast<float>().cast<double>();
@@ -367,8 +364,7 @@ TEST(RopeCheckCause, DynamicNtkAtConstantLength) {
   const auto pos = strided(100, 30);  // current length 2971
   RopeScaling wrong = ref.scaling;
   wrong.seq_len = 4096;
-  const auto r = check(ref, CheckKind::Sin,
-                       cos_sin(Kind::Sin, pos, rope_frequencies(64, 10000.0, wrong), RopeLayout::Half), pos);
+  const auto r = check(ref, CheckKind::Sin, cos_sin(Kind::Sin, pos, rope_frequencies(64, 10000.0, wrong), RopeLayout::Half), pos);
   ASSERT_EQ(top(r), "dynamic_seq_len");
   EXPECT_EQ(fit_number(r.diagnosis[0], "seq_len"), 4096.0);
 }
@@ -411,8 +407,7 @@ TEST(RopeCheckCause, PositionsOffByOne) {
   const RopeCheckReference ref = plain(64, 10000.0);
   const auto pos = iota(40);
   const auto shifted = iota(40, 1);  // position_ids started at 1
-  const auto r = check(ref, CheckKind::Cos,
-                       cos_sin(Kind::Cos, shifted, rope_frequencies(64, 10000.0), RopeLayout::Half), pos);
+  const auto r = check(ref, CheckKind::Cos, cos_sin(Kind::Cos, shifted, rope_frequencies(64, 10000.0), RopeLayout::Half), pos);
   ASSERT_EQ(top(r), "position_offset");
   EXPECT_EQ(fit_number(r.diagnosis[0], "offset"), 1.0);
 }
@@ -424,8 +419,7 @@ TEST(RopeCheckCause, SinSignFlipped) {
   std::vector<int64_t> neg(pos.size());
   for (size_t i = 0; i < pos.size(); ++i) neg[i] = -pos[i];
   const Matrix x = random_matrix(32, 64, 11);
-  const auto r = check(ref, CheckKind::Rotated, rope_apply(x, neg, rope_frequencies(64, 10000.0), RopeLayout::Half),
-                       pos, x);
+  const auto r = check(ref, CheckKind::Rotated, rope_apply(x, neg, rope_frequencies(64, 10000.0), RopeLayout::Half), pos, x);
   ASSERT_EQ(top(r), "rotation_direction");
   EXPECT_EQ(fit_number(r.diagnosis[0], "sin_sign"), -1.0);
 }
@@ -437,8 +431,7 @@ TEST(RopeCheckCause, AlibiCausalFormIsARowConstant) {
   const auto pos = iota(24);
   const Matrix q = random_matrix(24, 32, 12), k = random_matrix(24, 32, 13);
   const RopeFrequencies f = rope_frequencies(32, 10000.0);
-  Matrix lg = logits_of(rope_apply(q, pos, f, RopeLayout::Half), rope_apply(k, pos, f, RopeLayout::Half),
-                        1 / std::sqrt(32.0));
+  Matrix lg = logits_of(rope_apply(q, pos, f, RopeLayout::Half), rope_apply(k, pos, f, RopeLayout::Half), 1 / std::sqrt(32.0));
   const double slope = 0.0625;
   for (Eigen::Index i = 0; i < 24; ++i) lg.row(i).array() += slope * static_cast<double>(i);
   const auto r = check(ref, CheckKind::Logits, lg, pos, {}, q, k);
@@ -461,13 +454,10 @@ TEST(RopeCheckCause, UnknownWhenNothingExplainsHalf) {
 
 TEST(RopeCheck, WrongShapesNameTheField) {
   const RopeCheckReference ref = plain(16, 10000.0);
-  auto field = [&](CheckKind kind, Matrix actual, std::vector<int64_t> pos, Matrix x = {}, Matrix q = {},
-                   Matrix k = {}) {
+  auto field = [&](CheckKind kind, Matrix actual, std::vector<int64_t> pos, Matrix x = {}, Matrix q = {}, Matrix k = {}) {
     try {
       check(ref, kind, std::move(actual), std::move(pos), std::move(x), std::move(q), std::move(k));
-    } catch (const InvalidArgument& e) {
-      return e.field();
-    }
+    } catch (const InvalidArgument& e) { return e.field(); }
     return std::string("(no error)");
   };
   EXPECT_EQ(field(CheckKind::InvFreq, Matrix::Zero(1, 7), {}), "actual");
@@ -476,8 +466,7 @@ TEST(RopeCheck, WrongShapesNameTheField) {
   EXPECT_EQ(field(CheckKind::Cos, Matrix::Zero(0, 16), {}), "positions");
   EXPECT_EQ(field(CheckKind::Rotated, Matrix::Zero(4, 16), iota(4), Matrix::Zero(4, 15)), "x");
   EXPECT_EQ(field(CheckKind::Logits, Matrix::Zero(4, 4), iota(4), {}, Matrix::Zero(4, 16), Matrix::Zero(3, 16)), "k");
-  EXPECT_EQ(field(CheckKind::Logits, Matrix::Zero(4, 5), iota(4), {}, Matrix::Zero(4, 16), Matrix::Zero(4, 16)),
-            "actual");
+  EXPECT_EQ(field(CheckKind::Logits, Matrix::Zero(4, 5), iota(4), {}, Matrix::Zero(4, 16), Matrix::Zero(4, 16)), "actual");
   Matrix nan = Matrix::Zero(1, 8);
   nan(0, 3) = NAN;
   EXPECT_EQ(field(CheckKind::InvFreq, nan, {}), "actual");
@@ -487,9 +476,7 @@ TEST(RopeCheck, WrongShapesNameTheField) {
   try {
     check(bad, CheckKind::InvFreq, Matrix::Zero(1, 8));
     ADD_FAILURE();
-  } catch (const InvalidArgument& e) {
-    EXPECT_EQ(e.field(), "reference.scaling.factor");
-  }
+  } catch (const InvalidArgument& e) { EXPECT_EQ(e.field(), "reference.scaling.factor"); }
 }
 
 TEST(RopeCheck, HalfWidthCosAndUserTolerance) {

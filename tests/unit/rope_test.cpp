@@ -114,9 +114,7 @@ TEST(RopeFrequencies, RejectsBadScaling) {
   auto field_of = [](auto&& f) {
     try {
       f();
-    } catch (const InvalidArgument& e) {
-      return e.field();
-    }
+    } catch (const InvalidArgument& e) { return e.field(); }
     return std::string("<none>");
   };
   EXPECT_EQ(field_of([] { rope_frequencies(7, 10000.0); }), "dim");
@@ -181,14 +179,17 @@ TEST(RopeApply, HalfAndInterleavedAgreeAfterPermutation) {
     for (int c = 0; c < d; ++c) out.col(perm[c]) = m.col(c);
     return out;
   };
-  const Matrix si = rope_apply(q, qp, d, 1e4, {}, RopeLayout::Interleaved) *
-                    rope_apply(k, kp, d, 1e4, {}, RopeLayout::Interleaved).transpose();
+  const Matrix si =
+      rope_apply(q, qp, d, 1e4, {}, RopeLayout::Interleaved) * rope_apply(k, kp, d, 1e4, {}, RopeLayout::Interleaved).transpose();
   const Matrix sh = rope_apply(to_half(q), qp, d, 1e4, {}, RopeLayout::Half) *
                     rope_apply(to_half(k), kp, d, 1e4, {}, RopeLayout::Half).transpose();
   EXPECT_LT((si - sh).cwiseAbs().maxCoeff(), 1e-12);
   // And the rotated vectors themselves are the same vectors, permuted.
-  EXPECT_LT((to_half(rope_apply(q, qp, d, 1e4, {}, RopeLayout::Interleaved)) -
-             rope_apply(to_half(q), qp, d, 1e4, {}, RopeLayout::Half)).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT(
+      (to_half(rope_apply(q, qp, d, 1e4, {}, RopeLayout::Interleaved)) - rope_apply(to_half(q), qp, d, 1e4, {}, RopeLayout::Half))
+          .cwiseAbs()
+          .maxCoeff(),
+      1e-15);
 }
 
 TEST(RopeApply, DynamicDefaultsToMaxPositionPlusOne) {

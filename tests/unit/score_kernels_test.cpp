@@ -85,15 +85,15 @@ std::vector<Case> schemes(int d, bool causal) {
   return c;
 }
 
-void expect_matches_core(const Matrix& q, const Matrix& k, const std::vector<int64_t>& qp, const std::vector<int64_t>& kp,
-                         int d, bool causal) {
+void expect_matches_core(const Matrix& q, const Matrix& k, const std::vector<int64_t>& qp, const std::vector<int64_t>& kp, int d,
+                         bool causal) {
   const MatrixF qf = q.cast<float>(), kf = k.cast<float>();
   const Matrix qd = qf.cast<double>(), kd = kf.cast<double>();
   for (const Case& c : schemes(d, causal)) {
     const AttentionResult ref = attention(qd, kd, nullptr, qp, kp, c.spec);
     for (kernels::Path path : kernel_paths()) {
-      SCOPED_TRACE(testing::Message() << c.name << " n=" << q.rows() << " m=" << k.rows() << " d=" << d
-                                      << " causal=" << causal << " path=" << int(path));
+      SCOPED_TRACE(testing::Message() << c.name << " n=" << q.rows() << " m=" << k.rows() << " d=" << d << " causal=" << causal
+                                      << " path=" << int(path));
       const kernels::AttentionF got = kernels::attention_f(qf, kf, qp, kp, c.spec, path);
       EXPECT_DOUBLE_EQ(got.scale, ref.scale);
       ASSERT_EQ(got.terms.size(), ref.terms.size());
@@ -116,7 +116,7 @@ TEST(ScoreKernels, EverySchemeMatchesCoreOnShapeEdges) {
   for (auto [n, m, d] : {std::tuple{1, 1, 2}, {1, 5, 2}, {5, 1, 4}, {13, 13, 6}, {9, 17, 2}, {37, 37, 64}}) {
     const Matrix q = random_matrix(n, d, 1), k = random_matrix(m, d, 2);
     for (bool causal : {false, true}) {
-      expect_matches_core(q, k, iota(n), iota(m), d, causal);        // contiguous, as the views
+      expect_matches_core(q, k, iota(n), iota(m), d, causal);           // contiguous, as the views
       expect_matches_core(q, k, iota(n, 100), iota(m, 95), d, causal);  // shifted, distinct
     }
   }
@@ -138,8 +138,8 @@ TEST(ScoreKernels, AbsoluteFourTermsMatchCore) {
     const MatrixF wq = (random_matrix(d, d, 6) / std::sqrt(double(d))).cast<float>();
     const MatrixF wk = (random_matrix(d, d, 7) / std::sqrt(double(d))).cast<float>();
     for (bool causal : {false, true}) {
-      const AttentionResult ref = absolute_attention(x.cast<double>(), pe.cast<double>(), wq.cast<double>(),
-                                                     wk.cast<double>(), nullptr, 1.0 / std::sqrt(double(d)), causal);
+      const AttentionResult ref = absolute_attention(x.cast<double>(), pe.cast<double>(), wq.cast<double>(), wk.cast<double>(),
+                                                     nullptr, 1.0 / std::sqrt(double(d)), causal);
       for (kernels::Path path : kernel_paths()) {
         SCOPED_TRACE(testing::Message() << "n=" << n << " d=" << d << " causal=" << causal << " path=" << int(path));
         const kernels::AttentionF got = kernels::absolute_attention_f(x, pe, wq, wk, 1.0 / std::sqrt(double(d)), causal, path);
@@ -161,9 +161,7 @@ TEST(ScoreKernels, BadInputNamesTheField) {
   auto field = [](auto&& f) {
     try {
       f();
-    } catch (const InvalidArgument& e) {
-      return e.field();
-    }
+    } catch (const InvalidArgument& e) { return e.field(); }
     return std::string("(no error)");
   };
   AttentionSpec none{NoPosition{}, {}, false};
@@ -182,8 +180,13 @@ TEST(ScoreKernels, BadInputNamesTheField) {
   shaw.max_relative_position = 2;
   shaw.key_table = Matrix::Ones(4, 4);
   EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{shaw, {}, false}); }), "position.key_table");
-  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{RopePosition{1.0, {}, RopeLayout::Half}, {}, false}); }), "position.base");
-  EXPECT_EQ(field([&] { kernels::attention_f(q, k, p, p, AttentionSpec{AlibiPosition{INFINITY}, {}, false}); }),
+  EXPECT_EQ(field([&] {
+              kernels::attention_f(q, k, p, p, AttentionSpec{RopePosition{1.0, {}, RopeLayout::Half}, {}, false});
+            }),
+            "position.base");
+  EXPECT_EQ(field([&] {
+              kernels::attention_f(q, k, p, p, AttentionSpec{AlibiPosition{INFINITY}, {}, false});
+            }),
             "position.slope");
   EXPECT_EQ(field([&] { kernels::relative_matrix(std::vector<double>(4, 0.0), 3); }), "by_offset");
 }

@@ -14,7 +14,7 @@
 namespace posenc {
 namespace {
 
-const AbsoluteScheme kAllSchemes[] = {AbsoluteScheme::Integer, AbsoluteScheme::Normalised, AbsoluteScheme::Binary,
+const AbsoluteScheme kAllSchemes[] = {AbsoluteScheme::Integer,  AbsoluteScheme::Normalised, AbsoluteScheme::Binary,
                                       AbsoluteScheme::SineOnly, AbsoluteScheme::Sinusoidal, AbsoluteScheme::Learned};
 
 TEST(PositionSimilarity, MatchesNaiveGramMatrixForEveryScheme) {
@@ -51,9 +51,7 @@ TEST(PositionSimilarity, SinusoidalDotDependsOnlyOnOffset) {
   // Diagonal = number of pairs (sin^2 + cos^2 = 1 per pair) and it is the row maximum.
   EXPECT_NEAR(dots.dot(9, 9), 32.0, 1e-12);
   for (int b = 0; b < 256; ++b) {
-    if (b != 9) {
-      EXPECT_LT(dots.dot(9, b), 32.0);
-    }
+    if (b != 9) { EXPECT_LT(dots.dot(9, b), 32.0); }
   }
 }
 
@@ -74,7 +72,7 @@ TEST(PositionSimilarity, SinusoidalCurveIsTheSameAtEveryStartSineOnlyIsNot) {
   const std::vector<double> a = shifted_dot_curve(sinus, 3, 11), b = shifted_dot_curve(sinus, 40, 11);
   ASSERT_EQ(a.size(), 11u);
   for (size_t d = 0; d < a.size(); ++d) EXPECT_NEAR(a[d], b[d], 1e-12);  // depends only on delta
-  EXPECT_NEAR(a[0], 8.0, 1e-12);                                          // |P_p|^2 = d/2
+  EXPECT_NEAR(a[0], 8.0, 1e-12);                                         // |P_p|^2 = d/2
   const PositionDots sine(AbsoluteScheme::SineOnly, n, dim);
   EXPECT_GT(std::abs(shifted_dot_curve(sine, 3, 6)[2] - shifted_dot_curve(sine, 40, 6)[2]), 1e-3);
   std::vector<int64_t> pos(n);
@@ -120,8 +118,8 @@ TEST(NeighbourDistance, SinusoidalIsConstantBinaryJumps) {
   const PositionDots sinus(AbsoluteScheme::Sinusoidal, 64, 16);
   for (int p = 1; p < 63; ++p) EXPECT_NEAR(sinus.neighbour_distance(p), sinus.neighbour_distance(0), 1e-12);
   const PositionDots binary(AbsoluteScheme::Binary, 64, 16);
-  EXPECT_DOUBLE_EQ(binary.neighbour_distance(6), 1.0);          // 6 -> 7: one bit
-  EXPECT_DOUBLE_EQ(binary.neighbour_distance(7), 2.0);          // 7 -> 8 flips four bits: sqrt(4)
+  EXPECT_DOUBLE_EQ(binary.neighbour_distance(6), 1.0);              // 6 -> 7: one bit
+  EXPECT_DOUBLE_EQ(binary.neighbour_distance(7), 2.0);              // 7 -> 8 flips four bits: sqrt(4)
   EXPECT_DOUBLE_EQ(binary.neighbour_distance(31), std::sqrt(6.0));  // 31 -> 32: six bits
   const PositionDots binary16(AbsoluteScheme::Binary, 16, 4);
   EXPECT_EQ(binary16.neighbour_distance(0), 1.0);  // 0 -> 1: one bit
@@ -135,8 +133,8 @@ TEST(NeighbourDistance, NormalisedStepShrinksWithN) {
 }
 
 TEST(PositionDots, RejectsBadConfigurations) {
-  EXPECT_THROW(PositionDots(AbsoluteScheme::Binary, 300, 8), InvalidArgument);      // 2^8 < 300
-  EXPECT_THROW(PositionDots(AbsoluteScheme::Sinusoidal, 10, 7), InvalidArgument);   // odd width
+  EXPECT_THROW(PositionDots(AbsoluteScheme::Binary, 300, 8), InvalidArgument);           // 2^8 < 300
+  EXPECT_THROW(PositionDots(AbsoluteScheme::Sinusoidal, 10, 7), InvalidArgument);        // odd width
   EXPECT_THROW(position_similarity(AbsoluteScheme::Integer, 5000, 2), InvalidArgument);  // n^2 > 2^24
 }
 

@@ -81,9 +81,7 @@ TEST(Sinusoidal, BadArgumentsNameTheirField) {
   auto field_of = [&](auto fn) {
     try {
       fn();
-    } catch (const InvalidArgument& e) {
-      return e.field();
-    }
+    } catch (const InvalidArgument& e) { return e.field(); }
     return std::string("<no throw>");
   };
   EXPECT_EQ(field_of([&] { sinusoidal_table(pos, 3); }), "dim");

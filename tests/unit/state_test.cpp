@@ -103,16 +103,17 @@ TEST(ExportState, InvalidValuesAreRejectedPerField) {
       EXPECT_GT(rejected, 0) << view << ": no malformed value of " << key << " was rejected";
     }
   }
-  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{
-           {"view=nope", "view"}, {"view=waves&embed=2", "embed"}, {"view=waves&controls=x", "controls"},
-           {"view=waves&theme=blue", "theme"}, {"view=waves&nope=1", "nope"}}) {
+  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{{"view=nope", "view"},
+                                                                               {"view=waves&embed=2", "embed"},
+                                                                               {"view=waves&controls=x", "controls"},
+                                                                               {"view=waves&theme=blue", "theme"},
+                                                                               {"view=waves&nope=1", "nope"}}) {
     App a;
     std::string field, message;
     EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
     EXPECT_EQ(field, key) << q << " -> " << message;
   }
 }
-
 
 // ---------------------------------------------------------------- notices
 
@@ -136,10 +137,10 @@ bool names_key(const posenc::app::Notices& notices, const std::string& key) {
 // States every range allows but the view cannot compute: each is a notice naming the key, and the strict
 // CLI load fails with that key as the field.
 TEST(StateNotices, UncomputableStatesNameTheirKey) {
-  for (const auto& [query, key] : std::vector<std::pair<std::string, std::string>>{
-           {"view=buckets&max_distance=2", "max_distance"},
-           {"view=waves&scheme=binary&n=4096&d=2", "n"},
-           {"view=rope&dim=2&scaling=ntk&factor=64", "dim"}}) {
+  for (const auto& [query, key] :
+       std::vector<std::pair<std::string, std::string>>{{"view=buckets&max_distance=2", "max_distance"},
+                                                        {"view=waves&scheme=binary&n=4096&d=2", "n"},
+                                                        {"view=rope&dim=2&scaling=ntk&factor=64", "dim"}}) {
     const auto notices = notices_of(query);
     EXPECT_TRUE(names_key(notices, key)) << query << " -> " << posenc::app::notices_text(notices);
     App a;
@@ -196,9 +197,10 @@ TEST(StateNotices, UncomputableSimilarityAndBucketsStatesNameTheKey) {
     EXPECT_TRUE(names_key(notices_of(q), key)) << q;
   }
   // The edges that still compute.
-  for (const char* q : {"view=similarity&scheme=binary&d=12&n=4096", "view=similarity&scheme=binary&d=2&n=4",
-                        "view=buckets&num_buckets=4&max_distance=2", "view=buckets&scheme=deberta&bucket_size=0",
-                        "view=buckets&scheme=deberta&max_position=0", "view=buckets&scheme=deberta&bucket_size=2&max_position=3"}) {
+  for (const char* q :
+       {"view=similarity&scheme=binary&d=12&n=4096", "view=similarity&scheme=binary&d=2&n=4",
+        "view=buckets&num_buckets=4&max_distance=2", "view=buckets&scheme=deberta&bucket_size=0",
+        "view=buckets&scheme=deberta&max_position=0", "view=buckets&scheme=deberta&bucket_size=2&max_position=3"}) {
     App a;
     std::string field, message;
     EXPECT_TRUE(a.load_state_query_strict(q, field, message)) << q << " -> " << field << ": " << message;
@@ -296,15 +298,11 @@ TEST(EmbedQuery, OnlyNonDefaultKeysInDeclarationOrderAndTheSameState) {
     defaults.load_state_query(std::string("view=") + full.at("view"));
     const StateMap def = posenc::app::parse_query(defaults.state_query());
     for (const auto& [key, value] : embed) {
-      if (key != "view" && key != "embed") {
-        EXPECT_NE(def.at(key), value) << key << " is default in " << q;
-      }
+      if (key != "view" && key != "embed") { EXPECT_NE(def.at(key), value) << key << " is default in " << q; }
     }
     // ... every changed one is there, and the embed opens in the same state.
     for (const auto& [key, value] : full) {
-      if (def.at(key) != value) {
-        EXPECT_EQ(embed.count(key), 1u) << key << " missing from " << q;
-      }
+      if (def.at(key) != value) { EXPECT_EQ(embed.count(key), 1u) << key << " missing from " << q; }
     }
     App b;
     b.load_state_query(q);

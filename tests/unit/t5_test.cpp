@@ -7,18 +7,17 @@ using namespace posenc;
 TEST(T5Bucket, ReferenceTableBidirectional) {
   // num_buckets 32, max_distance 128, bidirectional: 16 per side, exact below 8, then
   // 8 + floor(2 log2(n/8)) capped at 15; keys after the query in 16..31.
-  const std::vector<std::pair<int64_t, int>> cases = {
-      {0, 0},    {-1, 1},   {-7, 7},   {-8, 8},   {-11, 8},  {-12, 9},  {-15, 9},  {-16, 10},
-      {-22, 10}, {-23, 11}, {-32, 12}, {-64, 14}, {-90, 14}, {-91, 15}, {-127, 15}, {-128, 15},
-      {-1000, 15}, {1, 17},  {7, 23},   {8, 24},   {16, 26},  {64, 30},  {128, 31}, {100000, 31}};
+  const std::vector<std::pair<int64_t, int>> cases = {{0, 0},    {-1, 1},   {-7, 7},    {-8, 8},    {-11, 8},    {-12, 9},
+                                                      {-15, 9},  {-16, 10}, {-22, 10},  {-23, 11},  {-32, 12},   {-64, 14},
+                                                      {-90, 14}, {-91, 15}, {-127, 15}, {-128, 15}, {-1000, 15}, {1, 17},
+                                                      {7, 23},   {8, 24},   {16, 26},   {64, 30},   {128, 31},   {100000, 31}};
   for (auto [r, b] : cases) EXPECT_EQ(t5_bucket(r, true, 32, 128), b) << "r = " << r;
 }
 
 TEST(T5Bucket, ReferenceTableCausal) {
   // Causal: 32 buckets on one side, exact below 16, r > 0 -> 0.
-  const std::vector<std::pair<int64_t, int>> cases = {
-      {5, 0}, {0, 0}, {-1, 1}, {-15, 15}, {-16, 16}, {-20, 17}, {-32, 21}, {-64, 26}, {-127, 31}, {-128, 31},
-      {-5000, 31}};
+  const std::vector<std::pair<int64_t, int>> cases = {{5, 0},    {0, 0},    {-1, 1},    {-15, 15},  {-16, 16},  {-20, 17},
+                                                      {-32, 21}, {-64, 26}, {-127, 31}, {-128, 31}, {-5000, 31}};
   for (auto [r, b] : cases) EXPECT_EQ(t5_bucket(r, false, 32, 128), b) << "r = " << r;
 }
 
@@ -32,9 +31,7 @@ TEST(T5Bucket, MonotoneAndSymmetric) {
         const int neg = t5_bucket(-n, true, nb, md);
         EXPECT_GE(neg, prev_b);  // non-decreasing in distance
         EXPECT_LT(neg, half);
-        if (n > 0) {
-          EXPECT_EQ(t5_bucket(n, true, nb, md), neg + half) << nb << " " << md << " " << n;
-        }
+        if (n > 0) { EXPECT_EQ(t5_bucket(n, true, nb, md), neg + half) << nb << " " << md << " " << n; }
         prev_b = neg;
         const int causal = t5_bucket(-n, false, nb, md);
         EXPECT_GE(causal, prev_c);
@@ -55,9 +52,7 @@ TEST(T5Bucket, RejectsDegenerateConfigs) {
   try {
     t5_bucket(0, true, 32, 8);  // max_distance <= max_exact
     FAIL();
-  } catch (const InvalidArgument& e) {
-    EXPECT_EQ(e.field(), "max_distance");
-  }
+  } catch (const InvalidArgument& e) { EXPECT_EQ(e.field(), "max_distance"); }
 }
 
 TEST(T5Bias, MatrixLooksUpBuckets) {

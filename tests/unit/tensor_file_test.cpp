@@ -27,9 +27,7 @@ std::string npy(const std::string& descr, const std::string& shape, const std::s
 std::string field_of(const std::string& bytes) {
   try {
     parse_npy(bytes, "actual");
-  } catch (const InvalidArgument& e) {
-    return e.field();
-  }
+  } catch (const InvalidArgument& e) { return e.field(); }
   return "(no error)";
 }
 
@@ -52,12 +50,12 @@ TEST(TensorFile, NpyFloat16And32AndShape) {
 
 TEST(TensorFile, NpyHeadersAreCheckedAgainstTheSize) {
   const std::string eight(8, '\0');
-  EXPECT_EQ(field_of(npy("<f8", "(2,)", eight)), "actual");                 // data shorter than the shape
+  EXPECT_EQ(field_of(npy("<f8", "(2,)", eight)), "actual");                // data shorter than the shape
   EXPECT_EQ(field_of(npy("<f8", "(1000000, 1000000)", eight)), "actual");  // 10^12 elements: refused, not allocated
   EXPECT_EQ(field_of(npy("<f8", "(9223372036854775807, 4)", eight)), "actual");
-  EXPECT_EQ(field_of(npy(">f8", "(1,)", eight)), "actual");                // big-endian
-  EXPECT_EQ(field_of(npy("<i8", "(1,)", eight)), "actual");                // not a float
-  EXPECT_EQ(field_of(npy("<f8", "(1,)", eight, "True")), "actual");        // Fortran order
+  EXPECT_EQ(field_of(npy(">f8", "(1,)", eight)), "actual");          // big-endian
+  EXPECT_EQ(field_of(npy("<i8", "(1,)", eight)), "actual");          // not a float
+  EXPECT_EQ(field_of(npy("<f8", "(1,)", eight, "True")), "actual");  // Fortran order
   EXPECT_EQ(field_of("not a npy file"), "actual");
   std::string lying = npy("<f8", "(1,)", eight);
   lying[8] = '\xFF';  // header length past the end

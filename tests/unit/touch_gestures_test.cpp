@@ -20,11 +20,15 @@ TouchGestures make(bool page_scrolls = false) {
   return g;
 }
 
-bool start(TouchGestures& g, int id, float x, float y, double t = 0) { return g.on_touch(TouchPhase::Start, id, ImVec2(x, y), true, t); }
+bool start(TouchGestures& g, int id, float x, float y, double t = 0) {
+  return g.on_touch(TouchPhase::Start, id, ImVec2(x, y), true, t);
+}
 bool move(TouchGestures& g, int id, float x, float y, double t = 0, bool cancelable = true) {
   return g.on_touch(TouchPhase::Move, id, ImVec2(x, y), cancelable, t);
 }
-bool end(TouchGestures& g, int id, float x, float y, double t = 0) { return g.on_touch(TouchPhase::End, id, ImVec2(x, y), true, t); }
+bool end(TouchGestures& g, int id, float x, float y, double t = 0) {
+  return g.on_touch(TouchPhase::End, id, ImVec2(x, y), true, t);
+}
 
 }  // namespace
 

@@ -192,12 +192,11 @@ TEST(ViewKernels, BucketMatrixMatchesCoreFill) {
 // with sinusoidal_frequencies) against the double table export writes, for each frequency schedule and the
 // shape edges; its curves and hover (sinusoidal_column, one-row sinusoidal_table) equal the table exactly.
 TEST(ViewKernels, WavesSinusoidalPictureMatchesCore) {
-  for (const FrequencySchedule schedule : {FrequencySchedule::Geometric, FrequencySchedule::Linear,
-                                           FrequencySchedule::Increasing})
-    for (const auto& [n, d, base] : {std::tuple{1, 2, 10000.0}, std::tuple{7, 6, 10.0}, std::tuple{4096, 130, 10000.0},
-                                     std::tuple{333, 1024, 1e6}}) {
-      SCOPED_TRACE(::testing::Message() << "n " << n << " d " << d << " base " << base << " schedule "
-                                        << name_of(schedule));
+  for (const FrequencySchedule schedule :
+       {FrequencySchedule::Geometric, FrequencySchedule::Linear, FrequencySchedule::Increasing})
+    for (const auto& [n, d, base] :
+         {std::tuple{1, 2, 10000.0}, std::tuple{7, 6, 10.0}, std::tuple{4096, 130, 10000.0}, std::tuple{333, 1024, 1e6}}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " d " << d << " base " << base << " schedule " << name_of(schedule));
       const std::vector<int64_t> positions = iota(n);
       const Matrix exact = sinusoidal_table(positions, d, base, schedule);
       for (kernels::Path path : posenc::test::kernel_paths()) {

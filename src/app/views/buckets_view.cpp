@@ -57,8 +57,7 @@ void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
 
 class BucketsView final : public View {
  public:
-  BucketsView()
-      : View({.id = "buckets", .title = "Bias buckets", .figures = {"buckets", "index", "value"}}) {}
+  BucketsView() : View({.id = "buckets", .title = "Bias buckets", .figures = {"buckets", "index", "value"}}) {}
 
   const char* caption() const override;
 
@@ -202,8 +201,7 @@ const char* BucketsView::caption() const {
       return "DeBERTa: delta(i, j) = i - j if |i - j| <= bucket_size/2, else sign * (ceil(log ratio * (mid-1)) + mid)";
     case Scheme::Shaw:
       return "Shaw: e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d); distances past K share the end vector";
-    case Scheme::Alibi:
-      return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) for heads h = 1..H (Press et al.)";
+    case Scheme::Alibi: return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) for heads h = 1..H (Press et al.)";
   }
   return "";
 }
@@ -397,14 +395,12 @@ void BucketsView::draw_figure(ImVec2 size) {
 
   if (shows("buckets")) {
     ImGui::BeginGroup();
-    const char* what = scheme_ == Scheme::T5 ? (show_bias() ? "bias" : "bucket index")
+    const char* what = scheme_ == Scheme::T5        ? (show_bias() ? "bias" : "bucket index")
                        : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
                        : scheme_ == Scheme::Shaw    ? "clipped distance"
                                                     : "bias of the selected head";
-    if (heatmap_n_ < n_)
-      ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else if (!alone())
-      ImGui::Text("n x n matrix: %s", what);
+    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+    else if (!alone()) ImGui::Text("n x n matrix: %s", what);
     const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
     const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"key j", "query i", 0, 0};

@@ -139,40 +139,40 @@ class CheckView final : public ModelLinkedView {
                          .caption = "your RoPE tensor vs the reference: |actual - expected| per position and pair, "
                                     "the causes fitted to it (explains = 1 - |actual - fitted|^2 / |actual - "
                                     "expected|^2)",
-                         .figures = {"error", "residual", "pairs"}}) {
-  }
+                         .figures = {"error", "residual", "pairs"}}) {}
   ~CheckView() override = default;
   CheckView(const CheckView&) = delete;
   CheckView& operator=(const CheckView&) = delete;
-
 
   void params(ParamList& p) override {
     declare_model(p);
     p.choice("kind", kind_, kKindNames, {.label = "Tensor kind", .help = "what the tensor holds"});
     p.integer("dim", dim_, 2, kMaxDim, {.label = "Head dim", .format = "dim = %d", .log = true, .even = true});
-    p.integer("rotary_dim", rotary_dim_, 0, dim_,
-              {.label = "Rotary dims (0 = dim)", .format = "rotary_dim = %d", .even = true});
+    p.integer("rotary_dim", rotary_dim_, 0, dim_, {.label = "Rotary dims (0 = dim)", .format = "rotary_dim = %d", .even = true});
     p.real("base", base_, 1.0, 1e12, {.label = "Base (rope_theta)", .format = "base = %.6g", .log = true});
     p.choice("scaling", scaling_, kScalingNames, {.label = "Scaling (rope_type)"});
     p.real("factor", factor_, 1.0, 1024.0, {.label = "Factor f", .format = "f = %.6g", .log = true});
     p.integer("orig", orig_, 1, kMaxLength,
               {.label = "original_max_position_embeddings", .format = "%d", .help = "trained length", .log = true});
     p.integer("seq_len", seq_len_, 0, kMaxLength,
-              {.label = "seq_len (dynamic / longrope; 0 = max position + 1)", .format = "%d",
+              {.label = "seq_len (dynamic / longrope; 0 = max position + 1)",
+               .format = "%d",
                .help = "the length dynamic NTK and LongRoPE are evaluated at; 0 = max(positions) + 1"});
     extra_.declare(p);
     p.choice("layout", layout_, kLayoutNames, {.label = "Pair layout"});
     p.real("softmax_scale", softmax_scale_, 0.0, 100.0,
            {.label = "Softmax scale (0 = 1/sqrt(dim))", .format = "%.8g", .help = "logits: what multiplies q.k"});
     p.choice("source", source_, kSourceNames,
-             {.label = "Tensor from", .help = "the built-in example, the pasted text (tensor=) or a dropped file",
+             {.label = "Tensor from",
+              .help = "the built-in example, the pasted text (tensor=) or a dropped file",
               .labels = kSourceLabels});
     text_param(p, "tensor", tensor_, "Tensor (rows of numbers, or JSON arrays)");
     text_param(p, "x", x_text_, "x: the rows that were rotated (kind rotated)");
     text_param(p, "q", q_text_, "q (kind logits)");
     text_param(p, "k", k_text_, "k (kind logits)");
-    p.text("positions", [this](const std::string& s) { return set_positions(s); }, [this] { return positions_text_; },
-           {.label = "Positions (empty = 0..n-1)", .help = "the row positions: a..b or a list; empty = 0..rows-1"});
+    p.text(
+        "positions", [this](const std::string& s) { return set_positions(s); }, [this] { return positions_text_; },
+        {.label = "Positions (empty = 0..n-1)", .help = "the row positions: a..b or a list; empty = 0..rows-1"});
     p.real("tol_abs", tol_abs_, 0.0, 1.0,
            {.label = "Tolerance abs (0 and rel 0 = the float32 rule)", .format = "%.3g", .log = false});
     p.real("tol_rel", tol_rel_, 0.0, 1.0, {.label = "Tolerance rel", .format = "%.3g"});
@@ -210,41 +210,42 @@ class CheckView final : public ModelLinkedView {
   ModelFill fill_from_model(const ModelPosition& m) override;
 
   void text_param(ParamList& p, const char* key, std::string& member, const char* label) {
-    p.text(key,
-           [&member](const std::string& s) -> std::string {
-             if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
-             // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
-             // is refused here; rows of different lengths and a wrong shape are the check's errors naming
-             // the key, so a half-typed tensor still round-trips through the URL.
-             bool comment = false;
-             for (char ch : s) {
-               if (ch == '\n') comment = false;
-               if (ch == '#') comment = true;
-               if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#", ch))
-                 return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
-             }
-             // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
-             member.clear();
-             for (std::size_t i = 0; i < s.size(); ++i) {
-               if (s[i] != ';') {
-                 member += s[i];
-                 continue;
-               }
-               member += '\n';
-               while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
-             }
-             return "";
-           },
-           [&member] {
-             std::string url;
-             for (char ch : member)
-               if (ch == '\n') url += "; ";
-               else if (ch == '\t') url += ' ';
-               else if (ch != '\r') url += ch;
-             while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
-             return url;
-           },
-           {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays"});
+    p.text(
+        key,
+        [&member](const std::string& s) -> std::string {
+          if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
+          // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
+          // is refused here; rows of different lengths and a wrong shape are the check's errors naming
+          // the key, so a half-typed tensor still round-trips through the URL.
+          bool comment = false;
+          for (char ch : s) {
+            if (ch == '\n') comment = false;
+            if (ch == '#') comment = true;
+            if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#", ch))
+              return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
+          }
+          // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
+          member.clear();
+          for (std::size_t i = 0; i < s.size(); ++i) {
+            if (s[i] != ';') {
+              member += s[i];
+              continue;
+            }
+            member += '\n';
+            while (i + 1 < s.size() && s[i + 1] == ' ') ++i;
+          }
+          return "";
+        },
+        [&member] {
+          std::string url;
+          for (char ch : member)
+            if (ch == '\n') url += "; ";
+            else if (ch == '\t') url += ' ';
+            else if (ch != '\r') url += ch;
+          while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
+          return url;
+        },
+        {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays"});
   }
   std::string set_positions(const std::string& s) {
     std::vector<int64_t> v;
@@ -292,12 +293,12 @@ class CheckView final : public ModelLinkedView {
   RopeCheckReference ref_;
   RopeCheckInput input_;
   RopeCheckResult result_;
-  std::string example_words_;  // what the example is ("" when the tensor is the user's)
-  Matrix error_pp_, residual_pp_;            // (position x pair) or (query x key) maxima
-  std::vector<int> error_col_;               // the column each error_pp_ cell's maximum is in
-  std::vector<int> classes_;                 // per pair
+  std::string example_words_;      // what the example is ("" when the tensor is the user's)
+  Matrix error_pp_, residual_pp_;  // (position x pair) or (query x key) maxima
+  std::vector<int> error_col_;     // the column each error_pp_ cell's maximum is in
+  std::vector<int> classes_;       // per pair
   std::vector<double> pair_error_, pair_residual_, pair_tolerance_;
-  bool has_pass_ = false;                    // a last column of pass-through dims
+  bool has_pass_ = false;  // a last column of pass-through dims
   bool has_residual_ = false;
   float vmax_ = 1;
   HeatmapWidget error_map_, residual_map_;
@@ -314,8 +315,9 @@ RopeCheckReference CheckView::reference() const {
     r.layout = RopeLayout(layout_);
     r.scaling.type = RopeScalingType(scaling_);
     if (r.scaling.type == RopeScalingType::Longrope)
-      throw CannotCompute{"scaling", "longrope takes per-pair short and long factors, which have no keys here: "
-                                     "choose a LongRoPE model (model=) or load its config.json"};
+      throw CannotCompute{"scaling",
+                          "longrope takes per-pair short and long factors, which have no keys here: "
+                          "choose a LongRoPE model (model=) or load its config.json"};
     r.scaling.factor = factor_;
     r.scaling.original_max_position_embeddings = orig_;
     extra_.apply(r.scaling);
@@ -381,8 +383,7 @@ void CheckView::recompute() {
   parse_positions(positions_text_, positions);  // validated when set
 
   auto matrix_of = [](const std::string& key, const std::string& text, const char* what) {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos)
-      throw CannotCompute{key, std::string("paste ") + what};
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw CannotCompute{key, std::string("paste ") + what};
     try {
       return model_io::tensor_matrix(model_io::parse_tensor_text(text, key), key);
     } catch (const InvalidArgument& e) {
@@ -408,16 +409,16 @@ void CheckView::recompute() {
     }
     if (kind == CheckKind::InvFreq) {
       in.actual = rope_check_expected(ref_, in).unaryExpr([](double v) { return round_bf16(v); });
-      example_words_ = "Example (built in): this reference's inv_freq rounded to bfloat16, as a model cast to bf16 "
-                       "computes it (transformers #29285).";
+      example_words_ =
+          "Example (built in): this reference's inv_freq rounded to bfloat16, as a model cast to bf16 "
+          "computes it (transformers #29285).";
     } else {
       RopeCheckReference swapped = ref_;
       swapped.layout = ref_.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
       in.actual = rope_check_expected(swapped, in);
-      example_words_ = std::string("Example (built in): this reference's ") + check_kind_name(kind) + " at " +
-                       std::to_string(n) + " positions computed with the " + rope_layout_name(swapped.layout) +
-                       " pair layout instead of " + rope_layout_name(ref_.layout) +
-                       " (transformers #25199)" +
+      example_words_ = std::string("Example (built in): this reference's ") + check_kind_name(kind) + " at " + std::to_string(n) +
+                       " positions computed with the " + rope_layout_name(swapped.layout) + " pair layout instead of " +
+                       rope_layout_name(ref_.layout) + " (transformers #25199)" +
                        (kind == CheckKind::Rotated || kind == CheckKind::Logits ? ", inputs from a fixed seed" : "") +
                        ". Paste your tensor in Tensor, or drop a .npy / text file on the page.";
     }
@@ -458,8 +459,7 @@ void CheckView::recompute() {
   pair_tolerance_.assign(size_t(groups), 0.0);
   for (int g = 0; g < groups; ++g) {
     pair_error_[size_t(g)] = logits() ? error_pp_.row(g).maxCoeff() : error_pp_.col(g).maxCoeff();
-    if (has_residual_)
-      pair_residual_[size_t(g)] = logits() ? residual_pp_.row(g).maxCoeff() : residual_pp_.col(g).maxCoeff();
+    if (has_residual_) pair_residual_[size_t(g)] = logits() ? residual_pp_.row(g).maxCoeff() : residual_pp_.col(g).maxCoeff();
   }
   for (Eigen::Index r = 0; r < result_.tolerance.rows(); ++r)
     for (Eigen::Index c = 0; c < result_.tolerance.cols(); ++c) {
@@ -472,8 +472,8 @@ void CheckView::recompute() {
   if (!logits()) {
     const RopeFrequencies scaled = rope_frequencies(rotary, ref_.base, ref_.scaling);
     const std::vector<double> plain = rope_default_inv_freq(rotary, ref_.base);
-    const int64_t trained = ref_.scaling.original_max_position_embeddings > 0 ? ref_.scaling.original_max_position_embeddings
-                                                                                : int64_t(orig_);
+    const int64_t trained =
+        ref_.scaling.original_max_position_embeddings > 0 ? ref_.scaling.original_max_position_embeddings : int64_t(orig_);
     int64_t at = 1;
     for (int64_t p : input_.positions) at = std::max(at, p + 1);
     for (size_t k = 0; k < plain.size(); ++k) {
@@ -533,9 +533,12 @@ void CheckView::export_data(std::vector<ExportTable>& tables) const {
   std::vector<ExportSeries> s{{"max |actual - expected|", xs, pair_error_}, {"max tolerance", xs, pair_tolerance_}};
   if (has_residual_) s.push_back({"max |actual - top cause|", xs, pair_residual_});
   tables.push_back(curve_table("per_pair", logits() ? "query row i" : "pair k", "error", logits() ? "i" : "k", s));
-  ExportTable summary{"summary", "", "", {"match", "max_abs_error", "max_rel_error", "worst_expected", "worst_actual"},
-                      {{result_.match ? 1.0 : 0.0, result_.max_abs_error, result_.max_rel_error, result_.worst_expected,
-                        result_.worst_actual}}};
+  ExportTable summary{
+      "summary",
+      "",
+      "",
+      {"match", "max_abs_error", "max_rel_error", "worst_expected", "worst_actual"},
+      {{result_.match ? 1.0 : 0.0, result_.max_abs_error, result_.max_rel_error, result_.worst_expected, result_.worst_actual}}};
   tables.push_back(std::move(summary));
   // cause: the index of the cause id in the catalogue's order (core/analysis/rope_check.h, docs/cli.md).
   ExportTable causes{"diagnosis", "", "", {"rank", "cause", "explains"}, {}};
@@ -553,8 +556,8 @@ bool CheckView::multiline(const char* key, std::string& text, float height) {
   if (text != g.last) ++g.generation, g.last = text;
   std::string edit = text;
   bool changed = false;
-  if (ImGui::InputTextMultiline(("##" + std::string(key) + std::to_string(g.generation)).c_str(), &edit,
-                                ImVec2(-1, height), ImGuiInputTextFlags_AllowTabInput)) {
+  if (ImGui::InputTextMultiline(("##" + std::string(key) + std::to_string(g.generation)).c_str(), &edit, ImVec2(-1, height),
+                                ImGuiInputTextFlags_AllowTabInput)) {
     if (edit.size() <= kMaxPastedBytes) {
       text = g.last = edit;
       changed = true;
@@ -571,8 +574,8 @@ void CheckView::controls(Controls& c) {
   c.draw("kind");
   c.draw("source");
   if (Source(source_) == Source::File)
-    ImGui::TextWrapped("%s", file_name_.empty() ? "no file yet: drop a .npy or text file on the page"
-                                                : ("file: " + file_name_).c_str());
+    ImGui::TextWrapped(
+        "%s", file_name_.empty() ? "no file yet: drop a .npy or text file on the page" : ("file: " + file_name_).c_str());
   const float line = ImGui::GetTextLineHeight();
   if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
   if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
@@ -621,9 +624,8 @@ void CheckView::draw_verdict() {
   ImGui::PushStyleColor(ImGuiCol_Text, r.match ? good_color() : error_color());
   ImGui::TextWrapped("%s: %s tensor %lld x %lld, max |actual - expected| = %s (rel %s) at %s: expected %s, actual %s",
                      r.match ? "MATCH" : "MISMATCH", check_kind_name(CheckKind(kind_)), (long long)r.actual.rows(),
-                     (long long)r.actual.cols(), short_number(r.max_abs_error).c_str(),
-                     short_number(r.max_rel_error).c_str(), where.c_str(), short_number(r.worst_expected).c_str(),
-                     short_number(r.worst_actual).c_str());
+                     (long long)r.actual.cols(), short_number(r.max_abs_error).c_str(), short_number(r.max_rel_error).c_str(),
+                     where.c_str(), short_number(r.worst_expected).c_str(), short_number(r.worst_actual).c_str());
   ImGui::PopStyleColor();
   probe_last_item("text.check.verdict");
   if (r.default_tolerance)
@@ -637,19 +639,18 @@ void CheckView::draw_verdict() {
   for (size_t i = 0; i < shown; ++i) {
     const RopeCheckDiagnosis& d = r.diagnosis[i];
     const std::string fit = fitted_text(d);
-    ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause),
-                       percent(d.explains).c_str(), fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(),
-                       clause(d.fix).c_str());
+    ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause), percent(d.explains).c_str(),
+                       fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(), clause(d.fix).c_str());
     probe_last_item(("text.check.cause" + std::to_string(i)).c_str());
-    if (i == 0) probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(),
-                           ImGui::GetItemRectMax());
+    if (i == 0)
+      probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
   if (!logits() && !classes_.empty()) {
     ImGui::TextUnformatted("pair classes (strip above the error map):");
     for (int k = 0; k < 3; ++k) {
       if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s",
-                         kClassNames[k], k < 2 ? "," : "");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s", kClassNames[k],
+                         k < 2 ? "," : "");
     }
   }
 }
@@ -685,8 +686,8 @@ void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix&
   const float strip = logits() ? 0.0f : 7.0f;
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
   if (m.size() == 0) {
-    ImGui::TextWrapped("%s", result_.match ? "match: nothing to explain"
-                                           : "no catalogued cause: the residual is the error itself");
+    ImGui::TextWrapped("%s",
+                       result_.match ? "match: nothing to explain" : "no catalogued cause: the residual is the error itself");
     probe_rect(("plot." + std::string(figure)).c_str(), at, ImVec2(at.x + size.x, at.y + size.y));
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
     return;
@@ -765,8 +766,7 @@ void CheckView::draw_figure(ImVec2 size) {
   const float top_h = size.y * 0.58f, half_w = size.x * 0.5f;
   draw_heatmap("error", error_map_, error_pp_, ImVec2(half_w - 8, top_h - 4), map_title);
   ImGui::SetCursorScreenPos(ImVec2(origin.x + half_w, origin.y));
-  draw_heatmap("residual", residual_map_, has_residual_ ? residual_pp_ : Matrix(), ImVec2(half_w, top_h - 4),
-               res_title.c_str());
+  draw_heatmap("residual", residual_map_, has_residual_ ? residual_pp_ : Matrix(), ImVec2(half_w, top_h - 4), res_title.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + top_h));
   draw_pairs(ImVec2(size.x, size.y - top_h));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
@@ -783,7 +783,8 @@ std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_
   Matrix m;
   std::string error;
   try {
-    if (!data && size > 0) throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
+    if (!data && size > 0)
+      throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     const bool npy = size >= 6 && std::memcmp(data, "\x93NUMPY", 6) == 0;
     m = model_io::tensor_matrix(npy ? model_io::parse_npy(bytes, "tensor") : model_io::parse_tensor_text(bytes, "tensor"),

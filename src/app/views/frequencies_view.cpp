@@ -32,14 +32,13 @@ class FrequenciesView final : public View {
                        "one full turn takes, compared with the sequence length n.",
               .figures = {"wavelength", "frequency"}}) {}
 
-
   void params(ParamList& p) override {
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
-    p.integer("n", n_, 1, kMaxLength,
-              {.label = "Sequence length n (reference line)", .format = "n = %d", .log = true});
-    p.text("schedules", [this](const std::string& s) { return parse_schedules(s); }, [this] { return schedules_text(); },
-           {.label = "Schedules", .help = "subset of the letters `gli` (geometric, linear, increasing)"});
+    p.integer("n", n_, 1, kMaxLength, {.label = "Sequence length n (reference line)", .format = "n = %d", .log = true});
+    p.text(
+        "schedules", [this](const std::string& s) { return parse_schedules(s); }, [this] { return schedules_text(); },
+        {.label = "Schedules", .help = "subset of the letters `gli` (geometric, linear, increasing)"});
   }
 
   void numbers(std::vector<DescribedNumber>& out) const override {
@@ -74,9 +73,10 @@ class FrequenciesView final : public View {
     }
     ImGui::Separator();
     const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
-    ImGui::TextWrapped("Geometric wavelengths run from 2 pi = 6.28 to 2 pi base^((d-2)/d) = %.4g positions. "
-                       "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
-                       longest);
+    ImGui::TextWrapped(
+        "Geometric wavelengths run from 2 pi = 6.28 to 2 pi base^((d-2)/d) = %.4g positions. "
+        "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
+        longest);
   }
 
   std::string parse_schedules(const std::string& s) {

@@ -86,11 +86,11 @@ struct PairCounts {
 struct RopePanel {
   std::string name;  // "rope" or "layers.<type>"
   ModelRope rope;
-  std::vector<double> unscaled;  // rope_default_inv_freq(rotary_dim, base)
-  std::vector<double> at_max;    // inv_freq in force at max_position_embeddings (LongRoPE: long factors)
-  std::vector<int> classes;      // per pair at max_position_embeddings: the core's PairCoverage
-  int counts[3] = {0, 0, 0};     // of those classes
-  std::vector<PairCounts> said;  // what the card says: at the original length (LongRoPE's short factors), at max
+  std::vector<double> unscaled;             // rope_default_inv_freq(rotary_dim, base)
+  std::vector<double> at_max;               // inv_freq in force at max_position_embeddings (LongRoPE: long factors)
+  std::vector<int> classes;                 // per pair at max_position_embeddings: the core's PairCoverage
+  int counts[3] = {0, 0, 0};                // of those classes
+  std::vector<PairCounts> said;             // what the card says: at the original length (LongRoPE's short factors), at max
   std::vector<double> short_inv, long_inv;  // longrope: both factor sets
 };
 
@@ -105,28 +105,31 @@ class ModelView final : public View, public ModelSink {
   }
 
   void params(ParamList& p) override {
-    p.text("model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
-           {.label = "Model", .help = "a preset id (posenc inspect, docs/models.md) or custom"});
+    p.text(
+        "model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
+        {.label = "Model", .help = "a preset id (posenc inspect, docs/models.md) or custom"});
     p.choice("position", position_, kPositionNames, {.label = "Position scheme"});
     p.integer("head_dim", head_dim_, 1, kMaxHeadDim, {.label = "Head width head_dim", .format = "head_dim = %d", .log = true});
     p.integer("heads", heads_, 1, 1024, {.label = "Attention heads", .format = "heads = %d", .log = true});
-    p.integer("rotary_dim", rotary_dim_, 2, std::max(2, head_dim_), {.label = "Rotary dims", .format = "rotary_dim = %d", .even = true});
+    p.integer("rotary_dim", rotary_dim_, 2, std::max(2, head_dim_),
+              {.label = "Rotary dims", .format = "rotary_dim = %d", .even = true});
     p.real("base", base_, 1.0, 1e12, {.label = "Base (rope_theta)", .format = "base = %.6g", .log = true});
     p.choice("layout", layout_, kLayoutNames, {.label = "Pair layout"});
     p.choice("rope_type", rope_type_, kScalingNames, {.label = "rope_type (none = default)"});
     p.real("factor", factor_, 1.0, 1024.0, {.label = "Factor f", .format = "f = %.6g", .log = true});
     p.integer("orig", orig_, 1, kMaxLength,
-              {.label = "original_max_position_embeddings", .format = "%d", .help = "trained (original) length",
-               .log = true});
+              {.label = "original_max_position_embeddings", .format = "%d", .help = "trained (original) length", .log = true});
     p.integer("max", max_, 1, kMaxLength,
               {.label = "max_position_embeddings", .format = "%d", .help = "target (maximum) length", .log = true});
     extra_.declare(p);
-    p.text("short_factor", [this](const std::string& s) { return parse_numbers(s, short_factor_); },
-           [this] { return join_numbers(short_factor_); },
-           {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
-    p.text("long_factor", [this](const std::string& s) { return parse_numbers(s, long_factor_); },
-           [this] { return join_numbers(long_factor_); },
-           {.label = "LongRoPE long_factor", .help = "rotary_dim/2 comma-separated factors"});
+    p.text(
+        "short_factor", [this](const std::string& s) { return parse_numbers(s, short_factor_); },
+        [this] { return join_numbers(short_factor_); },
+        {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
+    p.text(
+        "long_factor", [this](const std::string& s) { return parse_numbers(s, long_factor_); },
+        [this] { return join_numbers(long_factor_); },
+        {.label = "LongRoPE long_factor", .help = "rotary_dim/2 comma-separated factors"});
     p.real("softmax_scale", softmax_scale_, 0.0, 100.0,
            {.label = "softmax scale on q.k", .format = "%.8g", .help = "what multiplies q.k"});
     p.integer("num_buckets", num_buckets_, 1, 4096, {.label = "T5 num_buckets", .format = "%d"});
@@ -212,9 +215,7 @@ class ModelView final : public View, public ModelSink {
     if (s == model_ && source_ && snapshot_ == positional_text()) return "";
     try {
       fill_from_preset(s);
-    } catch (const InvalidArgument& e) {
-      return std::string("preset \"") + s + "\" cannot be read: " + e.what();
-    }
+    } catch (const InvalidArgument& e) { return std::string("preset \"") + s + "\" cannot be read: " + e.what(); }
     return "";
   }
   void fill_from_preset(const std::string& id) {
@@ -408,22 +409,30 @@ void ModelView::recompute() {
 void ModelView::export_data(std::vector<ExportTable>& tables) const {
   if (failed()) return;
   const ModelPosition& m = model_pos_;
-  tables.push_back(ExportTable{"model: " + m.model_type + " (" + position_kind_name(m.position) + ")", "", "",
-                               {"head_dim", "num_attention_heads"}, {{double(m.head_dim), double(m.num_attention_heads)}}});
+  tables.push_back(ExportTable{"model: " + m.model_type + " (" + position_kind_name(m.position) + ")",
+                               "",
+                               "",
+                               {"head_dim", "num_attention_heads"},
+                               {{double(m.head_dim), double(m.num_attention_heads)}}});
   for (const RopePanel& p : panels_) {
     const ModelRope& r = p.rope;
     const RopeScaling& s = r.scaling;
     const double mscale = s.mscale.value_or(NAN), mscale_all_dim = s.mscale_all_dim.value_or(NAN);
-    tables.push_back(ExportTable{
-        p.name + ": summary (" + rope_type_name(s.type) + ", " + rope_layout_name(r.layout) + ")", "", "",
-        {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
-         "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
-         "long_factors"},
-        {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim,
-          r.softmax_scale, double(r.max_position_embeddings), double(r.original_max_position_embeddings),
-          double(p.counts[0]), double(p.counts[1]), double(p.counts[2]), r.frequencies.long_factors ? 1.0 : 0.0}}});
-    ExportTable pairs{p.name + ": pairs", "pair k", "", {"pair", "inv_freq", "inv_freq_unscaled", "ratio", "wavelength",
-                                                          "wavelength_unscaled", "class"}, {}};
+    tables.push_back(
+        ExportTable{p.name + ": summary (" + rope_type_name(s.type) + ", " + rope_layout_name(r.layout) + ")",
+                    "",
+                    "",
+                    {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
+                     "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
+                     "long_factors"},
+                    {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim,
+                      r.softmax_scale, double(r.max_position_embeddings), double(r.original_max_position_embeddings),
+                      double(p.counts[0]), double(p.counts[1]), double(p.counts[2]), r.frequencies.long_factors ? 1.0 : 0.0}}});
+    ExportTable pairs{p.name + ": pairs",
+                      "pair k",
+                      "",
+                      {"pair", "inv_freq", "inv_freq_unscaled", "ratio", "wavelength", "wavelength_unscaled", "class"},
+                      {}};
     if (!p.short_inv.empty()) {
       pairs.columns.push_back("inv_freq_short");
       pairs.columns.push_back("inv_freq_long");
@@ -447,16 +456,19 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
       break;
     }
     case PositionKind::T5:
-      tables.push_back(ExportTable{"t5", "", "", {"num_buckets", "max_distance", "bidirectional"},
+      tables.push_back(ExportTable{"t5",
+                                   "",
+                                   "",
+                                   {"num_buckets", "max_distance", "bidirectional"},
                                    {{double(m.t5_num_buckets), double(m.t5_max_distance), m.t5_bidirectional ? 1.0 : 0.0}}});
       break;
     case PositionKind::Deberta:
-      tables.push_back(ExportTable{"deberta", "", "", {"bucket_size", "max_position"},
-                                   {{double(m.deberta_bucket_size), double(m.deberta_max_position)}}});
+      tables.push_back(ExportTable{
+          "deberta", "", "", {"bucket_size", "max_position"}, {{double(m.deberta_bucket_size), double(m.deberta_max_position)}}});
       break;
     case PositionKind::Learned:
-      tables.push_back(ExportTable{"learned", "", "", {"max_position_embeddings"},
-                                   {{double(m.learned_max_position_embeddings)}}});
+      tables.push_back(
+          ExportTable{"learned", "", "", {"max_position_embeddings"}, {{double(m.learned_max_position_embeddings)}}});
       break;
     default: break;
   }
@@ -484,8 +496,7 @@ void ModelView::controls(Controls& c) {
   c.draw("heads");
   switch (PositionKind(position_)) {
     case PositionKind::Rope:
-      for (const char* k : {"rotary_dim", "base", "layout", "rope_type", "factor", "orig", "max", "softmax_scale"})
-        c.draw(k);
+      for (const char* k : {"rotary_dim", "base", "layout", "rope_type", "factor", "orig", "max", "softmax_scale"}) c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Yarn)
         for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Llama3)
@@ -508,16 +519,14 @@ void ModelView::draw_card(const RopePanel& p) const {
   const ModelRope& r = p.rope;
   const RopeScaling& s = r.scaling;
   const bool scaled = s.type != RopeScalingType::None;
-  ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim,
-              r.rotary_dim / 2, rope_layout_name(r.layout), format_number(r.base).c_str());
+  ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, model_pos_.head_dim, r.rotary_dim / 2,
+                     rope_layout_name(r.layout), format_number(r.base).c_str());
   const long long trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
   if (scaled)
     ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(s.type),
                        format_number(s.factor).c_str(), trained, max);
-  else if (trained == max)
-    ImGui::TextWrapped("rope_type default (no scaling); trained length %lld", max);
-  else
-    ImGui::TextWrapped("rope_type default (no scaling); lengths: trained %lld, max %lld", trained, max);
+  else if (trained == max) ImGui::TextWrapped("rope_type default (no scaling); trained length %lld", max);
+  else ImGui::TextWrapped("rope_type default (no scaling); lengths: trained %lld, max %lld", trained, max);
   // Only what applies: the cos/sin magnitude where a scaling sets one, a softmax scale that is not the
   // plain 1/sqrt(head_dim).
   const double plain_softmax = 1.0 / std::sqrt(double(model_pos_.head_dim));
@@ -530,7 +539,7 @@ void ModelView::draw_card(const RopePanel& p) const {
                        format_number(plain_softmax).c_str());
   if (s.mscale || s.mscale_all_dim)
     ImGui::TextWrapped("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
-                s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
+                       s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
   for (const PairCounts& c : p.said) {
     std::string line = "pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") + ":";
     bool first = true;
@@ -546,7 +555,7 @@ void ModelView::draw_card(const RopePanel& p) const {
   }
   if (s.type == RopeScalingType::Longrope)
     ImGui::TextWrapped("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
-                (long long)s.original_max_position_embeddings);
+                       (long long)s.original_max_position_embeddings);
 }
 
 void ModelView::draw_figure(ImVec2 size) {
@@ -554,16 +563,16 @@ void ModelView::draw_figure(ImVec2 size) {
   const auto* preset = model_io::find_model_preset(model_);
   if (!alone() || m.position != PositionKind::Rope) {
     ImGui::TextWrapped("%s: model_type %s, position %s, head_dim %d, %d heads%s", preset ? preset->label.c_str() : "custom",
-                m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
-                exact_ ? "" : " (from the keys)");
+                       m.model_type.c_str(), position_kind_name(m.position), m.head_dim, m.num_attention_heads,
+                       exact_ ? "" : " (from the keys)");
     probe_last_item("card.model");
   }
   if (m.position != PositionKind::Rope) {
     switch (m.position) {
       case PositionKind::Alibi: {
         ImGui::TextWrapped("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)",
-                    m.alibi_slopes.size(), format_number(m.alibi_slopes.front()).c_str(),
-                    format_number(m.alibi_slopes.back()).c_str());
+                           m.alibi_slopes.size(), format_number(m.alibi_slopes.front()).c_str(),
+                           format_number(m.alibi_slopes.back()).c_str());
         std::vector<Series> series(1);
         series[0].label = "slope";
         series[0].markers = true;
@@ -575,21 +584,21 @@ void ModelView::draw_figure(ImVec2 size) {
         o.x_title = "head h";
         o.y_title = "slope (log)";
         o.log_y = true;
-        line_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())),
-                  series, o);
+        line_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())), series, o);
         break;
       }
       case PositionKind::T5:
         ImGui::TextWrapped("T5 relative buckets: num_buckets %d, max_distance %lld, %s", m.t5_num_buckets,
-                    (long long)m.t5_max_distance, m.t5_bidirectional ? "bidirectional (encoder)" : "causal");
+                           (long long)m.t5_max_distance, m.t5_bidirectional ? "bidirectional (encoder)" : "causal");
         ImGui::TextWrapped("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view).");
         break;
       case PositionKind::Deberta:
         ImGui::TextWrapped("DeBERTa disentangled attention: bucket_size %lld, max_position %lld",
-                    (long long)m.deberta_bucket_size, (long long)m.deberta_max_position);
+                           (long long)m.deberta_bucket_size, (long long)m.deberta_max_position);
         break;
       case PositionKind::Learned:
-        ImGui::TextWrapped("Learned absolute positions: a table of %lld position vectors", (long long)m.learned_max_position_embeddings);
+        ImGui::TextWrapped("Learned absolute positions: a table of %lld position vectors",
+                           (long long)m.learned_max_position_embeddings);
         break;
       default: ImGui::TextWrapped("No positional encoding."); break;
     }
@@ -604,8 +613,8 @@ void ModelView::draw_figure(ImVec2 size) {
       ImGui::Unindent();
     }
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float plot_h = alone() ? ImGui::GetContentRegionAvail().y
-                               : std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
+  const float plot_h =
+      alone() ? ImGui::GetContentRegionAvail().y : std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
 
   std::vector<Series> ratio;
   int color = 1;
@@ -661,9 +670,8 @@ void ModelView::draw_figure(ImVec2 size) {
     } else if (r.scaling.type == RopeScalingType::None) {
       wavelengths("wavelength 2 pi / w_k", p.at_max);
     } else {
-      wavelengths(r.scaling.type == RopeScalingType::Dynamic
-                      ? "2 pi / w'_k at " + std::to_string(r.max_position_embeddings)
-                      : std::string("wavelength 2 pi / w'_k"),
+      wavelengths(r.scaling.type == RopeScalingType::Dynamic ? "2 pi / w'_k at " + std::to_string(r.max_position_embeddings)
+                                                             : std::string("wavelength 2 pi / w'_k"),
                   p.at_max);
     }
     if (panels_.size() == 1 && r.scaling.type != RopeScalingType::None) {
@@ -681,13 +689,15 @@ void ModelView::draw_figure(ImVec2 size) {
   const ModelRope& r0 = panels_.front().rope;
   const double trained_len = double(r0.original_max_position_embeddings), max_len = double(r0.max_position_embeddings);
   if (trained_len == max_len) {
-    wl.push_back(Series{"trained length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len},
-                        palette_color(5)});
+    wl.push_back(
+        Series{"trained length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len}, palette_color(5)});
   } else {
-    wl.push_back(Series{"original length " + std::to_string(r0.original_max_position_embeddings), {0, x_end},
-                        {trained_len, trained_len}, palette_color(5)});
-    wl.push_back(Series{"max length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len},
-                        palette_color(6)});
+    wl.push_back(Series{"original length " + std::to_string(r0.original_max_position_embeddings),
+                        {0, x_end},
+                        {trained_len, trained_len},
+                        palette_color(5)});
+    wl.push_back(
+        Series{"max length " + std::to_string(r0.max_position_embeddings), {0, x_end}, {max_len, max_len}, palette_color(6)});
   }
   LinePlotOptions wo;
   wo.x_title = "pair k";

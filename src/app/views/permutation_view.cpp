@@ -62,9 +62,11 @@ class PermutationView final : public View {
   }
 
   void params(ParamList& p) override {
-    p.text("sentence", [this](const std::string& s) { return parse_sentence(s); }, [this] { return sentence_; },
-           {.label = "Sentence (up to 16 words)", .help = "1..16 words of at most 24 characters, separated by spaces"});
-    p.integer("shuffle", shuffle_, 0, kMaxSeed, {.label = "Shuffle seed", .help = "seed of the permutation (0 = original order)"});
+    p.text(
+        "sentence", [this](const std::string& s) { return parse_sentence(s); }, [this] { return sentence_; },
+        {.label = "Sentence (up to 16 words)", .help = "1..16 words of at most 24 characters, separated by spaces"});
+    p.integer("shuffle", shuffle_, 0, kMaxSeed,
+              {.label = "Shuffle seed", .help = "seed of the permutation (0 = original order)"});
     p.choice("pe", encoding_, names_of<PermutationEncoding>(),
              {.label = "Positional encoding", .widget = ChoiceWidget::Radio, .labels = kEncodingLabels});
     p.integer("d", d_, 2, kMaxD, {.label = "Width d (even)", .format = "d = %d", .even = true});
@@ -103,8 +105,7 @@ class PermutationView final : public View {
     if (words.empty()) problem = "needs at least one word";
     if (int(words.size()) > kMaxWords) problem = "has more than " + std::to_string(kMaxWords) + " words";
     for (const auto& w : words)
-      if (int(w.size()) > kMaxWordLength)
-        problem = "has a word longer than " + std::to_string(kMaxWordLength) + " characters";
+      if (int(w.size()) > kMaxWordLength) problem = "has a word longer than " + std::to_string(kMaxWordLength) + " characters";
     if (!problem.empty()) return problem;
     sentence_ = join(words);
     return {};
@@ -184,8 +185,7 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
   // Rows are words: the heatmap labels them with the words instead of row numbers.
   HeatmapAxes axes{"dimension", "row", 0, 0};
   axes.row_labels = row_labels;
-  const HeatmapHover h =
-      tile.heatmap.draw(tile.probe, ImVec2(size.x, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
+  const HeatmapHover h = tile.heatmap.draw(tile.probe, ImVec2(size.x, size.y - line), axes, Colormap::Diverging, -vmax, vmax);
   if (h.active) {
     const Matrix& m = *tile.values;
     begin_readout();

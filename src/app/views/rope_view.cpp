@@ -30,8 +30,8 @@ constexpr auto kScalingNames = names_of<RopeScalingType>().first(size_t(RopeScal
 constexpr int kScalingCount = int(kScalingNames.size());
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // What the combo shows, in RopeScalingType order (the URL names are the core's).
-constexpr const char* kScalingLabels[] = {"none",        "linear (position interpolation)", "NTK-aware",
-                                          "dynamic NTK", "YaRN",                            "Llama 3.1"};
+constexpr const char* kScalingLabels[] = {"none",     "linear (position interpolation)", "NTK-aware", "dynamic NTK", "YaRN",
+                                          "Llama 3.1"};
 static_assert(std::size(kScalingLabels) == kScalingCount);
 // One colour per method in every plot (palette index), so legends and tests can rely on it.
 constexpr int kScalingColor[] = {7, 1, 2, 4, 5, 6};
@@ -51,11 +51,9 @@ class RopeView final : public ModelLinkedView {
                                   "trained on L positions reaches the target length T.",
                          .figures = {"angles", "ratio", "decay", "rotation"}}) {}
 
-
   void params(ParamList& p) override {
     declare_model(p);
-    p.integer("dim", dim_, 2, kMaxHeadWidth,
-              {.label = "Head width d (even)", .format = "d = %d", .log = true, .even = true});
+    p.integer("dim", dim_, 2, kMaxHeadWidth, {.label = "Head width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
     p.choice("scaling", scaling_, kScalingNames, {.label = "Context extension", .labels = kScalingLabels});
     p.real("factor", factor_, 1.0, kMaxFactor, {.label = "Factor f", .format = "f = %.3g", .log = true});
@@ -104,9 +102,9 @@ class RopeView final : public ModelLinkedView {
   RopeExtraKeys extra_;  // YaRN's and Llama 3's parameters
 
   void advance_animation();
-  double anim_pos_ = 0;  // animated position (fractional between frames); not part of the state
+  double anim_pos_ = 0;      // animated position (fractional between frames); not part of the state
   int advanced_frame_ = -1;  // the ImGui frame anim_pos_ was last advanced in
-  int anim_from_ = -1;   // pos_ the animation last started from: a new pos_ restarts it there
+  int anim_from_ = -1;       // pos_ the animation last started from: a new pos_ restarts it there
   RopeExtensionAnalysis analysis_;
   std::vector<double> ratio_by_type_[kScalingCount];  // per scaling type, per pair (empty when it cannot be computed)
   std::vector<double> decay_x_, decay_plain_, decay_scaled_;
@@ -135,20 +133,21 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
   const RopeScaling& s = r.scaling;
   auto clamped = [&](const char* key, double v, double lo, double hi) {
     if (v < lo || v > hi)
-      f.gap(name + "'s " + key + " " + format_number(v) + " is outside the RoPE view's range [" + format_number(lo) +
-            ", " + format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
+      f.gap(name + "'s " + key + " " + format_number(v) + " is outside the RoPE view's range [" + format_number(lo) + ", " +
+            format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
     return std::clamp(v, lo, hi);
   };
   dim_ = int(clamped("rotary dims", r.rotary_dim, 2, kMaxHeadWidth)) & ~1;
   base_ = clamped("base", r.base, kBaseMin, kBaseMax);
   if (s.type == RopeScalingType::Proportional) {
     scaling_ = RopeScalingType::None;
-    f.gap(name + " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the RoPE view "
-                 "has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
+    f.gap(name +
+          " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the RoPE view "
+          "has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
   } else if (s.type == RopeScalingType::Longrope) {
     scaling_ = RopeScalingType::None;
-    f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
-          " each, long beyond " + std::to_string(s.original_max_position_embeddings) +
+    f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) + " each, long beyond " +
+          std::to_string(s.original_max_position_embeddings) +
           " positions), which the RoPE view has no keys for: it shows unscaled RoPE at the model's base and lengths. "
           "view=model shows LongRoPE exactly.");
   } else {
@@ -172,17 +171,15 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
           "): the RoPE view shows the full_attention layers'; view=model shows each.");
   const double plain = 1.0 / std::sqrt(double(m.head_dim));
   if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
-    f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " (1/sqrt(head_dim) = " +
-          format_number(plain) + ", x" + format_number(r.softmax_scale / plain) +
-          "), a factor outside the rotation the RoPE view draws.");
+    f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " (1/sqrt(head_dim) = " + format_number(plain) + ", x" +
+          format_number(r.softmax_scale / plain) + "), a factor outside the rotation the RoPE view draws.");
   return f;
 }
 
 std::string RopeView::key_for_field(const std::string& field) const {
   // The core's field names (rope.cpp, rope_analysis.cpp) to this view's keys (dim and base are both).
-  const std::string key = renamed_key(field, {{"scaling.original_max_position_embeddings", "orig"},
-                                              {"target_length", "target"},
-                                              {"max_distance", "decay"}});
+  const std::string key = renamed_key(
+      field, {{"scaling.original_max_position_embeddings", "orig"}, {"target_length", "target"}, {"max_distance", "decay"}});
   return key.empty() ? scaling_key(field, "scaling.", "scaling") : key;
 }
 
@@ -299,11 +296,10 @@ void RopeView::draw_rotation(ImVec2 size) {
   ImGui::Text("pair k = %d: w_k = %.6g, wavelength %.6g", pair, p.inv_freq, p.wavelength);
   ImGui::Text("p = %.0f: p w_k = %.6g rad = %.4g turns", pos, angle, angle / kTwoPi);
   if (scaled())
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scaling_color(scaling_)),
-                       "%s: w'_k = %.6g (x%.4g), p w'_k = %.6g rad", name_of(scaling_), p.inv_freq_scaled, p.ratio,
-                       angle_scaled);
-  ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "green: seen in training, L w_k = %.6g rad%s",
-                     p.trained_angle, p.trained_angle >= kTwoPi ? " (full turn)" : "");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scaling_color(scaling_)), "%s: w'_k = %.6g (x%.4g), p w'_k = %.6g rad",
+                       name_of(scaling_), p.inv_freq_scaled, p.ratio, angle_scaled);
+  ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "green: seen in training, L w_k = %.6g rad%s", p.trained_angle,
+                     p.trained_angle >= kTwoPi ? " (full turn)" : "");
   ImGui::PopTextWrapPos();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
@@ -356,19 +352,23 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
   tables.push_back(curve_table("angles", "pair k", "rotation angle (rad)", "k", {trained, target, extrapolated, turn}));
 
   // Every pair's numbers of the selected method (what the hovers show).
-  ExportTable pairs{"pairs", "pair k", "", {"k", "inv_freq", "inv_freq_scaled", "ratio", "wavelength", "trained_angle",
-                                             "target_angle", "extrapolated"}, {}};
+  ExportTable pairs{"pairs",
+                    "pair k",
+                    "",
+                    {"k", "inv_freq", "inv_freq_scaled", "ratio", "wavelength", "trained_angle", "target_angle", "extrapolated"},
+                    {}};
   for (const auto& p : analysis_.pairs)
-    pairs.rows.push_back({double(p.pair), p.inv_freq, p.inv_freq_scaled, p.ratio, p.wavelength, p.trained_angle,
-                          p.target_angle, p.coverage == PairCoverage::Extrapolated ? 1.0 : 0.0});
+    pairs.rows.push_back({double(p.pair), p.inv_freq, p.inv_freq_scaled, p.ratio, p.wavelength, p.trained_angle, p.target_angle,
+                          p.coverage == PairCoverage::Extrapolated ? 1.0 : 0.0});
   tables.push_back(std::move(pairs));
   // The selected method's magnitude and the counts the summary line gives.
-  tables.push_back(ExportTable{std::string("summary (") + name_of(scaling_) + ")", "", "",
-                               {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns",
-                                "interpolated", "extrapolated"},
-                               {{double(dim_), base_, factor_, double(orig_), double(target_),
-                                 analysis_.attention_scaling, double(analysis_.full_turn),
-                                 double(analysis_.interpolated), double(analysis_.extrapolated)}}});
+  tables.push_back(
+      ExportTable{std::string("summary (") + name_of(scaling_) + ")",
+                  "",
+                  "",
+                  {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns", "interpolated", "extrapolated"},
+                  {{double(dim_), base_, factor_, double(orig_), double(target_), analysis_.attention_scaling,
+                    double(analysis_.full_turn), double(analysis_.interpolated), double(analysis_.extrapolated)}}});
 }
 
 void RopeView::advance_animation() {
@@ -391,8 +391,8 @@ void RopeView::draw_figure(ImVec2 size) {
       ImGui::TextWrapped("%s", caption.c_str());
       probe_last_item("text.rope.model");
     }
-    ImGui::TextWrapped("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s",
-                       target_, orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
+    ImGui::TextWrapped("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s", target_,
+                       orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
                        analysis_.attention_scaling != 1.0 ? "" : ".");
     probe_last_item("text.rope.summary");
     if (analysis_.attention_scaling != 1.0) ImGui::Text("YaRN attention scaling %.6g.", analysis_.attention_scaling);
@@ -431,8 +431,12 @@ void RopeView::draw_figure(ImVec2 size) {
     std::vector<Series> s;
     s.push_back(Series{"no scaling", decay_x_, decay_plain_, palette_color(0), false, false});
     if (scaled()) s.push_back(Series{name_of(scaling_), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
-    const LinePlotOptions o{.x_title = "relative distance m", .y_title = "bound / bound(0)", .y_min = 0,
-                            .y_max = 1.02, .x_min = 0, .x_max = double(decay_max_)};
+    const LinePlotOptions o{.x_title = "relative distance m",
+                            .y_title = "bound / bound(0)",
+                            .y_min = 0,
+                            .y_max = 1.02,
+                            .x_min = 0,
+                            .x_max = double(decay_max_)};
     line_plot("plot.decay", ImVec2(half_w, half_h - 4), s, o);
   }
 
@@ -446,9 +450,13 @@ void RopeView::draw_figure(ImVec2 size) {
       s.push_back(Series{name_of(type), ks, ratio_by_type_[t], scaling_color(type), false, false});
     }
     if (!ratio_by_type_[selected].empty())  // the selected method last: drawn on top
-      s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected],
-                         scaling_color(scaling_), half <= 64, false});
-    const LinePlotOptions o{.x_title = "pair k", .y_title = "w'_k / w_k", .y_min = 0, .y_max = 1.05, .x_min = 0,
+      s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected], scaling_color(scaling_),
+                         half <= 64, false});
+    const LinePlotOptions o{.x_title = "pair k",
+                            .y_title = "w'_k / w_k",
+                            .y_min = 0,
+                            .y_max = 1.05,
+                            .x_min = 0,
                             .x_max = double(std::max(1, half - 1))};
     const PlotHover h = line_plot("plot.ratio", ImVec2(half_w - 8, half_h), s, o);
     if (h.active) pair_tooltip(h.x);
@@ -461,8 +469,8 @@ void RopeView::draw_figure(ImVec2 size) {
     Series target{"target T w'_k", {}, {}, scaling_color(scaling_), false, false};
     Series extrapolated{"extrapolated", {}, {}, IM_COL32(230, 60, 60, 255), true, false};
     // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
-    Series turn{"2 pi", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f),
-                false, false};
+    Series turn{"2 pi", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false,
+                false};
     for (const auto& p : analysis_.pairs) {
       trained.x.push_back(p.pair);
       trained.y.push_back(p.trained_angle);

@@ -33,7 +33,7 @@
 namespace posenc::app {
 namespace {
 
-constexpr int kMaxPositions = 4096;        // accepted by the slider and the URL
+constexpr int kMaxPositions = 4096;         // accepted by the slider and the URL
 constexpr int kMaxHeatmapPositions = 2048;  // positions actually computed and drawn (float32 kernels)
 constexpr int kMaxWidth = 256;
 constexpr int kMaxSeed = 1000000;
@@ -47,10 +47,14 @@ constexpr auto kScalingNames = names_of<RopeScalingType>().first(size_t(RopeScal
 // The scores view's schemes (one position scheme each, compared on the same q, k): no single core enum.
 enum class Scheme { None, Sinusoidal, Rope, T5, Alibi, Shaw, Deberta, Xl, Learned };
 constexpr const char* kSchemeNames[] = {"none", "sinusoidal", "rope", "t5", "alibi", "shaw", "deberta", "xl", "learned"};
-constexpr const char* kSchemeLabels[] = {"none (NoPE)",          "sinusoidal absolute (4 terms)",
-                                         "RoPE",                 "T5 bucketed bias",
-                                         "ALiBi",                "Shaw relative (keys)",
-                                         "DeBERTa (c2p, p2c)",   "Transformer-XL (4 terms)",
+constexpr const char* kSchemeLabels[] = {"none (NoPE)",
+                                         "sinusoidal absolute (4 terms)",
+                                         "RoPE",
+                                         "T5 bucketed bias",
+                                         "ALiBi",
+                                         "Shaw relative (keys)",
+                                         "DeBERTa (c2p, p2c)",
+                                         "Transformer-XL (4 terms)",
                                          "learned relative bias"};
 static_assert(std::size(kSchemeLabels) == std::size(kSchemeNames));
 constexpr const char* kContentNames[] = {"random", "constant"};
@@ -78,8 +82,7 @@ class ScoresView final : public ModelLinkedView {
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
     p.integer("buckets", t5_buckets_, 4, 256,
               {.label = "Buckets (per direction: half)", .format = "buckets = %d", .log = true, .even = true});
-    p.integer("max_distance", t5_max_distance_, 2, 4096,
-              {.label = "Max distance", .format = "max_distance = %d", .log = true});
+    p.integer("max_distance", t5_max_distance_, 2, 4096, {.label = "Max distance", .format = "max_distance = %d", .log = true});
     // Even on the slider only, as before: the URL takes any value in range (odd sizes compute).
     p.integer("deberta_buckets", deberta_buckets_, 2, 1024,
               {.label = "Bucket size (position_buckets)", .format = "buckets = %d", .log = true});
@@ -126,8 +129,8 @@ class ScoresView final : public ModelLinkedView {
     std::string title;
     std::string figure;  // figure= name: total, weights or the term's short name
     std::string probe;
-    MatrixF* values = nullptr;       // float32 picture (points into result_f_), until upload()
-    bool weights = false;            // softmax weights: sequential colormap from 0
+    MatrixF* values = nullptr;  // float32 picture (points into result_f_), until upload()
+    bool weights = false;       // softmax weights: sequential colormap from 0
     float vmin = 0, vmax = 1;
   };
 
@@ -159,7 +162,7 @@ class ScoresView final : public ModelLinkedView {
   int deberta_buckets_ = 256, deberta_max_position_ = 512;
   int clip_ = 4;              // Shaw
   int heads_ = 8, head_ = 0;  // ALiBi: the heads, and the head drawn
-  int rotary_dim_ = 0;  // 0 = every dim rotates
+  int rotary_dim_ = 0;        // 0 = every dim rotates
   RopeLayout layout_ = RopeLayout::Half;
   RopeScalingType scaling_ = RopeScalingType::None;
   double factor_ = 4.0;
@@ -193,15 +196,13 @@ const char* ScoresView::caption() const {
     case Scheme::Sinusoidal:
       return "(x_i+p_i)W_Q . (x_j+p_j)W_K / sqrt(d) = content-content + content-position + position-content + "
              "position-position";
-    case Scheme::Rope:
-      return "e_ij = (R_i q_i) . (R_j k_j) / sqrt(d) = q_i . R_(j-i) k_j / sqrt(d): depends on j - i only";
+    case Scheme::Rope: return "e_ij = (R_i q_i) . (R_j k_j) / sqrt(d) = q_i . R_(j-i) k_j / sqrt(d): depends on j - i only";
     case Scheme::T5: return "e_ij = q_i . k_j + b[bucket(j - i)]  (no 1/sqrt(d): T5 folds it into W_Q's init)";
     case Scheme::Alibi:
       return "e_ij = q_i . k_j / sqrt(d) - m_h |i - j|,  m_h = 2^(-8(h+1)/H) (H a power of two; else Press et al.'s "
              "interleaving)";
     case Scheme::Shaw: return "e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d)";
-    case Scheme::Deberta:
-      return "e_ij = (q_i.k_j + q_i.k^r[delta(i,j)] + k_j.q^r[delta(i,j)]) / sqrt(3d): c2p + p2c, no p2p";
+    case Scheme::Deberta: return "e_ij = (q_i.k_j + q_i.k^r[delta(i,j)] + k_j.q^r[delta(i,j)]) / sqrt(3d): c2p + p2c, no p2p";
     case Scheme::Xl: return "e_ij = (q_i.k_j + q_i.W_R R_(i-j) + u.k_j + v.W_R R_(i-j)) / sqrt(d)";
     case Scheme::Learned: return "e_ij = q_i . k_j / sqrt(d) + b[clip(j - i, -K, K)]  (Embedding(2K+1, heads))";
   }
@@ -282,7 +283,10 @@ std::string ScoresView::key_for_field(const std::string& field) const {
                                               {"position.max_position", "deberta_max_position"},
                                               {"position.max_relative_position", "clip"},
                                               {"position.slope", "head"},
-                                              {"dim", "d"}, {"q", "d"}, {"k", "d"}, {"x", "d"},
+                                              {"dim", "d"},
+                                              {"q", "d"},
+                                              {"k", "d"},
+                                              {"x", "d"},
                                               {"position.rotary_dim", "rotary_dim"},
                                               {"position.dim", "rotary_dim"},
                                               {"position.base", "base"},
@@ -313,8 +317,8 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
   const std::string name = m.model_type.empty() ? std::string("the model") : m.model_type;
   auto clamped = [&](const char* what, double v, double lo, double hi) {
     if (v < lo || v > hi)
-      f.gap(name + "'s " + what + " " + format_number(v) + " is outside the scores view's range [" + format_number(lo) +
-            ", " + format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
+      f.gap(name + "'s " + what + " " + format_number(v) + " is outside the scores view's range [" + format_number(lo) + ", " +
+            format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
     return std::clamp(v, lo, hi);
   };
   d_ = int(clamped("head_dim", m.head_dim, 2, kMaxWidth));
@@ -347,14 +351,16 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
               " each), which the scores view has no keys for: it shows unscaled RoPE. view=model shows LongRoPE "
               "exactly.");
       if (s.type == RopeScalingType::Proportional)
-        f.gap(name + " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the scores "
-                     "view has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
+        f.gap(name +
+              " uses proportional RoPE (zero frequencies beyond a fraction of the pairs), which the scores "
+              "view has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
       if (!m.layers.empty())
-        f.gap(name + " has layer types with their own RoPE: the scores view shows the full_attention layers' "
-                     "(view=model shows each).");
+        f.gap(name +
+              " has layer types with their own RoPE: the scores view shows the full_attention layers' "
+              "(view=model shows each).");
       if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
-        f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " = " +
-              format_number(r.softmax_scale / plain) + " / sqrt(head_dim): the scores view scales by 1/sqrt(d) only.");
+        f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " = " + format_number(r.softmax_scale / plain) +
+              " / sqrt(head_dim): the scores view scales by 1/sqrt(d) only.");
       break;
     }
     case PositionKind::Alibi:
@@ -375,18 +381,17 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
     case PositionKind::Deberta:
       scheme_ = Scheme::Deberta;
       if (m.deberta_bucket_size < 1)
-        f.gap(name + " does not bucket relative positions (position_buckets <= 0), which the scores view always "
-                     "does: shown with bucket_size = max_position.");
+        f.gap(name +
+              " does not bucket relative positions (position_buckets <= 0), which the scores view always "
+              "does: shown with bucket_size = max_position.");
       deberta_max_position_ = int(clamped("max_position", double(m.deberta_max_position), 4, 4096));
-      deberta_buckets_ = int(clamped("bucket_size",
-                                     double(m.deberta_bucket_size < 1 ? deberta_max_position_ : m.deberta_bucket_size),
-                                     2, 1024));
+      deberta_buckets_ =
+          int(clamped("bucket_size", double(m.deberta_bucket_size < 1 ? deberta_max_position_ : m.deberta_bucket_size), 2, 1024));
       f.keys.insert(f.keys.end(), {"deberta_buckets", "deberta_max_position"});
       break;
     case PositionKind::Learned:
       scheme_ = Scheme::Sinusoidal;
-      f.gap(name + " learns its absolute position vectors (a table of " +
-            std::to_string(m.learned_max_position_embeddings) +
+      f.gap(name + " learns its absolute position vectors (a table of " + std::to_string(m.learned_max_position_embeddings) +
             " trained rows that posenc does not have): the scores view shows the same four terms with the sinusoidal "
             "table in its place.");
       break;
@@ -444,8 +449,7 @@ void ScoresView::recompute() {
 
   if (scheme_ == Scheme::Sinusoidal) {
     pe = sinusoidal_table(pos, d, base_);
-    result_f_ = kernels::absolute_attention_f(rows_of(x), rows_of(pe), wq.cast<float>(), wk.cast<float>(),
-                                              inv_sqrt_d, causal_);
+    result_f_ = kernels::absolute_attention_f(rows_of(x), rows_of(pe), wq.cast<float>(), wk.cast<float>(), inv_sqrt_d, causal_);
   } else {
     spec.causal = causal_;
     switch (scheme_) {
@@ -492,9 +496,7 @@ void ScoresView::recompute() {
         spec.position = std::move(p);
         break;
       }
-      case Scheme::Learned:
-        spec.position = LearnedBiasPosition{relative_bias_table(clip_, 1, sub_seed(seed_, 10)), 0};
-        break;
+      case Scheme::Learned: spec.position = LearnedBiasPosition{relative_bias_table(clip_, 1, sub_seed(seed_, 10)), 0}; break;
       case Scheme::Sinusoidal: break;
     }
     result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec);
@@ -516,10 +518,10 @@ void ScoresView::recompute() {
   };
   if (r.terms.size() > 1)
     for (size_t i = 0; i < r.terms.size(); ++i)
-      add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i),
-               &r.terms[i].values, false);
-  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total", "heatmap.scores.logits",
-           &r.logits, false);
+      add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
+               false);
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total", "heatmap.scores.logits", &r.logits,
+           false);
   add_tile("softmax weights a_ij", "weights", "heatmap.scores.weights", &r.weights, true);
 }
 
@@ -579,7 +581,8 @@ std::string term_figure(const std::string& name) {
 
 std::string ScoresView::formula_words() const {
   switch (scheme_) {
-    case Scheme::None: return "The score of query i and key j is their dot product over the square root of d; nothing depends on position.";
+    case Scheme::None:
+      return "The score of query i and key j is their dot product over the square root of d; nothing depends on position.";
     case Scheme::Sinusoidal:
       return "Position vectors are added to the tokens, so the score splits into four terms: content-content, "
              "content-position, position-content and position-position.";
@@ -587,8 +590,10 @@ std::string ScoresView::formula_words() const {
     case Scheme::T5: return "A learned bias chosen by the bucket of the distance j - i is added to the dot product.";
     case Scheme::Alibi: return "The score is the dot product minus a head's slope m_h times the distance |i - j|.";
     case Scheme::Shaw: return "Each key gets a learned vector chosen by the distance clipped to plus or minus K.";
-    case Scheme::Deberta: return "The score adds content-to-position and position-to-content terms on bucketed relative distances.";
-    case Scheme::Xl: return "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.";
+    case Scheme::Deberta:
+      return "The score adds content-to-position and position-to-content terms on bucketed relative distances.";
+    case Scheme::Xl:
+      return "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.";
     case Scheme::Learned: return "A learned bias per clipped distance j - i is added to the dot product.";
   }
   return "";
@@ -614,16 +619,18 @@ void ScoresView::export_data(std::vector<ExportTable>& tables) const {
     const RopePosition p = rope_position();
     std::vector<int64_t> pos(static_cast<size_t>(n));
     std::iota(pos.begin(), pos.end(), int64_t{0});
-    const RopeFrequencies f =
-        rope_frequencies(p.rotary_dim.value_or(d_), p.base, with_seq_len_from_positions(p.scaling, pos));
+    const RopeFrequencies f = rope_frequencies(p.rotary_dim.value_or(d_), p.base, with_seq_len_from_positions(p.scaling, pos));
     ExportTable t{"rope: frequencies (" + std::string(name_of(p.layout)) + ", attention_scaling " +
                       format_number(f.attention_scaling) + ")",
-                  "pair k", "inv_freq", {"pair", "inv_freq"}, {}};
+                  "pair k",
+                  "inv_freq",
+                  {"pair", "inv_freq"},
+                  {}};
     for (size_t k = 0; k < f.inv_freq.size(); ++k) t.rows.push_back({double(k), f.inv_freq[k]});
     tables.push_back(std::move(t));
   } else if (scheme_ == Scheme::Alibi) {
-    tables.push_back(ExportTable{"alibi: slope", "", "", {"heads", "head", "slope"},
-                                 {{double(heads_), double(shown_head()), alibi_slope_}}});
+    tables.push_back(
+        ExportTable{"alibi: slope", "", "", {"heads", "head", "slope"}, {{double(heads_), double(shown_head()), alibi_slope_}}});
   }
 }
 
@@ -662,8 +669,7 @@ std::string ScoresView::bucket_text(int i, int j) const {
   switch (scheme_) {
     case Scheme::T5:
       std::snprintf(buf, sizeof buf, "T5 bucket(j - i) = %d of %d (%s)",
-                    t5_bucket(j - i, !causal_, t5_buckets_, t5_max_distance_), t5_buckets_,
-                    causal_ ? "causal" : "bidirectional");
+                    t5_bucket(j - i, !causal_, t5_buckets_, t5_max_distance_), t5_buckets_, causal_ ? "causal" : "bidirectional");
       return buf;
     case Scheme::Deberta:
       std::snprintf(buf, sizeof buf, "DeBERTa delta = log-bucket(i - j) = %lld",
@@ -673,14 +679,9 @@ std::string ScoresView::bucket_text(int i, int j) const {
     case Scheme::Learned:
       std::snprintf(buf, sizeof buf, "clip(j - i, -%d, %d) = %d", clip_, clip_, std::clamp(j - i, -clip_, clip_));
       return buf;
-    case Scheme::Xl:
-      std::snprintf(buf, sizeof buf, "R_(i-j) with i - j = %d", i - j);
-      return buf;
-    case Scheme::Alibi:
-      std::snprintf(buf, sizeof buf, "bias -m |i - j| with m = %.10g", alibi_slope_);
-      return buf;
-    default:
-      return "";
+    case Scheme::Xl: std::snprintf(buf, sizeof buf, "R_(i-j) with i - j = %d", i - j); return buf;
+    case Scheme::Alibi: std::snprintf(buf, sizeof buf, "bias -m |i - j| with m = %.10g", alibi_slope_); return buf;
+    default: return "";
   }
 }
 
@@ -720,7 +721,9 @@ void ScoresView::draw_figure(ImVec2 size) {
   for (int t = 0; t < int(tiles_.size()); ++t)
     if (shows(tiles_[t].figure)) shown.push_back(t);
   // Stacked or not wide (the grid may not fit): the total and the weights first, then the terms.
-  if (stacked() || mode() != LayoutMode::Wide) std::stable_partition(shown.begin(), shown.end(), [&](int t) { return tiles_[t].figure == "total" || tiles_[t].figure == "weights"; });
+  if (stacked() || mode() != LayoutMode::Wide)
+    std::stable_partition(shown.begin(), shown.end(),
+                          [&](int t) { return tiles_[t].figure == "total" || tiles_[t].figure == "weights"; });
   const int count = int(shown.size());
   if (count == 0) return;
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -749,8 +752,7 @@ void ScoresView::draw_figure(ImVec2 size) {
     const float hm_h = alone() ? tile_h : tile_h - line - 4;
     const float hm_w = alone() ? tile_w : std::min(tile_w - 8, hm_h - 60 + 140);
     const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
-                                              tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin,
-                                              tile.vmax);
+                                              tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin, tile.vmax);
     probe_plot(tile.figure, tile.probe.c_str());
     if (h.active && size_t(std::max(h.row, h.col)) < grid_pos_.size())
       hover_i = int(grid_pos_[size_t(h.row)]), hover_j = int(grid_pos_[size_t(h.col)]);

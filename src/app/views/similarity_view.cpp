@@ -20,8 +20,8 @@
 namespace posenc::app {
 namespace {
 
-constexpr int kMaxPositions = 4096;   // positions of the curves
-constexpr int kMaxHeatmapN = 4096;    // P P^T is drawn for at most this many positions (float32 kernels)
+constexpr int kMaxPositions = 4096;  // positions of the curves
+constexpr int kMaxHeatmapN = 4096;   // P P^T is drawn for at most this many positions (float32 kernels)
 constexpr int kMaxWidth = 1024;
 constexpr int kMaxStep = 1024;        // s: curves at p = 0, s, 2s, 3s
 constexpr int kMaxLearnedRows = 512;  // learned table rows (max_len)
@@ -29,8 +29,8 @@ constexpr int kMaxSeed = 1000;
 constexpr int kCurves = 4;
 
 // What the scheme combo shows, in AbsoluteScheme order (the URL values are names_of<AbsoluteScheme>()).
-constexpr const char* kSchemeLabels[] = {"sinusoidal (sin/cos)", "sine only", "binary", "integer p",
-                                         "normalised p/(n-1)", "learned (BERT table)"};
+constexpr const char* kSchemeLabels[] = {"sinusoidal (sin/cos)", "sine only",           "binary", "integer p",
+                                         "normalised p/(n-1)",   "learned (BERT table)"};
 
 // Non-finite points are dropped (undefined rows of the learned table), so no NaN reaches a readout.
 Series make_series(std::string label, const std::vector<double>& y, int64_t x0, ImU32 color) {
@@ -55,16 +55,13 @@ class SimilarityView final : public View {
                        "sine-only encodings it does not. The last plot is the distance between neighbouring positions.",
               .figures = {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"}}) {}
 
-
   void params(ParamList& p) override {
-    p.choice("scheme", scheme_, names_of<AbsoluteScheme>(),
-             {.label = "Absolute scheme (heatmap)", .labels = kSchemeLabels});
+    p.choice("scheme", scheme_, names_of<AbsoluteScheme>(), {.label = "Absolute scheme (heatmap)", .labels = kSchemeLabels});
     p.integer("n", n_, 2, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
     p.integer("pstep", p_step_, 1, kMaxStep, {.label = "Curves at p = 0, s, 2s, 3s", .format = "s = %d", .log = true});
-    p.integer("max_len", max_len_, 2, kMaxLearnedRows,
-              {.label = "Learned table rows (max_len)", .format = "max_len = %d"});
+    p.integer("max_len", max_len_, 2, kMaxLearnedRows, {.label = "Learned table rows (max_len)", .format = "max_len = %d"});
     p.integer("seed", seed_, 0, kMaxSeed, {.label = "Seed", .format = "seed = %d"});
   }
 
@@ -140,9 +137,8 @@ void SimilarityView::recompute() {
   if (scheme_ == AbsoluteScheme::Binary && d_ < 31 && n_ > (1 << d_)) {
     int bits = 1;
     while ((int64_t{1} << bits) < n_) ++bits;
-    throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " +
-                                 std::to_string(1 << d_) + " positions; n = " + std::to_string(n_) +
-                                 " needs d >= " + std::to_string(bits)};
+    throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " + std::to_string(1 << d_) +
+                                 " positions; n = " + std::to_string(n_) + " needs d >= " + std::to_string(bits)};
   }
   dots_.emplace(scheme_, n_, d_, params, n_);
   if (scheme_ == AbsoluteScheme::Sinusoidal) {
@@ -245,10 +241,8 @@ void SimilarityView::draw_figure(ImVec2 size) {
 
   if (shows("similarity")) {
     ImGui::BeginGroup();
-    if (heatmap_n_ < n_)
-      ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else if (!alone())
-      ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
+    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
+    else if (!alone()) ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
     const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
     const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"position b", "position a", 0, 0};
@@ -273,8 +267,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
 
   ImGui::BeginGroup();
   // Each plot gets a header line (the shared axis title sits half left of the plot: too little room here).
-  const float plot_h = stack ? row_h - line
-                             : (size.y - note_h - curves * line - (curves - 1) * style.ItemSpacing.y) / curves;
+  const float plot_h = stack ? row_h - line : (size.y - note_h - curves * line - (curves - 1) * style.ItemSpacing.y) / curves;
   LinePlotOptions co;
   co.x_title = "offset delta";
   co.hover_format = "%.12g";

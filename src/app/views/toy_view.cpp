@@ -55,8 +55,7 @@ class ToyView final : public View {
   void params(ParamList& p) override {
     const char* const x_keys[] = {"x1", "x2", "x3"};
     const char* const x_labels[] = {"x(I)", "x(like)", "x(apples)"};
-    const char* const x_help[] = {"token vector \"a,b\" of I", "token vector \"a,b\" of like",
-                                  "token vector \"a,b\" of apples"};
+    const char* const x_help[] = {"token vector \"a,b\" of I", "token vector \"a,b\" of like", "token vector \"a,b\" of apples"};
     for (int k = 0; k < kTokens; ++k)
       p.numbers(x_keys[k], words_[size_t(k)], -kValueLimit, kValueLimit, {.label = x_labels[k], .help = x_help[k]});
     const char* const p_keys[] = {"p1", "p2", "p3"};
@@ -64,16 +63,14 @@ class ToyView final : public View {
       p.numbers(p_keys[k], positions_[size_t(k)], -kValueLimit, kValueLimit,
                 {.label = p_keys[k], .help = "absolute position vector \"a,b\""});
     p.numbers("bias", bias_, -kValueLimit, kValueLimit,
-              {.label = "Relative bias b(0), b(1), b(>=2)", .format = "%.2f",
-               .help = "relative bias for |j-i| = 0, 1, >= 2"});
+              {.label = "Relative bias b(0), b(1), b(>=2)", .format = "%.2f", .help = "relative bias for |j-i| = 0, 1, >= 2"});
     p.real("theta", theta_, -std::numbers::pi, std::numbers::pi,
-           {.label = "RoPE angle theta per position", .format = "theta = %.4f rad",
-            .help = "RoPE angle per position (rad)"});
+           {.label = "RoPE angle theta per position", .format = "theta = %.4f rad", .help = "RoPE angle per position (rad)"});
     p.choice("order", reversed_, kOrderNames,
              {.label = "reverse: \"apples like I\"", .help = "word order", .widget = ChoiceWidget::Checkbox});
-    p.choice("show", show_weights_, kShowNames,
-             {.label = "softmax weights instead of scores", .help = "scores or softmax weights",
-              .widget = ChoiceWidget::Checkbox});
+    p.choice(
+        "show", show_weights_, kShowNames,
+        {.label = "softmax weights instead of scores", .help = "scores or softmax weights", .widget = ChoiceWidget::Checkbox});
   }
 
   void export_data(std::vector<ExportTable>& tables) const override {
@@ -129,9 +126,9 @@ class ToyView final : public View {
   std::array<Vec2, kTokens> words_ = {{{1, 0}, {0, 1}, {1, 1}}};
   std::array<Vec2, kTokens> positions_ = {{{0.1, 0.2}, {0.2, 0.3}, {0.3, 0.4}}};
   std::array<double, 3> bias_ = {0, 2, -1};  // |j - i| = 0, 1, >= 2
-  double theta_ = 0.5;                        // RoPE angle per position (radians)
-  bool reversed_ = false;                     // "apples like I": the same words at other positions
-  bool show_weights_ = false;                 // softmax weights instead of scores
+  double theta_ = 0.5;                       // RoPE angle per position (radians)
+  bool reversed_ = false;                    // "apples like I": the same words at other positions
+  bool show_weights_ = false;                // softmax weights instead of scores
 
   std::array<Matrix, kPanels> scores_, weights_;
   Matrix x_, x_abs_, x_rope_;  // token vectors at positions 1..3 (after reordering), +P, rotated
@@ -229,8 +226,8 @@ void ToyView::draw_figure(ImVec2 size) {
     ImGui::BeginGroup();
     ImGui::TextUnformatted(kPanelTitles[k]);
     const HeatmapAxes axes{"key position j", "query position i", 1, 1};
-    const HeatmapHover h = heatmaps_[size_t(k)].draw(kPanelProbes[k], ImVec2(panel_w, heat_h), axes,
-                                                     Colormap::Diverging, vmin, vmax);
+    const HeatmapHover h =
+        heatmaps_[size_t(k)].draw(kPanelProbes[k], ImVec2(panel_w, heat_h), axes, Colormap::Diverging, vmin, vmax);
     probe_plot(kFigures[k], kPanelProbes[k]);
     if (h.active) {
       hovered_panel = k;
@@ -266,7 +263,8 @@ void ToyView::draw_figure(ImVec2 size) {
       "Absolute PE: each position adds its own vector. Relative bias: b depends only on |j - i| (neighbours +2, "
       "farther -1), the same for every row. RoPE: the score depends on the angle (j - i) theta between the "
       "rotated vectors, i.e. on the relative position only.");
-  ImGui::TextDisabled("%s", show_weights_ ? "Cells: softmax weights per row." : "Cells: raw scores q_i . k_j (q = k = x, no 1/sqrt(d)), as in the seed.");
+  ImGui::TextDisabled("%s", show_weights_ ? "Cells: softmax weights per row."
+                                          : "Cells: raw scores q_i . k_j (q = k = x, no 1/sqrt(d)), as in the seed.");
 }
 
 }  // namespace

@@ -27,8 +27,7 @@ constexpr int kMaxCurves = 6;
 
 class WavesView final : public View {
  public:
-  WavesView()
-      : View({.id = "waves", .title = "PE waves", .figures = {"pe", "curves"}}) {}
+  WavesView() : View({.id = "waves", .title = "PE waves", .figures = {"pe", "curves"}}) {}
 
   const char* caption() const override;
 
@@ -38,10 +37,10 @@ class WavesView final : public View {
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
     p.real("base", base_, kBaseMin, kBaseMax, {.label = "Base", .format = "base = %.0f", .log = true});
     p.choice("schedule", schedule_, names_of<FrequencySchedule>(), {.label = "Frequency schedule"});
-    p.integer("max_len", max_len_, 1, kMaxPositions,
-              {.label = "Trained length max_len", .format = "max_len = %d", .log = true});
-    p.text("dims", [this](const std::string& s) { return parse_dims(s); }, [this] { return dims_text(); },
-           {.label = "Curves: dimensions", .help = "comma list of dimensions, at most 6, each below d"});
+    p.integer("max_len", max_len_, 1, kMaxPositions, {.label = "Trained length max_len", .format = "max_len = %d", .log = true});
+    p.text(
+        "dims", [this](const std::string& s) { return parse_dims(s); }, [this] { return dims_text(); },
+        {.label = "Curves: dimensions", .help = "comma list of dimensions, at most 6, each below d"});
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
@@ -136,7 +135,8 @@ class WavesView final : public View {
 const char* WavesView::caption() const {
   switch (scheme_) {
     case AbsoluteScheme::Sinusoidal: return "P[p][2k] = sin(p w_k), P[p][2k+1] = cos(p w_k), w_k = base^(-2k/d)";
-    case AbsoluteScheme::SineOnly: return "P[p][c] = sin(p w_c), w_c = base^(-c/d): no cosine partner, so P_m.P_n depends on m and n";
+    case AbsoluteScheme::SineOnly:
+      return "P[p][c] = sin(p w_c), w_c = base^(-c/d): no cosine partner, so P_m.P_n depends on m and n";
     case AbsoluteScheme::Binary: return "P[p][c] = bit c of p: unique but discontinuous (7 -> 8 flips 4 bits)";
     case AbsoluteScheme::Integer: return "P[p][c] = p: unbounded, dwarfs the token embedding for long sequences";
     case AbsoluteScheme::Normalised: return "P[p][c] = p / (n - 1): the step between neighbours depends on n";
@@ -151,8 +151,8 @@ void WavesView::recompute() {
   params.schedule = schedule_;
   params.learned_max_len = max_len_;
   if (scheme_ == AbsoluteScheme::Binary && d_ < 31 && n_ > (1 << d_))
-    throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " +
-                                 std::to_string(1 << d_) + " positions; n = " + std::to_string(n_) +
+    throw CannotCompute{"n", "binary codes of " + std::to_string(d_) + " bits reach only " + std::to_string(1 << d_) +
+                                 " positions; n = " + std::to_string(n_) +
                                  " needs d >= " + std::to_string(int(std::ceil(std::log2(double(n_)))))};
   if (sinusoidal()) {
     table_.resize(0, 0);

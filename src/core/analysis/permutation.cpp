@@ -28,8 +28,7 @@ uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-Matrix attend(const Matrix& x, const Matrix& wq, const Matrix& wk, const Matrix& wv, PermutationEncoding enc,
-              double base) {
+Matrix attend(const Matrix& x, const Matrix& wq, const Matrix& wk, const Matrix& wv, PermutationEncoding enc, double base) {
   const int n = static_cast<int>(x.rows()), d = static_cast<int>(x.cols());
   std::vector<int64_t> pos(n);
   std::iota(pos.begin(), pos.end(), int64_t{0});

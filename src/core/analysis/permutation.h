@@ -33,10 +33,10 @@ struct EnumNames<PermutationEncoding> {
 
 struct PermutationResult {
   std::vector<int> perm;
-  Matrix output;           // n x d: attention output of the tokens in their original order
-  Matrix output_shuffled;  // n x d: attention output of the shuffled tokens (positions 0..n-1 again)
-  Matrix row_difference;   // n x d: output_shuffled[r] - output[perm[r]]
-  Vector pooled, pooled_shuffled;  // mean over rows of output / output_shuffled
+  Matrix output;                     // n x d: attention output of the tokens in their original order
+  Matrix output_shuffled;            // n x d: attention output of the shuffled tokens (positions 0..n-1 again)
+  Matrix row_difference;             // n x d: output_shuffled[r] - output[perm[r]]
+  Vector pooled, pooled_shuffled;    // mean over rows of output / output_shuffled
   double max_row_difference = 0;     // max |row_difference|
   double max_pooled_difference = 0;  // max |pooled_shuffled - pooled|
 };

@@ -28,8 +28,7 @@ std::vector<double> rope_decay_bound(std::span<const double> inv_freq, std::span
   return out;
 }
 
-std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq,
-                                                std::span<const int64_t> distances) {
+std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq, std::span<const int64_t> distances) {
   std::vector<double> out = rope_decay_bound(inv_freq, distances);
   const double at_zero = (static_cast<double>(inv_freq.size()) + 1.0) / 2.0;  // S_j = j at m = 0
   for (double& v : out) v /= at_zero;
@@ -51,20 +50,16 @@ std::vector<int64_t> sample_distances(int64_t max_distance, int max_points) {
   return out;
 }
 
-PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
-                           int64_t target_length) {
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length) {
   const double trained_angle = static_cast<double>(trained_length) * unscaled_inv_freq;
   if (trained_angle >= 2.0 * std::numbers::pi) return PairCoverage::FullTurn;
   // Linear scaling at T = f L gives T w'_k = L w_k up to rounding.
-  if (static_cast<double>(target_length) * scaled_inv_freq <= trained_angle * (1 + 1e-12))
-    return PairCoverage::Interpolated;
+  if (static_cast<double>(target_length) * scaled_inv_freq <= trained_angle * (1 + 1e-12)) return PairCoverage::Interpolated;
   return PairCoverage::Extrapolated;
 }
 
-RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
-                                              int64_t target_length) {
-  require(target_length >= 1 && target_length <= kMaxLength, "target_length",
-          "target_length must be an integer in [1, 2^30]");
+RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling, int64_t target_length) {
+  require(target_length >= 1 && target_length <= kMaxLength, "target_length", "target_length must be an integer in [1, 2^30]");
   RopeScaling s = scaling;
   if (s.type == RopeScalingType::Dynamic) s.seq_len = target_length;
   const RopeFrequencies scaled = rope_frequencies(dim, base, s);
@@ -106,8 +101,7 @@ const char* pair_coverage_name(PairCoverage c) {
   return "?";
 }
 
-PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
-                             int64_t target_length) {
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length) {
   switch (classify_pair(unscaled_inv_freq, scaled_inv_freq, trained_length, target_length)) {
     case PairCoverage::FullTurn: return PairBehaviour::FullTurn;
     case PairCoverage::Extrapolated: return PairBehaviour::Extrapolated;

@@ -18,8 +18,7 @@ namespace posenc {
 std::vector<double> rope_decay_bound(std::span<const double> inv_freq, std::span<const int64_t> distances);
 
 // The same divided by its value at distance 0 (so it equals 1 there).
-std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq,
-                                                std::span<const int64_t> distances);
+std::vector<double> rope_decay_bound_normalised(std::span<const double> inv_freq, std::span<const int64_t> distances);
 
 // At most max_points distances from 0 to max_distance inclusive, evenly spaced integers, 0 and the end
 // always included.
@@ -37,8 +36,7 @@ enum class PairCoverage {
 // against target angle T w'_k (scaled w'_k = `scaled_inv_freq`, T = `target_length`). FullTurn when
 // L w_k >= 2 pi; else Interpolated when T w'_k <= L w_k up to a relative 1e-12 (linear scaling at T = f L
 // gives equal angles up to rounding); else Extrapolated.
-PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
-                           int64_t target_length);
+PairCoverage classify_pair(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length);
 
 struct RopePairAnalysis {
   int pair = 0;
@@ -60,8 +58,7 @@ struct RopeExtensionAnalysis {
 // Per-pair analysis of `scaling` (its original_max_position_embeddings is L, the trained length) at
 // `target_length` T. Dynamic NTK is evaluated at seq_len = T. Throws InvalidArgument like rope_frequencies,
 // and "target_length" unless 1 <= T <= kMaxLength.
-RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling,
-                                              int64_t target_length);
+RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling, int64_t target_length);
 
 const char* pair_coverage_name(PairCoverage c);
 
@@ -70,8 +67,7 @@ const char* pair_coverage_name(PairCoverage c);
 // its trained frequency whose angles stay within the trained ones (an unscaled model at its trained length)
 // turns less than once there.
 enum class PairBehaviour { FullTurn, LessThanOnce, Interpolated, Extrapolated };
-PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length,
-                             int64_t target_length);
+PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length);
 // "complete a full turn within the trained length", "turn less than once within the trained length",
 // "interpolated (kept within the trained angles)", "would exceed the trained angles".
 const char* pair_behaviour_phrase(PairBehaviour b);

@@ -145,8 +145,7 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
       }
       return out;
     }
-    case CheckKind::Rotated:
-      return rotate_rows(pb, s, *pb.x, idx);
+    case CheckKind::Rotated: return rotate_rows(pb, s, *pb.x, idx);
     case CheckKind::Logits: {
       const Matrix qr = rotate_rows(pb, s, *pb.q, idx);
       const Matrix kr = rotate_rows(pb, s, *pb.k, idx);
@@ -162,8 +161,7 @@ Matrix restrict_rows(const Problem& pb, const Matrix& m, const std::vector<Eigen
   Matrix out(static_cast<Eigen::Index>(idx.size()), square ? static_cast<Eigen::Index>(idx.size()) : m.cols());
   for (size_t j = 0; j < idx.size(); ++j) {
     if (square) {
-      for (size_t c = 0; c < idx.size(); ++c)
-        out(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c)) = m(idx[j], idx[c]);
+      for (size_t c = 0; c < idx.size(); ++c) out(static_cast<Eigen::Index>(j), static_cast<Eigen::Index>(c)) = m(idx[j], idx[c]);
     } else {
       out.row(static_cast<Eigen::Index>(j)) = m.row(idx[j]);
     }
@@ -199,9 +197,7 @@ Setting setting_of(const Problem& pb, const RopeCheckReference& r) {
 std::optional<Setting> try_setting(const Problem& pb, const RopeCheckReference& r) {
   try {
     return setting_of(pb, r);
-  } catch (const InvalidArgument&) {
-    return std::nullopt;
-  }
+  } catch (const InvalidArgument&) { return std::nullopt; }
 }
 
 // Row subsets for the fits: positions sorted by |p| in levels of growing reach (|p| <= 4, 16, 64, ...), each
@@ -326,8 +322,7 @@ struct Candidate {
 // (ln(1/w) u), pow, division, scaling and the product p * w (a few u), doubled for safety.
 std::vector<double> angle_rel_error(const std::vector<double>& inv_freq) {
   std::vector<double> rho(inv_freq.size());
-  for (size_t i = 0; i < inv_freq.size(); ++i)
-    rho[i] = 2 * (std::max(0.0, std::log(1 / inv_freq[i])) + 7) * kUnitRoundoff;
+  for (size_t i = 0; i < inv_freq.size(); ++i) rho[i] = 2 * (std::max(0.0, std::log(1 / inv_freq[i])) + 7) * kUnitRoundoff;
   return rho;
 }
 
@@ -374,8 +369,8 @@ Matrix default_tolerance(const Problem& pb, const Setting& ref, const Matrix& ex
         }
       const Matrix qa = pb.q->cwiseAbs(), ka = pb.k->cwiseAbs();
       const double s = std::fabs(ref.logit_scale);
-      tol = s * (a * a * (qd * kn.transpose() + qn * kd.transpose()) +
-                 2 * pb.dim * u * std::max(1.0, a * a) * (qa * ka.transpose()));
+      tol = s *
+            (a * a * (qd * kn.transpose() + qn * kd.transpose()) + 2 * pb.dim * u * std::max(1.0, a * a) * (qa * ka.transpose()));
       break;
     }
   }
@@ -391,12 +386,16 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
   if (r.rotary_dim == 0) r.rotary_dim = r.dim;
   require(r.rotary_dim >= 2 && r.rotary_dim <= r.dim && r.rotary_dim % 2 == 0, "reference.rotary_dim",
           "reference.rotary_dim must be even and in [2, reference.dim]");
-  rethrow_renamed([&] { validate_rope_scaling(r.scaling, r.rotary_dim, r.base); return 0; },
-                  [&](const InvalidArgument& e) {
-                    std::string f = e.field();
-                    if (f == "dim") f = r.rotary_dim == r.dim ? "dim" : "rotary_dim";
-                    return InvalidArgument("reference." + f, std::string(e.what()) + " (reference." + f + ")");
-                  });
+  rethrow_renamed(
+      [&] {
+        validate_rope_scaling(r.scaling, r.rotary_dim, r.base);
+        return 0;
+      },
+      [&](const InvalidArgument& e) {
+        std::string f = e.field();
+        if (f == "dim") f = r.rotary_dim == r.dim ? "dim" : "rotary_dim";
+        return InvalidArgument("reference." + f, std::string(e.what()) + " (reference." + f + ")");
+      });
   if (!r.softmax_scale) r.softmax_scale = 1.0 / std::sqrt(static_cast<double>(r.dim));
   require(std::isfinite(*r.softmax_scale) && *r.softmax_scale > 0, "reference.softmax_scale",
           "reference.softmax_scale must be a finite number > 0");
@@ -429,15 +428,14 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
     case CheckKind::Cos:
     case CheckKind::Sin:
       require(a.rows() == n && (a.cols() == pb.rotary_dim || a.cols() == pb.pairs), "actual",
-              "actual must be n x rotary_dim = " + shape(n, pb.rotary_dim) + " or n x rotary_dim/2 = " +
-                  shape(n, pb.pairs) + " (n = len(positions))" + given);
+              "actual must be n x rotary_dim = " + shape(n, pb.rotary_dim) + " or n x rotary_dim/2 = " + shape(n, pb.pairs) +
+                  " (n = len(positions))" + given);
       pb.half_width = a.cols() == pb.pairs && pb.pairs != pb.rotary_dim;
       pb.rows = n, pb.cols = a.cols();
       break;
     case CheckKind::Rotated:
       require(in.x.rows() == n && in.x.cols() == pb.dim, "x",
-              "x must be n x dim = " + shape(n, pb.dim) + " (n = len(positions); given " +
-                  shape(in.x.rows(), in.x.cols()) + ")");
+              "x must be n x dim = " + shape(n, pb.dim) + " (n = len(positions); given " + shape(in.x.rows(), in.x.cols()) + ")");
       require(a.rows() == n && a.cols() == pb.dim, "actual",
               "actual must be n x dim = " + shape(n, pb.dim) + " for kind rotated" + given);
       pb.x = &in.x;
@@ -496,8 +494,8 @@ struct Diagnoser {
     return std::clamp(1.0 - e / base_sse, 0.0, 1.0);
   }
 
-  void add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted,
-           std::string message, std::string fix) {
+  void add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted, std::string message,
+           std::string fix) {
     RopeCheckDiagnosis d;
     d.cause = cause;
     d.explains = explains(predicted);
@@ -520,8 +518,9 @@ struct Diagnoser {
   }
 
   void layout() {
-    const bool applies = (pb.kind == CheckKind::Cos || pb.kind == CheckKind::Sin) ? !pb.half_width
-                         : pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits;
+    const bool applies = (pb.kind == CheckKind::Cos || pb.kind == CheckKind::Sin)
+                             ? !pb.half_width
+                             : pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits;
     if (!applies || pb.pairs < 2) return;
     Setting s = ref;
     s.layout = ref.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
@@ -574,18 +573,14 @@ struct Diagnoser {
     const auto s = try_setting(pb, with([](RopeCheckReference& r) { r.scaling = RopeScaling{}; }));
     if (!s) return;
     add(CheckCause::ScalingMissing, full(*s), {{"factor", 1.0}},
-        std::string("the tensor is plain RoPE: the ") + rope_scaling_type_name(pb.ref.scaling.type) +
-            " scaling was not applied",
-        std::string("apply the ") + rope_type_name(pb.ref.scaling.type) +
-            " rope_scaling of the config (rope_type and factor)");
+        std::string("the tensor is plain RoPE: the ") + rope_scaling_type_name(pb.ref.scaling.type) + " scaling was not applied",
+        std::string("apply the ") + rope_type_name(pb.ref.scaling.type) + " rope_scaling of the config (rope_type and factor)");
   }
 
   void scaling_factor() {
     const RopeScalingType t = pb.ref.scaling.type;
     if (t == RopeScalingType::None || t == RopeScalingType::Longrope) return;
-    auto make = [&](double u) {
-      return try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.factor = std::exp(u); }));
-    };
+    auto make = [&](double u) { return try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.factor = std::exp(u); })); };
     const double f = std::exp(fit_scalar(pb, fl, 0.0, std::log(1e4), make));
     const auto s = make(std::log(f));
     if (!s) return;
@@ -601,9 +596,8 @@ struct Diagnoser {
     const auto s = try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.truncate = flipped; }));
     if (!s) return;
     add(CheckCause::YarnTruncate, full(*s), {{"truncate", flipped}},
-        std::string("the tensor fits YaRN with truncate = ") + (flipped ? "true" : "false") +
-            " (the correction range " + (flipped ? "floored/ceiled" : "not rounded") + "), the reference has " +
-            (flipped ? "false" : "true"),
+        std::string("the tensor fits YaRN with truncate = ") + (flipped ? "true" : "false") + " (the correction range " +
+            (flipped ? "floored/ceiled" : "not rounded") + "), the reference has " + (flipped ? "false" : "true"),
         std::string(pb.ref.scaling.truncate ? "round the correction range (floor low, ceil high)"
                                             : "do not round the correction range (rope_scaling.truncate = false)"));
   }
@@ -644,15 +638,13 @@ struct Diagnoser {
       add(CheckCause::AttentionFactor, std::move(predicted),
           {{"ratio", r}, {"attention_factor", ref.magnitude * std::sqrt(std::max(r, 0.0))}},
           "the logits are " + num(r) + " x the reference's: " +
-              (r > 1 ? "attention_factor applied twice (to q and k on top of cos/sin)"
-                     : "attention_factor missing from cos/sin"),
+              (r > 1 ? "attention_factor applied twice (to q and k on top of cos/sin)" : "attention_factor missing from cos/sin"),
           "multiply cos and sin by attention_factor = " + num(ref.magnitude) + " exactly once");
     } else {
       add(CheckCause::SoftmaxScale, std::move(predicted), {{"ratio", r}, {"softmax_scale", ref.logit_scale * r}},
-          "the logits are " + num(r) + " x the reference's: softmax scale " + num(ref.logit_scale * r) +
-              " instead of " + num(ref.logit_scale),
-          "scale q.k by softmax_scale = " + num(ref.logit_scale) +
-              " (1/sqrt(head_dim), times mscale^2 for DeepSeek YaRN)");
+          "the logits are " + num(r) + " x the reference's: softmax scale " + num(ref.logit_scale * r) + " instead of " +
+              num(ref.logit_scale),
+          "scale q.k by softmax_scale = " + num(ref.logit_scale) + " (1/sqrt(head_dim), times mscale^2 for DeepSeek YaRN)");
     }
   }
 
@@ -661,8 +653,9 @@ struct Diagnoser {
     const RopeScaling sc = with_seq_len_from_positions(pb.ref.scaling, pb.positions);
     const bool uses_long = sc.seq_len && *sc.seq_len > sc.original_max_position_embeddings;
     const auto s = try_setting(pb, with([&](RopeCheckReference& r) {
-      r.scaling.seq_len = uses_long ? sc.original_max_position_embeddings : sc.original_max_position_embeddings + 1;
-    }));
+                                 r.scaling.seq_len =
+                                     uses_long ? sc.original_max_position_embeddings : sc.original_max_position_embeddings + 1;
+                               }));
     if (!s) return;
     const std::string other = uses_long ? "short" : "long";
     add(CheckCause::LongropeSwitch, full(*s), {{"factors", other}},
@@ -719,9 +712,8 @@ struct Diagnoser {
     if (!best_s) return;
     if (exponent)
       add(CheckCause::PartialRotary, full(*best_s), {{"exponent_dim", static_cast<double>(pb.dim)}, {"base", b}},
-          "the frequencies use the exponent 2i/head_dim (head_dim " + std::to_string(pb.dim) +
-              ") instead of 2i/rotary_dim (" + std::to_string(pb.rotary_dim) + "): base^(rotary_dim/head_dim) = " +
-              num(b),
+          "the frequencies use the exponent 2i/head_dim (head_dim " + std::to_string(pb.dim) + ") instead of 2i/rotary_dim (" +
+              std::to_string(pb.rotary_dim) + "): base^(rotary_dim/head_dim) = " + num(b),
           "compute inv_freq over rotary_dim = " + std::to_string(pb.rotary_dim) + ": base^(-2i/rotary_dim)");
     else
       add(CheckCause::PartialRotary, full(*best_s), {{"pair_offset", static_cast<double>(pb.dim / 2)}},
@@ -755,8 +747,7 @@ struct Diagnoser {
     if (pb.kind == CheckKind::InvFreq || pb.kind == CheckKind::Cos) return;
     Setting s = ref;
     s.sin_sign = -1.0;
-    add(CheckCause::RotationDirection, full(s), {{"sin_sign", -1.0}},
-        "the tensor rotates by -angle: the sign of sin is flipped",
+    add(CheckCause::RotationDirection, full(s), {{"sin_sign", -1.0}}, "the tensor rotates by -angle: the sign of sin is flipped",
         "rotate as x * cos + rotate_half(x) * sin with rotate_half(x) = cat(-x2, x1) (not cat(x2, -x1))");
   }
 
@@ -776,8 +767,8 @@ struct Diagnoser {
     const double den = n * spp - sp * sp;
     const double slope = den != 0 ? (n * spc - sp * sc) / den : 0.0;
     add(CheckCause::RowConstant, std::move(predicted), {{"min", c.minCoeff()}, {"max", c.maxCoeff()}, {"slope", slope}},
-        "the logits differ from the reference by a constant per query row (" + num(c.minCoeff()) + " .. " +
-            num(c.maxCoeff()) + ", slope " + num(slope) + " per position): softmax gives the same weights",
+        "the logits differ from the reference by a constant per query row (" + num(c.minCoeff()) + " .. " + num(c.maxCoeff()) +
+            ", slope " + num(slope) + " per position): softmax gives the same weights",
         "nothing to fix for attention weights; subtract the per-row constant (e.g. ALiBi's causal vs relative "
         "form) before comparing logits");
   }
@@ -786,9 +777,9 @@ struct Diagnoser {
 // Ranking rules of the catalogue: when two causes fit equally well, the reference's own terms win.
 void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
   const std::pair<CheckCause, CheckCause> prefer[] = {
-      {CheckCause::DynamicSeqLen, CheckCause::Base},        {CheckCause::DynamicSeqLen, CheckCause::ScalingFactor},
-      {CheckCause::PartialRotary, CheckCause::Base},        {CheckCause::ScalingMissing, CheckCause::ScalingFactor},
-      {CheckCause::ScalingMissing, CheckCause::Base},       {CheckCause::ScalingFactor, CheckCause::Base},
+      {CheckCause::DynamicSeqLen, CheckCause::Base},           {CheckCause::DynamicSeqLen, CheckCause::ScalingFactor},
+      {CheckCause::PartialRotary, CheckCause::Base},           {CheckCause::ScalingMissing, CheckCause::ScalingFactor},
+      {CheckCause::ScalingMissing, CheckCause::Base},          {CheckCause::ScalingFactor, CheckCause::Base},
       {CheckCause::ScalingMissing, CheckCause::DynamicSeqLen}, {CheckCause::LongropeSwitch, CheckCause::AttentionFactor},
   };
   for (int pass = 0; pass < 4; ++pass) {

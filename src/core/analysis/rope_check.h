@@ -46,17 +46,28 @@ enum class CheckCause {
 };
 template <>
 struct EnumNames<CheckCause> {
-  static constexpr std::array<const char*, 15> names{
-      "layout",         "angle_precision", "base",          "scaling_missing",   "scaling_factor",
-      "yarn_truncate",  "attention_factor", "softmax_scale", "longrope_switch",   "dynamic_seq_len",
-      "partial_rotary", "position_offset", "rotation_direction", "row_constant", "unknown"};
+  static constexpr std::array<const char*, 15> names{"layout",
+                                                     "angle_precision",
+                                                     "base",
+                                                     "scaling_missing",
+                                                     "scaling_factor",
+                                                     "yarn_truncate",
+                                                     "attention_factor",
+                                                     "softmax_scale",
+                                                     "longrope_switch",
+                                                     "dynamic_seq_len",
+                                                     "partial_rotary",
+                                                     "position_offset",
+                                                     "rotation_direction",
+                                                     "row_constant",
+                                                     "unknown"};
 };
 
 // The reference RoPE setting. Errors name fields under "reference." ("reference.dim",
 // "reference.scaling.factor").
 struct RopeCheckReference {
-  int dim = 0;          // head dim (the width of x, q, k)
-  int rotary_dim = 0;   // dims that rotate (0 = dim); the rest pass through
+  int dim = 0;         // head dim (the width of x, q, k)
+  int rotary_dim = 0;  // dims that rotate (0 = dim); the rest pass through
   double base = 10000.0;
   RopeScaling scaling;  // dynamic / longrope without seq_len: max(positions) + 1, as rope_apply
   RopeLayout layout = RopeLayout::Half;
@@ -97,9 +108,9 @@ struct RopeCheckDiagnosis {
   CheckCause cause = CheckCause::Unknown;
   double explains = 0.0;  // 1 - |actual - fitted|^2 / |actual - expected|^2, clamped to [0, 1]
   std::vector<std::pair<std::string, CheckFitValue>> fitted;  // in a stable order per cause
-  std::string message;    // what the fitted numbers say, one sentence
-  std::string fix;        // what to change, one sentence
-  Matrix predicted;       // the tensor this cause predicts (shape of expected); empty for unknown
+  std::string message;                                        // what the fitted numbers say, one sentence
+  std::string fix;                                            // what to change, one sentence
+  Matrix predicted;  // the tensor this cause predicts (shape of expected); empty for unknown
 };
 
 struct RopeCheckResult {
@@ -108,14 +119,14 @@ struct RopeCheckResult {
   Matrix actual;     // as given (inv_freq as 1 x r/2)
   Matrix tolerance;  // per-element tolerance used for `match`
   double max_abs_error = 0.0;
-  double max_rel_error = 0.0;  // |a - e| / |e| over elements with |e| >= 2^-24 * max|expected|
+  double max_rel_error = 0.0;        // |a - e| / |e| over elements with |e| >= 2^-24 * max|expected|
   std::vector<int64_t> worst_index;  // [i] for inv_freq, [row, column] otherwise: the largest |a - e|
   double worst_expected = 0.0, worst_actual = 0.0;
   bool default_tolerance = true;  // the float32 rule; else the user's abs/rel
   RopeCheckTolerance given_tolerance;
-  double angle_rel = 0.0;  // the float32 rule's angle coefficient (docs/cli.md), 0 for a given tolerance
-  std::vector<RopeCheckDiagnosis> diagnosis;  // empty when match; best first; `unknown` first if no cause
-                                              // explains >= 0.5
+  double angle_rel = 0.0;                        // the float32 rule's angle coefficient (docs/cli.md), 0 for a given tolerance
+  std::vector<RopeCheckDiagnosis> diagnosis;     // empty when match; best first; `unknown` first if no cause
+                                                 // explains >= 0.5
   std::optional<bool> equivalent_under_softmax;  // logits only: the error is a per-row constant
   // For pictures: the rotary pair of each column of `expected` (-1 = a pass-through column). inv_freq: one
   // entry per element.

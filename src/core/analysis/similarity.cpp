@@ -67,14 +67,12 @@ PositionDots::PositionDots(AbsoluteScheme scheme, int n, int dim, const Absolute
       require(dim >= 63 || (int64_t{1} << dim) >= n, "dim", "dim bits cannot represent positions 0..n-1");
       break;
     case AbsoluteScheme::Learned:
-      require(int64_t{params.learned_max_len} * dim <= kMaxCells, "learned_max_len",
-              "learned_max_len * dim must be <= 2^24");
+      require(int64_t{params.learned_max_len} * dim <= kMaxCells, "learned_max_len", "learned_max_len * dim must be <= 2^24");
       learned_ = learned_position_table(params.learned_max_len, dim, params.seed);
       learned_rows_ = params.learned_max_len;
       break;
     case AbsoluteScheme::Integer:
-    case AbsoluteScheme::Normalised:
-      break;
+    case AbsoluteScheme::Normalised: break;
   }
 }
 

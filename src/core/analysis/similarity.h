@@ -41,9 +41,9 @@ class PositionDots {
   AbsoluteScheme scheme_;
   int n_, dim_;
   int64_t limit_;
-  std::vector<double> w_;           // frequencies (sinusoidal: dim/2 pairs; sine only: dim columns)
-  std::vector<double> cos_sums_;    // S[m], m = 0..2 limit - 2 (sinusoidal, sine only)
-  Matrix learned_;                  // max_len x dim (learned)
+  std::vector<double> w_;         // frequencies (sinusoidal: dim/2 pairs; sine only: dim columns)
+  std::vector<double> cos_sums_;  // S[m], m = 0..2 limit - 2 (sinusoidal, sine only)
+  Matrix learned_;                // max_len x dim (learned)
   int64_t learned_rows_ = 0;
   int binary_bits_ = 0;
 };

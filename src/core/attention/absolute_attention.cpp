@@ -8,8 +8,8 @@
 
 namespace posenc {
 
-AttentionResult absolute_attention(const Matrix& x, const Matrix& pe, const Matrix& wq, const Matrix& wk,
-                                   const Matrix* wv, double scale, bool causal) {
+AttentionResult absolute_attention(const Matrix& x, const Matrix& pe, const Matrix& wq, const Matrix& wk, const Matrix* wv,
+                                   double scale, bool causal) {
   const Eigen::Index n = x.rows(), d = x.cols();
   const int64_t n64 = n;  // products in 64 bits: Eigen::Index is 32-bit on wasm32
   require(n >= 1 && d >= 1 && d <= kMaxDim, "x", "x must be n x d with n >= 1 and d in [1, 4096]");

@@ -13,7 +13,7 @@ namespace posenc {
 // wv (optional): d x dv. Logits use `scale` (1/sqrt(dk) in the usual layer). causal masks j > i.
 // Terms are returned in the order above, each already scaled. Throws InvalidArgument ("x", "pe", "wq",
 // "wk", "wv") on shape mismatches.
-AttentionResult absolute_attention(const Matrix& x, const Matrix& pe, const Matrix& wq, const Matrix& wk,
-                                   const Matrix* wv, double scale, bool causal);
+AttentionResult absolute_attention(const Matrix& x, const Matrix& pe, const Matrix& wq, const Matrix& wk, const Matrix* wv,
+                                   double scale, bool causal);
 
 }  // namespace posenc

@@ -18,9 +18,9 @@ namespace {
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
+using detail::attention_rope_frequencies;
 using detail::check_positions;
 using detail::check_work;
-using detail::attention_rope_frequencies;
 using detail::in_position;
 
 struct Visitor {
@@ -71,15 +71,16 @@ struct Visitor {
   }
 
   void operator()(const DebertaPosition& p) {
-    in_position([&] { validate_deberta_buckets(p.bucket_size, p.max_position); return 0; });
+    in_position([&] {
+      validate_deberta_buckets(p.bucket_size, p.max_position);
+      return 0;
+    });
     const int64_t s = deberta_span(p.bucket_size, p.max_position);
     require(s >= 1, "position.max_position",
             "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
     require(s <= kMaxCells && 2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
-    require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key",
-            "position.pos_key must be 2s x d");
-    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query",
-            "position.pos_query must be 2s x d");
+    require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key", "position.pos_key must be 2s x d");
+    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query", "position.pos_query must be 2s x d");
     check_work((n + m) * 2 * s * d, "position.pos_key");
     content("content-content");
     const Matrix c2p_all = q * p.pos_key.transpose();    // n x 2s
@@ -112,8 +113,8 @@ struct Visitor {
 };
 
 // Shaw's value term: output_i += sum_j w_ij value_table[c_ij].
-void add_shaw_values(const ShawPosition& p, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
-                     const Matrix& weights, Matrix& output) {
+void add_shaw_values(const ShawPosition& p, std::span<const int64_t> qpos, std::span<const int64_t> kpos, const Matrix& weights,
+                     Matrix& output) {
   const int64_t K = p.max_relative_position;
   Matrix wc = Matrix::Zero(weights.rows(), 2 * K + 1);
   for (Eigen::Index i = 0; i < weights.rows(); ++i)

@@ -63,8 +63,8 @@ struct LearnedBiasPosition {  // learned clipped relative bias: table (2 max + 1
   int head = 0;
 };
 
-using PositionScheme = std::variant<NoPosition, RopePosition, T5Position, AlibiPosition, ShawPosition,
-                                    DebertaPosition, XlPosition, LearnedBiasPosition>;
+using PositionScheme = std::variant<NoPosition, RopePosition, T5Position, AlibiPosition, ShawPosition, DebertaPosition,
+                                    XlPosition, LearnedBiasPosition>;
 
 struct AttentionSpec {
   PositionScheme position;

@@ -29,8 +29,7 @@ auto in_position(F&& f) {
 }
 
 inline void check_positions(std::span<const int64_t> pos, Eigen::Index rows, const char* field, const char* matrix) {
-  require(static_cast<Eigen::Index>(pos.size()) == rows, field,
-          std::string(field) + " must have one entry per row of " + matrix);
+  require(static_cast<Eigen::Index>(pos.size()) == rows, field, std::string(field) + " must have one entry per row of " + matrix);
   for (int64_t p : pos)
     require(p >= -kMaxPosition && p <= kMaxPosition, field,
             std::string(field) + " must lie in [-" + limit_text(kMaxPosition) + ", " + limit_text(kMaxPosition) + "]");
@@ -53,13 +52,12 @@ void check_shaw(const ShawPosition& p, int64_t n, int64_t d) {
 // RoPE inside attention, for a head of width d: the rotary width (rotary_dim, even and in [2, d], else
 // the even d) and the frequencies, where dynamic / longrope scaling take one past the largest query or key
 // position as their current length.
-inline RopeFrequencies attention_rope_frequencies(const RopePosition& p, Eigen::Index d,
-                                                  std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
+inline RopeFrequencies attention_rope_frequencies(const RopePosition& p, Eigen::Index d, std::span<const int64_t> qpos,
+                                                  std::span<const int64_t> kpos) {
   const int rd = p.rotary_dim.value_or(static_cast<int>(d));
   if (p.rotary_dim)
     require(rd >= 2 && rd % 2 == 0 && rd <= d, "position.rotary_dim", "position.rotary_dim must be even, >= 2 and <= d");
-  else
-    require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
+  else require(d % 2 == 0, "q", "RoPE needs an even width d (rotation pairs)");
   std::vector<int64_t> all(qpos.begin(), qpos.end());
   all.insert(all.end(), kpos.begin(), kpos.end());
   const RopeScaling s = with_seq_len_from_positions(p.scaling, all);

@@ -18,9 +18,9 @@
 namespace posenc::kernels {
 namespace {
 
+using detail::attention_rope_frequencies;
 using detail::check_positions;
 using detail::check_work;
-using detail::attention_rope_frequencies;
 using detail::in_position;
 
 // The relative positions delta = kpos[j] - qpos[i] as a dense range [min, min + count): at most 4 * 10^6 + 1
@@ -131,14 +131,16 @@ struct Scorer {
   }
 
   void operator()(const DebertaPosition& p) {
-    in_position([&] { validate_deberta_buckets(p.bucket_size, p.max_position); return 0; });
+    in_position([&] {
+      validate_deberta_buckets(p.bucket_size, p.max_position);
+      return 0;
+    });
     const int64_t s = deberta_span(p.bucket_size, p.max_position);
     require(s >= 1, "position.max_position",
             "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
     require(2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
     require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key", "position.pos_key must be 2s x d");
-    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query",
-            "position.pos_query must be 2s x d");
+    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query", "position.pos_query must be 2s x d");
     check_work((int64_t{n} + m) * 2 * s * d, "position.pos_key");
     content("content-content");
     const MatrixF c2p_all = logits(q, to_f(p.pos_key), scale, path);    // n x 2s
@@ -193,8 +195,8 @@ struct Scorer {
     for (int i = 0; i < n; ++i) c.row(i) = uk.col(0).transpose();
     out.terms.push_back({"(c) global content bias u.k", std::move(c)});
     // (d) v . W_R R_(i-j): one value per relative position.
-    const MatrixF vw = to_f(p.r_proj.transpose() * p.v);                    // d x 1
-    const MatrixF rv = matmul(R, vw, scale, path);                           // rows x 1
+    const MatrixF vw = to_f(p.r_proj.transpose() * p.v);  // d x 1
+    const MatrixF rv = matmul(R, vw, scale, path);        // rows x 1
     relative_term("(d) global position bias v.W_R R",
                   per_delta<float>([&](int64_t delta) { return rv(index[static_cast<std::size_t>(delta - dr.min)], 0); }));
   }
@@ -207,16 +209,16 @@ void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int6
   for (std::size_t t = 1; t < out.terms.size(); ++t) add(out.logits, out.terms[t].values, path);
   require(out.logits.allFinite(), overflow_field, "the logits overflow float precision: inputs too large");
   if (causal)
-    mask_causal(out.logits.data(), static_cast<int>(out.logits.rows()), static_cast<int>(out.logits.cols()),
-                qpos.data(), kpos.data());
+    mask_causal(out.logits.data(), static_cast<int>(out.logits.rows()), static_cast<int>(out.logits.cols()), qpos.data(),
+                kpos.data());
   out.weights = out.logits;
   softmax_in_place(out.weights, path);
 }
 
 }  // namespace
 
-AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos,
-                       std::span<const int64_t> kpos, const AttentionSpec& spec, Path path) {
+AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
+                       const AttentionSpec& spec, Path path) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
   require(d >= 1 && d <= kMaxDim, "q", "q rows must have between 1 and 4096 columns");
@@ -239,8 +241,8 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
   return out;
 }
 
-AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk,
-                                double scale, bool causal, Path path) {
+AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
+                                bool causal, Path path) {
   const Eigen::Index n = x.rows(), d = x.cols();
   require(n >= 1 && d >= 1 && d <= kMaxDim, "x", "x must be n x d with n >= 1 and d in [1, 4096]");
   require(int64_t{n} * n <= kMaxCells, "x", "n * n exceeds 2^24 logits");

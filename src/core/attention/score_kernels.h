@@ -33,12 +33,12 @@ struct AttentionF {
 
 // posenc::attention without v, in float. Throws InvalidArgument with the core's field names ("q", "k",
 // "query_positions", "key_positions", "position.<field>"), and when the float logits overflow ("q").
-AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos,
-                       std::span<const int64_t> key_pos, const AttentionSpec& spec, Path path = Path::Best);
+AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,
+                       const AttentionSpec& spec, Path path = Path::Best);
 
 // posenc::absolute_attention without wv, in float (x, pe: n x d; wq, wk: d x dk; positions 0..n-1).
-AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk,
-                                double scale, bool causal, Path path = Path::Best);
+AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
+                                bool causal, Path path = Path::Best);
 
 // Interleaved sinusoidal table P[r][2k] = sin(pos[r] w_k), P[r][2k+1] = cos(pos[r] w_k) (sinusoidal_table's
 // layout; w from sinusoidal_frequencies), angles in double.

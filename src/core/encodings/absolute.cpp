@@ -46,8 +46,7 @@ Matrix sine_only_encoding(std::span<const int64_t> positions, int dim, double ba
   const std::vector<double> w = sinusoidal_frequencies(2 * dim, base, schedule);
   Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
   for (Eigen::Index r = 0; r < P.rows(); ++r) {
-    require(positions[r] >= -kMaxPosition && positions[r] <= kMaxPosition, "positions",
-            "positions must lie in [-10^6, 10^6]");
+    require(positions[r] >= -kMaxPosition && positions[r] <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
     for (int c = 0; c < dim; ++c) P(r, c) = std::sin(static_cast<double>(positions[r]) * w[c]);
   }
   return P;

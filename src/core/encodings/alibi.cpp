@@ -32,8 +32,7 @@ std::vector<double> alibi_slopes(int heads) {
 Matrix alibi_bias(std::span<const int64_t> qpos, std::span<const int64_t> kpos, double slope) {
   Matrix B(static_cast<Eigen::Index>(qpos.size()), static_cast<Eigen::Index>(kpos.size()));
   for (Eigen::Index i = 0; i < B.rows(); ++i)
-    for (Eigen::Index j = 0; j < B.cols(); ++j)
-      B(i, j) = -slope * static_cast<double>(std::abs(kpos[j] - qpos[i]));
+    for (Eigen::Index j = 0; j < B.cols(); ++j) B(i, j) = -slope * static_cast<double>(std::abs(kpos[j] - qpos[i]));
   return B;
 }
 

@@ -35,8 +35,7 @@ int64_t deberta_relative_position(int64_t query_pos, int64_t key_pos, int64_t bu
   return deberta_bucketing_on(bucket_size, max_position) ? deberta_log_bucket(rel, bucket_size, max_position) : rel;
 }
 
-MatrixI deberta_relative_positions(int64_t query_size, int64_t key_size, int64_t bucket_size,
-                                   int64_t max_position) {
+MatrixI deberta_relative_positions(int64_t query_size, int64_t key_size, int64_t bucket_size, int64_t max_position) {
   require(query_size >= 0 && query_size <= kMaxCells, "query_size", "query_size must be in [0, 2^24]");
   require(key_size >= 0 && key_size <= kMaxCells, "key_size", "key_size must be in [0, 2^24]");
   require(query_size * key_size <= kMaxCells, "key_size", "query_size * key_size must be <= 2^24");
@@ -47,8 +46,6 @@ MatrixI deberta_relative_positions(int64_t query_size, int64_t key_size, int64_t
   return R;
 }
 
-int64_t deberta_span(int64_t bucket_size, int64_t max_position) {
-  return bucket_size > 0 ? bucket_size : max_position;
-}
+int64_t deberta_span(int64_t bucket_size, int64_t max_position) { return bucket_size > 0 ? bucket_size : max_position; }
 
 }  // namespace posenc

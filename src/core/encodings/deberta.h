@@ -11,9 +11,7 @@ namespace posenc {
 using MatrixI = Eigen::Matrix<int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 // True when log bucketing is on (reference: bucket_size > 0 and max_position > 0).
-inline bool deberta_bucketing_on(int64_t bucket_size, int64_t max_position) {
-  return bucket_size > 0 && max_position > 0;
-}
+inline bool deberta_bucketing_on(int64_t bucket_size, int64_t max_position) { return bucket_size > 0 && max_position > 0; }
 
 // Throws InvalidArgument ("bucket_size" / "max_position") for configurations whose log arithmetic is
 // undefined: bucketing needs bucket_size >= 2 (mid >= 1) and max_position - 1 > mid.

@@ -12,8 +12,7 @@ Matrix relative_bias_table(int64_t max_distance, int heads, uint64_t seed, doubl
   return seeded_normal_matrix(2 * max_distance + 1, heads, seed, stddev);
 }
 
-Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> qpos,
-                            std::span<const int64_t> kpos) {
+Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
   require(table.rows() % 2 == 1, "table", "table must have 2 * max + 1 rows");
   require(head >= 0 && head < table.cols(), "head", "head out of range");
   const int64_t max = (table.rows() - 1) / 2;

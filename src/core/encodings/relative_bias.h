@@ -18,7 +18,6 @@ inline int64_t relative_bias_index(int64_t query_pos, int64_t key_pos, int64_t m
 }
 
 // n x m bias of one head.
-Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> query_pos,
-                            std::span<const int64_t> key_pos);
+Matrix relative_bias_matrix(const Matrix& table, int head, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos);
 
 }  // namespace posenc

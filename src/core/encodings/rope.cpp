@@ -21,8 +21,7 @@ void require_factor(const RopeScaling& s) {
 
 void require_original_length(const RopeScaling& s) {
   require(s.original_max_position_embeddings >= 1 && s.original_max_position_embeddings <= kMaxLength,
-          "scaling.original_max_position_embeddings",
-          "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
+          "scaling.original_max_position_embeddings", "scaling.original_max_position_embeddings must be an integer in [1, 2^30]");
 }
 
 // A real scaling parameter: finite and in (0, 10^6], or [0, 10^6] where zero is meaningful (mscale).
@@ -37,8 +36,7 @@ void require_attention_factor(const RopeScaling& s) {
 
 void require_seq_len(const RopeScaling& s) {
   if (s.seq_len)
-    require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len",
-            "scaling.seq_len must be an integer in [1, 2^30]");
+    require(*s.seq_len >= 1 && *s.seq_len <= kMaxLength, "scaling.seq_len", "scaling.seq_len must be an integer in [1, 2^30]");
 }
 
 void require_longrope_factors(const std::vector<double>& f, const char* field, int dim) {
@@ -59,11 +57,8 @@ std::vector<double> inv_freq_for_base(int dim, double base) {
 void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
   check_dim_base(dim, base);
   switch (s.type) {
-    case RopeScalingType::None:
-      return;
-    case RopeScalingType::Linear:
-      require_factor(s);
-      return;
+    case RopeScalingType::None: return;
+    case RopeScalingType::Linear: require_factor(s); return;
     case RopeScalingType::Ntk:
       require_factor(s);
       // The exponent dim / (dim - 2) is undefined for dim == 2 (the reference divides by zero).
@@ -98,10 +93,8 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
       require_scaling_number(s.low_freq_factor, "scaling.low_freq_factor");
       // Equal factors are accepted (Llama-4-Scout: both 1): transformers' band test then never selects the
       // smooth branch. high < low is refused: the smooth blend would run backwards.
-      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor >= s.low_freq_factor &&
-                  s.high_freq_factor <= 1e6,
-              "scaling.high_freq_factor",
-              "scaling.high_freq_factor must be a number >= scaling.low_freq_factor");
+      require(std::isfinite(s.high_freq_factor) && s.high_freq_factor >= s.low_freq_factor && s.high_freq_factor <= 1e6,
+              "scaling.high_freq_factor", "scaling.high_freq_factor must be a number >= scaling.low_freq_factor");
       return;
     case RopeScalingType::Proportional:
       require_factor(s);
@@ -116,8 +109,8 @@ std::vector<double> rope_default_inv_freq(int dim, double base) {
   return inv_freq_for_base(dim, base);
 }
 
-std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base,
-                                                int64_t L, bool truncate) {
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base, int64_t L,
+                                                bool truncate) {
   // find_correction_dim: the pair index whose wavelength completes `rot` turns over L positions.
   auto correction_dim = [&](double rot) {
     return (dim * std::log(static_cast<double>(L) / (rot * 2 * std::numbers::pi))) / (2 * std::log(base));
@@ -143,16 +136,12 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
   const double f = s.factor;
   const double L = static_cast<double>(s.original_max_position_embeddings);
   switch (s.type) {
-    case RopeScalingType::None:
-      out.inv_freq = inv_freq_for_base(dim, base);
-      break;
+    case RopeScalingType::None: out.inv_freq = inv_freq_for_base(dim, base); break;
     case RopeScalingType::Linear:  // position interpolation: p/f, i.e. inv_freq/f
       out.inv_freq = inv_freq_for_base(dim, base);
       for (double& w : out.inv_freq) w /= f;
       break;
-    case RopeScalingType::Ntk:
-      out.inv_freq = inv_freq_for_base(dim, base * std::pow(f, dim / (dim - 2.0)));
-      break;
+    case RopeScalingType::Ntk: out.inv_freq = inv_freq_for_base(dim, base * std::pow(f, dim / (dim - 2.0))); break;
     case RopeScalingType::Dynamic: {
       const int64_t S = s.seq_len.value_or(s.original_max_position_embeddings);
       if (S > s.original_max_position_embeddings) {
@@ -238,8 +227,7 @@ std::vector<int> rope_mrope_axes(std::span<const int> section, int pairs, bool i
     sum += v;
   }
   require(sum == pairs, "mrope_section",
-          "mrope_section must sum to rotary_dim / 2 = " + std::to_string(pairs) + " (it sums to " +
-              std::to_string(sum) + ")");
+          "mrope_section must sum to rotary_dim / 2 = " + std::to_string(pairs) + " (it sums to " + std::to_string(sum) + ")");
   std::vector<int> axes(pairs, 0);
   if (!interleaved) {
     // Qwen2-VL: cos.split(mrope_section * 2) takes chunk i from axis i % 3, over each half of the head.
@@ -277,31 +265,27 @@ Matrix rotate_pairs(const Matrix& x, const RopeFrequencies& freqs, RopeLayout la
 
 }  // namespace
 
-Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs,
-                        RopeLayout layout, std::span<const int> axes) {
+Matrix rope_apply_mrope(const Matrix& x, const MropePositions& positions, const RopeFrequencies& freqs, RopeLayout layout,
+                        std::span<const int> axes) {
   const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
   require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
   require(static_cast<Eigen::Index>(axes.size()) == half, "mrope_section", "mrope_section must cover every pair");
   for (const auto& row : positions) {
     require(static_cast<Eigen::Index>(row.size()) == x.rows(), "positions",
             "each of the 3 position rows must have one entry per row of x");
-    for (int64_t p : row)
-      require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+    for (int64_t p : row) require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
   }
   return rotate_pairs(x, freqs, layout,
                       [&](Eigen::Index r, Eigen::Index i) { return static_cast<double>(positions[axes[i]][r]); });
 }
 
-Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
-                  RopeLayout layout) {
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs, RopeLayout layout) {
   const Eigen::Index half = static_cast<Eigen::Index>(freqs.inv_freq.size());
   require(x.cols() >= 2 * half, "x", "x must have at least the rotary dims (2 * pairs) as columns");
-  require(static_cast<Eigen::Index>(positions.size()) == x.rows(), "positions",
-          "positions must have one entry per row of x");
+  require(static_cast<Eigen::Index>(positions.size()) == x.rows(), "positions", "positions must have one entry per row of x");
   for (int64_t p : positions)
     require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
-  return rotate_pairs(x, freqs, layout,
-                      [&](Eigen::Index r, Eigen::Index) { return static_cast<double>(positions[r]); });
+  return rotate_pairs(x, freqs, layout, [&](Eigen::Index r, Eigen::Index) { return static_cast<double>(positions[r]); });
 }
 
 RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<const int64_t> positions) {
@@ -314,8 +298,8 @@ RopeScaling with_seq_len_from_positions(const RopeScaling& scaling, std::span<co
   return s;
 }
 
-Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
-                  const RopeScaling& scaling, RopeLayout layout) {
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base, const RopeScaling& scaling,
+                  RopeLayout layout) {
   require(x.cols() == dim, "x", "x must have dim columns");
   return rope_apply(x, positions, rope_frequencies(dim, base, with_seq_len_from_positions(scaling, positions)), layout);
 }
@@ -324,8 +308,7 @@ Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, i
                           const RopeScaling& scaling, RopeLayout layout) {
   require(rotary_dim >= 2 && rotary_dim % 2 == 0 && rotary_dim <= x.cols(), "rotary_dim",
           "rotary_dim must be even, >= 2 and <= the width of x");
-  return rope_apply(x, positions, rope_frequencies(rotary_dim, base, with_seq_len_from_positions(scaling, positions)),
-                    layout);
+  return rope_apply(x, positions, rope_frequencies(rotary_dim, base, with_seq_len_from_positions(scaling, positions)), layout);
 }
 
 std::vector<int> rope_interleaved_to_half(int dim) {

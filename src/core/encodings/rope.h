@@ -21,24 +21,24 @@ namespace posenc {
 enum class RopeScalingType { None, Linear, Ntk, Dynamic, Yarn, Llama3, Longrope, Proportional };
 template <>
 struct EnumNames<RopeScalingType> {
-  static constexpr std::array<const char*, 8> names{"none",  "linear",   "ntk",         "dynamic",
-                                                    "yarn",  "llama3",   "longrope",    "proportional"};
+  static constexpr std::array<const char*, 8> names{"none", "linear", "ntk",      "dynamic",
+                                                    "yarn", "llama3", "longrope", "proportional"};
 };
 
 // One `rope_scaling` configuration. Fields not used by `type` are ignored.
 struct RopeScaling {
   RopeScalingType type = RopeScalingType::None;
-  double factor = 1.0;                               // f >= 1 (all types but none)
-  int64_t original_max_position_embeddings = 0;     // L: trained length (dynamic, yarn, llama3, longrope)
-  std::optional<int64_t> seq_len;                    // dynamic: current length S (default L); longrope: S
-  double beta_fast = 32.0, beta_slow = 1.0;          // yarn
+  double factor = 1.0;                                   // f >= 1 (all types but none)
+  int64_t original_max_position_embeddings = 0;          // L: trained length (dynamic, yarn, llama3, longrope)
+  std::optional<int64_t> seq_len;                        // dynamic: current length S (default L); longrope: S
+  double beta_fast = 32.0, beta_slow = 1.0;              // yarn
   double low_freq_factor = 0.0, high_freq_factor = 0.0;  // llama3 (both required)
   // yarn and longrope: the cos/sin magnitude. Unset: yarn derives it from factor (and mscale /
   // mscale_all_dim when both are set), longrope sqrt(1 + ln f / ln L) for f > 1.
   std::optional<double> attention_factor;
-  std::optional<double> mscale, mscale_all_dim;      // yarn (DeepSeek)
-  bool truncate = true;                              // yarn: floor/ceil the correction range
-  std::vector<double> short_factor, long_factor;     // longrope: dim/2 rescale factors each
+  std::optional<double> mscale, mscale_all_dim;   // yarn (DeepSeek)
+  bool truncate = true;                           // yarn: floor/ceil the correction range
+  std::vector<double> short_factor, long_factor;  // longrope: dim/2 rescale factors each
   // proportional (Gemma 4 p-RoPE): dim is the whole head; the first int(p * dim // 2) pairs rotate with
   // exponents 2i/dim, the other pairs get frequency 0 (they pass through); all divided by factor.
   double partial_rotary_factor = 1.0;
@@ -48,7 +48,7 @@ struct RopeScaling {
 void validate_rope_scaling(const RopeScaling& s, int dim, double base);
 
 struct RopeFrequencies {
-  std::vector<double> inv_freq;  // dim/2 angular frequencies
+  std::vector<double> inv_freq;    // dim/2 angular frequencies
   double attention_scaling = 1.0;  // cos and sin are both multiplied by it (YaRN's temperature)
   bool long_factors = false;       // longrope: the long factors were used (seq_len > original length)
 };
@@ -79,13 +79,12 @@ struct EnumNames<RopeLayout> {
 // Rotates each row x[r] by angle positions[r] * inv_freq[i] on pair i; cos and sin are multiplied by
 // attention_scaling (as HF does). The first 2 * inv_freq.size() columns (the rotary dims) rotate; any further
 // columns pass through unchanged (partial rotary, as GPT-NeoX / GPT-J / partial_rotary_factor models do).
-Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs,
-                  RopeLayout layout);
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, const RopeFrequencies& freqs, RopeLayout layout);
 
 // Convenience: frequencies from (dim, base, scaling); a dynamic or longrope scaling without seq_len uses
 // max(positions) + 1 as the current length. x has dim columns, or rotary_dim of them rotate when given.
-Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base,
-                  const RopeScaling& scaling, RopeLayout layout);
+Matrix rope_apply(const Matrix& x, std::span<const int64_t> positions, int dim, double base, const RopeScaling& scaling,
+                  RopeLayout layout);
 Matrix rope_apply_partial(const Matrix& x, std::span<const int64_t> positions, int rotary_dim, double base,
                           const RopeScaling& scaling, RopeLayout layout);
 

@@ -11,8 +11,7 @@ namespace posenc {
 
 // Row of the key/value tables for (query_pos, key_pos): clip(key_pos - query_pos, -K, K) + K.
 inline int64_t shaw_index(int64_t query_pos, int64_t key_pos, int64_t max_relative_position) {
-  return std::clamp<int64_t>(key_pos - query_pos, -max_relative_position, max_relative_position) +
-         max_relative_position;
+  return std::clamp<int64_t>(key_pos - query_pos, -max_relative_position, max_relative_position) + max_relative_position;
 }
 
 // A seeded (2K+1) x width table, N(0, stddev^2), for the explorer's default Shaw tables.

@@ -21,8 +21,7 @@ std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedu
   std::vector<double> w(half);
   for (int k = 0; k < half; ++k) w[k] = std::pow(base, -2.0 * k / dim);
   switch (schedule) {
-    case FrequencySchedule::Geometric:
-      break;
+    case FrequencySchedule::Geometric: break;
     case FrequencySchedule::Linear: {
       const double lo = w.back();
       for (int k = 0; k < half; ++k) w[k] = half == 1 ? 1.0 : 1.0 + (lo - 1.0) * k / (half - 1);
@@ -43,12 +42,10 @@ double sinusoidal_entry(double p, double w, bool cosine) {
 }
 }  // namespace
 
-Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base,
-                        FrequencySchedule schedule) {
+Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base, FrequencySchedule schedule) {
   const std::vector<double> w = sinusoidal_frequencies(dim, base, schedule);
   for (int64_t p : positions)
-    require(p >= -kMaxPosition && p <= kMaxPosition, "positions",
-            "positions must lie in [-10^6, 10^6]");
+    require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
   Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
   for (Eigen::Index r = 0; r < P.rows(); ++r) {
     const double p = static_cast<double>(positions[r]);

@@ -22,7 +22,6 @@ struct EnumNames<FrequencySchedule> {
   static constexpr std::array<const char*, 3> names{"geometric", "linear", "increasing"};
 };
 
-
 // w_k for k = 0..dim/2-1. dim must be even and in [2, kMaxDim]; base > 1.
 std::vector<double> sinusoidal_frequencies(int dim, double base = 10000.0,
                                            FrequencySchedule schedule = FrequencySchedule::Geometric);
@@ -37,7 +36,6 @@ std::vector<double> sinusoidal_column(int n, int dim, int i, double base = 10000
                                       FrequencySchedule schedule = FrequencySchedule::Geometric);
 
 // Positions 0..n-1, as floats for upload to a texture (the app's hot path).
-MatrixF sinusoidal_table_f(int n, int dim, double base = 10000.0,
-                           FrequencySchedule schedule = FrequencySchedule::Geometric);
+MatrixF sinusoidal_table_f(int n, int dim, double base = 10000.0, FrequencySchedule schedule = FrequencySchedule::Geometric);
 
 }  // namespace posenc

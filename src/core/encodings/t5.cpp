@@ -44,8 +44,7 @@ int t5_bucket(int64_t r, bool bidirectional, int num_buckets, int64_t max_distan
   return bucket + static_cast<int>(std::min<int64_t>(large, nb - 1));
 }
 
-std::vector<int> t5_buckets(std::span<const int64_t> rel, bool bidirectional, int num_buckets,
-                            int64_t max_distance) {
+std::vector<int> t5_buckets(std::span<const int64_t> rel, bool bidirectional, int num_buckets, int64_t max_distance) {
   validate_t5_buckets(bidirectional, num_buckets, max_distance);
   std::vector<int> out;
   out.reserve(rel.size());
@@ -53,8 +52,8 @@ std::vector<int> t5_buckets(std::span<const int64_t> rel, bool bidirectional, in
   return out;
 }
 
-Matrix t5_bias_matrix(std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool bidirectional,
-                      int num_buckets, int64_t max_distance, std::span<const double> bias) {
+Matrix t5_bias_matrix(std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool bidirectional, int num_buckets,
+                      int64_t max_distance, std::span<const double> bias) {
   validate_t5_buckets(bidirectional, num_buckets, max_distance);
   require(static_cast<int64_t>(bias.size()) == num_buckets, "bias", "bias must have num_buckets entries");
   Matrix B(static_cast<Eigen::Index>(qpos.size()), static_cast<Eigen::Index>(kpos.size()));

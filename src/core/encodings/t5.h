@@ -22,7 +22,7 @@ std::vector<int> t5_buckets(std::span<const int64_t> relative_positions, bool bi
                             int64_t max_distance);
 
 // n x m bias matrix bias[bucket(key_pos[j] - query_pos[i])] (one head).
-Matrix t5_bias_matrix(std::span<const int64_t> query_pos, std::span<const int64_t> key_pos, bool bidirectional,
-                      int num_buckets, int64_t max_distance, std::span<const double> bias);
+Matrix t5_bias_matrix(std::span<const int64_t> query_pos, std::span<const int64_t> key_pos, bool bidirectional, int num_buckets,
+                      int64_t max_distance, std::span<const double> bias);
 
 }  // namespace posenc

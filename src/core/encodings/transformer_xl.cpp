@@ -7,9 +7,8 @@
 
 namespace posenc {
 
-XlTerms transformer_xl_terms(const Matrix& q, const Matrix& k, std::span<const int64_t> qpos,
-                             std::span<const int64_t> kpos, const Vector& u, const Vector& v,
-                             const Matrix& r_proj, double base) {
+XlTerms transformer_xl_terms(const Matrix& q, const Matrix& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
+                             const Vector& u, const Vector& v, const Matrix& r_proj, double base) {
   const Eigen::Index d = q.cols(), n = q.rows(), m = k.rows();
   require(k.cols() == d, "k", "k must have as many columns as q");
   require(d % 2 == 0, "q", "Transformer-XL needs an even width d (sinusoidal R)");
@@ -20,7 +19,7 @@ XlTerms transformer_xl_terms(const Matrix& q, const Matrix& k, std::span<const i
   t.content_content = q * k.transpose();
   t.global_content = (k * u).transpose().replicate(n, 1);
   // (q_i . W R) = (W^T q_i) . R: project once per query instead of once per pair.
-  const Matrix qw = q * r_proj;             // n x d, row i = (W^T q_i)^T
+  const Matrix qw = q * r_proj;              // n x d, row i = (W^T q_i)^T
   const Vector vw = r_proj.transpose() * v;  // W^T v
   // R rows for the distinct deltas only (contiguous positions give n + m - 1 of them).
   std::unordered_map<int64_t, Eigen::Index> row_of;

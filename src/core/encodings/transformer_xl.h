@@ -12,15 +12,15 @@
 namespace posenc {
 
 struct XlTerms {
-  Matrix content_content;    // (a) q_i . k_j
-  Matrix content_position;   // (b) q_i . W_R R_{i-j}
-  Matrix global_content;     // (c) u . k_j
-  Matrix global_position;    // (d) v . W_R R_{i-j}
+  Matrix content_content;   // (a) q_i . k_j
+  Matrix content_position;  // (b) q_i . W_R R_{i-j}
+  Matrix global_content;    // (c) u . k_j
+  Matrix global_position;   // (d) v . W_R R_{i-j}
 };
 
 // Unscaled terms. q: n x d, k: m x d, u, v: d, r_proj: d x d (a Linear weight: (W R)[a] = sum_b W[a][b] R[b]).
 XlTerms transformer_xl_terms(const Matrix& q, const Matrix& k, std::span<const int64_t> query_pos,
-                             std::span<const int64_t> key_pos, const Vector& u, const Vector& v,
-                             const Matrix& r_proj, double base);
+                             std::span<const int64_t> key_pos, const Vector& u, const Vector& v, const Matrix& r_proj,
+                             double base);
 
 }  // namespace posenc

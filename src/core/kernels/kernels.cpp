@@ -65,8 +65,7 @@ RopeRow rope_row(const float* x, const float* cos, const float* sin, float* out,
 }
 }  // namespace
 
-void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
-                          float* out) {
+void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
   const int h = d / 2;
   for (int r = 0; r < n; ++r) {
     const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
@@ -103,7 +102,7 @@ GemmWorkspace& gemm_workspace() {
 // A separate, non-inlined function: V8 tiers wasm functions up as a whole, and a small hot loop on its own
 // gets the best register allocation. Each cell sums over k in order with separate mul and add (no FMA).
 __attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, const float* __restrict bp, int d,
-                                               float* __restrict c, int ldc) {
+                                                float* __restrict c, int ldc) {
   // Not unrolled over k on purpose: a 2x unrolled variant measured 1.17x (512 x 64) to 2.5x (1024 x 64)
   // slower than this loop in the same run (min over reps), presumably more live v128 values than V8 has
   // registers for.
@@ -185,8 +184,7 @@ void multiply_packed(const float* ap, const float* bp, int n, int m, int d, floa
           micro_kernel_4x8(a, b, d, c, m);
         } else {  // edge tile: compute the full tile (zero padded), copy what exists
           micro_kernel_4x8(a, b, d, tile, kNr);
-          for (int r = 0; r < rows; ++r)
-            std::copy(tile + kNr * r, tile + kNr * r + cols, c + static_cast<std::size_t>(r) * m);
+          for (int r = 0; r < rows; ++r) std::copy(tile + kNr * r, tile + kNr * r + cols, c + static_cast<std::size_t>(r) * m);
         }
       }
     }
@@ -286,8 +284,7 @@ void softmax_rows_simd128(float* X, int n, int m) {
   }
 }
 
-void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
-                         float* out) {
+void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
   const int h = d / 2;
   for (int r = 0; r < n; ++r) {
     const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
@@ -401,8 +398,7 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
     case Impl::Eigen:
       c.noalias() = (scale * a) * b.transpose();  // Eigen folds the scalar into its GEMM's alpha
       return;
-    case Impl::Portable:
-      break;
+    case Impl::Portable: break;
   }
   logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
 }
@@ -428,11 +424,8 @@ MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path) {
 #else
       break;
 #endif
-    case Impl::Eigen:
-      c.noalias() = (scale * a) * b;
-      return c;
-    case Impl::Portable:
-      break;
+    case Impl::Eigen: c.noalias() = (scale * a) * b; return c;
+    case Impl::Portable: break;
   }
   matmul_portable(a.data(), b.data(), n, m, d, scale, c.data());
   return c;
@@ -463,8 +456,8 @@ void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mul
   sin_cos_table_portable(pos, n, w, h, mult, s, c);
 }
 
-void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                   int64_t delta_min, bool accumulate, Path path) {
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
+                   bool accumulate, Path path) {
   [[maybe_unused]] const bool simd = use_simd(path);
 #if defined(__wasm_simd128__)
   if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
@@ -488,9 +481,12 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
     c.resize(static_cast<Eigen::Index>(pos.size()), h);
     s.resize(c.rows(), h);
 #if defined(__wasm_simd128__)
-    if (simd) return sin_cos_table_simd128(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+    if (simd)
+      return sin_cos_table_simd128(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling,
+                                   s.data(), c.data());
 #endif
-    sin_cos_table_portable(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(), c.data());
+    sin_cos_table_portable(pos.data(), static_cast<int>(pos.size()), freqs.inv_freq.data(), h, freqs.attention_scaling, s.data(),
+                           c.data());
   };
   tables(qpos, qc, qs);
   // Self-attention (the views' case): the key positions are the query positions, so reuse the tables
@@ -503,16 +499,20 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
       const MatrixF xr = x.leftCols(rd);
       MatrixF outr(x.rows(), rd);
 #if defined(__wasm_simd128__)
-      if (simd) rope_rotate_simd128(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      if (simd)
+        rope_rotate_simd128(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
       else
 #endif
-      rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+        rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout,
+                             outr.data());
       out.leftCols(rd) = outr;
       out.rightCols(d - rd) = x.rightCols(d - rd);
       return;
     }
 #if defined(__wasm_simd128__)
-    if (simd) return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+    if (simd)
+      return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout,
+                                 out.data());
 #endif
     rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
   };

@@ -39,10 +39,8 @@ void add_simd128(float* dst, const float* src, std::size_t count);
 void softmax_rows_portable(float* X, int n, int m);
 void softmax_rows_simd128(float* X, int n, int m);
 // out = x rotated per row: pair p uses cos[r * d/2 + p], sin[r * d/2 + p] (half or interleaved pairs).
-void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
-                          float* out);
-void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout,
-                         float* out);
+void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
+void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
 
 // Dispatchers.
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C);
@@ -73,8 +71,8 @@ void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const i
 void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
                            int64_t delta_min, bool accumulate);
 #endif
-void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                   int64_t delta_min, bool accumulate);
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
+                   bool accumulate);
 
 // Gather of a GEMM result by relative position (Shaw's a^K, DeBERTa's c2p / p2c, Transformer-XL's (b)):
 // C[i][j] = G[r][index_by_delta[kpos[j] - qpos[i] - delta_min]] with r = i (rows_by_query) or r = j.
@@ -94,16 +92,15 @@ std::pair<int64_t, int64_t> delta_range(std::span<const int64_t> qpos, std::span
 enum class Path { Portable, Simd128, Best };
 
 // The whole n x m RoPE score job: rotate q and k at their positions, then scale * Q' K'^T.
-MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos,
-                    std::span<const int64_t> key_pos, const RopeFrequencies& freqs, RopeLayout layout, float scale,
-                    Path path = Path::Best);
-inline MatrixF rope_logits_portable(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp,
-                                    std::span<const int64_t> kp, const RopeFrequencies& f, RopeLayout l, float s) {
+MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,
+                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path = Path::Best);
+inline MatrixF rope_logits_portable(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp, std::span<const int64_t> kp,
+                                    const RopeFrequencies& f, RopeLayout l, float s) {
   return rope_logits(q, k, qp, kp, f, l, s, Path::Portable);
 }
 #if defined(__wasm_simd128__)
-inline MatrixF rope_logits_simd128(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp,
-                                   std::span<const int64_t> kp, const RopeFrequencies& f, RopeLayout l, float s) {
+inline MatrixF rope_logits_simd128(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp, std::span<const int64_t> kp,
+                                   const RopeFrequencies& f, RopeLayout l, float s) {
   return rope_logits(q, k, qp, kp, f, l, s, Path::Simd128);
 }
 #endif
@@ -117,8 +114,8 @@ MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path = Path
 void add(MatrixF& dst, const MatrixF& src, Path path = Path::Best);
 void softmax_in_place(MatrixF& x, Path path = Path::Best);
 void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path);
-void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                   int64_t delta_min, bool accumulate, Path path);
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
+                   bool accumulate, Path path);
 
 // Row softmax of a copy.
 MatrixF softmax(const MatrixF& logits, Path path = Path::Best);

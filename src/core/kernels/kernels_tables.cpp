@@ -134,8 +134,8 @@ void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const in
 }
 #endif
 
-void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                   int64_t delta_min, bool accumulate) {
+void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
+                   bool accumulate) {
 #if defined(__wasm_simd128__)
   fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
 #else

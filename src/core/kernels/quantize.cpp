@@ -71,8 +71,7 @@ void quantize_simd128(const float* x, std::size_t count, float lo, float inv_ste
     return wasm_v128_bitselect(wasm_i32x4_trunc_sat_f32x4(t), code_masked, wasm_f32x4_lt(v, vmasked));
   };
   std::size_t i = 0;
-  for (; i + 8 <= count; i += 8)
-    wasm_v128_store(dst + i, wasm_u16x8_narrow_i32x4(codes(x + i), codes(x + i + 4)));
+  for (; i + 8 <= count; i += 8) wasm_v128_store(dst + i, wasm_u16x8_narrow_i32x4(codes(x + i), codes(x + i + 4)));
   quantize_portable(x + i, count - i, lo, inv_step, masked, dst + i);
 }
 #endif

@@ -12,8 +12,20 @@ namespace {
 
 // GGUF value types (ggml/include/gguf.h, enum gguf_type).
 enum GgufType : uint32_t {
-  kU8 = 0, kI8 = 1, kU16 = 2, kI16 = 3, kU32 = 4, kI32 = 5, kF32 = 6, kBool = 7, kString = 8, kArray = 9,
-  kU64 = 10, kI64 = 11, kF64 = 12, kTypeCount = 13
+  kU8 = 0,
+  kI8 = 1,
+  kU16 = 2,
+  kI16 = 3,
+  kU32 = 4,
+  kI32 = 5,
+  kF32 = 6,
+  kBool = 7,
+  kString = 8,
+  kArray = 9,
+  kU64 = 10,
+  kI64 = 11,
+  kF64 = 12,
+  kTypeCount = 13
 };
 
 const char* type_name(uint32_t t) {
@@ -27,12 +39,19 @@ constexpr uint64_t kMaxValueString = uint64_t{1} << 30;
 // Smallest encoding of one value of a type, for bounding counts before anything is allocated.
 uint64_t min_size(uint32_t t) {
   switch (t) {
-    case kU8: case kI8: case kBool: return 1;
-    case kU16: case kI16: return 2;
-    case kU32: case kI32: case kF32: return 4;
-    case kU64: case kI64: case kF64: return 8;
-    case kString: return 8;      // length prefix
-    case kArray: return 4 + 8;   // element type + count
+    case kU8:
+    case kI8:
+    case kBool: return 1;
+    case kU16:
+    case kI16: return 2;
+    case kU32:
+    case kI32:
+    case kF32: return 4;
+    case kU64:
+    case kI64:
+    case kF64: return 8;
+    case kString: return 8;     // length prefix
+    case kArray: return 4 + 8;  // element type + count
   }
   return 1;
 }
@@ -62,9 +81,8 @@ class Cursor {
 
   void need(uint64_t n, const std::string& what) const {
     if (n > remaining())
-      throw GgufTruncated("gguf", "truncated GGUF header: " + what + " needs " + std::to_string(n) +
-                                      " bytes at offset " + std::to_string(pos_) + ", only " +
-                                      std::to_string(remaining()) + " left");
+      throw GgufTruncated("gguf", "truncated GGUF header: " + what + " needs " + std::to_string(n) + " bytes at offset " +
+                                      std::to_string(pos_) + ", only " + std::to_string(remaining()) + " left");
   }
   void skip(uint64_t n, const std::string& what) {
     need(n, what);
@@ -100,19 +118,19 @@ ConfigValue read_value(Cursor& c, uint32_t type, const std::string& key, int dep
 ConfigValue read_array(Cursor& c, const std::string& key, int depth) {
   const uint64_t at = c.offset();
   if (depth >= kGgufMaxArrayDepth)
-    throw InvalidArgument(key, "GGUF key '" + key + "': arrays nested deeper than " +
-                                   std::to_string(kGgufMaxArrayDepth) + " levels at offset " + std::to_string(at));
+    throw InvalidArgument(key, "GGUF key '" + key + "': arrays nested deeper than " + std::to_string(kGgufMaxArrayDepth) +
+                                   " levels at offset " + std::to_string(at));
   const uint32_t et = c.read<uint32_t>("array element type of '" + key + "'");
   if (et >= kTypeCount)
-    throw InvalidArgument(key, "GGUF key '" + key + "': unknown array element type " + std::to_string(et) +
-                                   " at offset " + std::to_string(at));
+    throw InvalidArgument(
+        key, "GGUF key '" + key + "': unknown array element type " + std::to_string(et) + " at offset " + std::to_string(at));
   const uint64_t n = c.read<uint64_t>("array length of '" + key + "'");
   // Each element takes at least min_size bytes: the remaining bytes cannot hold this count (a longer prefix
   // of the file might).
   if (n > c.remaining() / min_size(et))
     throw GgufTruncated(key, "GGUF key '" + key + "': array of " + std::to_string(n) + " " + type_name(et) +
-                                   " values cannot fit in the " + std::to_string(c.remaining()) +
-                                   " bytes left (offset " + std::to_string(at) + ")");
+                                 " values cannot fit in the " + std::to_string(c.remaining()) + " bytes left (offset " +
+                                 std::to_string(at) + ")");
   const bool keep = n <= kGgufMaxKeptArray;
   ConfigValue::Array items;
   if (keep) items.reserve(n);
@@ -137,8 +155,8 @@ ConfigValue read_value(Cursor& c, uint32_t type, const std::string& key, int dep
       const uint64_t at = c.offset();
       const uint8_t b = c.read<uint8_t>(what);
       if (b > 1)
-        throw InvalidArgument(key, "GGUF key '" + key + "': bool byte " + std::to_string(b) + " at offset " +
-                                       std::to_string(at) + " is neither 0 nor 1");
+        throw InvalidArgument(key, "GGUF key '" + key + "': bool byte " + std::to_string(b) + " at offset " + std::to_string(at) +
+                                       " is neither 0 nor 1");
       return ConfigValue::boolean(b == 1);
     }
     case kString: return ConfigValue::string(c.string(what, kMaxValueString));
@@ -198,8 +216,8 @@ class Meta {
       }
       return mx;
     }
-    throw InvalidArgument(k, "GGUF key '" + k + "' must be an integer or a per-layer array, not " +
-                                 ConfigValue::kind_name(v->kind()));
+    throw InvalidArgument(
+        k, "GGUF key '" + k + "' must be an integer or a per-layer array, not " + ConfigValue::kind_name(v->kind()));
   }
   std::optional<std::string> string(const std::string& k) const {
     const ConfigValue* v = get(k);
@@ -216,8 +234,8 @@ class Meta {
 
 int in_range(int64_t v, int64_t lo, int64_t hi, const std::string& k) {
   if (v < lo || v > hi)
-    throw InvalidArgument(k, "GGUF key '" + k + "' = " + std::to_string(v) + " must be in [" + std::to_string(lo) +
-                                 ", " + std::to_string(hi) + "]");
+    throw InvalidArgument(k, "GGUF key '" + k + "' = " + std::to_string(v) + " must be in [" + std::to_string(lo) + ", " +
+                                 std::to_string(hi) + "]");
   return static_cast<int>(v);
 }
 
@@ -249,7 +267,7 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
   // A key/value takes at least 8 (key length) + 1 (key) + 4 (type) + 1 (value) bytes.
   if (kv_count > c.remaining() / 14)
     throw GgufTruncated("gguf", "GGUF metadata count " + std::to_string(kv_count) + " cannot fit in the " +
-                                      std::to_string(c.remaining()) + " bytes read");
+                                    std::to_string(c.remaining()) + " bytes read");
   std::set<std::string> seen;
   for (uint64_t i = 0; i < kv_count; ++i) {
     const uint64_t at = c.offset();
@@ -258,13 +276,12 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     if (printable(key) != key)
       throw InvalidArgument("gguf", "GGUF key #" + std::to_string(i) + " at offset " + std::to_string(at) +
                                         " holds a control byte: '" + printable(key) + "'");
-    if (!seen.insert(key).second)
-      throw InvalidArgument(key, "duplicate GGUF key '" + key + "' at offset " + std::to_string(at));
+    if (!seen.insert(key).second) throw InvalidArgument(key, "duplicate GGUF key '" + key + "' at offset " + std::to_string(at));
     const uint64_t type_at = c.offset();
     const uint32_t type = c.read<uint32_t>("type of '" + key + "'");
     if (type >= kTypeCount)
-      throw InvalidArgument(key, "GGUF key '" + key + "': unknown value type " + std::to_string(type) + " at offset " +
-                                     std::to_string(type_at));
+      throw InvalidArgument(
+          key, "GGUF key '" + key + "': unknown value type " + std::to_string(type) + " at offset " + std::to_string(type_at));
     ConfigValue v = read_value(c, type, key, 0);
     h.metadata.as_object().emplace_back(std::move(key), std::move(v));
   }
@@ -279,8 +296,8 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     const std::string what = "tensor info #" + std::to_string(i);
     std::string name = c.string("name of " + what, kGgufMaxKeyLength);
     if (printable(name) != name)
-      throw InvalidArgument("gguf", "GGUF " + what + " at offset " + std::to_string(at) +
-                                        " has a name with a control byte: '" + printable(name) + "'");
+      throw InvalidArgument("gguf", "GGUF " + what + " at offset " + std::to_string(at) + " has a name with a control byte: '" +
+                                        printable(name) + "'");
     const uint32_t n_dims = c.read<uint32_t>("dimension count of tensor '" + name + "'");
     if (n_dims > kGgufMaxTensorDims)
       throw InvalidArgument("gguf", "GGUF tensor '" + name + "' at offset " + std::to_string(at) + " has " +
@@ -294,20 +311,22 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
 
 std::optional<std::string> llama_cpp_rope_type(const std::string& a) {
   // llama.cpp src/llama-model.cpp llama_model_rope_type; names as LLM_ARCH_NAMES in src/llama-arch.cpp.
-  if (in(a, {"clip", "gpt2", "gptj", "mpt", "refact", "bloom", "mamba", "mamba2", "jamba", "jina-bert-v2", "t5",
-             "t5encoder", "jais", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", "wavtokenizer-dec", "nemotron_h"}))
+  if (in(a, {"clip", "gpt2", "gptj", "mpt", "refact", "bloom", "mamba", "mamba2", "jamba", "jina-bert-v2", "t5", "t5encoder",
+             "jais", "rwkv6", "rwkv6qwen2", "rwkv7", "arwkv7", "wavtokenizer-dec", "nemotron_h"}))
     return "none";
-  if (in(a, {"llama", "llada", "llama4", "deci", "baichuan", "starcoder", "internlm2", "minicpm", "xverse",
-             "command-r", "cohere2", "olmo", "arctic", "deepseek", "deepseek2", "plm", "chatglm", "glm4", "granite",
-             "granitemoe", "granitehybrid", "chameleon", "bailingmoe", "neo-bert", "smollm3", "arcee", "ernie4_5",
-             "ernie4_5-moe"}))
+  if (in(a, {"llama",     "llada",      "llama4",    "deci",    "baichuan", "starcoder",  "internlm2",
+             "minicpm",   "xverse",     "command-r", "cohere2", "olmo",     "arctic",     "deepseek",
+             "deepseek2", "plm",        "chatglm",   "glm4",    "granite",  "granitemoe", "granitehybrid",
+             "chameleon", "bailingmoe", "neo-bert",  "smollm3", "arcee",    "ernie4_5",   "ernie4_5-moe"}))
     return "norm";
-  if (in(a, {"falcon", "falcon-h1", "grok", "dbrx", "bert", "jina-bert-v3", "nomic-bert", "nomic-bert-moe",
-             "stablelm", "bitnet", "qwen", "qwen2", "dream", "qwen2moe", "qwen3", "qwen3moe", "qwen3next",
-             "llada-moe", "olmo2", "olmoe", "phi2", "phi3", "phimoe", "plamo", "plamo2", "gemma", "gemma2", "gemma3",
-             "gemma3n", "gemma-embedding", "starcoder2", "openelm", "gptneox", "codeshell", "orion", "nemotron",
-             "exaone", "exaone4", "minicpm3", "bailingmoe2", "dots1", "hunyuan-moe", "gpt-oss", "hunyuan-dense",
-             "lfm2", "lfm2moe", "smallthinker", "glm4moe", "seed_oss", "grovemoe", "apertus"}))
+  if (in(a, {"falcon",         "falcon-h1",       "grok",       "dbrx",      "bert",         "jina-bert-v3", "nomic-bert",
+             "nomic-bert-moe", "stablelm",        "bitnet",     "qwen",      "qwen2",        "dream",        "qwen2moe",
+             "qwen3",          "qwen3moe",        "qwen3next",  "llada-moe", "olmo2",        "olmoe",        "phi2",
+             "phi3",           "phimoe",          "plamo",      "plamo2",    "gemma",        "gemma2",       "gemma3",
+             "gemma3n",        "gemma-embedding", "starcoder2", "openelm",   "gptneox",      "codeshell",    "orion",
+             "nemotron",       "exaone",          "exaone4",    "minicpm3",  "bailingmoe2",  "dots1",        "hunyuan-moe",
+             "gpt-oss",        "hunyuan-dense",   "lfm2",       "lfm2moe",   "smallthinker", "glm4moe",      "seed_oss",
+             "grovemoe",       "apertus"}))
     return "neox";
   if (a == "qwen2vl") return "mrope";
   if (in(a, {"qwen3vl", "qwen3vlmoe"})) return "imrope";  // LLAMA_ROPE_TYPE_IMROPE (interleaved sections)
@@ -335,8 +354,8 @@ void gguf_layers(const std::string& arch, const Meta& m, int64_t block_count, Mo
     swa = m.integer(wk);
     if (swa) in_range(*swa, 0, kMaxLength, wk);
   }
-  int swa_period = 0;       // set_swa_pattern(p): layer il is sliding iff il % p < p - 1
-  int nope_step = 0;        // n_no_rope_layer_step: layer il has no RoPE iff (il + 1) % step == 0
+  int swa_period = 0;  // set_swa_pattern(p): layer il is sliding iff il % p < p - 1
+  int nope_step = 0;   // n_no_rope_layer_step: layer il has no RoPE iff (il + 1) % step == 0
   bool chunked = false, sinks = false, rope_only_swa = false, temperature = false;
   if (arch == "llama4") {
     // llama-model.cpp: attention.sliding_window absent or nonzero -> chunked attention of 8192 on the RoPE
@@ -395,8 +414,8 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
   const Meta m(h.metadata, arch);
   const auto rope_type = llama_cpp_rope_type(arch);
   if (!rope_type)
-    throw InvalidArgument("general.architecture", "architecture '" + printable(arch) +
-                                                      "' is not in llama.cpp's llama_model_rope_type table");
+    throw InvalidArgument("general.architecture",
+                          "architecture '" + printable(arch) + "' is not in llama.cpp's llama_model_rope_type table");
 
   ModelPosition out;
   out.model_type = arch;
@@ -480,8 +499,8 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
     }
     if (v[3] != 0) throw InvalidArgument(sk, "GGUF key '" + sk + "': a nonzero 4th (extra) section is not modelled");
     if (v[0] + v[1] + v[2] != r.rotary_dim / 2)
-      throw InvalidArgument(sk, "GGUF key '" + sk + "' t + h + w must equal rope.dimension_count / 2 = " +
-                                    std::to_string(r.rotary_dim / 2));
+      throw InvalidArgument(
+          sk, "GGUF key '" + sk + "' t + h + w must equal rope.dimension_count / 2 = " + std::to_string(r.rotary_dim / 2));
     r.mrope_section = {v[0], v[1], v[2]};
     r.mrope_interleaved = *rope_type == "imrope";
     r.layout = RopeLayout::Half;
@@ -529,8 +548,8 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
                           "LongRoPE GGUFs keep their short/long factors in tensors (rope_factors_short/long), which "
                           "posenc never reads; load the model's config.json instead");
   } else {
-    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" +
-                                                          printable(stype) + "' is not one of none, linear, yarn, longrope");
+    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" + printable(stype) +
+                                                          "' is not one of none, linear, yarn, longrope");
   }
   s.seq_len = std::nullopt;
   (void)seq_len;  // none of the GGUF scalings depends on the current length

@@ -170,12 +170,12 @@ int checked_dim(int64_t v, const std::string& field, const char* what) {
 Dims read_dims(const Reader& r, const std::string& model_type) {
   Dims d;
   const char* heads_key = "num_attention_heads";
-  const auto heads = first_of<int64_t>(r, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, &Reader::integer,
-                                       &heads_key);
-  if (!heads) throw InvalidArgument(r.path("num_attention_heads"), "missing " + r.path("num_attention_heads") +
-                                                                       " (or n_head / num_heads / n_heads)");
-  if (*heads < 1 || *heads > kMaxHeads)
-    throw InvalidArgument(r.path(heads_key), r.path(heads_key) + " must be in [1, 1024]");
+  const auto heads =
+      first_of<int64_t>(r, {"num_attention_heads", "n_head", "num_heads", "n_heads"}, &Reader::integer, &heads_key);
+  if (!heads)
+    throw InvalidArgument(r.path("num_attention_heads"),
+                          "missing " + r.path("num_attention_heads") + " (or n_head / num_heads / n_heads)");
+  if (*heads < 1 || *heads > kMaxHeads) throw InvalidArgument(r.path(heads_key), r.path(heads_key) + " must be in [1, 1024]");
   d.num_heads = static_cast<int>(*heads);
 
   // Multi-head latent attention (DeepSeek-V2/V3): q.k spans the no-RoPE and the RoPE part of each head.
@@ -193,14 +193,11 @@ Dims read_dims(const Reader& r, const std::string& model_type) {
     d.head_dim = checked_dim(*dkv, r.path("d_kv"), "d_kv");
   } else {
     const char* hidden_key = "hidden_size";
-    const auto hidden =
-        first_of<int64_t>(r, {"hidden_size", "n_embd", "n_embed", "d_model"}, &Reader::integer, &hidden_key);
+    const auto hidden = first_of<int64_t>(r, {"hidden_size", "n_embd", "n_embed", "d_model"}, &Reader::integer, &hidden_key);
     if (!hidden)
-      throw InvalidArgument(r.path("hidden_size"),
-                            "missing " + r.path("hidden_size") + " (or head_dim / n_embd / d_model)");
+      throw InvalidArgument(r.path("hidden_size"), "missing " + r.path("hidden_size") + " (or head_dim / n_embd / d_model)");
     if (*hidden < 1 || *hidden % d.num_heads != 0)
-      throw InvalidArgument(r.path(hidden_key), r.path(hidden_key) + " must be a positive multiple of " +
-                                                    r.path(heads_key));
+      throw InvalidArgument(r.path(hidden_key), r.path(hidden_key) + " must be a positive multiple of " + r.path(heads_key));
     d.head_dim = checked_dim(*hidden / d.num_heads, r.path(hidden_key), "hidden_size / num_attention_heads");
   }
   d.rotary_dim = d.head_dim;
@@ -241,8 +238,8 @@ int read_rotary_dim(const Reader& r, const std::optional<Reader>& rope_params, c
 
 // One rope parameter dict (v4 rope_scaling or v5 rope_parameters / one layer type's entry) -> RopeScaling.
 // `top` is the whole config (for max_position_embeddings and Phi-3's top-level original length).
-RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int64_t max_pos,
-                         std::optional<int64_t> seq_len, std::string& rope_type_out) {
+RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int64_t max_pos, std::optional<int64_t> seq_len,
+                         std::string& rope_type_out) {
   RopeScaling s;
   std::string type = "default";
   const char* type_key = "rope_type";
@@ -265,16 +262,15 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
   // parameters' own, then max_position_embeddings.
   int64_t original = max_pos;
   if (p && p->has("original_max_position_embeddings")) original = *p->integer("original_max_position_embeddings");
-  if (top.has("original_max_position_embeddings") &&
-      (type == "longrope" || type == "yarn" || type == "llama3"))
+  if (top.has("original_max_position_embeddings") && (type == "longrope" || type == "yarn" || type == "llama3"))
     original = *top.integer("original_max_position_embeddings");
 
   auto factor_or = [&](std::optional<double> dflt) -> double {
     if (p && p->has("factor")) return *p->number("factor");
     if (dflt) return *dflt;
-    throw InvalidArgument(p ? p->path("factor") : top.path("rope_scaling.factor"),
-                          "missing " + (p ? p->path("factor") : top.path("rope_scaling.factor")) + " for rope_type '" +
-                              type + "'");
+    throw InvalidArgument(
+        p ? p->path("factor") : top.path("rope_scaling.factor"),
+        "missing " + (p ? p->path("factor") : top.path("rope_scaling.factor")) + " for rope_type '" + type + "'");
   };
   if (type == "default" || type == "none") {
     s.type = RopeScalingType::None;
@@ -318,8 +314,7 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
     const auto lo = p->number("low_freq_factor");
     const auto hi = p->number("high_freq_factor");
     if (!lo) throw InvalidArgument(p->path("low_freq_factor"), "missing " + p->path("low_freq_factor") + " for llama3");
-    if (!hi)
-      throw InvalidArgument(p->path("high_freq_factor"), "missing " + p->path("high_freq_factor") + " for llama3");
+    if (!hi) throw InvalidArgument(p->path("high_freq_factor"), "missing " + p->path("high_freq_factor") + " for llama3");
     s.low_freq_factor = *lo;
     s.high_freq_factor = *hi;
   } else if (type == "proportional") {
@@ -328,7 +323,8 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
     s.factor = factor_or(1.0);
   } else {
     const std::string f = p ? p->path(type_key) : top.path("rope_scaling.rope_type");
-    throw InvalidArgument(f, f + " '" + type + "' is not a transformers rope_type (default, linear, dynamic, yarn, "
+    throw InvalidArgument(f, f + " '" + type +
+                                 "' is not a transformers rope_type (default, linear, dynamic, yarn, "
                                  "longrope, llama3, proportional; mrope = default)");
   }
   return s;
@@ -345,9 +341,9 @@ auto blame(const std::string& where, F&& f) {
   });
 }
 
-ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, const std::string& params_path,
-                    double base, const Dims& dims, int64_t max_pos, std::optional<int64_t> seq_len,
-                    RopeLayout layout, double softmax_base_scale, bool interleaved_mrope_default) {
+ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, const std::string& params_path, double base,
+                    const Dims& dims, int64_t max_pos, std::optional<int64_t> seq_len, RopeLayout layout,
+                    double softmax_base_scale, bool interleaved_mrope_default) {
   ModelRope m;
   std::string rope_type;
   m.scaling = read_scaling(params, top, max_pos, seq_len, rope_type);
@@ -356,7 +352,8 @@ ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, cons
   if (m.scaling.type == RopeScalingType::Proportional) {
     // p-RoPE spans the whole head: partial_rotary_factor says how many of its pairs get a nonzero frequency.
     m.scaling.partial_rotary_factor = static_cast<double>(m.rotary_dim) / dims.head_dim;
-    if (params && params->has("partial_rotary_factor")) m.scaling.partial_rotary_factor = *params->number("partial_rotary_factor");
+    if (params && params->has("partial_rotary_factor"))
+      m.scaling.partial_rotary_factor = *params->number("partial_rotary_factor");
     else if (top.has("partial_rotary_factor")) m.scaling.partial_rotary_factor = *top.number("partial_rotary_factor");
     m.rotary_dim = dims.head_dim;
   }
@@ -372,8 +369,8 @@ ModelRope make_rope(const Reader& top, const std::optional<Reader>& params, cons
         sum += v;
       }
       if (sum != m.rotary_dim / 2)
-        throw InvalidArgument(f, f + " must sum to rotary_dim / 2 = " + std::to_string(m.rotary_dim / 2) +
-                                     " (it sums to " + std::to_string(sum) + ")");
+        throw InvalidArgument(f, f + " must sum to rotary_dim / 2 = " + std::to_string(m.rotary_dim / 2) + " (it sums to " +
+                                     std::to_string(sum) + ")");
       for (int64_t v : *sec) m.mrope_section.push_back(static_cast<int>(v));
       m.mrope_interleaved = params->boolean("mrope_interleaved").value_or(interleaved_mrope_default);
     } else if (params->has("mrope_interleaved")) {
@@ -405,8 +402,8 @@ double read_base(const Reader& r, const std::optional<Reader>& params, double df
 }
 
 int64_t read_max_positions(const Reader& r, const char** which = nullptr) {
-  const auto v = first_of<int64_t>(r, {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"},
-                                   &Reader::integer, which);
+  const auto v =
+      first_of<int64_t>(r, {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}, &Reader::integer, which);
   if (!v) return 0;
   if (*v < 1 || *v > kMaxLength) {
     const std::string k = r.path(which && *which ? *which : "max_position_embeddings");
@@ -414,7 +411,6 @@ int64_t read_max_positions(const Reader& r, const char** which = nullptr) {
   }
   return *v;
 }
-
 
 // ---- per-layer layout (layer_types and the keys each modeling file derives it from)
 
@@ -427,12 +423,11 @@ int64_t checked_window(const Reader& r, const char* key) {
 
 void read_layers(const Reader& r, const std::string& mt, const std::optional<Reader>& params, ModelPosition& out) {
   const char* n_key = "num_hidden_layers";
-  const auto n = first_of<int64_t>(r, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, &Reader::integer,
-                                   &n_key);
+  const auto n = first_of<int64_t>(r, {"num_hidden_layers", "n_layer", "num_layers", "n_layers"}, &Reader::integer, &n_key);
   // Keys that shape the layers but are moot for this config are still looked at: their rule was applied.
-  for (const char* k : {"layer_types", "sliding_window", "use_sliding_window", "max_window_layers",
-                        "sliding_window_pattern", "no_rope_layers", "no_rope_layer_interval", "attention_chunk_size",
-                        "full_attention_interval", "attn_temperature_tuning", "floor_scale", "attn_scale"})
+  for (const char* k : {"layer_types", "sliding_window", "use_sliding_window", "max_window_layers", "sliding_window_pattern",
+                        "no_rope_layers", "no_rope_layer_interval", "attention_chunk_size", "full_attention_interval",
+                        "attn_temperature_tuning", "floor_scale", "attn_scale"})
     r.mark(k);
   if (!n) return;
   if (*n < 1 || *n > 65536) r.fail(n_key, "must be in [1, 65536]");
@@ -440,8 +435,7 @@ void read_layers(const Reader& r, const std::string& mt, const std::optional<Rea
   out.num_hidden_layers = layers;
   auto count_check = [&](const char* key, std::size_t size) {
     if (static_cast<int64_t>(size) != layers)
-      r.fail(key, "must have num_hidden_layers = " + std::to_string(layers) + " entries (it has " +
-                      std::to_string(size) + ")");
+      r.fail(key, "must have num_hidden_layers = " + std::to_string(layers) + " entries (it has " + std::to_string(size) + ")");
   };
 
   // RoPE or NoPE per layer: no_rope_layers (1 = RoPE, 0 = none; SmolLM3, Llama 4), else no_rope_layer_interval
@@ -494,8 +488,8 @@ void read_layers(const Reader& r, const std::string& mt, const std::optional<Rea
     const int64_t pattern = r.integer("sliding_window_pattern").value_or(dflt);
     if (pattern < 1 || pattern > 65536) r.fail("sliding_window_pattern", "must be in [1, 65536]");
     for (int i = 0; i < layers; ++i) kind[i] = (i + 1) % pattern != 0 ? LayerAttention::Sliding : LayerAttention::Full;
-  } else if (r.has("use_sliding_window") || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen2_vl",
-                                                          "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text"})) {
+  } else if (r.has("use_sliding_window") || is_one_of(mt, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen2_vl", "qwen2_5_vl",
+                                                           "qwen2_vl_text", "qwen2_5_vl_text"})) {
     // Qwen2Config and kin: sliding_window only if use_sliding_window (default false), on layers >= max_window_layers.
     if (r.boolean("use_sliding_window").value_or(false) && window > 0) {
       const int64_t from = r.integer("max_window_layers").value_or(0);
@@ -535,9 +529,9 @@ void read_layers(const Reader& r, const std::string& mt, const std::optional<Rea
     if (!(beta_scale.beta >= 0 && beta_scale.beta <= 1e3)) params->fail("llama_4_scaling_beta", "must be in [0, 1000]");
     const auto orig = params->integer("original_max_position_embeddings");
     if (!orig)
-      throw InvalidArgument(params->path("original_max_position_embeddings"),
-                            "missing " + params->path("original_max_position_embeddings") +
-                                " (llama_4_scaling_beta divides positions by it)");
+      throw InvalidArgument(
+          params->path("original_max_position_embeddings"),
+          "missing " + params->path("original_max_position_embeddings") + " (llama_4_scaling_beta divides positions by it)");
     if (*orig < 1 || *orig > kMaxLength) params->fail("original_max_position_embeddings", "must be in [1, 2^30]");
     beta_scale.original_max_position_embeddings = *orig;
   }
@@ -572,12 +566,47 @@ void read_layers(const Reader& r, const std::string& mt, const std::optional<Rea
 bool is_positional_key(const std::string& key) {
   std::string k = key;
   std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* w : {"rope", "rotary", "position", "nope", "chunk", "window", "sink", "temperature", "attn_scale",
-                        "floor_scale", "theta", "alibi", "layer_types", "swa", "mscale", "yarn", "rope_freq", "freq_base", "base_freq", "inv_freq",
-                        "freq_scale", "relative_attention",
-                        "bucket", "context", "max_seq", "seq_len", "seq_length", "n_positions", "n_ctx", "partial_rotary",
-                        "query_pre_attn_scalar", "sliding", "attention_interval", "layer_interval", "attention_type",
-                        "layers_block_type", "interleaved_layers", "hybrid_override_pattern", "attn_type", "global_attn", "local_attn"})
+  for (const char* w : {"rope",
+                        "rotary",
+                        "position",
+                        "nope",
+                        "chunk",
+                        "window",
+                        "sink",
+                        "temperature",
+                        "attn_scale",
+                        "floor_scale",
+                        "theta",
+                        "alibi",
+                        "layer_types",
+                        "swa",
+                        "mscale",
+                        "yarn",
+                        "rope_freq",
+                        "freq_base",
+                        "base_freq",
+                        "inv_freq",
+                        "freq_scale",
+                        "relative_attention",
+                        "bucket",
+                        "context",
+                        "max_seq",
+                        "seq_len",
+                        "seq_length",
+                        "n_positions",
+                        "n_ctx",
+                        "partial_rotary",
+                        "query_pre_attn_scalar",
+                        "sliding",
+                        "attention_interval",
+                        "layer_interval",
+                        "attention_type",
+                        "layers_block_type",
+                        "interleaved_layers",
+                        "hybrid_override_pattern",
+                        "attn_type",
+                        "global_attn",
+                        "local_attn"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
@@ -586,8 +615,8 @@ namespace {
 
 // Names every positional key not looked at: any key matching positional_key, and every key inside a
 // RoPE parameter object (all of its keys are positional).
-void collect_unread(const ConfigValue& v, const std::string& prefix, bool all_positional,
-                    const std::set<std::string>& seen, std::vector<std::string>& out) {
+void collect_unread(const ConfigValue& v, const std::string& prefix, bool all_positional, const std::set<std::string>& seen,
+                    std::vector<std::string>& out) {
   if (!v.is_object()) return;
   for (const auto& [k, child] : v.as_object()) {
     const std::string path = prefix + k;
@@ -624,8 +653,7 @@ double query_scale_at(const QueryScale& s, int64_t position) {
   const double p = static_cast<double>(position);
   switch (s.rule) {
     case QueryScale::Rule::None: return 1.0;
-    case QueryScale::Rule::Llama4Temperature:
-      return std::log(std::floor((p + 1.0) / s.floor_scale) + 1.0) * s.attn_scale + 1.0;
+    case QueryScale::Rule::Llama4Temperature: return std::log(std::floor((p + 1.0) / s.floor_scale) + 1.0) * s.attn_scale + 1.0;
     case QueryScale::Rule::Llama4ScalingBeta:
       return 1.0 + s.beta * std::log(1.0 + std::floor(p / static_cast<double>(s.original_max_position_embeddings)));
   }
@@ -647,8 +675,7 @@ const char* position_kind_name(PositionKind k) {
 RopeLayout hf_rope_layout(const std::string& model_type) {
   // GPT-J and CodeGen rotate_every_two; DeepSeek-V2 (view_as_complex) and V3 (apply_rotary_pos_emb_interleave).
   // Llama 4 (view_as_complex in apply_rotary_emb), Cohere / Cohere2 (rotate_half over x[..., ::2], x[..., 1::2]).
-  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "llama4", "llama4_text", "cohere",
-                             "cohere2"}))
+  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "llama4", "llama4_text", "cohere", "cohere2"}))
     return RopeLayout::Interleaved;
   return RopeLayout::Half;
 }
@@ -724,8 +751,8 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     }
     return out;
   }
-  if (is_one_of(mt, {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "opt", "gpt_bigcode",
-                     "biogpt", "camembert", "albert"})) {
+  if (is_one_of(mt, {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "opt", "gpt_bigcode", "biogpt",
+                     "camembert", "albert"})) {
     const Dims d = read_dims(r, mt);
     out.position = PositionKind::Learned;
     out.head_dim = d.head_dim;
@@ -752,8 +779,7 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   // Gemma3TextConfig max_position_embeddings).
   if (max_pos == 0 && is_one_of(mt, {"falcon", "RefinedWeb", "RefinedWebModel"})) max_pos = 2048;
   if (max_pos == 0 && mt == "gemma3_text") max_pos = 131072;
-  if (max_pos == 0)
-    throw InvalidArgument(r.path("max_position_embeddings"), "missing " + r.path("max_position_embeddings"));
+  if (max_pos == 0) throw InvalidArgument(r.path("max_position_embeddings"), "missing " + r.path("max_position_embeddings"));
   RopeLayout layout = hf_rope_layout(mt);
   // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
   if (is_one_of(mt, {"gptj", "codegen"}) && r.boolean("rotary").value_or(true) == false)
@@ -798,7 +824,8 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
       out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, dims, max_pos, seq_len, layout, softmax, mrope_il));
     }
   } else {
-    const double base = check_base(read_base(r, params, default_base), r.has("rope_theta") ? r.path("rope_theta") : params_path + "rope_theta");
+    const double base =
+        check_base(read_base(r, params, default_base), r.has("rope_theta") ? r.path("rope_theta") : params_path + "rope_theta");
     ModelRope global = make_rope(r, params, params_path, base, dims, max_pos, seq_len, layout, softmax, mrope_il);
     std::optional<double> local = r.number("rope_local_base_freq");
     if (!local && mt == "gemma3_text") local = 10000.0;  // Gemma3TextConfig default
@@ -812,8 +839,8 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     out.rope = global;
   }
   if (nested) {
-    const auto full = std::find_if(out.layers.begin(), out.layers.end(),
-                                   [](const auto& e) { return e.first == "full_attention"; });
+    const auto full =
+        std::find_if(out.layers.begin(), out.layers.end(), [](const auto& e) { return e.first == "full_attention"; });
     out.rope = full != out.layers.end() ? full->second : out.layers.front().second;
   }
   read_layers(r, mt, params, out);

@@ -22,7 +22,7 @@ struct ModelRope {
   int rotary_dim = 0;  // dims that rotate (<= head_dim); the rest pass through
   RopeLayout layout = RopeLayout::Half;
   double base = 10000.0;
-  RopeScaling scaling;  // type None = transformers' rope_type "default"
+  RopeScaling scaling;          // type None = transformers' rope_type "default"
   RopeFrequencies frequencies;  // rotary_dim/2 inv_freq and the cos/sin magnitude (attention_scaling)
   double softmax_scale = 0.0;   // what multiplies q.k: 1/sqrt(head_dim) times any model-level factor
   int64_t max_position_embeddings = 0;
@@ -54,9 +54,9 @@ struct QueryScale {
     Llama4ScalingBeta,
   };
   Rule rule = Rule::None;
-  double floor_scale = 0.0, attn_scale = 0.0;        // Llama4Temperature
-  double beta = 0.0;                                 // Llama4ScalingBeta
-  int64_t original_max_position_embeddings = 0;      // Llama4ScalingBeta
+  double floor_scale = 0.0, attn_scale = 0.0;    // Llama4Temperature
+  double beta = 0.0;                             // Llama4ScalingBeta
+  int64_t original_max_position_embeddings = 0;  // Llama4ScalingBeta
 };
 const char* query_scale_rule_name(QueryScale::Rule r);  // "none", "llama4_temperature", "llama4_scaling_beta"
 // The factor at position p (p >= 0).
@@ -65,13 +65,13 @@ double query_scale_at(const QueryScale& s, int64_t position);
 // One decoder layer as the model's modeling file runs it.
 struct LayerSpec {
   LayerAttention attention = LayerAttention::Full;
-  int64_t window = 0;     // Sliding: sliding_window; Chunked: attention_chunk_size; 0 for Full and Linear
-  bool rope = true;       // position "rope" (rotary) or "none" (NoPE layer, linear layer)
+  int64_t window = 0;  // Sliding: sliding_window; Chunked: attention_chunk_size; 0 for Full and Linear
+  bool rope = true;    // position "rope" (rotary) or "none" (NoPE layer, linear layer)
   // When ModelPosition::layers is not empty: the key of this layer's RoPE there (e.g. "sliding_attention");
   // empty: ModelPosition::rope applies (or the layer has no RoPE).
   std::string rope_key;
   QueryScale query_scale;
-  bool sinks = false;     // gpt-oss: a learned per-head sink logit joins the softmax (an extra column)
+  bool sinks = false;  // gpt-oss: a learned per-head sink logit joins the softmax (an extra column)
 };
 
 struct ModelPosition {
@@ -79,15 +79,15 @@ struct ModelPosition {
   PositionKind position = PositionKind::None;
   int head_dim = 0;
   int num_attention_heads = 0;
-  std::optional<ModelRope> rope;                        // position == Rope (the full-attention layers')
+  std::optional<ModelRope> rope;                          // position == Rope (the full-attention layers')
   std::vector<std::pair<std::string, ModelRope>> layers;  // per layer type, when layer types differ
-  std::vector<double> alibi_slopes;                     // position == Alibi: one per head
-  int t5_num_buckets = 0;                               // position == T5
+  std::vector<double> alibi_slopes;                       // position == Alibi: one per head
+  int t5_num_buckets = 0;                                 // position == T5
   int64_t t5_max_distance = 0;
-  bool t5_bidirectional = true;                         // encoder self-attention
+  bool t5_bidirectional = true;                               // encoder self-attention
   int64_t deberta_bucket_size = 0, deberta_max_position = 0;  // position == Deberta
-  int64_t learned_max_position_embeddings = 0;          // position == Learned
-  int num_hidden_layers = 0;                            // 0 when the config does not say
+  int64_t learned_max_position_embeddings = 0;                // position == Learned
+  int num_hidden_layers = 0;                                  // 0 when the config does not say
   // One entry per layer (num_hidden_layers of them) for RoPE models; empty otherwise.
   std::vector<LayerSpec> per_layer;
   // Config keys about positions (rope, rotary, position, nope, chunk, window, sink, temperature, ...) that
