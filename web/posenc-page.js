@@ -266,7 +266,8 @@
     return call('posenc_load_tensor', 'string', ['number', 'number', 'string'], [p, size, name || '']);
   }
   function loadFile(file) {
-    return ready.then(function () { return readSlice(file, Math.min(16, file.size)); }).then(function (head) {
+    // The sniff reads 4 bytes (GGUF's magic); the Check view reads 16 to tell a .npy or text from a config.
+    return ready.then(function () { return readSlice(file, Math.min(viewId() === 'check' ? 16 : 4, file.size)); }).then(function (head) {
       var h = new Uint8Array(head);
       var gguf = h.length >= 4 && h[0] === 71 && h[1] === 71 && h[2] === 85 && h[3] === 70;  // "GGUF"
       // In the Check view a .npy (its magic "\x93NUMPY"), a text or a JSON array is a tensor; a JSON
