@@ -6,10 +6,13 @@ if(NOT rc EQUAL 0 OR ids STREQUAL "")
 endif()
 string(REPLACE "\n" ";" ids "${ids}")
 list(LENGTH ids count)
+# One display number per view to start from (see tests/CMakeLists.txt: a just-freed display can linger).
+set(server ${XVFB_SERVER})
 foreach(id IN LISTS ids)
+  math(EXPR server "${server} + 1")
   set(png ${OUT}/native-view-${id}.png)
   file(REMOVE ${png})
-  execute_process(COMMAND ${XVFB_RUN} -a -s "-screen 0 1280x800x24" ${APP} --state "view=${id}" --frames 5
+  execute_process(COMMAND ${XVFB_RUN} -a -n ${server} -s "-screen 0 1280x800x24" ${APP} --state "view=${id}" --frames 5
                           --screenshot ${png} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT EXISTS ${png})
     message(FATAL_ERROR "posenc-app failed on view ${id} (${rc})")
