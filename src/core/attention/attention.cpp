@@ -71,17 +71,7 @@ struct Visitor {
   }
 
   void operator()(const DebertaPosition& p) {
-    in_position([&] {
-      validate_deberta_buckets(p.bucket_size, p.max_position);
-      return 0;
-    });
-    const int64_t s = deberta_span(p.bucket_size, p.max_position);
-    require(s >= 1, "position.max_position",
-            "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
-    require(s <= kMaxCells && 2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
-    require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key", "position.pos_key must be 2s x d");
-    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query", "position.pos_query must be 2s x d");
-    check_work((n + m) * 2 * s * d, "position.pos_key");
+    const int64_t s = detail::check_deberta(p, n, m, d);
     content("content-content");
     const Matrix c2p_all = q * p.pos_key.transpose();    // n x 2s
     const Matrix p2c_all = k * p.pos_query.transpose();  // m x 2s

@@ -9,6 +9,7 @@
 
 #include "core/attention/attention.h"
 #include "core/bounds.h"
+#include "core/encodings/deberta.h"
 #include "core/encodings/rope.h"
 #include "core/types.h"
 
@@ -47,6 +48,24 @@ void check_shaw(const ShawPosition& p, int64_t n, int64_t d) {
   require(p.key_table.rows() == 2 * K + 1 && p.key_table.cols() == d, "position.key_table",
           "position.key_table must be (2K+1) x d");
   check_work(n * (2 * K + 1) * d, "position.key_table");
+}
+
+// DeBERTa's buckets and position tables: the span s >= 1, the tables 2s x d within 2^24 entries (s bounded
+// first, so 2 s d cannot overflow: max_position has no upper limit of its own), and the work of the two
+// table products within the limit. Returns s.
+inline int64_t check_deberta(const DebertaPosition& p, int64_t n, int64_t m, int64_t d) {
+  in_position([&] {
+    validate_deberta_buckets(p.bucket_size, p.max_position);
+    return 0;
+  });
+  const int64_t s = deberta_span(p.bucket_size, p.max_position);
+  require(s >= 1, "position.max_position",
+          "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
+  require(s <= kMaxCells && 2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
+  require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key", "position.pos_key must be 2s x d");
+  require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query", "position.pos_query must be 2s x d");
+  check_work((n + m) * 2 * s * d, "position.pos_key");
+  return s;
 }
 
 // RoPE inside attention, for a head of width d: the rotary width (rotary_dim, even and in [2, d], else

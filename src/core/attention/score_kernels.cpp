@@ -131,17 +131,7 @@ struct Scorer {
   }
 
   void operator()(const DebertaPosition& p) {
-    in_position([&] {
-      validate_deberta_buckets(p.bucket_size, p.max_position);
-      return 0;
-    });
-    const int64_t s = deberta_span(p.bucket_size, p.max_position);
-    require(s >= 1, "position.max_position",
-            "position.bucket_size or position.max_position must be > 0 (the span of the position tables)");
-    require(2 * s * d <= kMaxCells, "position.pos_key", "position tables exceed 2^24 entries");
-    require(p.pos_key.rows() == 2 * s && p.pos_key.cols() == d, "position.pos_key", "position.pos_key must be 2s x d");
-    require(p.pos_query.rows() == 2 * s && p.pos_query.cols() == d, "position.pos_query", "position.pos_query must be 2s x d");
-    check_work((int64_t{n} + m) * 2 * s * d, "position.pos_key");
+    const int64_t s = detail::check_deberta(p, n, m, d);
     content("content-content");
     const MatrixF c2p_all = logits(q, to_f(p.pos_key), scale, path);    // n x 2s
     const MatrixF p2c_all = logits(k, to_f(p.pos_query), scale, path);  // m x 2s
