@@ -13,6 +13,7 @@
 #include "eval.h"
 #include "model_io/check_json.h"
 #include "model_io/config_json.h"
+#include "model_io/json_read.h"
 #include "model_io/tensor_file.h"
 
 namespace posenc::cli {
@@ -141,17 +142,8 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       ref = rope_check_reference(m, o.layer_type);
     } else if (!o.reference.empty()) {
       require(o.reference.size() <= (std::size_t{1} << 20), "reference", "--reference is larger than 1 MiB");
-      int too_deep = 0;
-      const auto cb = [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
-        if (d > 64) too_deep = 1;
-        return too_deep == 0;
-      };
-      nlohmann::json j;
-      try {
-        j = nlohmann::json::parse(o.reference, cb, true);
-      } catch (const nlohmann::json::exception&) { throw InvalidArgument("reference", "--reference is not valid JSON"); }
-      require(!too_deep, "reference", "--reference is nested deeper than 64 levels");
-      ref = read_check_reference(j);
+      ref = read_check_reference(model_io::parse_json_within_depth(o.reference, 64, "reference", "--reference is not valid JSON",
+                                                                   "--reference is nested deeper than 64 levels"));
     } else {
       throw InvalidArgument("reference", "give the reference: --config FILE or --reference JSON");
     }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/bounds.h"
+#include "model_io/json_read.h"
 
 namespace posenc::cli {
 namespace {
@@ -12,13 +13,7 @@ std::string object_name(const std::string& prefix) {
   return prefix.empty() ? "the request" : "'" + prefix.substr(0, prefix.size() - 1) + "'";
 }
 
-double to_number(const json& v, const std::string& path) {
-  // nlohmann rejects NaN/Infinity literals and overflowing literals at parse time; check anyway.
-  if (!v.is_number()) throw InvalidArgument(path, path + " must be a number");
-  const double x = v.get<double>();
-  if (!std::isfinite(x)) throw InvalidArgument(path, path + " must be finite");
-  return x;
-}
+using model_io::json_number;
 
 int64_t to_integer(const json& v, const std::string& path) {
   if (v.is_number_integer()) return v.get<int64_t>();  // number_integer
@@ -28,6 +23,15 @@ int64_t to_integer(const json& v, const std::string& path) {
     return static_cast<int64_t>(u);
   }
   throw InvalidArgument(path, path + " must be an integer");
+}
+
+// The elements of the array a, each read by `read`.
+template <class T, class F>
+std::vector<T> each_of(const json& a, F read) {
+  std::vector<T> out;
+  out.reserve(a.size());
+  for (const json& e : a) out.push_back(read(e));
+  return out;
 }
 
 }  // namespace
@@ -59,7 +63,7 @@ void Fields::forbid(const char* key, const std::string& what) const {
   if (has(key)) throw InvalidArgument(path(key), "'" + path(key) + "' is not a field of " + what);
 }
 
-double Fields::number(const char* key) const { return to_number(at(key), path(key)); }
+double Fields::number(const char* key) const { return json_number(at(key), path(key)); }
 
 std::optional<double> Fields::opt_number(const char* key) const {
   if (!has(key)) return std::nullopt;
@@ -94,24 +98,16 @@ const json& Fields::array(const char* key, const char* what) const {
 }
 
 std::vector<int64_t> Fields::int_array(const char* key) const {
-  const json& v = array(key, "integers");
   const std::string p = path(key);
-  std::vector<int64_t> out;
-  out.reserve(v.size());
-  for (const json& e : v) {
+  return each_of<int64_t>(array(key, "integers"), [&](const json& e) {
     if (!e.is_number_integer()) throw InvalidArgument(p, p + " must be an array of integers");
-    out.push_back(to_integer(e, p));
-  }
-  return out;
+    return to_integer(e, p);
+  });
 }
 
 std::vector<double> Fields::number_array(const char* key) const {
-  const json& v = array(key, "numbers");
   const std::string p = path(key);
-  std::vector<double> out;
-  out.reserve(v.size());
-  for (const json& e : v) out.push_back(to_number(e, p));
-  return out;
+  return each_of<double>(array(key, "numbers"), [&](const json& e) { return json_number(e, p); });
 }
 
 Vector Fields::vector(const char* key) const {
@@ -134,7 +130,7 @@ Matrix Fields::matrix(const char* key) const {
   for (size_t r = 0; r < rows; ++r) {
     const json& row = v[r];
     if (!row.is_array() || row.size() != cols) throw InvalidArgument(p, shape);
-    for (size_t c = 0; c < cols; ++c) m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = to_number(row[c], p);
+    for (size_t c = 0; c < cols; ++c) m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = json_number(row[c], p);
   }
   return m;
 }

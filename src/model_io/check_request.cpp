@@ -9,6 +9,7 @@
 #include "core/models/model_config.h"
 #include "core/names.h"
 #include "model_io/config_json.h"
+#include "model_io/json_read.h"
 
 namespace posenc::model_io {
 namespace {
@@ -31,13 +32,6 @@ void only_keys(const json& j, const std::string& prefix, std::initializer_list<c
   }
 }
 
-double number(const json& j, const std::string& field) {
-  if (!j.is_number()) throw InvalidArgument(field, field + " must be a number");
-  const double v = j.get<double>();
-  if (!std::isfinite(v)) throw InvalidArgument(field, field + " must be finite");
-  return v;
-}
-
 int64_t integer(const json& j, const std::string& field) {
   if (!j.is_number_integer() && !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
     throw InvalidArgument(field, field + " must be an integer");
@@ -53,7 +47,7 @@ Matrix matrix(const json& j, const std::string& field) {
   if (!j.front().is_array()) {
     if (j.size() > kMaxTensorElements) throw InvalidArgument(field, field + " has more than 2^24 numbers");
     Matrix m(1, static_cast<Eigen::Index>(j.size()));
-    for (std::size_t i = 0; i < j.size(); ++i) m(0, Eigen::Index(i)) = number(j[i], field + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < j.size(); ++i) m(0, Eigen::Index(i)) = json_number(j[i], field + "[" + std::to_string(i) + "]");
     return m;
   }
   const std::size_t cols = j.front().size();
@@ -65,7 +59,7 @@ Matrix matrix(const json& j, const std::string& field) {
     if (!row.is_array() || row.size() != cols)
       throw InvalidArgument(field, rf + " must be a row of " + std::to_string(cols) + " numbers (as " + field + "[0])");
     for (std::size_t c = 0; c < cols; ++c)
-      m(Eigen::Index(r), Eigen::Index(c)) = number(row[c], rf + "[" + std::to_string(c) + "]");
+      m(Eigen::Index(r), Eigen::Index(c)) = json_number(row[c], rf + "[" + std::to_string(c) + "]");
   }
   return m;
 }
@@ -97,20 +91,20 @@ RopeScaling read_scaling(const json& j) {
   };
   const bool needs_factor = s.type != RopeScalingType::None && !longrope;
   const bool needs_length = dynamic || yarn || longrope || llama3;
-  if (needs_factor || j.contains("factor")) s.factor = number(need("factor"), p + "factor");
+  if (needs_factor || j.contains("factor")) s.factor = json_number(need("factor"), p + "factor");
   if (needs_length || j.contains("original_max_position_embeddings"))
     s.original_max_position_embeddings =
         integer(need("original_max_position_embeddings"), p + "original_max_position_embeddings");
   if (j.contains("seq_len")) s.seq_len = integer(j["seq_len"], p + "seq_len");
-  if (j.contains("beta_fast")) s.beta_fast = number(j["beta_fast"], p + "beta_fast");
-  if (j.contains("beta_slow")) s.beta_slow = number(j["beta_slow"], p + "beta_slow");
-  if (j.contains("mscale")) s.mscale = number(j["mscale"], p + "mscale");
-  if (j.contains("mscale_all_dim")) s.mscale_all_dim = number(j["mscale_all_dim"], p + "mscale_all_dim");
+  if (j.contains("beta_fast")) s.beta_fast = json_number(j["beta_fast"], p + "beta_fast");
+  if (j.contains("beta_slow")) s.beta_slow = json_number(j["beta_slow"], p + "beta_slow");
+  if (j.contains("mscale")) s.mscale = json_number(j["mscale"], p + "mscale");
+  if (j.contains("mscale_all_dim")) s.mscale_all_dim = json_number(j["mscale_all_dim"], p + "mscale_all_dim");
   if (j.contains("truncate")) {
     if (!j["truncate"].is_boolean()) throw InvalidArgument(p + "truncate", p + "truncate must be true or false");
     s.truncate = j["truncate"].get<bool>();
   }
-  if (j.contains("attention_factor")) s.attention_factor = number(j["attention_factor"], p + "attention_factor");
+  if (j.contains("attention_factor")) s.attention_factor = json_number(j["attention_factor"], p + "attention_factor");
   if (longrope) {
     for (const char* k : {"short_factor", "long_factor"}) {
       const Matrix m = matrix(need(k), p + k);
@@ -119,8 +113,8 @@ RopeScaling read_scaling(const json& j) {
     }
   }
   if (llama3) {
-    s.low_freq_factor = number(need("low_freq_factor"), p + "low_freq_factor");
-    s.high_freq_factor = number(need("high_freq_factor"), p + "high_freq_factor");
+    s.low_freq_factor = json_number(need("low_freq_factor"), p + "low_freq_factor");
+    s.high_freq_factor = json_number(need("high_freq_factor"), p + "high_freq_factor");
   }
   return s;
 }
@@ -150,7 +144,7 @@ RopeCheckReference read_reference(const json& j) {
   if (dim < 2 || dim > 4096 || dim % 2) throw InvalidArgument("reference.dim", "reference.dim must be even and in [2, 4096]");
   r.dim = int(dim);
   if (!j.contains("base")) throw InvalidArgument("reference.base", "reference.base is missing");
-  r.base = number(j["base"], "reference.base");
+  r.base = json_number(j["base"], "reference.base");
   if (j.contains("scaling")) r.scaling = read_scaling(j["scaling"]);
   if (j.contains("layout")) {
     const auto layout = j["layout"].is_string() ? from_name<RopeLayout>(j["layout"].get<std::string>()) : std::nullopt;
@@ -163,7 +157,7 @@ RopeCheckReference read_reference(const json& j) {
       throw InvalidArgument("reference.rotary_dim", "reference.rotary_dim must be even and in [2, reference.dim]");
     r.rotary_dim = int(rd);
   }
-  if (j.contains("softmax_scale")) r.softmax_scale = number(j["softmax_scale"], "reference.softmax_scale");
+  if (j.contains("softmax_scale")) r.softmax_scale = json_number(j["softmax_scale"], "reference.softmax_scale");
   return r;
 }
 
@@ -202,8 +196,8 @@ CheckRequest read_check_request(const json& req) {
     only_keys(t, "tolerance.", {"abs", "rel"}, "tolerance (abs, rel)");
     if (!t.contains("abs") && !t.contains("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
     RopeCheckTolerance tol;
-    if (t.contains("abs")) tol.abs = number(t["abs"], "tolerance.abs");
-    if (t.contains("rel")) tol.rel = number(t["rel"], "tolerance.rel");
+    if (t.contains("abs")) tol.abs = json_number(t["abs"], "tolerance.abs");
+    if (t.contains("rel")) tol.rel = json_number(t["rel"], "tolerance.rel");
     out.input.tolerance = tol;
   }
   return out;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/bounds.h"
+#include "model_io/json_read.h"
 
 namespace posenc::model_io {
 namespace {
@@ -204,19 +205,9 @@ TensorData read_safetensors(const std::string& path, const std::string& name, co
                           field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
   const std::string header_text = read_range(path, 8, n, field);
   // The header is a flat object of objects: depth beyond 4 is refused while parsing.
-  int depth = 0;
-  bool too_deep = false;
-  const auto cb = [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
-    depth = d;
-    if (d > 4) too_deep = true;
-    return !too_deep;
-  };
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(header_text, cb, /*allow_exceptions=*/true);
-  } catch (const nlohmann::json::exception&) { throw InvalidArgument(field, field + ": malformed .safetensors header JSON"); }
-  (void)depth;
-  if (too_deep || !header.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
+  const nlohmann::json header = parse_json_within_depth(header_text, 4, field, field + ": malformed .safetensors header JSON",
+                                                        field + ": malformed .safetensors header");
+  if (!header.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
   std::vector<std::string> names;
   for (const auto& [k, v] : header.items())
     if (k != "__metadata__") names.push_back(k);
@@ -353,17 +344,9 @@ TensorData read_tensor_file(const std::string& path, const std::string& name, co
   if (ends_with(path, ".safetensors")) return read_safetensors(path, name, default_name, field);
   const std::string text = read_text_file(path, field);
   if (ends_with(path, ".json")) {
-    int too_deep = 0;
-    const auto cb = [&](int d, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (d > 8) too_deep = 1;
-      return too_deep == 0;
-    };
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text, cb, /*allow_exceptions=*/true);
-    } catch (const nlohmann::json::exception&) { throw InvalidArgument(field, field + ": malformed JSON in '" + path + "'"); }
-    if (too_deep) throw InvalidArgument(field, field + ": JSON nested deeper than 8 levels");
-    return from_json(j, field);
+    return from_json(parse_json_within_depth(text, 8, field, field + ": malformed JSON in '" + path + "'",
+                                             field + ": JSON nested deeper than 8 levels"),
+                     field);
   }
   return parse_tensor_text(text, field);
 }

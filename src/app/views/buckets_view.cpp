@@ -11,6 +11,7 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/alibi.h"
 #include "core/encodings/deberta.h"
@@ -57,7 +58,7 @@ void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
 
 class BucketsView final : public View {
  public:
-  BucketsView() : View({.id = "buckets", .title = "Bias buckets", .figures = {"buckets", "index", "value"}}) {}
+  BucketsView() : View(view_texts::kBuckets) {}
 
   const char* caption() const override;
 

@@ -25,6 +25,7 @@
 #include "app/model_link.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/analysis/rope_check.h"
 #include "core/encodings/rope.h"
@@ -133,13 +134,7 @@ std::string percent(double f) {
 
 class CheckView final : public ModelLinkedView {
  public:
-  CheckView()
-      : ModelLinkedView({.id = "check",
-                         .title = "Check",
-                         .caption = "your RoPE tensor vs the reference: |actual - expected| per position and pair, "
-                                    "the causes fitted to it (explains = 1 - |actual - fitted|^2 / |actual - "
-                                    "expected|^2)",
-                         .figures = {"error", "residual", "pairs"}}) {}
+  CheckView() : ModelLinkedView(view_texts::kCheck) {}
   ~CheckView() override = default;
   CheckView(const CheckView&) = delete;
   CheckView& operator=(const CheckView&) = delete;

@@ -8,6 +8,7 @@
 #include "app/controls.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/sinusoidal.h"
 
@@ -23,14 +24,7 @@ constexpr const char* kScheduleLabels[kSchedules] = {"geometric (standard)", "li
 
 class FrequenciesView final : public View {
  public:
-  FrequenciesView()
-      : View({.id = "frequencies",
-              .title = "Frequencies",
-              .caption = "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k",
-              .words = "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d "
-                       "(geometric), or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions "
-                       "one full turn takes, compared with the sequence length n.",
-              .figures = {"wavelength", "frequency"}}) {}
+  FrequenciesView() : View(view_texts::kFrequencies) {}
 
   void params(ParamList& p) override {
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});

@@ -26,6 +26,7 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/encodings/alibi.h"
@@ -96,13 +97,7 @@ struct RopePanel {
 
 class ModelView final : public View, public ModelSink {
  public:
-  ModelView()
-      : View({.id = "model",
-              .title = "Model",
-              .caption = "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and "
-                         "target lengths (or its ALiBi / T5 / DeBERTa / learned scheme)"}) {
-    fill_from_preset(kDefaultModel);
-  }
+  ModelView() : View(view_texts::kModel) { fill_from_preset(kDefaultModel); }
 
   void params(ParamList& p) override {
     p.text(

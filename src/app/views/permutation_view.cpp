@@ -11,6 +11,7 @@
 #include "app/heatmap.h"
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/analysis/permutation.h"
 
@@ -44,16 +45,7 @@ std::string difference_text(double v) {
 
 class PermutationView final : public View {
  public:
-  PermutationView()
-      : View({.id = "permutation",
-              .title = "Permutation",
-              .caption = "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
-                         "mean(Attn(X))",
-              .words = "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding "
-                       "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
-                       "and pooling over rows cannot tell the orders apart; with a position encoding the difference is "
-                       "visible.",
-              .figures = {"difference", "output", "shuffled", "pooled"}}) {}
+  PermutationView() : View(view_texts::kPermutation) {}
 
   void numbers(std::vector<DescribedNumber>& out) const override {
     out.push_back({"max |O'[r] - O[perm r]|", result_.max_row_difference});

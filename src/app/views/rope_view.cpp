@@ -14,6 +14,7 @@
 #include "app/plot.h"
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/rope.h"
 #include "core/analysis/rope_analysis.h"
@@ -40,16 +41,7 @@ ImU32 scaling_color(RopeScalingType type) { return palette_color(kScalingColor[i
 
 class RopeView final : public ModelLinkedView {
  public:
-  RopeView()
-      : ModelLinkedView({.id = "rope",
-                         .title = "RoPE",
-                         .caption = "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  "
-                                    "w'_k = scaled frequency, bound (1/(d/2)) sum_j |S_j|",
-                         .words = "RoPE rotates pair k of the query and key by the position times a frequency w_k = "
-                                  "base to the power -2k/d, so their dot product depends only on the distance between "
-                                  "them. A context extension method scales the frequencies w'_k so that a model "
-                                  "trained on L positions reaches the target length T.",
-                         .figures = {"angles", "ratio", "decay", "rotation"}}) {}
+  RopeView() : ModelLinkedView(view_texts::kRope) {}
 
   void params(ParamList& p) override {
     declare_model(p);

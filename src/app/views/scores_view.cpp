@@ -18,6 +18,7 @@
 #include "app/model_link.h"
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/attention/absolute_attention.h"
 #include "core/encodings/alibi.h"
@@ -66,7 +67,7 @@ uint64_t sub_seed(int seed, uint64_t which) { return uint64_t(seed) * 1000003ull
 
 class ScoresView final : public ModelLinkedView {
  public:
-  ScoresView() : ModelLinkedView({.id = "scores", .title = "Scores"}) {}
+  ScoresView() : ModelLinkedView(view_texts::kScores) {}
 
   const char* caption() const override;
 

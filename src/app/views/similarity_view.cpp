@@ -12,6 +12,7 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/absolute.h"
 #include "core/attention/score_kernels.h"
@@ -45,15 +46,7 @@ Series make_series(std::string label, const std::vector<double>& y, int64_t x0, 
 
 class SimilarityView final : public View {
  public:
-  SimilarityView()
-      : View({.id = "similarity",
-              .title = "Similarity",
-              .caption = "G[a][b] = P_a . P_b;  sinusoidal: P_p . P_{p+delta} = sum_k cos(delta w_k) for every p;  neighbour "
-                         "distance ||P_{p+1} - P_p||",
-              .words = "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
-                       "depends only on the offset b - a (the curves for different starting positions coincide); for "
-                       "sine-only encodings it does not. The last plot is the distance between neighbouring positions.",
-              .figures = {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"}}) {}
+  SimilarityView() : View(view_texts::kSimilarity) {}
 
   void params(ParamList& p) override {
     p.choice("scheme", scheme_, names_of<AbsoluteScheme>(), {.label = "Absolute scheme (heatmap)", .labels = kSchemeLabels});

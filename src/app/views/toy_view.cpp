@@ -13,6 +13,7 @@
 #include "app/heatmap.h"
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/attention/attention.h"
 #include "core/encodings/rope.h"
@@ -36,15 +37,7 @@ const std::vector<int64_t> kPositions = {1, 2, 3};
 
 class ToyView final : public View {
  public:
-  ToyView()
-      : View({.id = "toy",
-              .title = "Toy sentence",
-              .caption = "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  (R(i theta) "
-                         "x_i) . (R(j theta) x_j)",
-              .words = "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against "
-                       "every key j: with no position encoding, with absolute position vectors added, with a relative bias "
-                       "that depends on |j - i|, and with RoPE rotating each vector by its position.",
-              .figures = {"rope", "none", "absolute", "relative"}}) {}
+  ToyView() : View(view_texts::kToy) {}
 
   void numbers(std::vector<DescribedNumber>& out) const override {
     static const char* names[] = {"no PE", "absolute PE", "relative bias", "RoPE"};

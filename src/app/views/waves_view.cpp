@@ -13,6 +13,7 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/absolute.h"
 #include "core/attention/score_kernels.h"
@@ -27,7 +28,7 @@ constexpr int kMaxCurves = 6;
 
 class WavesView final : public View {
  public:
-  WavesView() : View({.id = "waves", .title = "PE waves", .figures = {"pe", "curves"}}) {}
+  WavesView() : View(view_texts::kWaves) {}
 
   const char* caption() const override;
 

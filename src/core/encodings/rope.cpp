@@ -56,23 +56,25 @@ std::vector<double> inv_freq_for_base(int dim, double base) {
 
 void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
   check_dim_base(dim, base);
-  switch (s.type) {
-    case RopeScalingType::None: return;
-    case RopeScalingType::Linear: require_factor(s); return;
+  if (s.type == RopeScalingType::None) return;
+  // Every scaling has a factor; those that switch on the trained length read it next; then each its own.
+  require_factor(s);
+  const RopeScalingType t = s.type;
+  if (t == RopeScalingType::Dynamic || t == RopeScalingType::Yarn || t == RopeScalingType::Longrope ||
+      t == RopeScalingType::Llama3)
+    require_original_length(s);
+  switch (t) {
+    case RopeScalingType::None:
+    case RopeScalingType::Linear: return;
     case RopeScalingType::Ntk:
-      require_factor(s);
       // The exponent dim / (dim - 2) is undefined for dim == 2 (the reference divides by zero).
       require(dim >= 4, "dim", "NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
       return;
     case RopeScalingType::Dynamic:
-      require_factor(s);
-      require_original_length(s);
       require(dim >= 4, "dim", "dynamic NTK scaling needs dim >= 4 (exponent dim/(dim-2))");
       require_seq_len(s);
       return;
     case RopeScalingType::Yarn:
-      require_factor(s);
-      require_original_length(s);
       require_scaling_number(s.beta_fast, "scaling.beta_fast");
       require_scaling_number(s.beta_slow, "scaling.beta_slow");
       require_attention_factor(s);
@@ -80,16 +82,12 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
       if (s.mscale_all_dim) require_scaling_number(*s.mscale_all_dim, "scaling.mscale_all_dim", true);
       return;
     case RopeScalingType::Longrope:
-      require_factor(s);
-      require_original_length(s);
       require_attention_factor(s);
       require_longrope_factors(s.short_factor, "scaling.short_factor", dim);
       require_longrope_factors(s.long_factor, "scaling.long_factor", dim);
       require_seq_len(s);
       return;
     case RopeScalingType::Llama3:
-      require_factor(s);
-      require_original_length(s);
       require_scaling_number(s.low_freq_factor, "scaling.low_freq_factor");
       // Equal factors are accepted (Llama-4-Scout: both 1): transformers' band test then never selects the
       // smooth branch. high < low is refused: the smooth blend would run backwards.
@@ -97,7 +95,6 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
               "scaling.high_freq_factor", "scaling.high_freq_factor must be a number >= scaling.low_freq_factor");
       return;
     case RopeScalingType::Proportional:
-      require_factor(s);
       require(std::isfinite(s.partial_rotary_factor) && s.partial_rotary_factor >= 0 && s.partial_rotary_factor <= 1,
               "scaling.partial_rotary_factor", "scaling.partial_rotary_factor must be a number in [0, 1]");
       return;

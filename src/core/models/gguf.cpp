@@ -10,51 +10,24 @@
 namespace posenc {
 namespace {
 
-// GGUF value types (ggml/include/gguf.h, enum gguf_type).
-enum GgufType : uint32_t {
-  kU8 = 0,
-  kI8 = 1,
-  kU16 = 2,
-  kI16 = 3,
-  kU32 = 4,
-  kI32 = 5,
-  kF32 = 6,
-  kBool = 7,
-  kString = 8,
-  kArray = 9,
-  kU64 = 10,
-  kI64 = 11,
-  kF64 = 12,
-  kTypeCount = 13
-};
+// GGUF value types, numbered as ggml/include/gguf.h's enum gguf_type (GGUF_TYPE_UINT8 = 0 ... GGUF_TYPE_FLOAT64 = 12).
+enum GgufType : uint32_t { kU8, kI8, kU16, kI16, kU32, kI32, kF32, kBool, kString, kArray, kU64, kI64, kF64, kTypeCount };
 
-const char* type_name(uint32_t t) {
-  static const char* names[] = {"u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "string", "array", "u64", "i64", "f64"};
-  return t < kTypeCount ? names[t] : "?";
-}
+// Per type, in GgufType order: its name in messages and the smallest encoding of one value, for bounding
+// counts before anything is allocated (a string: its 8-byte length prefix; an array: element type + count).
+struct TypeInfo {
+  const char* name;
+  uint64_t min_size;
+};
+constexpr TypeInfo kTypes[kTypeCount] = {{"u8", 1},  {"i8", 1},  {"u16", 2},  {"i16", 2},    {"u32", 4},
+                                         {"i32", 4}, {"f32", 4}, {"bool", 1}, {"string", 8}, {"array", 4 + 8},
+                                         {"u64", 8}, {"i64", 8}, {"f64", 8}};
+
+const char* type_name(uint32_t t) { return t < kTypeCount ? kTypes[t].name : "?"; }
+uint64_t min_size(uint32_t t) { return t < kTypeCount ? kTypes[t].min_size : 1; }
 
 // Longest string value accepted (chat templates are tens of KiB; beyond this a length is absurd).
 constexpr uint64_t kMaxValueString = uint64_t{1} << 30;
-
-// Smallest encoding of one value of a type, for bounding counts before anything is allocated.
-uint64_t min_size(uint32_t t) {
-  switch (t) {
-    case kU8:
-    case kI8:
-    case kBool: return 1;
-    case kU16:
-    case kI16: return 2;
-    case kU32:
-    case kI32:
-    case kF32: return 4;
-    case kU64:
-    case kI64:
-    case kF64: return 8;
-    case kString: return 8;     // length prefix
-    case kArray: return 4 + 8;  // element type + count
-  }
-  return 1;
-}
 
 // A GGUF string as an error message may quote it: control bytes (a NUL would end the message where C strings
 // are printed) and other non-printable bytes become \xNN.

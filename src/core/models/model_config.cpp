@@ -38,78 +38,80 @@ class Reader {
     return v && !v->is_null() ? v : nullptr;
   }
 
-  std::optional<double> number(const char* key) const {
+  // The value at key when present (else null); fails naming the key and the value's kind unless `(v->*is)()`.
+  const ConfigValue* get_kind(const char* key, bool (ConfigValue::*is)() const, const char* must) const {
+    const ConfigValue* v = get(key);
+    if (v && !(v->*is)()) fail(key, std::string(must) + ", not " + ConfigValue::kind_name(v->kind()));
+    return v;
+  }
+  // The array at key, element by element: `element` gives nullopt for an element it does not accept.
+  template <class T, class F>
+  std::optional<std::vector<T>> array_of(const char* key, const char* must, const char* each, F element) const {
     const ConfigValue* v = get(key);
     if (!v) return std::nullopt;
-    if (!v->is_number()) fail(key, "must be a number, not " + std::string(ConfigValue::kind_name(v->kind())));
+    if (!v->is_array()) fail(key, must);
+    std::vector<T> out;
+    for (const ConfigValue& e : v->as_array()) {
+      const std::optional<T> x = element(e);
+      if (!x) fail(key, each);
+      out.push_back(*x);
+    }
+    return out;
+  }
+  // Integers may be written 4096.0; anything non-integral is not one.
+  static std::optional<int64_t> integral(const ConfigValue& v) {
+    if (v.is_int()) return v.as_int();
+    if (v.is_number()) {
+      const double d = v.as_double();
+      if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9.0e15) return static_cast<int64_t>(d);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<double> number(const char* key) const {
+    const ConfigValue* v = get_kind(key, &ConfigValue::is_number, "must be a number");
+    if (!v) return std::nullopt;
     const double d = v->as_double();
     if (!std::isfinite(d)) fail(key, "must be finite");
     return d;
   }
-  // Integers may be written 4096.0; anything non-integral is an error.
   std::optional<int64_t> integer(const char* key) const {
     const ConfigValue* v = get(key);
     if (!v) return std::nullopt;
-    if (v->is_int()) return v->as_int();
-    if (v->is_number()) {
-      const double d = v->as_double();
-      if (std::isfinite(d) && d == std::floor(d) && std::abs(d) < 9.0e15) return static_cast<int64_t>(d);
-    }
+    if (const std::optional<int64_t> i = integral(*v)) return i;
     fail(key, "must be an integer, not " + std::string(ConfigValue::kind_name(v->kind())));
   }
   std::optional<bool> boolean(const char* key) const {
-    const ConfigValue* v = get(key);
+    const ConfigValue* v = get_kind(key, &ConfigValue::is_bool, "must be true or false");
     if (!v) return std::nullopt;
-    if (!v->is_bool()) fail(key, "must be true or false, not " + std::string(ConfigValue::kind_name(v->kind())));
     return v->as_bool();
   }
   std::optional<std::string> string(const char* key) const {
-    const ConfigValue* v = get(key);
+    const ConfigValue* v = get_kind(key, &ConfigValue::is_string, "must be a string");
     if (!v) return std::nullopt;
-    if (!v->is_string()) fail(key, "must be a string, not " + std::string(ConfigValue::kind_name(v->kind())));
     return v->as_string();
   }
   std::optional<std::vector<double>> numbers(const char* key) const {
-    const ConfigValue* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_array()) fail(key, "must be an array of numbers");
-    std::vector<double> out;
-    for (const ConfigValue& e : v->as_array()) {
-      if (!e.is_number() || !std::isfinite(e.as_double())) fail(key, "must be an array of finite numbers");
-      out.push_back(e.as_double());
-    }
-    return out;
+    return array_of<double>(key, "must be an array of numbers", "must be an array of finite numbers",
+                            [](const ConfigValue& e) -> std::optional<double> {
+                              if (!e.is_number() || !std::isfinite(e.as_double())) return std::nullopt;
+                              return e.as_double();
+                            });
   }
   std::optional<Reader> object(const char* key) const {
-    const ConfigValue* v = get(key);
+    const ConfigValue* v = get_kind(key, &ConfigValue::is_object, "must be an object");
     if (!v) return std::nullopt;
-    if (!v->is_object()) fail(key, "must be an object, not " + std::string(ConfigValue::kind_name(v->kind())));
     return Reader(*v, path(key) + ".", seen_);
   }
   std::optional<std::vector<int64_t>> integers(const char* key) const {
-    const ConfigValue* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_array()) fail(key, "must be an array of integers");
-    std::vector<int64_t> out;
-    for (const ConfigValue& e : v->as_array()) {
-      if (e.is_int()) out.push_back(e.as_int());
-      else if (e.is_number() && std::isfinite(e.as_double()) && e.as_double() == std::floor(e.as_double()) &&
-               std::abs(e.as_double()) < 9.0e15)
-        out.push_back(static_cast<int64_t>(e.as_double()));
-      else fail(key, "must be an array of integers");
-    }
-    return out;
+    return array_of<int64_t>(key, "must be an array of integers", "must be an array of integers", integral);
   }
   std::optional<std::vector<std::string>> strings(const char* key) const {
-    const ConfigValue* v = get(key);
-    if (!v) return std::nullopt;
-    if (!v->is_array()) fail(key, "must be an array of strings");
-    std::vector<std::string> out;
-    for (const ConfigValue& e : v->as_array()) {
-      if (!e.is_string()) fail(key, "must be an array of strings");
-      out.push_back(e.as_string());
-    }
-    return out;
+    return array_of<std::string>(key, "must be an array of strings", "must be an array of strings",
+                                 [](const ConfigValue& e) -> std::optional<std::string> {
+                                   if (!e.is_string()) return std::nullopt;
+                                   return e.as_string();
+                                 });
   }
   // Python truthiness of a bool or number (Llama 4's attn_temperature_tuning is published as 4).
   std::optional<bool> truthy(const char* key) const {
@@ -118,6 +120,13 @@ class Reader {
     if (v->is_bool()) return v->as_bool();
     if (v->is_number()) return v->as_double() != 0;
     fail(key, "must be true, false or a number");
+  }
+  // A value read above that the caller requires: "missing <path><why>" when it was absent. (Both of a pair
+  // are read, so type-checked, before either is required.)
+  template <class T>
+  T needed(const std::optional<T>& v, const char* key, const std::string& why) const {
+    if (!v) throw InvalidArgument(path(key), "missing " + path(key) + why);
+    return *v;
   }
   void mark(const char* key) const {
     if (seen_) seen_->insert(path(key));
@@ -302,10 +311,8 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
     s.attention_factor = p->number("attention_factor");
     const auto sf = p->numbers("short_factor");
     const auto lf = p->numbers("long_factor");
-    if (!sf) throw InvalidArgument(p->path("short_factor"), "missing " + p->path("short_factor") + " for longrope");
-    if (!lf) throw InvalidArgument(p->path("long_factor"), "missing " + p->path("long_factor") + " for longrope");
-    s.short_factor = *sf;
-    s.long_factor = *lf;
+    s.short_factor = p->needed(sf, "short_factor", " for longrope");
+    s.long_factor = p->needed(lf, "long_factor", " for longrope");
     s.seq_len = seq_len;
   } else if (type == "llama3") {
     s.type = RopeScalingType::Llama3;
@@ -313,10 +320,8 @@ RopeScaling read_scaling(const std::optional<Reader>& p, const Reader& top, int6
     s.original_max_position_embeddings = original;
     const auto lo = p->number("low_freq_factor");
     const auto hi = p->number("high_freq_factor");
-    if (!lo) throw InvalidArgument(p->path("low_freq_factor"), "missing " + p->path("low_freq_factor") + " for llama3");
-    if (!hi) throw InvalidArgument(p->path("high_freq_factor"), "missing " + p->path("high_freq_factor") + " for llama3");
-    s.low_freq_factor = *lo;
-    s.high_freq_factor = *hi;
+    s.low_freq_factor = p->needed(lo, "low_freq_factor", " for llama3");
+    s.high_freq_factor = p->needed(hi, "high_freq_factor", " for llama3");
   } else if (type == "proportional") {
     // Gemma 4 p-RoPE (_compute_proportional_rope_parameters): factor defaults to 1.
     s.type = RopeScalingType::Proportional;

@@ -1,0 +1,83 @@
+#include "app/views/view_texts.h"
+
+namespace posenc::app::view_texts {
+
+const ViewText kWaves{.id = "waves", .title = "PE waves", .figures = {"pe", "curves"}};
+
+const ViewText kFrequencies{
+    .id = "frequencies",
+    .title = "Frequencies",
+    .caption = "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k",
+    .words =
+        "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d "
+        "(geometric), or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions "
+        "one full turn takes, compared with the sequence length n.",
+    .figures = {"wavelength", "frequency"}};
+
+const ViewText kSimilarity{
+    .id = "similarity",
+    .title = "Similarity",
+    .caption =
+        "G[a][b] = P_a . P_b;  sinusoidal: P_p . P_{p+delta} = sum_k cos(delta w_k) for every p;  neighbour "
+        "distance ||P_{p+1} - P_p||",
+    .words =
+        "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
+        "depends only on the offset b - a (the curves for different starting positions coincide); for "
+        "sine-only encodings it does not. The last plot is the distance between neighbouring positions.",
+    .figures = {"similarity", "curves_sinusoidal", "curves_sine_only", "neighbour"}};
+
+const ViewText kBuckets{.id = "buckets", .title = "Bias buckets", .figures = {"buckets", "index", "value"}};
+
+const ViewText kScores{.id = "scores", .title = "Scores"};
+
+const ViewText kRope{.id = "rope",
+                     .title = "RoPE",
+                     .caption =
+                         "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  "
+                         "w'_k = scaled frequency, bound (1/(d/2)) sum_j |S_j|",
+                     .words =
+                         "RoPE rotates pair k of the query and key by the position times a frequency w_k = "
+                         "base to the power -2k/d, so their dot product depends only on the distance between "
+                         "them. A context extension method scales the frequencies w'_k so that a model "
+                         "trained on L positions reaches the target length T.",
+                     .figures = {"angles", "ratio", "decay", "rotation"}};
+
+const ViewText kPermutation{
+    .id = "permutation",
+    .title = "Permutation",
+    .caption =
+        "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
+        "mean(Attn(X))",
+    .words =
+        "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding "
+        "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
+        "and pooling over rows cannot tell the orders apart; with a position encoding the difference is "
+        "visible.",
+    .figures = {"difference", "output", "shuffled", "pooled"}};
+
+const ViewText kToy{.id = "toy",
+                    .title = "Toy sentence",
+                    .caption =
+                        "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  (R(i theta) "
+                        "x_i) . (R(j theta) x_j)",
+                    .words =
+                        "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against "
+                        "every key j: with no position encoding, with absolute position vectors added, with a relative bias "
+                        "that depends on |j - i|, and with RoPE rotating each vector by its position.",
+                    .figures = {"rope", "none", "absolute", "relative"}};
+
+const ViewText kModel{.id = "model",
+                      .title = "Model",
+                      .caption =
+                          "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and "
+                          "target lengths (or its ALiBi / T5 / DeBERTa / learned scheme)"};
+
+const ViewText kCheck{.id = "check",
+                      .title = "Check",
+                      .caption =
+                          "your RoPE tensor vs the reference: |actual - expected| per position and pair, "
+                          "the causes fitted to it (explains = 1 - |actual - fitted|^2 / |actual - "
+                          "expected|^2)",
+                      .figures = {"error", "residual", "pairs"}};
+
+}  // namespace posenc::app::view_texts
