@@ -159,6 +159,23 @@ export async function openControls(page, probe) {
   return itemRect(page, probe);
 }
 
+// Clicks the text field input.<key> once (no double-click), selects all, types `text` and presses Enter
+// (which leaves the field); returns {state, notices}.
+export async function typeIntoField(page, key, text) {
+  const r = await itemRect(page, `input.${key}`);
+  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+  await waitFrames(page, 2);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text, { delay: 10 });
+  await page.keyboard.press('Enter');
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 3);
+  return {
+    state: await page.evaluate(() => window.posenc.getState()),
+    notices: await page.evaluate(() => window.posenc.noticeList()),
+  };
+}
+
 // Drags the slider in rect `slider` from fraction `from` to `to` of its width, parks the mouse away from
 // the view and waits for the redraw.
 export async function dragSlider(page, slider, from, to) {

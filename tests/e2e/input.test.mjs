@@ -2,7 +2,7 @@
 // text fields (SDL reads keys from the focused canvas).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, openControls, itemRect, waitFrames, screenshot } from './harness.mjs';
+import { useBrowser, openState, openControls, itemRect, waitFrames, screenshot, typeIntoField } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -152,23 +152,6 @@ test('input: arrow keys step the sliders views draw themselves (RoPE pos, DeBERT
   assert.deepEqual(scores.errors, []);
   await scores.context.close();
 });
-
-// Clicks the text field input.<key> once, selects all, types `text` and presses Enter (which leaves the
-// field); returns {state, notices}.
-async function typeIntoField(page, key, text) {
-  const r = await itemRect(page, `input.${key}`);
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-  await waitFrames(page, 2);
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type(text, { delay: 10 });
-  await page.keyboard.press('Enter');
-  await page.mouse.move(1, 1);
-  await waitFrames(page, 3);
-  return {
-    state: await page.evaluate(() => window.posenc.getState()),
-    notices: await page.evaluate(() => window.posenc.noticeList()),
-  };
-}
 
 test('input: text a field cannot take stays in it with the reason, and is a notice (never dropped silently)', async () => {
   for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useBrowser, openState, openControls, openDeepLink, itemRect, dragSlider, screenshot, waitFrames, cellPixel, changedFraction, colorDistance,
+  typeIntoField,
 } from './harness.mjs';
 
 const env = useBrowser();
@@ -64,17 +65,7 @@ test('toy: a vector field takes typing on a single click; a value outside [-10, 
   for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {
     const { page, context, errors } = await openState(env, `${TOY}&theme=${theme}`, size);
     await openControls(page, 'input.x1');
-    const type = async (key, text) => {
-      const r = await itemRect(page, `input.${key}`);
-      await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);  // one click, no double-click
-      await waitFrames(page, 2);
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(text, { delay: 10 });
-      await page.keyboard.press('Enter');
-      await page.mouse.move(1, 1);
-      await waitFrames(page, 3);
-      return { state: await page.evaluate(() => window.posenc.getState()), notices: await page.evaluate(() => window.posenc.noticeList()) };
-    };
+    const type = (key, text) => typeIntoField(page, key, text);  // one click, no double-click
     let { state, notices } = await type('x1', '2, -0.5');
     assert.equal(state.x1, '2,-0.5', 'typed after a single click');
     assert.deepEqual(notices, []);

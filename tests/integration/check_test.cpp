@@ -16,6 +16,7 @@
 
 #include "core/encodings/rope.h"
 #include "core/rng.h"
+#include "../common/rope_tables.h"
 #include "process.h"
 
 using nlohmann::json;
@@ -51,31 +52,11 @@ json rows(const Matrix& m) {
   return a;
 }
 
-// transformers' cos or sin table (cat(freqs, freqs) for half), angle_of(p, i) the angle.
-template <class F>
-Matrix table(bool is_cos, const std::vector<int64_t>& pos, int pairs, double a, F angle_of) {
-  Matrix m(static_cast<Eigen::Index>(pos.size()), 2 * pairs);
-  for (size_t r = 0; r < pos.size(); ++r)
-    for (int c = 0; c < 2 * pairs; ++c) {
-      const double t = angle_of(pos[r], c % pairs);
-      m(static_cast<Eigen::Index>(r), c) = (is_cos ? std::cos(t) : std::sin(t)) * a;
-    }
-  return m;
-}
-
-Matrix cos_of(const std::vector<int64_t>& pos, const RopeFrequencies& f, bool is_cos = true) {
-  return table(is_cos, pos, static_cast<int>(f.inv_freq.size()), f.attention_scaling,
-               [&](int64_t p, int i) { return static_cast<double>(p) * f.inv_freq[static_cast<size_t>(i)]; });
-}
-
-double bf16(double v) {
-  float f = static_cast<float>(v);
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  b = (b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
+using Kind = posenc::test::TableKind;
+using posenc::test::cos_sin;
+using posenc::test::cos_sin_table;
+using posenc::test::inv_freq_f32;
+using posenc::test::to_bf16;
 
 struct Case {
   std::string cause, fit_key;
@@ -114,17 +95,18 @@ std::vector<Case> cases() {
   }
   {  // angle_precision: angles in bfloat16 (transformers #29285)
     const auto p = range(128);
-    const Matrix c = table(true, p, 32, 1.0,
-                           [&](int64_t q, int i) { return bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]); });
+    const Matrix c = cos_sin_table(Kind::Cos, p, 32, 1.0, RopeLayout::Half, [&](int64_t q, int i) {
+      return to_bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]);
+    });
     out.push_back({"angle_precision", "dtype", "bfloat16", request(plain64, "cos", c, p)});
   }
   {  // base: rope_theta 10000 where the model has 500000
     const json ref = {{"dim", 64}, {"base", 500000.0}};
-    out.push_back({"base", "base", 10000.0, request(ref, "sin", cos_of(pos, f64, false), pos)});
+    out.push_back({"base", "base", 10000.0, request(ref, "sin", cos_sin(Kind::Sin, pos, f64), pos)});
   }
   const json linear = {{"dim", 64}, {"base", 10000.0}, {"scaling", {{"type", "linear"}, {"factor", 4.0}}}};
   // scaling_missing: the linear scaling not applied
-  out.push_back({"scaling_missing", "factor", 1.0, request(linear, "cos", cos_of(pos, f64), pos)});
+  out.push_back({"scaling_missing", "factor", 1.0, request(linear, "cos", cos_sin(Kind::Cos, pos, f64), pos)});
   {  // scaling_factor: factor 2 where the config says 4
     RopeScaling s;
     s.type = RopeScalingType::Linear;
@@ -147,7 +129,7 @@ std::vector<Case> cases() {
   {  // attention_factor: YaRN cos without its magnitude (vLLM #48351)
     RopeFrequencies f = rope_frequencies(64, 10000.0, yarn);
     f.attention_scaling = 1.0;
-    out.push_back({"attention_factor", "attention_factor", 1.0, request(yarn_ref, "cos", cos_of(pos, f), pos)});
+    out.push_back({"attention_factor", "attention_factor", 1.0, request(yarn_ref, "cos", cos_sin(Kind::Cos, pos, f), pos)});
   }
   {  // softmax_scale: DeepSeek's mscale^2 missing from the softmax scale (sglang #33558)
     json sc = yarn_json;
@@ -181,7 +163,8 @@ std::vector<Case> cases() {
     s.long_factor = lf;
     s.seq_len = 100;
     const auto p = range(61, 100);
-    out.push_back({"longrope_switch", "factors", "short", request(ref, "cos", cos_of(p, rope_frequencies(16, 10000.0, s)), p)});
+    out.push_back(
+        {"longrope_switch", "factors", "short", request(ref, "cos", cos_sin(Kind::Cos, p, rope_frequencies(16, 10000.0, s)), p)});
   }
   {  // dynamic_seq_len: dynamic NTK at the constant length L * factor (vLLM #41236)
     const json ref = {{"dim", 64},
@@ -194,16 +177,16 @@ std::vector<Case> cases() {
     s.seq_len = 4096;
     const auto p = range(100, 30);
     out.push_back(
-        {"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_of(p, rope_frequencies(64, 10000.0, s), false), p)});
+        {"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_sin(Kind::Sin, p, rope_frequencies(64, 10000.0, s)), p)});
   }
   {  // partial_rotary: exponent over head_dim (transformers #48652)
     const json ref = {{"dim", 128}, {"base", 10000.0}, {"rotary_dim", 32}};
     RopeFrequencies f = rope_frequencies(128, 10000.0);
     f.inv_freq.resize(16);
-    out.push_back({"partial_rotary", "exponent_dim", 128.0, request(ref, "cos", cos_of(pos, f), pos)});
+    out.push_back({"partial_rotary", "exponent_dim", 128.0, request(ref, "cos", cos_sin(Kind::Cos, pos, f), pos)});
   }
   // position_offset: position_ids from 1
-  out.push_back({"position_offset", "offset", 1.0, request(plain64, "cos", cos_of(range(32, 1, 1), f64), pos)});
+  out.push_back({"position_offset", "offset", 1.0, request(plain64, "cos", cos_sin(Kind::Cos, range(32, 1, 1), f64), pos)});
   {  // rotation_direction: rotate_half with the sign flipped = rotation at -p
     const Matrix x = randn(32, 64, 4);
     std::vector<int64_t> neg;
@@ -222,7 +205,7 @@ std::vector<Case> cases() {
     out.push_back({"row_constant", "slope", 0.25, r});
   }
   {  // unknown: noise
-    Matrix c = cos_of(pos, f64) + 0.2 * randn(32, 64, 7);
+    Matrix c = cos_sin(Kind::Cos, pos, f64) + 0.2 * randn(32, 64, 7);
     out.push_back({"unknown", "", nullptr, request(plain64, "cos", c, pos)});
   }
   return out;
@@ -355,9 +338,8 @@ TEST_F(Check, EveryCauseIsTopThroughPosencCheck) {
 TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   const int dim = 128;
   const auto pos = range(512);
-  std::vector<float> w(dim / 2);
-  for (int i = 0; i < dim / 2; ++i) w[static_cast<size_t>(i)] = 1.0f / std::pow(500000.0f, static_cast<float>(2 * i) / dim);
-  const Matrix c32 = table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) {
+  const std::vector<float> w = inv_freq_f32(dim, 500000.0);
+  const Matrix c32 = cos_sin_table(Kind::Cos, pos, dim / 2, 1.0, RopeLayout::Half, [&](int64_t p, int i) {
     return static_cast<double>(static_cast<float>(p) * w[static_cast<size_t>(i)]);  // the float32 angle
   });
   const std::string ref = posenc::test::shell_quote(R"({"dim":128,"base":500000})");
@@ -370,7 +352,7 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   write_npy(npy, c32, "<f4", false, "(1, 512, 128)");
   EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);
   // The double tensor, as text (CSV) and in a safetensors file with two tensors (--name).
-  const Matrix c64 = cos_of(pos, rope_frequencies(dim, 500000.0));
+  const Matrix c64 = cos_sin(Kind::Cos, pos, rope_frequencies(dim, 500000.0));
   {
     std::ofstream t(txt);
     t.precision(17);
@@ -379,7 +361,7 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
       for (Eigen::Index cc = 0; cc < c64.cols(); ++cc) t << c64(r, cc) << (cc + 1 < c64.cols() ? "," : "\n");
   }
   EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + txt).exit_code, 0);
-  write_safetensors(st, {{"cos", c32}, {"sin", cos_of(pos, rope_frequencies(dim, 500000.0), false)}});
+  write_safetensors(st, {{"cos", c32}, {"sin", cos_sin(Kind::Sin, pos, rope_frequencies(dim, 500000.0))}});
   const Proc s = run("check --reference " + ref + " --kind sin --actual " + st + " --name sin --json");
   EXPECT_EQ(s.exit_code, 0) << s.err;
   EXPECT_TRUE(json::parse(s.out)["match"].get<bool>());
@@ -388,8 +370,8 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   EXPECT_EQ(amb.exit_code, 2);
   EXPECT_EQ(parse_err(amb)["field"], "actual");
   // bfloat16 angles do not match; the human output names the cause, its fit and a fix.
-  const Matrix bad =
-      table(true, pos, dim / 2, 1.0, [&](int64_t p, int i) { return bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
+  const Matrix bad = cos_sin_table(Kind::Cos, pos, dim / 2, 1.0, RopeLayout::Half,
+                                   [&](int64_t p, int i) { return to_bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
   write_npy(npy, bad, "<f4");
   const Proc b = run("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(b.exit_code, 1);
@@ -408,7 +390,7 @@ TEST_F(Check, ReferenceFromAConfig) {
                        {"rope_theta", 500000.0},
                        {"max_position_embeddings", 8192}};
   const auto pos = range(16);
-  const Matrix c = cos_of(pos, rope_frequencies(64, 500000.0));
+  const Matrix c = cos_sin(Kind::Cos, pos, rope_frequencies(64, 500000.0));
   json req = request({{"config", config}}, "cos", c, pos);
   const Proc p = run("eval -", req.dump());
   ASSERT_EQ(p.exit_code, 0) << p.err;

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "core/analysis/rope_check.h"
+#include "../common/rope_tables.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -17,43 +18,11 @@ using posenc::test::random_matrix;
 
 namespace {
 
-enum class Kind { Cos, Sin };
-
-// transformers' cos/sin: emb = cat(freqs, freqs) (half) or repeat_interleave(freqs, 2) (interleaved), times
-// attention_scaling. `angle_of` computes the angle of (position, pair).
-template <class AngleOf>
-Matrix cos_sin_table(Kind kind, const std::vector<int64_t>& pos, int pairs, double a, RopeLayout layout, AngleOf angle_of) {
-  Matrix m(static_cast<Eigen::Index>(pos.size()), 2 * pairs);
-  for (size_t r = 0; r < pos.size(); ++r)
-    for (int c = 0; c < 2 * pairs; ++c) {
-      const int i = layout == RopeLayout::Half ? c % pairs : c / 2;
-      const double t = angle_of(pos[r], i);
-      m(static_cast<Eigen::Index>(r), c) = (kind == Kind::Cos ? std::cos(t) : std::sin(t)) * a;
-    }
-  return m;
-}
-
-Matrix cos_sin(Kind kind, const std::vector<int64_t>& pos, const RopeFrequencies& f, RopeLayout layout) {
-  return cos_sin_table(kind, pos, static_cast<int>(f.inv_freq.size()), f.attention_scaling, layout,
-                       [&](int64_t p, int i) { return static_cast<double>(p) * f.inv_freq[static_cast<size_t>(i)]; });
-}
-
-double to_bf16(double v) {
-  float f = static_cast<float>(v);
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  b = (b + 0x7FFFu + ((b >> 16) & 1u)) & 0xFFFF0000u;
-  std::memcpy(&f, &b, 4);
-  return f;
-}
-
-// transformers' default inv_freq in float32: 1.0 / (base ** (arange(0, dim, 2).float() / dim)).
-std::vector<float> inv_freq_f32(int dim, double base) {
-  std::vector<float> w(static_cast<size_t>(dim / 2));
-  for (int i = 0; i < dim / 2; ++i)
-    w[static_cast<size_t>(i)] = 1.0f / std::pow(static_cast<float>(base), static_cast<float>(2 * i) / static_cast<float>(dim));
-  return w;
-}
+using Kind = posenc::test::TableKind;
+using posenc::test::cos_sin;
+using posenc::test::cos_sin_table;
+using posenc::test::inv_freq_f32;
+using posenc::test::to_bf16;
 
 RopeCheckResult check(const RopeCheckReference& ref, CheckKind kind, Matrix actual, std::vector<int64_t> pos = {}, Matrix x = {},
                       Matrix q = {}, Matrix k = {}) {
