@@ -67,19 +67,11 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   const int64_t trained = r.original_max_position_embeddings, switch_at = s.original_max_position_embeddings;
   auto pairs_line = [&](int64_t length, const char* factors) {
     const std::vector<double> inv = inv_freq_at_length(r.rotary_dim, r.base, s, length, r.frequencies.inv_freq);
-    int counts[4] = {0, 0, 0, 0};
-    for (std::size_t i = 0; i < plain.size(); ++i) ++counts[static_cast<int>(pair_behaviour(plain[i], inv[i], trained, length))];
+    const PairBehaviourCounts counts = count_pair_behaviours(plain, inv, trained, length);
     std::ostringstream head;
     head << "pairs at " << length << (*factors ? std::string(" (") + factors + ")" : std::string());
     o << indent << head.str() << std::string(head.str().size() < 17 ? 17 - head.str().size() : 1, ' ');
-    bool first = true;
-    for (int b = 0; b < 4; ++b) {
-      // A class with no pair is left out, but for "would exceed" past the trained length (none does).
-      const bool exceed = static_cast<PairBehaviour>(b) == PairBehaviour::Extrapolated && length > trained;
-      if (counts[b] == 0 && !exceed) continue;
-      o << (first ? "" : ", ") << counts[b] << " " << pair_behaviour_phrase(static_cast<PairBehaviour>(b));
-      first = false;
-    }
+    o << pair_behaviour_counts_text(counts, length, trained);
     o << "\n";
   };
   if (s.type == RopeScalingType::Longrope && r.max_position_embeddings > switch_at) {

@@ -155,6 +155,33 @@ TEST(RopeExtension, LinearKeepsEveryTargetAngleAtTheTrainedAngleAndNoScalingPast
   EXPECT_NE(n.pairs.front().coverage, PairCoverage::Extrapolated);
 }
 
+// The RoPE view's summary line. d = 128, base 10000, L = 4096: L w_k >= 2 pi for k <= 45 (w_k =
+// 10000^(-k/64) >= 2 pi / 4096 = 1.534e-3 iff k <= 64 ln(4096 / (2 pi)) / ln(10000) = 45.03), so 46 pairs
+// complete a full turn and 18 do not. Without a scaling nothing is "interpolated": at T = L the 18 turn less
+// than once, past L they would exceed the trained angles. Linear factor 4 at T = 4 L keeps them within the
+// trained angles by slowing them: interpolated, and none exceeds (said, as T > L).
+TEST(RopeExtension, SummarySaysInterpolatedOnlyWhereTheScalingInterpolates) {
+  RopeScaling none;
+  none.original_max_position_embeddings = 4096;
+  EXPECT_EQ(rope_extension_summary(rope_extension_analysis(128, 10000.0, none, 4096)),
+            "At T = 4096 with L = 4096: 46 complete a full turn within the trained length, 18 turn less than once within "
+            "the trained length");
+  EXPECT_EQ(rope_extension_summary(rope_extension_analysis(128, 10000.0, none, 16384)),
+            "At T = 16384 with L = 4096: 46 complete a full turn within the trained length, 18 would exceed the trained "
+            "angles");
+  RopeScaling linear = none;
+  linear.type = RopeScalingType::Linear;
+  linear.factor = 4;
+  const RopeExtensionAnalysis a = rope_extension_analysis(128, 10000.0, linear, 16384);
+  EXPECT_EQ(rope_extension_summary(a),
+            "At T = 16384 with L = 4096: 46 complete a full turn within the trained length, 18 interpolated (kept within "
+            "the trained angles), 0 would exceed the trained angles");
+  // The counts are pair_behaviour's, pair by pair.
+  std::vector<double> unscaled, scaled;
+  for (const auto& p : a.pairs) unscaled.push_back(p.inv_freq), scaled.push_back(p.inv_freq_scaled);
+  EXPECT_EQ(count_pair_behaviours(unscaled, scaled, 4096, 16384), a.behaviours);
+}
+
 TEST(RopeExtension, LinearRatioIsOneOverFactorAndNothingExtrapolatesAtFL) {
   RopeScaling s;
   s.type = RopeScalingType::Linear;

@@ -52,7 +52,6 @@ constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSiz
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
 constexpr auto kScalingNames = names_of<RopeScalingType>();
 constexpr auto kLayoutNames = names_of<RopeLayout>();
-constexpr int kBehaviours = 4;  // PairBehaviour's values
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -81,7 +80,7 @@ std::string parse_numbers(const std::string& text, std::vector<double>& out) {
 struct PairCounts {
   int64_t length = 0;
   const char* factors = "";  // LongRoPE: "short factors" / "long factors"
-  int count[kBehaviours] = {0, 0, 0, 0};
+  PairBehaviourCounts count{};
 };
 
 struct RopePanel {
@@ -156,7 +155,7 @@ class ModelView final : public View, public ModelSink {
       const RopePanel& p = panels_.front();
       out.push_back({"rotary dims", double(p.rope.rotary_dim)});
       for (const PairCounts& c : p.said)
-        for (int b = 0; b < kBehaviours; ++b)
+        for (size_t b = 0; b < c.count.size(); ++b)
           if (c.count[b] > 0)
             out.push_back({"pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") +
                                " that " + pair_behaviour_phrase(PairBehaviour(b)),
@@ -372,7 +371,7 @@ void ModelView::recompute() {
       PairCounts c;
       c.length = length;
       c.factors = factors;
-      for (size_t i = 0; i < p.unscaled.size(); ++i) ++c.count[int(pair_behaviour(p.unscaled[i], inv[i], trained, length))];
+      c.count = count_pair_behaviours(p.unscaled, inv, trained, length);
       p.said.push_back(c);
     };
     p.at_max = in_force(max);
@@ -536,15 +535,8 @@ void ModelView::draw_card(const RopePanel& p) const {
     ImGui::TextWrapped("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
                        s.mscale_all_dim ? format_number(*s.mscale_all_dim).c_str() : "unset");
   for (const PairCounts& c : p.said) {
-    std::string line = "pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") + ":";
-    bool first = true;
-    for (int b = 0; b < kBehaviours; ++b) {
-      // A class with no pair is left out, but for "would exceed" past the trained length (none does).
-      const bool exceed = PairBehaviour(b) == PairBehaviour::Extrapolated && c.length > trained;
-      if (c.count[b] == 0 && !exceed) continue;
-      line += std::string(first ? " " : ", ") + std::to_string(c.count[b]) + " " + pair_behaviour_phrase(PairBehaviour(b));
-      first = false;
-    }
+    const std::string line = "pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") +
+                             ": " + pair_behaviour_counts_text(c.count, c.length, trained);
     ImGui::TextWrapped("%s", line.c_str());
     probe_last_item(("text.model.pairs." + std::to_string(c.length)).c_str());
   }

@@ -383,9 +383,9 @@ void RopeView::draw_figure(ImVec2 size) {
       ImGui::TextWrapped("%s", caption.c_str());
       probe_last_item("text.rope.model");
     }
-    ImGui::TextWrapped("At T = %d with L = %d: %d pairs turned fully in training, %d interpolated, %d extrapolated%s", target_,
-                       orig_, analysis_.full_turn, analysis_.interpolated, analysis_.extrapolated,
-                       analysis_.attention_scaling != 1.0 ? "" : ".");
+    // What the pairs do at T, in the Model view's classes (only pairs a scaling slows are "interpolated").
+    const std::string summary = rope_extension_summary(analysis_) + (analysis_.attention_scaling != 1.0 ? "" : ".");
+    ImGui::TextWrapped("%s", summary.c_str());
     probe_last_item("text.rope.summary");
     if (analysis_.attention_scaling != 1.0) ImGui::Text("YaRN attention scaling %.6g.", analysis_.attention_scaling);
   }

@@ -71,6 +71,8 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
 
   RopeExtensionAnalysis out;
   out.attention_scaling = scaled.attention_scaling;
+  out.trained_length = trained;
+  out.target_length = target_length;
   const double two_pi = 2.0 * std::numbers::pi;
   for (size_t k = 0; k < plain.size(); ++k) {
     RopePairAnalysis p;
@@ -87,6 +89,7 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
       case PairCoverage::Interpolated: ++out.interpolated; break;
       case PairCoverage::Extrapolated: ++out.extrapolated; break;
     }
+    ++out.behaviours[static_cast<size_t>(pair_behaviour(p.inv_freq, p.inv_freq_scaled, trained, target_length))];
     out.pairs.push_back(p);
   }
   return out;
@@ -119,6 +122,30 @@ const char* pair_behaviour_phrase(PairBehaviour b) {
     case PairBehaviour::Extrapolated: return "would exceed the trained angles";
   }
   return "?";
+}
+
+PairBehaviourCounts count_pair_behaviours(std::span<const double> unscaled_inv_freq, std::span<const double> scaled_inv_freq,
+                                          int64_t trained_length, int64_t length) {
+  require(unscaled_inv_freq.size() == scaled_inv_freq.size(), "inv_freq", "one scaled frequency per pair");
+  PairBehaviourCounts counts{};
+  for (size_t i = 0; i < unscaled_inv_freq.size(); ++i)
+    ++counts[static_cast<size_t>(pair_behaviour(unscaled_inv_freq[i], scaled_inv_freq[i], trained_length, length))];
+  return counts;
+}
+
+std::string pair_behaviour_counts_text(const PairBehaviourCounts& counts, int64_t length, int64_t trained_length) {
+  std::string text;
+  for (size_t b = 0; b < counts.size(); ++b) {
+    const bool exceed = static_cast<PairBehaviour>(b) == PairBehaviour::Extrapolated && length > trained_length;
+    if (counts[b] == 0 && !exceed) continue;
+    text += (text.empty() ? "" : ", ") + std::to_string(counts[b]) + " " + pair_behaviour_phrase(static_cast<PairBehaviour>(b));
+  }
+  return text;
+}
+
+std::string rope_extension_summary(const RopeExtensionAnalysis& a) {
+  return "At T = " + std::to_string(a.target_length) + " with L = " + std::to_string(a.trained_length) + ": " +
+         pair_behaviour_counts_text(a.behaviours, a.target_length, a.trained_length);
 }
 
 std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,

@@ -3,8 +3,10 @@
 // a model sees beyond its trained length.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/encodings/rope.h"
@@ -49,10 +51,15 @@ struct RopePairAnalysis {
   PairCoverage coverage = PairCoverage::Interpolated;
 };
 
+// How many pairs do each PairBehaviour (below), indexed by it.
+using PairBehaviourCounts = std::array<int, 4>;
+
 struct RopeExtensionAnalysis {
   std::vector<RopePairAnalysis> pairs;
-  double attention_scaling = 1.0;  // YaRN's temperature factor on cos/sin (1 for the others)
-  int full_turn = 0, interpolated = 0, extrapolated = 0;
+  double attention_scaling = 1.0;                         // YaRN's temperature factor on cos/sin (1 for the others)
+  int full_turn = 0, interpolated = 0, extrapolated = 0;  // of the pairs' PairCoverage
+  int64_t trained_length = 0, target_length = 0;          // L and T
+  PairBehaviourCounts behaviours{};                       // what the pairs do at T (pair_behaviour)
 };
 
 // Per-pair analysis of `scaling` (its original_max_position_embeddings is L, the trained length) at
@@ -71,10 +78,20 @@ PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, i
 // "complete a full turn within the trained length", "turn less than once within the trained length",
 // "interpolated (kept within the trained angles)", "would exceed the trained angles".
 const char* pair_behaviour_phrase(PairBehaviour b);
+// How many pairs do each PairBehaviour at `length`: pair i at unscaled[i] / scaled[i].
+PairBehaviourCounts count_pair_behaviours(std::span<const double> unscaled_inv_freq, std::span<const double> scaled_inv_freq,
+                                          int64_t trained_length, int64_t length);
+// The counts in words, as the Model and RoPE views and `posenc inspect` say them ("10 complete a full turn
+// within the trained length, 22 turn less than once within the trained length"): a class with no pair is
+// left out, but for "would exceed the trained angles" past the trained length (that none does is the news).
+std::string pair_behaviour_counts_text(const PairBehaviourCounts& counts, int64_t length, int64_t trained_length);
 
 // The inv_freq in force at sequence length `length`: a scaling whose frequencies depend on the length
 // (LongRoPE: short factors up to the original length, long past it; dynamic NTK: the base rescaled past
 // it) is evaluated at `length`; for every other type the configuration's own `fixed` frequencies.
+// The RoPE view's line for an analysis: "At T = 16384 with L = 4096: " and its behaviours' counts in words.
+std::string rope_extension_summary(const RopeExtensionAnalysis& a);
+
 std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
                                        const std::vector<double>& fixed);
 
