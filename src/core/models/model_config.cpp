@@ -160,6 +160,9 @@ struct Dims {
   int num_heads = 0;
   int rotary_dim = 0;
   bool mla = false;
+  // Cohere configs carry the original Cohere code's rotary_pct, which transformers' Cohere / Cohere2 never read
+  // (their rotary embedding takes partial_rotary_factor only): left unread there, so unread_keys names it.
+  bool reads_rotary_pct = true;
 };
 
 int checked_dim(int64_t v, const std::string& field, const char* what) {
@@ -201,7 +204,7 @@ Dims read_dims(const Reader& r, const std::string& model_type) {
     d.head_dim = checked_dim(*hidden / d.num_heads, r.path(hidden_key), "hidden_size / num_attention_heads");
   }
   d.rotary_dim = d.head_dim;
-  (void)model_type;
+  d.reads_rotary_pct = !is_one_of(model_type, {"cohere", "cohere2"});
   return d;
 }
 
@@ -217,7 +220,7 @@ int read_rotary_dim(const Reader& r, const std::optional<Reader>& rope_params, c
   } else if (r.has("partial_rotary_factor")) {
     factor = r.number("partial_rotary_factor");
     field = r.path("partial_rotary_factor");
-  } else if (r.has("rotary_pct")) {
+  } else if (d.reads_rotary_pct && r.has("rotary_pct")) {
     factor = r.number("rotary_pct");
     field = r.path("rotary_pct");
   }
@@ -606,7 +609,8 @@ bool is_positional_key(const std::string& key) {
                         "hybrid_override_pattern",
                         "attn_type",
                         "global_attn",
-                        "local_attn"})
+                        "local_attn",
+                        "layer_switch"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
