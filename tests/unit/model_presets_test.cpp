@@ -208,6 +208,56 @@ TEST(Presets2026, Ministral3) {
   EXPECT_TRUE(m.unread_keys.empty());
 }
 
+// Gemma 4 (no whole published file found: the key shape of the Hub config.json copies, e.g. seed429/12 and
+// FINAL-Bench/Darwin-4B-David: head_dim 256, global_head_dim 512, full_attention proportional 0.25 at 1e6,
+// sliding_attention default at 1e4). huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502
+// models/gemma4/modeling_gemma4.py: Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim" for the
+// proportional full-attention RoPE, Gemma4TextAttention uses head_dim = global_head_dim on full layers and
+// scaling = 1.0. So the full layers rotate int(0.25 * 512 // 2) = 64 pairs at 1 / 1e6^(2i / 512), not 32 at
+// 1 / 1e6^(2i / 256).
+TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
+  const ConfigValue cfg = model_io::parse_config_text(R"({"model_type": "gemma4", "text_config": {
+      "model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512, "hidden_size": 2304,
+      "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 6, "max_position_embeddings": 131072,
+      "sliding_window": 512, "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
+      "sliding_attention", "sliding_attention", "full_attention"],
+      "rope_parameters": {"full_attention": {"partial_rotary_factor": 0.25, "rope_theta": 1000000.0,
+      "rope_type": "proportional"}, "sliding_attention": {"rope_theta": 10000.0, "rope_type": "default"}}}})");
+  const ModelPosition m = read_hf_config(cfg);
+  EXPECT_EQ(m.head_dim, 256);
+  EXPECT_TRUE(m.unread_keys.empty());
+  ASSERT_EQ(m.layers.size(), 2u);
+  for (const auto& [type, r] : m.layers) {
+    SCOPED_TRACE(type);
+    EXPECT_EQ(r.softmax_scale, 1.0);
+    if (type == "full_attention") {
+      EXPECT_EQ(r.rotary_dim, 512);
+      ASSERT_EQ(r.frequencies.inv_freq.size(), 256u);
+      int rotating = 0;
+      for (double f : r.frequencies.inv_freq) rotating += f > 0;
+      EXPECT_EQ(rotating, 64);
+      expect_rel(r.frequencies.inv_freq[1], 1.0 / std::pow(1e6, 2.0 / 512));
+      expect_rel(r.frequencies.inv_freq[63], 1.0 / std::pow(1e6, 126.0 / 512));
+      EXPECT_EQ(r.frequencies.inv_freq[64], 0.0);
+    } else {
+      EXPECT_EQ(r.rotary_dim, 256);
+      expect_rel(r.frequencies.inv_freq[1], 1.0 / std::pow(1e4, 2.0 / 256));
+    }
+  }
+  // Without a proportional full-attention RoPE, global_head_dim is not read: named.
+  ConfigValue plain = cfg;
+  ConfigValue* tc = nullptr;
+  for (auto& [k, v] : plain.as_object())
+    if (k == "text_config") tc = &v;
+  ASSERT_NE(tc, nullptr);
+  tc->set("rope_parameters", model_io::parse_config_text(R"({"rope_theta": 1000000.0, "rope_type": "default"})"));
+  tc->set("layer_types", model_io::parse_config_text(R"(["full_attention", "full_attention", "full_attention",
+      "full_attention", "full_attention", "full_attention"])"));
+  const ModelPosition p = read_hf_config(plain);
+  EXPECT_EQ(p.rope->rotary_dim, 256);
+  EXPECT_EQ(p.unread_keys, (std::vector<std::string>{"text_config.global_head_dim"}));
+}
+
 // The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
 // attention / position, and unread_keys is the same list.
 TEST(Presets2026, ModelOpReadsThePublishedFiles) {

@@ -610,7 +610,8 @@ bool is_positional_key(const std::string& key) {
                         "attn_type",
                         "global_attn",
                         "local_attn",
-                        "layer_switch"})
+                        "layer_switch",
+                        "global_head_dim"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
@@ -799,6 +800,9 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     if (!(*qs > 0)) throw InvalidArgument(r.path("query_pre_attn_scalar"), r.path("query_pre_attn_scalar") + " must be > 0");
     softmax = 1.0 / std::sqrt(*qs);
   }
+  // Gemma 4 normalises q and k per head and multiplies q.k by 1 (Gemma4TextAttention.scaling = 1.0).
+  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4"});
+  if (gemma4) softmax = 1.0;
   // Gemma-3's default theta for global layers is 1e6 (configuration_gemma3.py); everything else 10000.
   const double default_base = (mt == "gemma3_text" || mt == "gemma3") ? 1'000'000.0 : 10'000.0;
 
@@ -825,7 +829,13 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     for (const auto& [k, v] : params->value().as_object()) {
       const std::optional<Reader> lp = params->object(k.c_str());
       const double base = check_base(read_base(r, lp, default_base), lp->path("rope_theta"));
-      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, dims, max_pos, seq_len, layout, softmax, mrope_il));
+      // Gemma 4's full-attention layers are global_head_dim wide, and their proportional RoPE spans that width
+      // (Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim"; Gemma4TextAttention.head_dim).
+      Dims layer_dims = dims;
+      if (gemma4 && k == "full_attention" && lp->string("rope_type").value_or("") == "proportional")
+        if (const auto g = r.integer("global_head_dim"))
+          layer_dims.head_dim = layer_dims.rotary_dim = checked_dim(*g, r.path("global_head_dim"), "global_head_dim");
+      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, layer_dims, max_pos, seq_len, layout, softmax, mrope_il));
     }
   } else {
     const double base =
