@@ -258,6 +258,30 @@ TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
   EXPECT_EQ(p.unread_keys, (std::vector<std::string>{"text_config.global_head_dim"}));
 }
 
+// Gemma 3n (the E4B key shape: head_dim 256, query_pre_attn_scalar 256, rope_theta 1e6, rope_local_base_freq
+// 1e4, sliding 512, layer_types (4 sliding + 1 full) x 7): q and k are RMS-normalised and q.k is multiplied by 1
+// (huggingface/transformers@00aa0f5dc1ccd968335257cb871d41ee9c0bc21e models/gemma3n/modeling_gemma3n.py,
+// Gemma3nTextAttention passes scaling = self.scaling = 1.0), so query_pre_attn_scalar is named, not read.
+TEST(Presets2026, Gemma3nScalesByOne) {
+  std::string types;
+  for (int i = 0; i < 35; ++i)
+    types += std::string(i ? ", " : "") + ((i + 1) % 5 ? "\"sliding_attention\"" : "\"full_attention\"");
+  const ConfigValue cfg = model_io::parse_config_text(
+      R"({"model_type": "gemma3n", "text_config": {"model_type": "gemma3n_text", "head_dim": 256, "hidden_size": 2048,
+      "num_attention_heads": 8, "num_key_value_heads": 2, "num_hidden_layers": 35, "max_position_embeddings": 32768,
+      "query_pre_attn_scalar": 256, "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0, "rope_scaling": null,
+      "sliding_window": 512, "layer_types": [)" +
+      types + "]}}");
+  const ModelPosition m = read_hf_config(cfg);
+  ASSERT_EQ(m.per_layer.size(), 35u);
+  EXPECT_EQ(m.per_layer[4].attention, LayerAttention::Full);
+  EXPECT_EQ(m.per_layer[0].attention, LayerAttention::Sliding);
+  ASSERT_EQ(m.layers.size(), 2u);
+  for (const auto& [type, r] : m.layers) EXPECT_EQ(r.softmax_scale, 1.0) << type;
+  EXPECT_EQ(m.rope->base, 1e6);
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"text_config.query_pre_attn_scalar"}));
+}
+
 // The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
 // attention / position, and unread_keys is the same list.
 TEST(Presets2026, ModelOpReadsThePublishedFiles) {

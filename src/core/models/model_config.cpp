@@ -794,15 +794,17 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   if (const auto interleave = r.boolean("rope_interleave")) layout = *interleave ? RopeLayout::Interleaved : RopeLayout::Half;
   // Gemma-2/3 scale q by query_pre_attn_scalar^-0.5 instead of head_dim^-0.5.
   double softmax = 1.0 / std::sqrt(static_cast<double>(dims.head_dim));
-  std::optional<double> qs = r.number("query_pre_attn_scalar");
+  // Gemma 3n and Gemma 4 normalise q and k per head and multiply q.k by 1 (Gemma3nTextAttention /
+  // Gemma4TextAttention scaling = 1.0): their query_pre_attn_scalar is not read (unread_keys names it).
+  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4"});
+  const bool qk_normed_gemma = gemma4 || is_one_of(mt, {"gemma3n_text", "gemma3n"});
+  std::optional<double> qs = qk_normed_gemma ? std::nullopt : r.number("query_pre_attn_scalar");
   if (!qs && is_one_of(mt, {"gemma2", "gemma3_text"})) qs = 256.0;  // Gemma2Config / Gemma3TextConfig default
   if (qs) {
     if (!(*qs > 0)) throw InvalidArgument(r.path("query_pre_attn_scalar"), r.path("query_pre_attn_scalar") + " must be > 0");
     softmax = 1.0 / std::sqrt(*qs);
   }
-  // Gemma 4 normalises q and k per head and multiplies q.k by 1 (Gemma4TextAttention.scaling = 1.0).
-  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4"});
-  if (gemma4) softmax = 1.0;
+  if (qk_normed_gemma) softmax = 1.0;
   // Gemma-3's default theta for global layers is 1e6 (configuration_gemma3.py); everything else 10000.
   const double default_base = (mt == "gemma3_text" || mt == "gemma3") ? 1'000'000.0 : 10'000.0;
 
