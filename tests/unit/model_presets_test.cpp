@@ -282,6 +282,32 @@ TEST(Presets2026, Gemma3nScalesByOne) {
   EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"text_config.query_pre_attn_scalar"}));
 }
 
+// Kimi-K2 (model_type kimi_k2, architectures DeepseekV3ForCausalLM: Moonshot's README says the model reuses
+// DeepSeek-V3's code and runs with model_type changed to deepseek_v3) and DeepSeek-V3.2 (deepseek_v32: its MLA
+// rotates as V3's; the lightning indexer's own RoPE is not interleaved, huggingface/transformers #42786 and
+// deepseek-ai/DeepSeek-V3.2-Exp@8631a813356d39b09a5c1ee1cde8ed6015559eb3) rotate interleaved pairs over
+// qk_rope_head_dim, like the deepseek-v3 preset. The indexer (top-k key selection) is not modelled: its keys are
+// named. Key shapes: Hub page copies of k-l-lambda/Kimi-K2.5-Eagle3 and hyper-accel/tiny-random-deepseek-v32.
+TEST(Presets2026, KimiK2AndDeepSeekV32RotateInterleavedPairs) {
+  for (const char* mt : {"kimi_k2", "deepseek_v32"}) {
+    SCOPED_TRACE(mt);
+    const ConfigValue cfg = model_io::parse_config_text(
+        std::string(R"({"model_type": ")") + mt +
+        R"(", "hidden_size": 7168, "num_attention_heads": 64, "num_hidden_layers": 61, "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64, "kv_lora_rank": 512, "max_position_embeddings": 131072, "rope_theta": 50000.0,
+        "index_topk": 2048, "rope_scaling": {"beta_fast": 1.0, "beta_slow": 1.0, "factor": 32.0, "mscale": 1.0,
+        "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}})");
+    const ModelPosition m = read_hf_config(cfg);
+    EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
+    EXPECT_EQ(m.rope->rotary_dim, 64);
+    EXPECT_EQ(m.head_dim, 192);
+    // DeepSeek softmax: 192^-0.5 * get_mscale(32, 1)^2 with get_mscale(s, m) = 0.1 m ln s + 1.
+    const double mscale = 0.1 * std::log(32.0) + 1.0;
+    expect_rel(m.rope->softmax_scale, mscale * mscale / std::sqrt(192.0));
+    EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_topk"}));
+  }
+}
+
 // The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
 // attention / position, and unread_keys is the same list.
 TEST(Presets2026, ModelOpReadsThePublishedFiles) {

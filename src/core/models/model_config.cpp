@@ -611,7 +611,8 @@ bool is_positional_key(const std::string& key) {
                         "global_attn",
                         "local_attn",
                         "layer_switch",
-                        "global_head_dim"})
+                        "global_head_dim",
+                        "index_"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
@@ -680,7 +681,10 @@ const char* position_kind_name(PositionKind k) {
 RopeLayout hf_rope_layout(const std::string& model_type) {
   // GPT-J and CodeGen rotate_every_two; DeepSeek-V2 (view_as_complex) and V3 (apply_rotary_pos_emb_interleave).
   // Llama 4 (view_as_complex in apply_rotary_emb), Cohere / Cohere2 (rotate_half over x[..., ::2], x[..., 1::2]).
-  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "llama4", "llama4_text", "cohere", "cohere2"}))
+  // Kimi-K2 ("kimi_k2") runs DeepSeek-V3's modeling code; DeepSeek-V3.2's MLA rotates as V3's (its indexer's own
+  // RoPE is not interleaved, but the indexer is not modelled).
+  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "llama4", "llama4_text",
+                             "cohere", "cohere2"}))
     return RopeLayout::Interleaved;
   return RopeLayout::Half;
 }
