@@ -169,6 +169,9 @@ struct Dims {
   int num_heads = 0;
   int rotary_dim = 0;
   bool mla = false;
+  // Cohere configs carry the original Cohere code's rotary_pct, which transformers' Cohere / Cohere2 never read
+  // (their rotary embedding takes partial_rotary_factor only): left unread there, so unread_keys names it.
+  bool reads_rotary_pct = true;
 };
 
 int checked_dim(int64_t v, const std::string& field, const char* what) {
@@ -210,7 +213,7 @@ Dims read_dims(const Reader& r, const std::string& model_type) {
     d.head_dim = checked_dim(*hidden / d.num_heads, r.path(hidden_key), "hidden_size / num_attention_heads");
   }
   d.rotary_dim = d.head_dim;
-  (void)model_type;
+  d.reads_rotary_pct = !is_one_of(model_type, {"cohere", "cohere2"});
   return d;
 }
 
@@ -226,7 +229,7 @@ int read_rotary_dim(const Reader& r, const std::optional<Reader>& rope_params, c
   } else if (r.has("partial_rotary_factor")) {
     factor = r.number("partial_rotary_factor");
     field = r.path("partial_rotary_factor");
-  } else if (r.has("rotary_pct")) {
+  } else if (d.reads_rotary_pct && r.has("rotary_pct")) {
     factor = r.number("rotary_pct");
     field = r.path("rotary_pct");
   }
@@ -611,7 +614,10 @@ bool is_positional_key(const std::string& key) {
                         "hybrid_override_pattern",
                         "attn_type",
                         "global_attn",
-                        "local_attn"})
+                        "local_attn",
+                        "layer_switch",
+                        "global_head_dim",
+                        "index_"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
@@ -680,7 +686,10 @@ const char* position_kind_name(PositionKind k) {
 RopeLayout hf_rope_layout(const std::string& model_type) {
   // GPT-J and CodeGen rotate_every_two; DeepSeek-V2 (view_as_complex) and V3 (apply_rotary_pos_emb_interleave).
   // Llama 4 (view_as_complex in apply_rotary_emb), Cohere / Cohere2 (rotate_half over x[..., ::2], x[..., 1::2]).
-  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "llama4", "llama4_text", "cohere", "cohere2"}))
+  // Kimi-K2 ("kimi_k2") runs DeepSeek-V3's modeling code; DeepSeek-V3.2's MLA rotates as V3's (its indexer's own
+  // RoPE is not interleaved, but the indexer is not modelled).
+  if (is_one_of(model_type, {"gptj", "codegen", "deepseek_v2", "deepseek_v3", "deepseek_v32", "kimi_k2", "llama4", "llama4_text",
+                             "cohere", "cohere2"}))
     return RopeLayout::Interleaved;
   return RopeLayout::Half;
 }
@@ -794,12 +803,17 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   if (const auto interleave = r.boolean("rope_interleave")) layout = *interleave ? RopeLayout::Interleaved : RopeLayout::Half;
   // Gemma-2/3 scale q by query_pre_attn_scalar^-0.5 instead of head_dim^-0.5.
   double softmax = 1.0 / std::sqrt(static_cast<double>(dims.head_dim));
-  std::optional<double> qs = r.number("query_pre_attn_scalar");
+  // Gemma 3n and Gemma 4 normalise q and k per head and multiply q.k by 1 (Gemma3nTextAttention /
+  // Gemma4TextAttention scaling = 1.0): their query_pre_attn_scalar is not read (unread_keys names it).
+  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4"});
+  const bool qk_normed_gemma = gemma4 || is_one_of(mt, {"gemma3n_text", "gemma3n"});
+  std::optional<double> qs = qk_normed_gemma ? std::nullopt : r.number("query_pre_attn_scalar");
   if (!qs && is_one_of(mt, {"gemma2", "gemma3_text"})) qs = 256.0;  // Gemma2Config / Gemma3TextConfig default
   if (qs) {
     if (!(*qs > 0)) throw InvalidArgument(r.path("query_pre_attn_scalar"), r.path("query_pre_attn_scalar") + " must be > 0");
     softmax = 1.0 / std::sqrt(*qs);
   }
+  if (qk_normed_gemma) softmax = 1.0;
   // Gemma-3's default theta for global layers is 1e6 (configuration_gemma3.py); everything else 10000.
   const double default_base = (mt == "gemma3_text" || mt == "gemma3") ? 1'000'000.0 : 10'000.0;
 
@@ -826,7 +840,13 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     for (const auto& [k, v] : params->value().as_object()) {
       const std::optional<Reader> lp = params->object(k.c_str());
       const double base = check_base(read_base(r, lp, default_base), lp->path("rope_theta"));
-      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, dims, max_pos, seq_len, layout, softmax, mrope_il));
+      // Gemma 4's full-attention layers are global_head_dim wide, and their proportional RoPE spans that width
+      // (Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim"; Gemma4TextAttention.head_dim).
+      Dims layer_dims = dims;
+      if (gemma4 && k == "full_attention" && lp->string("rope_type").value_or("") == "proportional")
+        if (const auto g = r.integer("global_head_dim"))
+          layer_dims.head_dim = layer_dims.rotary_dim = checked_dim(*g, r.path("global_head_dim"), "global_head_dim");
+      out.layers.emplace_back(k, make_rope(r, lp, lp->path(""), base, layer_dims, max_pos, seq_len, layout, softmax, mrope_il));
     }
   } else {
     const double base =

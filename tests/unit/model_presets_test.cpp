@@ -1,0 +1,333 @@
+// The presets of the 2026 families (tests/data/configs/SOURCES.md, "2026 models, second pass"), each read from
+// its published config.json as transformers reads it: every layer, the RoPE frequencies, the query scales, and
+// unread_keys naming exactly the positional keys transformers does not read either.
+//
+// Reference values: a Python port of transformers' src/transformers/modeling_rope_utils.py
+// (_compute_default_rope_parameters, _compute_llama3_parameters, _compute_yarn_parameters with get_mscale and
+// truncate; huggingface/transformers@0044e3b3facff1a1ad60b235c69d5b45beae75a4 for llama3 and the correction
+// range, v5 for mscale / mscale_all_dim / original_max_position_embeddings in rope_parameters), run in float64.
+// Layer rules: models/llama4/configuration_llama4.py (no_rope_layers empty -> every 4th layer NoPE; layer_types
+// chunked_attention on RoPE layers) and modeling_llama4.py (_get_attn_scale); models/smollm3/
+// configuration_smollm3.py (no_rope_layers from no_rope_layer_interval); models/cohere2/configuration_cohere2.py
+// at huggingface/transformers@008e574391258935f3ecc3035c882e73bbcac419 (layer_types from sliding_window_pattern 4)
+// and modeling_cohere2.py at @015bfeb86891c5f5e450f48942260ac3e2cd2bf2 (RoPE only when sliding_window is set;
+// rotate_half over x[..., ::2] / x[..., 1::2]; ROPE_INIT_FUNCTIONS, no rotary_pct); models/qwen3_vl
+// (apply_interleaved_mrope); models/ministral3/modeling_ministral3.py (_get_llama_4_attn_scale).
+#ifdef POSENC_HAVE_EVAL
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/eval.h"
+#include "core/models/model_config.h"
+#include "model_io/config_json.h"
+#include "model_io/presets.h"
+
+using namespace posenc;
+
+namespace {
+
+ModelPosition preset(const std::string& id) { return read_hf_config(model_io::preset_config(id)); }
+
+void expect_rel(double got, double want) { EXPECT_NEAR(got, want, 1e-12 * std::abs(want)) << "want " << want; }
+
+int count_layers(const ModelPosition& m, LayerAttention a, bool rope) {
+  return static_cast<int>(std::count_if(m.per_layer.begin(), m.per_layer.end(),
+                                        [&](const LayerSpec& l) { return l.attention == a && l.rope == rope; }));
+}
+
+}  // namespace
+
+// Llama-4-Scout-17B-16E: 48 layers, no_rope_layers [] -> every 4th layer (3, 7, ...) NoPE with full attention and
+// temperature tuning (defaults 8192 / 0.1, the published text_config does not set them); the other 36 RoPE layers
+// chunked at 8192. llama3 factor 16 with low = high = 1 over original 8192: wavelengths > 8192 divided by 16, the
+// rest kept (pairs 0..34 kept, 35..63 divided); interleaved pairs (view_as_complex).
+TEST(Presets2026, Llama4Scout) {
+  const ModelPosition m = preset("llama-4-scout-17b-16e");
+  EXPECT_EQ(m.model_type, "llama4");
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.num_attention_heads, 40);
+  ASSERT_EQ(m.per_layer.size(), 48u);
+  for (int i = 0; i < 48; ++i) {
+    SCOPED_TRACE(i);
+    const LayerSpec& l = m.per_layer[i];
+    if ((i + 1) % 4 == 0) {
+      EXPECT_EQ(l.attention, LayerAttention::Full);
+      EXPECT_FALSE(l.rope);
+      EXPECT_EQ(l.query_scale.rule, QueryScale::Rule::Llama4Temperature);
+      EXPECT_EQ(l.query_scale.floor_scale, 8192.0);
+      EXPECT_EQ(l.query_scale.attn_scale, 0.1);
+    } else {
+      EXPECT_EQ(l.attention, LayerAttention::Chunked);
+      EXPECT_EQ(l.window, 8192);
+      EXPECT_TRUE(l.rope);
+      EXPECT_EQ(l.query_scale.rule, QueryScale::Rule::None);
+    }
+  }
+  // log1p(floor((p + 1) / 8192)) * 0.1 + 1
+  const QueryScale& t = m.per_layer[3].query_scale;
+  EXPECT_EQ(query_scale_at(t, 8190), 1.0);
+  expect_rel(query_scale_at(t, 8191), 1.0693147180559945);
+  expect_rel(query_scale_at(t, 100000), 1.2564949357461537);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.layout, RopeLayout::Interleaved);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Llama3);
+  EXPECT_EQ(r.base, 500000.0);
+  EXPECT_EQ(r.original_max_position_embeddings, 8192);
+  EXPECT_EQ(r.max_position_embeddings, 262144);
+  EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+  const int at[] = {0, 10, 20, 30, 34, 35, 40, 63};
+  for (int i : at) {
+    SCOPED_TRACE(i);
+    const double plain = 1.0 / std::pow(500000.0, 2.0 * i / 128);
+    expect_rel(r.frequencies.inv_freq[i], i < 35 ? plain : plain / 16);
+  }
+  expect_rel(r.frequencies.inv_freq[20], 0.016560440080994446);
+  expect_rel(r.frequencies.inv_freq[40], 1.7140510979762956e-05);
+  EXPECT_TRUE(m.unread_keys.empty());
+}
+
+// Qwen3-VL-4B-Instruct: text_config read; 36 full RoPE layers; interleaved M-RoPE 24/20/20 over 64 pairs at base
+// 5e6 (default rope_type, no scaling). The vision tower's learned position table size is named, not read.
+TEST(Presets2026, Qwen3Vl4b) {
+  const ModelPosition m = preset("qwen3-vl-4b");
+  EXPECT_EQ(m.head_dim, 128);
+  EXPECT_EQ(m.num_attention_heads, 32);
+  ASSERT_EQ(m.per_layer.size(), 36u);
+  EXPECT_EQ(count_layers(m, LayerAttention::Full, true), 36);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.rotary_dim, 128);
+  EXPECT_EQ(r.layout, RopeLayout::Half);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::None);
+  EXPECT_EQ(r.mrope_section, (std::vector<int>{24, 20, 20}));
+  EXPECT_TRUE(r.mrope_interleaved);
+  EXPECT_EQ(r.max_position_embeddings, 262144);
+  expect_rel(r.frequencies.inv_freq[1], 0.7858299804196347);
+  expect_rel(r.frequencies.inv_freq[63], 2.545079788037606e-07);
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.num_position_embeddings"}));
+}
+
+// SmolLM3-3B-Base: only no_rope_layer_interval 4 is published; transformers derives no_rope_layers = [1, 1, 1, 0]
+// x 9: layers 3, 7, ..., 35 have no RoPE; all full attention (use_sliding_window false, sliding_window null).
+TEST(Presets2026, SmolLm3) {
+  const ModelPosition m = preset("smollm3-3b");
+  ASSERT_EQ(m.per_layer.size(), 36u);
+  for (int i = 0; i < 36; ++i) {
+    EXPECT_EQ(m.per_layer[i].attention, LayerAttention::Full) << i;
+    EXPECT_EQ(m.per_layer[i].rope, (i + 1) % 4 != 0) << i;
+  }
+  EXPECT_EQ(count_layers(m, LayerAttention::Full, false), 9);
+  EXPECT_EQ(m.rope->base, 5000000.0);
+  EXPECT_EQ(m.rope->max_position_embeddings, 65536);
+  EXPECT_EQ(m.rope->layout, RopeLayout::Half);
+  expect_rel(m.rope->frequencies.inv_freq[1], 0.7858299804196347);
+  EXPECT_TRUE(m.unread_keys.empty());
+}
+
+// Command R7B (cohere2): sliding_window_pattern 4 -> layers 3, 7, ... full attention without RoPE, the others
+// sliding 4096 with RoPE (interleaved pairs, base 50000, all 128 dims). Keys of the original Cohere code that
+// transformers never reads are named: position_embedding_type, order_of_interleaved_layers, rotary_pct (1.0 here,
+// so the rotary width agrees either way) and layer_switch.
+TEST(Presets2026, CommandR7b) {
+  const ModelPosition m = preset("command-r7b");
+  EXPECT_EQ(m.head_dim, 128);
+  ASSERT_EQ(m.per_layer.size(), 32u);
+  for (int i = 0; i < 32; ++i) {
+    SCOPED_TRACE(i);
+    const LayerSpec& l = m.per_layer[i];
+    if ((i + 1) % 4 == 0) {
+      EXPECT_EQ(l.attention, LayerAttention::Full);
+      EXPECT_FALSE(l.rope);
+    } else {
+      EXPECT_EQ(l.attention, LayerAttention::Sliding);
+      EXPECT_EQ(l.window, 4096);
+      EXPECT_TRUE(l.rope);
+    }
+  }
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.layout, RopeLayout::Interleaved);
+  EXPECT_EQ(r.rotary_dim, 128);
+  EXPECT_EQ(r.base, 50000.0);
+  expect_rel(r.frequencies.inv_freq[1], 0.8444590486885271);
+  expect_rel(r.frequencies.inv_freq[63], 2.3683800926830812e-05);
+  std::vector<std::string> unread = m.unread_keys;
+  std::sort(unread.begin(), unread.end());
+  EXPECT_EQ(unread,
+            (std::vector<std::string>{"layer_switch", "order_of_interleaved_layers", "position_embedding_type", "rotary_pct"}));
+}
+
+// transformers' Cohere rotary embedding takes partial_rotary_factor only: a Cohere config's rotary_pct changes
+// nothing (and is named), while GPT-NeoX's rotary_pct still sets the rotary width.
+TEST(Presets2026, CohereRotaryPctIsNotRead) {
+  ConfigValue cfg = model_io::preset_config("command-r7b");
+  cfg.set("rotary_pct", ConfigValue::number(0.5));
+  const ModelPosition m = read_hf_config(cfg);
+  EXPECT_EQ(m.rope->rotary_dim, 128);
+  EXPECT_EQ(std::count(m.unread_keys.begin(), m.unread_keys.end(), "rotary_pct"), 1);
+  EXPECT_EQ(preset("gpt-neox-20b").rope->rotary_dim, 24);
+}
+
+// Ministral 3 3B: YaRN factor 16 over original 16384 at base 1e6 (beta 32 / 1 -> correction range [20, 37]),
+// attention factor get_mscale(16, 1) / get_mscale(16, 1) = 1; llama_4_scaling_beta 0.1 on every layer:
+// 1 + 0.1 ln(1 + floor(p / 16384)).
+TEST(Presets2026, Ministral3) {
+  const ModelPosition m = preset("ministral3-3b");
+  EXPECT_EQ(m.head_dim, 128);
+  ASSERT_EQ(m.per_layer.size(), 26u);
+  for (const LayerSpec& l : m.per_layer) {
+    EXPECT_EQ(l.attention, LayerAttention::Full);
+    EXPECT_TRUE(l.rope);
+    EXPECT_EQ(l.query_scale.rule, QueryScale::Rule::Llama4ScalingBeta);
+    EXPECT_EQ(l.query_scale.beta, 0.1);
+    EXPECT_EQ(l.query_scale.original_max_position_embeddings, 16384);
+  }
+  const QueryScale& q = m.per_layer[0].query_scale;
+  EXPECT_EQ(query_scale_at(q, 16383), 1.0);
+  expect_rel(query_scale_at(q, 16384), 1.0693147180559945);
+  expect_rel(query_scale_at(q, 40000), 1.109861228866811);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Yarn);
+  EXPECT_EQ(r.scaling.factor, 16.0);
+  EXPECT_EQ(r.original_max_position_embeddings, 16384);
+  EXPECT_EQ(r.max_position_embeddings, 262144);
+  EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+  const int at[] = {0, 10, 20, 30, 40, 50, 63};
+  const double want[] = {1.0,
+                         0.1154781984689458,
+                         0.01333521432163324,
+                         0.0006907023388943309,
+                         1.1114246312743267e-05,
+                         1.2834531415357164e-06,
+                         7.755861004698247e-08};
+  for (int k = 0; k < 7; ++k) expect_rel(r.frequencies.inv_freq[at[k]], want[k]);
+  EXPECT_TRUE(m.unread_keys.empty());
+}
+
+// Gemma 4 (no whole published file found: the key shape of the Hub config.json copies, e.g. seed429/12 and
+// FINAL-Bench/Darwin-4B-David: head_dim 256, global_head_dim 512, full_attention proportional 0.25 at 1e6,
+// sliding_attention default at 1e4). huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502
+// models/gemma4/modeling_gemma4.py: Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim" for the
+// proportional full-attention RoPE, Gemma4TextAttention uses head_dim = global_head_dim on full layers and
+// scaling = 1.0. So the full layers rotate int(0.25 * 512 // 2) = 64 pairs at 1 / 1e6^(2i / 512), not 32 at
+// 1 / 1e6^(2i / 256).
+TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
+  const ConfigValue cfg = model_io::parse_config_text(R"({"model_type": "gemma4", "text_config": {
+      "model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512, "hidden_size": 2304,
+      "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 6, "max_position_embeddings": 131072,
+      "sliding_window": 512, "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention",
+      "sliding_attention", "sliding_attention", "full_attention"],
+      "rope_parameters": {"full_attention": {"partial_rotary_factor": 0.25, "rope_theta": 1000000.0,
+      "rope_type": "proportional"}, "sliding_attention": {"rope_theta": 10000.0, "rope_type": "default"}}}})");
+  const ModelPosition m = read_hf_config(cfg);
+  EXPECT_EQ(m.head_dim, 256);
+  EXPECT_TRUE(m.unread_keys.empty());
+  ASSERT_EQ(m.layers.size(), 2u);
+  for (const auto& [type, r] : m.layers) {
+    SCOPED_TRACE(type);
+    EXPECT_EQ(r.softmax_scale, 1.0);
+    if (type == "full_attention") {
+      EXPECT_EQ(r.rotary_dim, 512);
+      ASSERT_EQ(r.frequencies.inv_freq.size(), 256u);
+      int rotating = 0;
+      for (double f : r.frequencies.inv_freq) rotating += f > 0;
+      EXPECT_EQ(rotating, 64);
+      expect_rel(r.frequencies.inv_freq[1], 1.0 / std::pow(1e6, 2.0 / 512));
+      expect_rel(r.frequencies.inv_freq[63], 1.0 / std::pow(1e6, 126.0 / 512));
+      EXPECT_EQ(r.frequencies.inv_freq[64], 0.0);
+    } else {
+      EXPECT_EQ(r.rotary_dim, 256);
+      expect_rel(r.frequencies.inv_freq[1], 1.0 / std::pow(1e4, 2.0 / 256));
+    }
+  }
+  // Without a proportional full-attention RoPE, global_head_dim is not read: named.
+  ConfigValue plain = cfg;
+  ConfigValue* tc = nullptr;
+  for (auto& [k, v] : plain.as_object())
+    if (k == "text_config") tc = &v;
+  ASSERT_NE(tc, nullptr);
+  tc->set("rope_parameters", model_io::parse_config_text(R"({"rope_theta": 1000000.0, "rope_type": "default"})"));
+  tc->set("layer_types", model_io::parse_config_text(R"(["full_attention", "full_attention", "full_attention",
+      "full_attention", "full_attention", "full_attention"])"));
+  const ModelPosition p = read_hf_config(plain);
+  EXPECT_EQ(p.rope->rotary_dim, 256);
+  EXPECT_EQ(p.unread_keys, (std::vector<std::string>{"text_config.global_head_dim"}));
+}
+
+// Gemma 3n (the E4B key shape: head_dim 256, query_pre_attn_scalar 256, rope_theta 1e6, rope_local_base_freq
+// 1e4, sliding 512, layer_types (4 sliding + 1 full) x 7): q and k are RMS-normalised and q.k is multiplied by 1
+// (huggingface/transformers@00aa0f5dc1ccd968335257cb871d41ee9c0bc21e models/gemma3n/modeling_gemma3n.py,
+// Gemma3nTextAttention passes scaling = self.scaling = 1.0), so query_pre_attn_scalar is named, not read.
+TEST(Presets2026, Gemma3nScalesByOne) {
+  std::string types;
+  for (int i = 0; i < 35; ++i)
+    types += std::string(i ? ", " : "") + ((i + 1) % 5 ? "\"sliding_attention\"" : "\"full_attention\"");
+  const ConfigValue cfg = model_io::parse_config_text(
+      R"({"model_type": "gemma3n", "text_config": {"model_type": "gemma3n_text", "head_dim": 256, "hidden_size": 2048,
+      "num_attention_heads": 8, "num_key_value_heads": 2, "num_hidden_layers": 35, "max_position_embeddings": 32768,
+      "query_pre_attn_scalar": 256, "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0, "rope_scaling": null,
+      "sliding_window": 512, "layer_types": [)" +
+      types + "]}}");
+  const ModelPosition m = read_hf_config(cfg);
+  ASSERT_EQ(m.per_layer.size(), 35u);
+  EXPECT_EQ(m.per_layer[4].attention, LayerAttention::Full);
+  EXPECT_EQ(m.per_layer[0].attention, LayerAttention::Sliding);
+  ASSERT_EQ(m.layers.size(), 2u);
+  for (const auto& [type, r] : m.layers) EXPECT_EQ(r.softmax_scale, 1.0) << type;
+  EXPECT_EQ(m.rope->base, 1e6);
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"text_config.query_pre_attn_scalar"}));
+}
+
+// Kimi-K2 (model_type kimi_k2, architectures DeepseekV3ForCausalLM: Moonshot's README says the model reuses
+// DeepSeek-V3's code and runs with model_type changed to deepseek_v3) and DeepSeek-V3.2 (deepseek_v32: its MLA
+// rotates as V3's; the lightning indexer's own RoPE is not interleaved, huggingface/transformers #42786 and
+// deepseek-ai/DeepSeek-V3.2-Exp@8631a813356d39b09a5c1ee1cde8ed6015559eb3) rotate interleaved pairs over
+// qk_rope_head_dim, like the deepseek-v3 preset. The indexer (top-k key selection) is not modelled: its keys are
+// named. Key shapes: Hub page copies of k-l-lambda/Kimi-K2.5-Eagle3 and hyper-accel/tiny-random-deepseek-v32.
+TEST(Presets2026, KimiK2AndDeepSeekV32RotateInterleavedPairs) {
+  for (const char* mt : {"kimi_k2", "deepseek_v32"}) {
+    SCOPED_TRACE(mt);
+    const ConfigValue cfg = model_io::parse_config_text(
+        std::string(R"({"model_type": ")") + mt +
+        R"(", "hidden_size": 7168, "num_attention_heads": 64, "num_hidden_layers": 61, "qk_nope_head_dim": 128,
+        "qk_rope_head_dim": 64, "kv_lora_rank": 512, "max_position_embeddings": 131072, "rope_theta": 50000.0,
+        "index_topk": 2048, "rope_scaling": {"beta_fast": 1.0, "beta_slow": 1.0, "factor": 32.0, "mscale": 1.0,
+        "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096, "type": "yarn"}})");
+    const ModelPosition m = read_hf_config(cfg);
+    EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
+    EXPECT_EQ(m.rope->rotary_dim, 64);
+    EXPECT_EQ(m.head_dim, 192);
+    // DeepSeek softmax: 192^-0.5 * get_mscale(32, 1)^2 with get_mscale(s, m) = 0.1 m ln s + 1.
+    const double mscale = 0.1 * std::log(32.0) + 1.0;
+    expect_rel(m.rope->softmax_scale, mscale * mscale / std::sqrt(192.0));
+    EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_topk"}));
+  }
+}
+
+// The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
+// attention / position, and unread_keys is the same list.
+TEST(Presets2026, ModelOpReadsThePublishedFiles) {
+  for (const char* id : {"llama-4-scout-17b-16e", "qwen3-vl-4b", "smollm3-3b", "command-r7b", "ministral3-3b"}) {
+    SCOPED_TRACE(id);
+    const model_io::ModelPreset* p = model_io::find_model_preset(id);
+    ASSERT_NE(p, nullptr);
+    const auto text = model_io::embedded_config_text(p->file);
+    ASSERT_TRUE(text);
+    const nlohmann::json request = {{"op", "model"}, {"config", nlohmann::json::parse(*text)}};
+    const nlohmann::json r = nlohmann::json::parse(cli::evaluate_request(request.dump()));
+    const ModelPosition m = preset(id);
+    ASSERT_EQ(r.at("per_layer").size(), m.per_layer.size());
+    EXPECT_EQ(r.at("num_hidden_layers"), m.num_hidden_layers);
+    for (size_t i = 0; i < m.per_layer.size(); ++i) {
+      EXPECT_EQ(r["per_layer"][i].at("attention"), layer_attention_name(m.per_layer[i].attention)) << i;
+      EXPECT_EQ(r["per_layer"][i].at("position"), m.per_layer[i].rope ? "rope" : "none") << i;
+    }
+    EXPECT_EQ(r.at("unread_keys").get<std::vector<std::string>>(), m.unread_keys);
+    EXPECT_EQ(r.at("rope").at("inv_freq").size(), static_cast<size_t>(m.rope->rotary_dim / 2));
+  }
+}
+#endif  // POSENC_HAVE_EVAL
