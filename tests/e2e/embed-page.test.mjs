@@ -48,7 +48,7 @@ function shot(page, name) {
   return page.screenshot({ path: path.join(artifactsDir, name) });
 }
 
-const BARE = [['waves', 'view=waves&embed=1', 'plot.matrix'], ['scores', 'view=scores&embed=1', 'plot.total'],
+const BARE = [['waves', 'view=waves&embed=1', 'plot.pe'], ['scores', 'view=scores&embed=1', 'plot.total'],
   ['frequencies', 'view=frequencies&embed=1', 'plot.wavelength']];
 
 for (const theme of ['light', 'dark']) {
@@ -62,7 +62,7 @@ for (const theme of ['light', 'dark']) {
         const frame = await live(p.page, id);
         // Fits: every probe lies inside the frame; no window of the app can scroll.
         const fit = await frame.evaluate(() => window.posenc.probes().map((n) => [n, window.posenc.itemRect(n)]));
-        for (const [name, r] of fit) if (r && r.height > 0) assert.ok(r.y >= -0.5 && r.y + r.height <= innerHeight + 0.5, `${id}: ${name} inside the ${'420'} px frame: ${JSON.stringify(r)}`);
+        for (const [name, r] of fit) if (r && r.height > 0) assert.ok(r.y >= -0.5 && r.y + r.height <= 420.5, `${id}: ${name} inside the 420 px frame: ${JSON.stringify(r)}`);
         assert.ok(await frame.evaluate((f) => !!window.posenc.itemRect(f), figure), `${id} shows ${figure}`);
         assert.equal(await frame.evaluate(() => document.scrollingElement.scrollHeight <= innerHeight), true, `${id}: its document does not scroll`);
         if (theme === 'light' && id === 'scores') await shot(p.page, `embed-bare-420-${theme}.png`);
@@ -159,11 +159,11 @@ test('scripts/site OUT: the deployable folder, served from a sub-path, loads a v
   assert.deepEqual(fs.readdirSync(out).sort(),
     ['embed-example.html', 'embed.js', 'favicon.svg', 'index.html', 'posenc-page.js', 'posenc.js', 'posenc.wasm']);
   const server = await serveStatic(root, 0);
-  const { page, context, errors } = await openPage(env.browser, `${server.url}/posenc/?view=rope&n=64`);
+  const { page, context, errors } = await openPage(env.browser, `${server.url}/posenc/?view=rope&pos=100`);
   try {
     await page.waitForFunction(() => window.posenc && window.posenc.frameCount() > 0, null, { timeout: 60000 });
     assert.equal(await page.evaluate(() => fetch('posenc.wasm').then((res) => res.headers.get('content-type'))), 'application/wasm');
-    assert.equal((await page.evaluate(() => window.posenc.getState())).n, '64');
+    assert.equal((await page.evaluate(() => window.posenc.getState())).pos, '100');
     const code = await page.evaluate(() => window.posenc.embedCode());
     assert.ok(code.includes(`src="${server.url}/posenc/?view=rope`), code);
     assert.ok(code.endsWith(`<script src="${server.url}/posenc/embed.js" async></script>`), code);
