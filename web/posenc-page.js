@@ -301,6 +301,7 @@
       pageTheme();
       buildViewLinks();
       updateDescription();
+      updateTouchClaims();
       resolveReady();
       postHeight();
     },

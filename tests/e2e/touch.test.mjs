@@ -186,11 +186,11 @@ test('touch: in a blog post a vertical swipe outside plots scrolls the page; on 
     // The map is claimed before any event: what lies under the finger there has touch-action: none
     // (the browser decides at touchstart, and may deliver that touchstart uncancelable).
     const hx = hbox.x + total.x + total.width / 2, hy = hbox.y + total.y + total.height * 0.7;
-    const under = await scores.evaluate(([x, y]) => {
-      const el = document.elementFromPoint(x, y);
-      return { claim: el.parentNode.id === 'touch-claims', action: getComputedStyle(el).touchAction };
-    }, [hx - hbox.x, hy - hbox.y]);
-    assert.deepEqual(under, { claim: true, action: 'none' }, 'a box with touch-action: none lies over the map');
+    // (The boxes follow the frame once its picture settles.)
+    await scores.waitForFunction(([x, y]) => document.elementFromPoint(x, y).parentNode.id === 'touch-claims',
+      [hx - hbox.x, hy - hbox.y], { timeout: 15000, polling: 100 });
+    const action = await scores.evaluate(([x, y]) => getComputedStyle(document.elementFromPoint(x, y)).touchAction, [hx - hbox.x, hy - hbox.y]);
+    assert.equal(action, 'none', 'a box with touch-action: none lies over the map');
     // The page at rest first (the first swipe's fling, the scrollTo), then not one pixel moved.
     const y2 = await settledScroll(page);
     await gesture(null, cdp, [[hx, hy]], [[hx, hy - 150]], 10);
