@@ -85,55 +85,10 @@
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
   function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
 
-  // The page script of the embed code (docs/embedding.md), once per page however many snippets
-  // are pasted: it sizes each embed to the height it asks for (posenc:height), and keeps at most LIMIT
-  // embeds live (holding a WebGL context) at a time. An embed asks for a context when it scrolls into
-  // view (posenc:context, want); the page grants one while fewer than LIMIT are live, otherwise it asks
-  // the embed least recently in view to give its context back (posenc:release: it reloads into a
-  // picture of its state) and grants the freed context to the oldest request. A document id in every
-  // message keeps a reloaded embed's fresh document (which holds nothing) apart from the old one.
-  var EMBED_LIVE_LIMIT = 6;
-  var EMBED_SCRIPT = [
-    '<script>',
-    '  // Optional, once per page: sizes each posenc embed to its content and keeps at most ' + EMBED_LIVE_LIMIT + ' embeds',
-    '  // live (holding a WebGL context) at a time; the others show a picture of their state until scrolled to.',
-    '  window.posencEmbeds = window.posencEmbeds || (() => {',
-    '    const LIMIT = ' + EMBED_LIVE_LIMIT + ', embeds = new Map();',
-    '    let clock = 0;',
-    "    const frameOf = (w) => [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === w);",
-    '    const live = () => [...embeds.values()].filter((s) => s.live).length;',
-    '    function pump() {',
-    '      for (const w of [...embeds.keys()]) if (!frameOf(w)) embeds.delete(w);',
-    '      const all = [...embeds.entries()];',
-    '      let free = LIMIT - live(), coming = all.filter(([, s]) => s.live && s.asked).length;',
-    '      for (const [w, s] of all.filter(([, s]) => s.want && !s.live).sort((a, b) => a[1].since - b[1].since)) {',
-    "        if (free > 0) { free--; s.live = true; w.postMessage({ type: 'posenc:grant', doc: s.doc }, '*'); }",
-    '        else if (coming > 0) coming--;',
-    '        else {',
-    '          const idle = all.filter(([, o]) => o.live && !o.visible && !o.asked).sort((a, b) => a[1].seen - b[1].seen)[0];',
-    '          if (!idle) break;',
-    '          idle[1].asked = true;',
-    "          idle[0].postMessage({ type: 'posenc:release', doc: idle[1].doc }, '*');",
-    '        }',
-    '      }',
-    '    }',
-    "    addEventListener('message', (e) => {",
-    "      const m = e.data, f = m && typeof m.type === 'string' && frameOf(e.source);",
-    '      if (!f) return;',
-    "      if (m.type === 'posenc:height' && m.height > 0) f.style.height = m.height + 'px';",
-    "      if (m.type !== 'posenc:context') return;",
-    '      let s = embeds.get(e.source);',
-    '      if (!s || s.doc !== m.doc) embeds.set(e.source, s = { doc: m.doc, live: false, since: ++clock, seen: 0 });',
-    '      s.live = s.live || m.live;',
-    '      s.want = m.want;',
-    '      s.visible = m.visible;',
-    '      if (m.visible) { s.seen = ++clock; s.asked = false; }',
-    "      e.source.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, '*');",
-    '      pump();',
-    '    });',
-    '    return { limit: LIMIT, live };',
-    '  })();',
-    '</scr' + 'ipt>'].join('\n');
+  // The embed code's page script is embed.js beside this page (web/embed.js, docs/embedding.md): once
+  // per page, it sizes each embed to the height it asks for (posenc:height) and keeps at most 6 embeds
+  // live (posenc:context / grant / release).
+  function siteBase() { return window.location.origin + window.location.pathname.replace(/[^/]*$/, ''); }
 
   function linkUrl() {
     var q = new URLSearchParams(stateQuery());
@@ -141,15 +96,15 @@
     return window.location.origin + window.location.pathname + '?' + q.toString();
   }
   // The embed code of docs/embedding.md: the iframe (only the keys that differ from a fresh view's, plus embed=1; the
-  // height the embed layout needs at a 720 px column, both from the app) and the page script that sizes
-  // each embed and keeps at most EMBED_LIVE_LIMIT of them live.
+  // height the embed layout needs at a 720 px column, both from the app) and the page script (embed.js).
   function embedCode() {
     var h = call('posenc_embed_height', 'number', [], []);
     var src = window.location.origin + window.location.pathname + '?' + call('posenc_embed_query', 'string', [], []);
     var title = 'posenc: ' + call('posenc_view_title', 'string', [], []);
     var esc = function (t) { return t.replace(/&/g, '&amp;').replace(/"/g, '&quot;'); };
     return '<iframe src="' + esc(src) + '" width="100%" height="' + h + '" title="' + esc(title) +
-      '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0"></iframe>\n' + EMBED_SCRIPT;
+      '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0"></iframe>\n' +
+      '<script src="' + esc(siteBase() + 'embed.js') + '" async></scr' + 'ipt>';
   }
   function copy(text, what) {
     var done = function () { toast(what + ' copied'); };
@@ -346,6 +301,7 @@
       pageTheme();
       buildViewLinks();
       updateDescription();
+      updateTouchClaims();
       resolveReady();
       postHeight();
     },
@@ -363,6 +319,7 @@
     // The app stopped drawing (nothing changes any more); we are still inside its last frame, so the
     // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
     onSettled: function () {
+      updateTouchClaims();
       updateDescription();
       postHeight();
       scheduleReadout();
@@ -668,9 +625,32 @@
   // scrolls under a vertical swipe. Inside an iframe the page scrolls vertically (pan-y); the app's own
   // page does not scroll, so there a vertical swipe scrolls the app's panel under the finger.
   canvas.style.touchAction = inFrame ? 'pan-y pinch-zoom' : 'pinch-zoom';
+  // The maps are claimed before any event: the browser decides at touchstart, from CSS, what it may do
+  // with a gesture, and may deliver that touchstart uncancelable (a fling still running), so a
+  // preventDefault() alone would come too late. Over each zoomable map of the last frame lies a box
+  // with touch-action: none; it takes pointer events only on a device whose pointer cannot hover (a
+  // touch screen), so a mouse still reaches the canvas itself. Its touches go to the same handler.
+  var claimsEl = document.createElement('div'), claimsKey = '';
+  claimsEl.id = 'touch-claims';
+  claimsEl.addEventListener('contextmenu', function (e) { e.preventDefault(); });  // a long-press is the readout
+  canvas.parentNode.insertBefore(claimsEl, canvas.nextSibling);
+  function updateTouchClaims() {
+    var key = alive && !contextLost && Module._posenc_zoomable_rects ? call('posenc_zoomable_rects', 'string', [], []) : '';
+    if (key === claimsKey) return;
+    claimsKey = key;
+    claimsEl.textContent = '';
+    key.split(';').forEach(function (rect) {
+      var v = rect.split(',').map(Number);
+      if (v.length !== 4 || !(v[2] > 0 && v[3] > 0)) return;
+      var d = document.createElement('div');
+      d.style.left = v[0] + 'px'; d.style.top = v[1] + 'px'; d.style.width = v[2] + 'px'; d.style.height = v[3] + 'px';
+      claimsEl.appendChild(d);
+    });
+  }
+  var touchTarget = function (t) { return t === canvas || t.parentNode === claimsEl; };
   [['touchstart', 0], ['touchmove', 1], ['touchend', 2], ['touchcancel', 3]].forEach(function (p) {
-    canvas.addEventListener(p[0], function (e) {
-      if (!alive || !Module._posenc_touch) return;
+    document.getElementById('stage').addEventListener(p[0], function (e) {
+      if (!alive || !Module._posenc_touch || !touchTarget(e.target)) return;
       var r = canvas.getBoundingClientRect(), own = false;
       for (var i = 0; i < e.changedTouches.length; ++i) {
         var t = e.changedTouches[i];
@@ -712,10 +692,23 @@
     window.location.reload();
   }
   // The wheel reaches the app only where it is used (a zoomable map, a scrolling panel); elsewhere
-  // the page keeps scrolling, so an embedded view never traps the reader's scroll.
+  // the page keeps scrolling, so an embedded view never traps the reader's scroll. An embed is
+  // cooperative, as map embeds are: a plain wheel always scrolls the page around it (its document does
+  // not scroll, so the browser hands the wheel on to the parent), Ctrl/Cmd + wheel zooms the map under
+  // the pointer, and the first plain wheel over a map says so.
+  var wheelHinted = false, mac = /Mac|iP(hone|ad)/.test(navigator.platform || '');
   document.getElementById('stage').addEventListener('wheel', function (e) {
-    if (!alive || !Module._posenc_wants_wheel()) e.stopPropagation();
-  }, { capture: true, passive: true });
+    if (!alive) { e.stopPropagation(); return; }
+    if (!embedded) {
+      if (!Module._posenc_wants_wheel()) e.stopPropagation();
+      return;
+    }
+    var r = canvas.getBoundingClientRect();
+    var onMap = Module._posenc_zoomable_at(e.clientX - r.left, e.clientY - r.top) !== 0;
+    if (onMap && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return; }  // the app zooms; the browser does not
+    e.stopPropagation();
+    if (onMap && !wheelHinted) { wheelHinted = true; toast((mac ? '\u2318' : 'Ctrl') + ' + scroll to zoom the map'); }
+  }, { capture: true, passive: false });
   if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function (e) {
     if (alive) { Module._posenc_set_system_dark(e.matches ? 1 : 0); setTimeout(pageTheme, 50); }
   });
@@ -723,7 +716,7 @@
   // ---------------------------------------------------------------- live WebGL contexts
   // Browsers cap the live WebGL contexts of a page (Chrome: 16, then the oldest is lost), so a page of
   // embeds keeps a bound of its own. With the embed code's page script present (the coordinator, see
-  // EMBED_SCRIPT) an embed takes a context only when the page grants one (at most EMBED_LIVE_LIMIT live)
+  // embed.js) an embed takes a context only when the page grants one (at most 6 live)
   // and gives it back when asked. Without it, an embed gives its context back as soon as it has been out
   // of view for RELEASE_MS. Giving it back = reloading into poster mode in the same state: the URL holds
   // the state and the poster of that state was kept when it settled, so no frame is needed (Chrome sends
@@ -763,7 +756,14 @@
     }
     if (!embedded || e.source !== window.parent) return;
     if (m.type === 'posenc:coordinator') {
-      if (!coordinated) { coordinated = true; clearTimeout(releaseTimer); if (visibleNow && !started) requestContext(); }
+      if (!coordinated) {
+        coordinated = true;
+        clearTimeout(releaseTimer);
+        // The page script may load after this embed spoke (embed.js is async): say it all again.
+        lastHeight = 0;
+        postHeight();
+        if (visibleNow && !started) requestContext(); else report();
+      }
     } else if (m.type === 'posenc:grant' && m.doc === docId) {
       granted = true;
       start();

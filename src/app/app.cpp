@@ -385,9 +385,12 @@ float App::draw_content_area(const FrameLayout& layout) {
   probe_last_item("text.caption");
   const float caption_h = ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  // Plots keep a readable size: past the frame, the content scrolls.
+  // Plots keep a readable size: past the frame, the content scrolls. Not in an embed: it fits the
+  // frame its page gave it (an inner scroll would trap the reader's wheel); the plots shrink, and a frame
+  // too small for them all shows the main figure alone (plan_frame).
   ImVec2 size = avail;
-  if (!layout.figure.empty()) size.y = std::max(avail.y, 200.0f);
+  if (keys_.embed) size.y = std::max(avail.y, 1.0f);
+  else if (!layout.figure.empty()) size.y = std::max(avail.y, 200.0f);
   else if (layout.mode == LayoutMode::Narrow) size.y = std::max(avail.y, current_->stacked_height(avail.x));
   else if (layout.mode == LayoutMode::Medium) size.y = std::max(avail.y, std::min(560.0f, layout.width * 0.75f));
   // A slider held by the mouse (or a finger) this frame: views over the frame budget show a preview.
@@ -409,7 +412,10 @@ void App::update_preferred_height(const FrameLayout& layout, float top_used, flo
   // An embed asks for enough height to show all its controls, and a pleasant plot aspect.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float top = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y;
-  if (layout.mode == LayoutMode::Wide)
+  // A small embed (one figure) fits the frame its page gave it and asks for nothing: a page script
+  // resizing it as it scrolls into view would move the text below.
+  if (layout.small_embed) preferred_height_ = 0;
+  else if (layout.mode == LayoutMode::Wide)
     preferred_height_ =
         int(std::clamp(std::max((layout.side ? controls_natural_h_ : 0.0f) + top, layout.width * 0.62f), 320.0f, 1400.0f));
   else preferred_height_ = int(layout_height(layout.width, layout.mode, top_used, controls_h, caption_h, layout.figure));

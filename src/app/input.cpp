@@ -71,6 +71,8 @@ bool zoomable_at(ImVec2 point) {
   return false;
 }
 
+const std::vector<std::pair<ImVec2, ImVec2>>& zoomable_areas() { return current_ui().zoomable; }
+
 void set_zoom_window(const std::string& name, ImVec4 window) { current_ui().zoom[name] = window; }
 
 bool find_zoom_window(const std::string& name, ImVec4* window) {

@@ -10,6 +10,8 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/ui_state.h"
 
@@ -32,6 +34,8 @@ const std::string& last_readout();
 // Zoomable plots (heatmaps) of the last frame, by rectangle: a touch starting in one is the app's.
 void add_zoomable(ImVec2 min, ImVec2 max);
 bool zoomable_at(ImVec2 point);
+// The zoomable areas of the last frame as {min, max} (the page keeps the browser's touch scrolling off them).
+const std::vector<std::pair<ImVec2, ImVec2>>& zoomable_areas();
 
 // Each heatmap's zoom window of the last frame (u0, v0, du, dv in [0, 1] of the whole matrix) by probe
 // name (heatmap.<name>, and plot.<figure> for a figure drawn by it): window.posenc.zoom(name).

@@ -230,6 +230,22 @@ EMSCRIPTEN_KEEPALIVE int posenc_wants_wheel() {
   return hovered && hovered->ScrollMax.y > 0.0f ? 1 : 0;
 }
 
+EMSCRIPTEN_KEEPALIVE int posenc_zoomable_at(double x, double y) {
+  return posenc::app::zoomable_at(ImVec2(float(x), float(y))) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_zoomable_rects() {
+  static std::string out;
+  out.clear();
+  char buf[96];
+  for (const auto& [min, max] : posenc::app::zoomable_areas()) {
+    std::snprintf(buf, sizeof buf, "%s%.1f,%.1f,%.1f,%.1f", out.empty() ? "" : ";", double(min.x), double(min.y),
+                  double(max.x - min.x), double(max.y - min.y));
+    out += buf;
+  }
+  return out.c_str();
+}
+
 // ---- prefers-color-scheme
 
 EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {

@@ -110,6 +110,13 @@ void posenc_set_paused(int paused);
 // ---- the wheel: 1 when it should reach the app (over a zoomable map, or over a panel that can scroll);
 // otherwise the page scrolls as if the canvas were not there.
 int posenc_wants_wheel();
+// 1 when (x, y) (CSS pixels relative to the canvas) lies on a zoomable map of the last frame: an embed's
+// Ctrl/Cmd + wheel zooms it there, a plain wheel scrolls the page around the embed.
+int posenc_zoomable_at(double x, double y);
+// The zoomable maps of the last frame, "x,y,w,h" (CSS pixels relative to the canvas) joined by ';':
+// the page lays touch-action: none over them, so the browser never scrolls under a finger that starts
+// on a map, even when it delivers the touchstart uncancelable (during a fling).
+const char* posenc_zoomable_rects();
 
 // ---- prefers-color-scheme changed: theme=auto follows it.
 void posenc_set_system_dark(int dark);

@@ -32,7 +32,7 @@ async function embedScript() {
   const { page, context } = await openState(env, 'view=waves', { frames: 1 });
   const code = await page.evaluate(() => window.posenc.embedCode());
   await context.close();
-  return code.slice(code.indexOf('<script>'));
+  return code.slice(code.indexOf('<script'));
 }
 
 const frameOf = async (page, i) => (await page.$(`#e${i}`)).contentFrame();

@@ -1,6 +1,7 @@
 // End-to-end, Share -> Copy embed code: the snippet of docs/embedding.md. Its URL holds only the keys that
 // differ from a fresh view's (plus embed=1 and the app-level keys that are set), its height is the
-// documented rule (the embed layout at a 720 px column), the page script is included; pasted into a page
+// documented rule (the embed layout at a 720 px column), the page script is one line (embed.js, the same
+// code as docs/embedding.md's inline form); pasted into a page
 // on another origin it shows the same state and keeps the height it was given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,7 +39,7 @@ async function defaultsOf(view) {
   return state;
 }
 
-test('embed code: only non-default keys, embed=1, the height of the rule, the page script', async () => {
+test('embed code: only non-default keys, embed=1, the height of the rule, the one-line page script', async () => {
   for (const query of ['view=buckets&scheme=t5&n=48&theme=dark', 'view=rope&scaling=linear&factor=8&pos=100&controls=0',
     'view=waves', 'view=permutation&sentence=a%20b%20c&pe=rope']) {
     const { code, state, q, height } = await snippetOf(query);
@@ -51,10 +52,8 @@ test('embed code: only non-default keys, embed=1, the height of the rule, the pa
       if (!APP_KEYS.includes(key) && value !== defaults[key]) assert.equal(q[key], value, `${query}: changed key ${key}`);
     for (const key of ['controls', 'theme']) assert.equal(q[key], state[key], `${query}: app key ${key}`);
     assert.equal(height, ruleHeight(q), `${query}: the height of the documented rule`);
-    // The page script: sizes the embeds (posenc:height) and bounds their live contexts (posenc:grant).
-    assert.match(code, /<\/iframe>\n<script>[\s\S]*<\/script>$/);
-    for (const word of ['posenc:height', 'posenc:context', 'posenc:grant', 'posenc:release'])
-      assert.ok(code.slice(code.indexOf('<script>')).includes(word), `the page script handles ${word}`);
+    // The page script: one line, embed.js beside the site's page.
+    assert.ok(code.endsWith(`</iframe>\n<script src="${env.server.url}/embed.js" async></script>`), code);
   }
 });
 
@@ -82,4 +81,18 @@ test('embed code pasted into a page on another origin: the same state, and it ke
     await blog.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('embed.js is the page script docs/embedding.md shows inline, and the embed example page loads it', () => {
+  const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+  const script = fs.readFileSync(path.join(repo, 'web', 'embed.js'), 'utf8');
+  const code = script.slice(script.indexOf('window.posencEmbeds'));
+  const docs = fs.readFileSync(path.join(repo, 'docs', 'embedding.md'), 'utf8');
+  const inline = docs.match(/<script>\n([\s\S]*?)<\/script>/);
+  assert.ok(inline, 'docs/embedding.md shows the inline form');
+  assert.equal(inline[1].replace(/^ {2}/gm, '').slice(inline[1].replace(/^ {2}/gm, '').indexOf('window.posencEmbeds')), code,
+    'the inline form is embed.js, indented');
+  for (const word of ['posenc:height', 'posenc:context', 'posenc:grant', 'posenc:release', 'posencHeight'])
+    assert.ok(code.includes(word), `embed.js handles ${word}`);
+  assert.match(fs.readFileSync(path.join(repo, 'web', 'embed-example.html'), 'utf8'), /<script src="embed\.js" async><\/script>/);
 });

@@ -119,6 +119,13 @@ ${prose}${prose}
 ${prose}${prose}${prose}</body></html>`;
 }
 
+// scrollY once it has not changed for 300 ms (a fling or a scrollTo over).
+async function settledScroll(page) {
+  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 300); }),
+    null, { timeout: 15000, polling: 50 });
+  return page.evaluate(() => scrollY);
+}
+
 // Evaluates in a frame that may be reloading meanwhile (a released embed): retried in its next document.
 async function inFrame(frame, fn) {
   for (let attempt = 0; ; ++attempt) {
@@ -176,10 +183,18 @@ test('touch: in a blog post a vertical swipe outside plots scrolls the page; on 
     const hbox = await (await page.$('#heatmap')).boundingBox();
     const total = await scores.evaluate(() => window.posenc.itemRect('plot.total'));
     assert.ok(total, 'the scores embed shows plot.total');
-    const y2 = await page.evaluate(() => scrollY);
+    // The map is claimed before any event: what lies under the finger there has touch-action: none
+    // (the browser decides at touchstart, and may deliver that touchstart uncancelable).
     const hx = hbox.x + total.x + total.width / 2, hy = hbox.y + total.y + total.height * 0.7;
+    // (The boxes follow the frame once its picture settles.)
+    await scores.waitForFunction(([x, y]) => document.elementFromPoint(x, y).parentNode.id === 'touch-claims',
+      [hx - hbox.x, hy - hbox.y], { timeout: 15000, polling: 100 });
+    const action = await scores.evaluate(([x, y]) => getComputedStyle(document.elementFromPoint(x, y)).touchAction, [hx - hbox.x, hy - hbox.y]);
+    assert.equal(action, 'none', 'a box with touch-action: none lies over the map');
+    // The page at rest first (the first swipe's fling, the scrollTo), then not one pixel moved.
+    const y2 = await settledScroll(page);
     await gesture(null, cdp, [[hx, hy]], [[hx, hy - 150]], 10);
-    assert.equal(await page.evaluate(() => scrollY), y2, 'a swipe on a heatmap does not scroll the page');
+    assert.equal(await settledScroll(page), y2, 'a swipe on a heatmap does not scroll the page (0 px)');
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
