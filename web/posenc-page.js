@@ -211,6 +211,18 @@
     if (describeEl.textContent !== text) describeEl.textContent = text;
     var label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    if (paramForm) paramForm.sync();
+  }
+  // The parameter form (param-form.js), made once the app runs.
+  var paramForm = null;
+  function buildParamForm() {
+    if (!window.PosencParamForm || !Module._posenc_form) return;
+    paramForm = window.PosencParamForm({
+      root: document.getElementById('params'),
+      status: document.getElementById('param-status'),
+      read: function () { try { return JSON.parse(call('posenc_form', 'string', [], [])); } catch (e) { return null; } },
+      set: function (partial) { window.posenc.setState(partial); }
+    });
   }
   // The views as real links (keyboard reachable, for readers who never see the canvas); not in embeds.
   function buildViewLinks() {
@@ -218,10 +230,11 @@
     var ul = viewsNav.querySelector('ul');
     ul.textContent = '';
     var current = window.posenc.getState().view;
-    window.posenc.views().forEach(function (id) {
+    var titles = Module._posenc_view_titles ? call('posenc_view_titles', 'string', [], []).split('\n') : [];
+    window.posenc.views().forEach(function (id, i) {
       var li = document.createElement('li'), a = document.createElement('a');
       a.href = '?view=' + encodeURIComponent(id);
-      a.textContent = id;
+      a.textContent = titles[i] || id;  // the name a reader knows the view by ("RoPE", not "rope")
       if (id === current) a.setAttribute('aria-current', 'page');
       li.appendChild(a); ul.appendChild(li);
     });
@@ -345,6 +358,7 @@
       posterEl.className = '';
       pageTheme();
       buildViewLinks();
+      buildParamForm();
       updateDescription();
       resolveReady();
       postHeight();
@@ -521,6 +535,13 @@
   // (so a click would not focus it). Focus it ourselves on any press; Tab reaches it (tabindex=0).
   // (Not while a phone keyboard types into the app through the text element below: a tap elsewhere
   // closes the app's field, and the page then gives the focus back to the canvas.)
+  // Tab leaves the canvas (SDL would keep it: it prevents Tab's default, a keyboard trap), except while
+  // one of the app's text fields is being edited (there it moves between the app's fields).
+  window.addEventListener('keydown', function (e) {
+    if (e.key !== 'Tab' || e.target !== canvas || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (alive && call('posenc_text_field', 'string', [], [])) return;
+    e.stopPropagation();
+  }, true);
   ['pointerdown', 'touchstart'].forEach(function (type) {
     canvas.addEventListener(type, function () {
       if (document.activeElement !== canvas && !entryOpen()) canvas.focus({ preventScroll: true });
