@@ -1,7 +1,8 @@
 // The current view's parameters as a real HTML form (docs/accessibility.md, "The parameter form"), for
 // the keyboard and for assistive technology: the canvas draws its own controls, which neither reaches.
 // The form is generated from the view's one parameter declaration (src/app/params.h, read through the
-// page ABI's posenc_form): a range input (plus an exact number field) for a number, a select for a
+// page ABI's posenc_form): a range input (a slider of its own for a logarithmic real; plus an exact
+// number field) for a number, a select for a
 // choice, a checkbox for a flag, a text field for a list or a text, each labelled with the declared
 // label and carrying data-param="<URL key>". Only the parameters the current state's controls show (the
 // ones that matter for the current scheme) have a row. A change in the form sets the app's state; a
@@ -33,9 +34,8 @@
     // A logarithmic real moves on the exponent (base 2..1e7 would be useless on a linear range);
     // integers stay linear so an arrow key is one unit.
     function logRange(d) { return d.kind === 'real' && d.log; }
-    function rangeValue(d, v) { return logRange(d) ? Math.log10(v) : v; }
     function fromRange(d, x) {
-      var v = logRange(d) ? round3(Math.pow(10, Number(x))) : Number(x);
+      var v = Number(x);
       v = Math.min(d.max, Math.max(d.min, v));
       return d.kind === 'integer' ? String(Math.round(v)) : numberText(v);
     }
@@ -57,6 +57,50 @@
       api.set(partial);
     }
 
+    // A logarithmic real (a base from 2 to 1e7): a slider of its own (role=slider), since a native range
+    // would move and speak its exponent. Its value is the app's exact value; an arrow multiplies it by the
+    // declared step factor (100 steps end to end, as the app's arrow keys), Page Up/Down by 10 steps,
+    // Home/End go to the ends; a press or drag on the track sets the value at that point.
+    function makeLogSlider(d, label) {
+      var el = document.createElement('div');
+      el.setAttribute('role', 'slider');
+      el.tabIndex = 0;
+      el.className = 'param-log';
+      label.id = idFor(d.key, 'label');
+      el.setAttribute('aria-labelledby', label.id);
+      var thumb = document.createElement('span');
+      thumb.className = 'param-thumb';
+      el.appendChild(thumb);
+      var keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+      el.addEventListener('keydown', function (e) {
+        var decl = rows[d.key].decl, v = Number(decl.value), next;
+        if (e.key === 'Home') next = decl.min;
+        else if (e.key === 'End') next = decl.max;
+        else if (keys[e.key]) {
+          var n = keys[e.key] * (e.shiftKey ? 10 : 1);
+          next = v * Math.pow(decl.step, n);
+          var r = round3(next);
+          if (n > 0 ? r > v : r < v) next = r;  // 3 digits keep the URL short, while the value still moves
+        } else return;
+        e.preventDefault();
+        next = Math.min(decl.max, Math.max(decl.min, next));
+        if (next !== v) commit(d.key, numberText(next));
+      });
+      var dragging = false;
+      function at(e) {
+        var decl = rows[d.key].decl, box = el.getBoundingClientRect();
+        var t = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
+        var v = round3(Math.pow(10, Math.log10(decl.min) + t * (Math.log10(decl.max) - Math.log10(decl.min))));
+        v = Math.min(decl.max, Math.max(decl.min, v));
+        if (numberText(v) !== decl.value) commit(d.key, numberText(v));
+      }
+      el.addEventListener('pointerdown', function (e) { dragging = true; el.setPointerCapture(e.pointerId); el.focus(); at(e); });
+      el.addEventListener('pointermove', function (e) { if (dragging) at(e); });
+      el.addEventListener('pointerup', function () { dragging = false; });
+      el.addEventListener('pointercancel', function () { dragging = false; });
+      return el;
+    }
+
     function makeRow(d) {
       var row = document.createElement('div');
       row.className = 'param-row param-' + d.kind;
@@ -67,14 +111,16 @@
       msg.className = 'param-msg';
       msg.id = idFor(d.key, 'msg');
       if (isRange(d)) {
-        el = document.createElement('input');
-        el.type = 'range';
+        el = logRange(d) ? makeLogSlider(d, label) : document.createElement('input');
+        if (!logRange(d)) {
+          el.type = 'range';
+          el.addEventListener('input', function () { commit(d.key, fromRange(rows[d.key].decl, el.value)); });
+        }
         exact = document.createElement('input');
         exact.type = 'number';
         exact.className = 'param-exact';
         exact.setAttribute('data-param-exact', d.key);
         exact.setAttribute('aria-label', d.label + ', exact value');
-        el.addEventListener('input', function () { commit(d.key, fromRange(rows[d.key].decl, el.value)); });
         exact.addEventListener('change', function () { if (exact.value !== '') commit(d.key, exact.value); });
       } else if (d.kind === 'choice' && d.widget !== 'checkbox') {
         el = document.createElement('select');
@@ -104,7 +150,7 @@
       el.id = idFor(d.key);
       el.setAttribute('data-param', d.key);
       el.className = (el.className ? el.className + ' ' : '') + 'param-control';
-      label.htmlFor = el.id;
+      if (el.tagName !== 'DIV') label.htmlFor = el.id;
       if (el.type === 'checkbox') { row.appendChild(el); row.appendChild(label); }
       else {
         row.appendChild(label);
@@ -122,14 +168,20 @@
     function update(r, d) {
       r.decl = d;
       var el = r.el, focused = document.activeElement;
-      if (isRange(d)) {
-        var lo = rangeValue(d, d.min), hi = rangeValue(d, d.max);
-        var step = logRange(d) ? Math.log10(d.step) : d.step;
-        el.min = String(lo); el.max = String(hi); el.step = step > 0 ? String(step) : 'any';
-        var x = String(rangeValue(d, Number(d.value)));
-        if (el.value !== x) el.value = x;
-        // The range snaps to its step: its spoken value is the app's exact one.
+      if (isRange(d) && logRange(d)) {
+        el.setAttribute('aria-valuemin', String(d.min));
+        el.setAttribute('aria-valuemax', String(d.max));
+        el.setAttribute('aria-valuenow', d.value);
         el.setAttribute('aria-valuetext', d.value);
+        var t = (Math.log10(Number(d.value)) - Math.log10(d.min)) / (Math.log10(d.max) - Math.log10(d.min));
+        el.firstChild.style.left = (100 * Math.min(1, Math.max(0, t))) + '%';
+      } else if (isRange(d)) {
+        // Integers on their grid (1, or 2 when even); reals exact (step any: the arrows move 1/100 of the
+        // range, as the app's arrow keys).
+        el.min = String(d.min); el.max = String(d.max); el.step = d.kind === 'integer' ? String(d.step) : 'any';
+        if (el.value !== d.value) el.value = d.value;
+      }
+      if (isRange(d)) {
         r.exact.min = String(d.min); r.exact.max = String(d.max);
         r.exact.step = d.kind === 'integer' ? String(d.step) : 'any';
         if (focused !== r.exact && r.exact.value !== d.value) r.exact.value = d.value;

@@ -83,7 +83,7 @@
   function post(message) { if (inFrame) window.parent.postMessage(message, '*'); }
   function stateQuery() { return call('posenc_get_state', 'string', [], []); }
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
-  function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
+  function pageTheme() { document.body.classList.toggle('light', !call('posenc_is_dark', 'number', [], [])); }
 
   // The page script of the embed code (docs/embedding.md), once per page however many snippets
   // are pasted: it sizes each embed to the height it asks for (posenc:height), and keeps at most LIMIT

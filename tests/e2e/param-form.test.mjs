@@ -121,6 +121,7 @@ async function axNodes(page) {
     role: n.role && n.role.value, name: n.name && n.name.value,
     value: n.value && n.value.value,
     checked: ((n.properties || []).find((p) => p.name === 'checked') || {}).value?.value,
+    valuetext: ((n.properties || []).find((p) => p.name === 'valuetext') || {}).value?.value,
   }));
 }
 
@@ -153,8 +154,14 @@ for (const theme of ['dark', 'light']) {
           assert.equal(node.checked, on ? 'true' : 'false', `${p.key} checked`);
         } else if (p.kind === 'choice') {
           assert.equal(node.value, p.choices.find((c) => c.name === p.value).label, `${p.key} value`);
-        } else {
+        } else if (role === 'slider') {
+          // The exact value (a logarithmic real's own slider says it in aria-valuenow).
           assert.equal(String(node.value), p.value, `${p.key} value`);
+          const exact = nodes.find((n) => n.name === `${p.label}, exact value` && n.role === 'spinbutton');
+          assert.ok(exact, `${p.key}: its exact number field`);
+          assert.equal(String(exact.value), p.value, `${p.key} exact value`);
+        } else {
+          assert.equal(String(node.value ?? ''), p.value, `${p.key} value`);
         }
       }
       // The view links are named by the views' titles.
