@@ -267,7 +267,15 @@
     };
     // Visible while a control has the focus (a sighted keyboard user sees what they change); the figure
     // keeps the rest of the page (the page lays the canvas out above it).
-    root.addEventListener('focusin', function () { document.body.classList.add('form-open'); });
+    root.addEventListener('focusin', function (e) {
+      var opening = !document.body.classList.contains('form-open');
+      document.body.classList.add('form-open');
+      // The browser scrolled the control into view while the form was still hidden: again, now it shows.
+      if (opening) {
+        root.scrollTop = 0;
+        if (e.target && e.target.scrollIntoView) e.target.scrollIntoView({ block: 'nearest' });
+      }
+    });
     root.addEventListener('focusout', function (e) {
       if (!e.relatedTarget || !root.contains(e.relatedTarget)) document.body.classList.remove('form-open');
     });
