@@ -83,7 +83,7 @@
   function post(message) { if (inFrame) window.parent.postMessage(message, '*'); }
   function stateQuery() { return call('posenc_get_state', 'string', [], []); }
   function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
-  function pageTheme() { document.body.className = call('posenc_is_dark', 'number', [], []) ? '' : 'light'; }
+  function pageTheme() { document.body.classList.toggle('light', !call('posenc_is_dark', 'number', [], [])); }
 
   // The embed code's page script is embed.js beside this page (web/embed.js, docs/embedding.md): once
   // per page, it sizes each embed to the height it asks for (posenc:height) and keeps at most 6 embeds
@@ -166,6 +166,18 @@
     if (describeEl.textContent !== text) describeEl.textContent = text;
     var label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
+    if (paramForm) paramForm.sync();
+  }
+  // The parameter form (param-form.js), made once the app runs.
+  var paramForm = null;
+  function buildParamForm() {
+    if (!window.PosencParamForm || !Module._posenc_form) return;
+    paramForm = window.PosencParamForm({
+      root: document.getElementById('params'),
+      status: document.getElementById('param-status'),
+      read: function () { try { return JSON.parse(call('posenc_form', 'string', [], [])); } catch (e) { return null; } },
+      set: function (partial) { window.posenc.setState(partial); }
+    });
   }
   // The views as real links (keyboard reachable, for readers who never see the canvas); not in embeds.
   function buildViewLinks() {
@@ -173,10 +185,11 @@
     var ul = viewsNav.querySelector('ul');
     ul.textContent = '';
     var current = window.posenc.getState().view;
-    window.posenc.views().forEach(function (id) {
+    var titles = Module._posenc_view_titles ? call('posenc_view_titles', 'string', [], []).split('\n') : [];
+    window.posenc.views().forEach(function (id, i) {
       var li = document.createElement('li'), a = document.createElement('a');
       a.href = '?view=' + encodeURIComponent(id);
-      a.textContent = id;
+      a.textContent = titles[i] || id;  // the name a reader knows the view by ("RoPE", not "rope")
       if (id === current) a.setAttribute('aria-current', 'page');
       li.appendChild(a); ul.appendChild(li);
     });
@@ -300,6 +313,7 @@
       posterEl.className = '';
       pageTheme();
       buildViewLinks();
+      buildParamForm();
       updateDescription();
       updateTouchClaims();
       resolveReady();
@@ -478,6 +492,13 @@
   // (so a click would not focus it). Focus it ourselves on any press; Tab reaches it (tabindex=0).
   // (Not while a phone keyboard types into the app through the text element below: a tap elsewhere
   // closes the app's field, and the page then gives the focus back to the canvas.)
+  // Tab leaves the canvas (SDL would keep it: it prevents Tab's default, a keyboard trap), except while
+  // one of the app's text fields is being edited (there it moves between the app's fields).
+  window.addEventListener('keydown', function (e) {
+    if (e.key !== 'Tab' || e.target !== canvas || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (alive && call('posenc_text_field', 'string', [], [])) return;
+    e.stopPropagation();
+  }, true);
   ['pointerdown', 'touchstart'].forEach(function (type) {
     canvas.addEventListener(type, function () {
       if (document.activeElement !== canvas && !entryOpen()) canvas.focus({ preventScroll: true });

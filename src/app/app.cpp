@@ -10,6 +10,7 @@
 #include "app/controls.h"
 #include "app/model_link.h"
 #include "app/input.h"
+#include "app/param_form.h"
 #include "app/params.h"
 #include "app/probe.h"
 #include "app/update_timer.h"
@@ -135,6 +136,11 @@ std::string App::describe() {
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
+  // Only the parameters that matter for the current state (the ones its controls show): a T5 bucket
+  // count is not part of a RoPE score.
+  const std::vector<std::string> shown = shown_keys();
+  if (!shown.empty())
+    std::erase_if(state, [&](const auto& kv) { return std::find(shown.begin(), shown.end(), kv.first) == shown.end(); });
   // A long value (a pasted tensor, a factor list) is named by its length: the live region reads this.
   for (const auto& [k, v] : state) params[k] = v.size() <= 200 ? v : "(" + std::to_string(v.size()) + " characters)";
   out["params"] = params;
@@ -149,6 +155,29 @@ std::string App::describe() {
   }
   out["numbers"] = numbers;
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::vector<std::string> App::shown_keys() const {
+  if (ui_.shown_view != current_->id()) return {};
+  return ui_.shown_keys;
+}
+
+std::string App::form() {
+  const Notices notices = notice_list();
+  return param_form_json(current_->id(), current_->title(), current_->param_list(), shown_keys(), notices,
+                         keys_.controls != ControlsMode::Hidden);
+}
+
+void App::census_controls() {
+  ImGui::SetNextWindowPos(ImVec2(-100000.0f, -100000.0f));
+  ImGui::SetNextWindowSize(ImVec2(300.0f, 200.0f));
+  ImGui::Begin("##controls_census", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoNav |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground);
+  ui_.census = true;
+  current_->draw_controls();
+  ui_.census = false;
+  ImGui::End();
 }
 
 float App::layout_height(float width, LayoutMode mode, float top, float controls_h, float caption_h,
@@ -284,6 +313,7 @@ void App::draw_notices() {
 }
 
 void App::draw_controls_panel(int columns) {
+  controls_drawn_ = true;
   ImGui::PushItemWidth(-1);
   const std::string before = state_query();
   if (columns > 1 && ImGui::BeginTable("controls_grid", columns, ImGuiTableFlags_SizingStretchSame)) {
@@ -425,6 +455,8 @@ void App::frame() {
   make_current();
   clear_probes();
   begin_input_frame();
+  ui_.shown_now.clear();
+  controls_drawn_ = false;
   // A PNG export draws one frame with only the view, as an embed without controls would show it.
   const bool capturing = capture_pending_;
   capture_pending_ = false;
@@ -442,6 +474,9 @@ void App::frame() {
   const float caption_h = draw_content_area(layout);
   update_preferred_height(layout, top_used, controls_h, caption_h);
   ImGui::End();
+  if (!controls_drawn_) census_controls();
+  ui_.shown_keys = ui_.shown_now;
+  ui_.shown_view = current_->id();
 
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
   if (take_model_file_request()) action_ = AppAction::OpenModelFile;

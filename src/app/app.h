@@ -103,6 +103,13 @@ class App {
   // The current view in words, as JSON: {title, formula, params: {key: value}, numbers: [{name, value}]}.
   std::string describe();
 
+  // The current view's parameter declaration for a form outside the canvas (param_form.h): kinds,
+  // labels, ranges, choices, current values, the notice of each key, and which parameters the current
+  // state's controls show (the ones that matter for the current scheme, as of the last frame).
+  std::string form();
+  // The keys the current state's controls show (empty before a frame has laid them out).
+  std::vector<std::string> shown_keys() const;
+
   uint64_t frame_count() const { return frame_count_; }
   View* current_view() { return current_; }
 
@@ -128,6 +135,10 @@ class App {
 
   void draw_menu_bar(bool picker);
   void draw_controls_panel(int columns);
+  // The controls laid out unseen (a window outside the viewport) when the layout drew none this frame, so
+  // the keys they show are known whatever the layout (narrow panel closed, controls=0, a PNG capture).
+  void census_controls();
+  bool controls_drawn_ = false;  // draw_controls_panel ran this frame
   // The app-level URL parameters (embed, controls, figure), declared once (app/url_state.cpp).
   void app_params(ParamList& list);
   void draw_notices();

@@ -137,12 +137,18 @@ int focused_slider_steps(const Param& p) {
   // The focused slider: the declared slider last clicked, dragged or entered.
   UiState& ui = current_ui();
   const ImGuiID id = ImGui::GetItemID();
-  if (ImGui::IsItemActive()) ui.focused_id = id, ui.focused_key = p.key;
+  // Held by the mouse or a finger (ctrl+click included); one activated by ImGui's keyboard navigation
+  // is stepped by ImGui itself, and the arrows keep moving the navigation after it.
+  if (ImGui::IsItemActive() && ImGui::GetCurrentContext()->ActiveIdSource != ImGuiInputSource_Nav)
+    ui.focused_id = id, ui.focused_key = p.key;
   if (ui.focused_id != id || id == 0) return 0;
   const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
   ImGui::GetWindowDrawList()->AddRect(ImVec2(mn.x - 1, mn.y - 1), ImVec2(mx.x + 1, mx.y + 1),
                                       ImGui::GetColorU32(ImGuiCol_NavHighlight), ImGui::GetStyle().FrameRounding, 0, 2.0f);
-  return arrow_steps();
+  const int steps = arrow_steps();
+  // The arrows step this slider: ImGui's keyboard navigation does not also move away from it.
+  if (steps != 0) ImGui::NavMoveRequestCancel();
+  return steps;
 }
 
 bool step_param(const Param& p, int steps) {
@@ -191,13 +197,21 @@ void set_controls_columns(bool on) {
   current_ui().first_cell = true;
 }
 
+void note_shown_param(const std::string& key) {
+  std::vector<std::string>& shown = current_ui().shown_now;
+  if (std::find(shown.begin(), shown.end(), key) == shown.end()) shown.push_back(key);
+}
+
+bool controls_census() { return current_ui().census; }
+
 const Param& Controls::param(const char* key) const {
-  if (const Param* p = list_.find(key)) return *p;
+  if (const Param* p = list_.find(key)) return note_shown_param(p->key), *p;
   throw std::logic_error(std::string("parameter not declared: ") + key);
 }
 
 bool Controls::draw(const char* key) {
   const Param& p = param(key);
+  if (controls_census()) return false;
   if (UiState& ui = current_ui(); ui.control_scope = scope_, ui.columns) {
     if (!ui.first_cell) ImGui::TableNextColumn();
     ui.first_cell = false;

@@ -26,6 +26,12 @@ class Controls {
   std::string scope_;
 };
 
+// Records that the current controls show the declared parameter `key` (a view's own widget for it;
+// Controls::draw and Controls::param record theirs).
+void note_shown_param(const std::string& key);
+// Whether the controls are being laid out unseen (App's census of the shown keys): nothing to draw.
+bool controls_census();
+
 // Text the user typed into a field of view `scope` that its parameter cannot take and that is still
 // shown there (after the field was left): one notice per key, naming the text, why, and the value used.
 Notices field_notices(const std::string& scope);

@@ -246,6 +246,7 @@ std::string ModelLinkedView::model_caption() const {
 }
 
 void ModelLinkedView::draw_model_controls() {
+  note_shown_param("model");
   ImGui::TextUnformatted("Model (fills the keys below)");
   const std::string shown = model_.empty() ? "none" : model_label(model_);
   if (ImGui::BeginCombo("##model", shown.c_str())) {

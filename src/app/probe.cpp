@@ -16,6 +16,7 @@ std::map<std::string, std::pair<ImVec2, ImVec2>>& probes() { return current_ui()
 void probe_last_item(const char* name) { probe_rect(name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()); }
 
 void probe_rect(const char* name, ImVec2 min, ImVec2 max) {
+  if (current_ui().census) return;  // controls laid out unseen are nowhere to reach
   // Only what is visible: the part inside the current window's clip rectangle (a control scrolled out of
   // its panel, or a plot below the fold, is not where a test or a reader can reach it).
   if (ImGui::GetCurrentContext() && ImGui::GetCurrentContext()->WithinFrameScope) {

@@ -64,6 +64,12 @@ struct UiState {
   bool first_cell = true;
   std::map<std::string, TextEdit> text_edits;  // by "<view>/<key>"
   std::string control_scope;                   // the view whose controls are drawn (Controls' scope)
+  // The declared keys the view's controls showed this frame (drawn, or read by a custom widget), and those
+  // of the last frame that laid them out (for view `shown_view`): the parameters that matter now.
+  std::vector<std::string> shown_now;
+  std::vector<std::string> shown_keys;
+  std::string shown_view;
+  bool census = false;  // the controls are laid out unseen only to learn shown_now (nothing is drawn)
 
   // model_link.h: the views that receive a loaded model, and the page's file picker.
   std::vector<ModelSink*> model_sinks;

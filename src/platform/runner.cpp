@@ -32,6 +32,8 @@ ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
+  // Keyboard navigation between the app's own controls (arrows, Space/Enter, Escape) on the canvas.
+  ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   load_font(pixel_ratio);
   if (!ImGui_ImplOpenGL3_Init(POSENC_GLSL_VERSION)) {
     ImGui::DestroyContext();

@@ -75,6 +75,22 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() { return page_app() ? page_app()->current_view()->caption() : ""; }
 
+// ---- the parameter form
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_form() {
+  static std::string text;
+  text = page_app() ? page_app()->form() : "{}";
+  return text.c_str();
+}
+
+// Every view's title in menu order, one a line (the names of the page's view links).
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_titles() {
+  static std::string titles;
+  titles.clear();
+  for (const auto& v : posenc::app::make_views()) titles += (titles.empty() ? "" : "\n") + std::string(v->title());
+  return titles.c_str();
+}
+
 // ---- loadBytes
 
 EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {

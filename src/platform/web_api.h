@@ -30,6 +30,11 @@ const char* posenc_view_title();
 const char* posenc_describe();
 const char* posenc_view_caption();
 
+// ---- the parameter form (web/param-form.js): the current view's declaration as JSON (App::form,
+// app/param_form.h), and every view's title in menu order, one a line (the view links' names).
+const char* posenc_form();
+const char* posenc_view_titles();
+
 // ---- loadBytes: window.posenc.loadModel / loadFile
 // A buffer of `len` bytes for the page to fill, or null when len is over the limit (64 MiB).
 unsigned char* posenc_model_buffer(unsigned len);

@@ -13,7 +13,7 @@ test('input: clicking the canvas focuses it and Tab reaches it', async () => {
   await page.mouse.click(640, 700);
   assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'canvas', 'a click focuses the canvas');
   await page.evaluate(() => document.activeElement.blur());
-  for (let i = 0; i < 20; ++i) {
+  for (let i = 0; i < 60; ++i) {  // the view links and the parameter form come first
     await page.keyboard.press('Tab');
     if (await page.evaluate(() => document.activeElement && document.activeElement.id) === 'canvas') break;
   }

@@ -543,6 +543,7 @@ void CheckView::export_data(std::vector<ExportTable>& tables) const {
 }
 
 bool CheckView::multiline(const char* key, std::string& text, float height) {
+  note_shown_param(key);
   const Param* p = param_list().find(key);
   ImGui::TextUnformatted(p ? p->label() : key);
   // An active ImGui field writes its own buffer back every frame: a value set from outside (URL, setState,

@@ -61,6 +61,7 @@ class FrequenciesView final : public View {
     c.draw("base");
     c.draw("n");
     ImGui::Separator();
+    note_shown_param("schedules");
     for (int s = 0; s < kSchedules; ++s) {
       ImGui::Checkbox(kScheduleLabels[s], &show_[s]);
       probe_last_item((std::string("check.schedules.") + kScheduleLetters[s]).c_str());

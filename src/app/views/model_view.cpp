@@ -471,6 +471,7 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
 void ModelView::controls(Controls& c) {
   const char* shown = model_ == kCustom ? "custom (loaded or edited)" : model_.c_str();
   if (const auto* preset = model_io::find_model_preset(model_)) shown = preset->label.c_str();
+  note_shown_param("model");
   ImGui::TextUnformatted("Model");
   if (ImGui::BeginCombo("##model", shown)) {
     for (const auto& preset : model_io::model_presets())

@@ -240,6 +240,7 @@ void RopeView::controls(Controls& c) {
       if (step_param(p, steps) || play_) anim_pos_ = pos_, play_ = false;
     }
   }
+  note_shown_param("play");
   if (ImGui::Button(play_ ? "Pause" : "Play")) {
     play_ = !play_;
     if (!play_) pos_ = std::min(int(anim_pos_), target_ - 1);

@@ -1,0 +1,96 @@
+#include "app/param_form.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+namespace posenc::app {
+
+double form_step(const Param& p) {
+  switch (p.kind) {
+    case ParamKind::Integer: return p.opt.even ? 2.0 : 1.0;
+    case ParamKind::Real:
+      if (p.opt.log && p.lo > 0) return std::pow(p.hi / p.lo, 0.01);
+      if (p.hi > p.lo) return std::pow(10.0, std::floor(std::log10((p.hi - p.lo) / 100.0)));
+      return 0.0;
+    default: return 0.0;
+  }
+}
+
+namespace {
+
+const char* kind_name(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::Integer: return "integer";
+    case ParamKind::Real: return "real";
+    case ParamKind::Choice: return "choice";
+    case ParamKind::Flag: return "flag";
+    case ParamKind::Numbers: return "numbers";
+    case ParamKind::Text: return "text";
+  }
+  return "text";
+}
+
+const char* widget_name(ChoiceWidget w) {
+  switch (w) {
+    case ChoiceWidget::Combo: return "combo";
+    case ChoiceWidget::Radio: return "radio";
+    case ChoiceWidget::Checkbox: return "checkbox";
+  }
+  return "combo";
+}
+
+}  // namespace
+
+std::string param_form_json(const std::string& view, const std::string& title, const ParamList& list,
+                            const std::vector<std::string>& shown_keys, const Notices& notices, bool controls_shown) {
+  nlohmann::json out;
+  out["view"] = view;
+  out["title"] = title;
+  out["controls"] = controls_shown;
+  nlohmann::json params = nlohmann::json::array();
+  for (const Param& p : list.items()) {
+    nlohmann::json e;
+    e["key"] = p.key;
+    e["label"] = p.label();
+    e["kind"] = kind_name(p.kind);
+    // A long value (a factor list) is sent whole: the form's text field holds exactly what the URL holds.
+    e["value"] = p.text();
+    e["shown"] = shown_keys.empty() || std::find(shown_keys.begin(), shown_keys.end(), p.key) != shown_keys.end();
+    e["help"] = p.opt.help ? p.opt.help : "";
+    std::string notice;
+    for (const Notice& n : notices)
+      if (n.key == p.key) notice += (notice.empty() ? "" : " ") + n.message;
+    e["notice"] = notice;
+    switch (p.kind) {
+      case ParamKind::Integer:
+      case ParamKind::Real:
+        e["min"] = p.lo;
+        e["max"] = p.hi;
+        e["step"] = form_step(p);
+        e["log"] = p.opt.log && p.lo > 0;
+        if (p.kind == ParamKind::Integer) e["even"] = p.opt.even;
+        break;
+      case ParamKind::Choice: {
+        nlohmann::json choices = nlohmann::json::array();
+        for (size_t k = 0; k < p.names.size(); ++k)
+          choices.push_back({{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? p.opt.labels[k] : p.names[k]}});
+        e["choices"] = choices;
+        e["widget"] = widget_name(p.opt.widget);
+        break;
+      }
+      case ParamKind::Numbers:
+        e["count"] = p.count;
+        e["min"] = p.lo;
+        e["max"] = p.hi;
+        break;
+      default: break;
+    }
+    params.push_back(e);
+  }
+  out["params"] = params;
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace posenc::app

@@ -1,0 +1,285 @@
+// The current view's parameters as a real HTML form (docs/accessibility.md, "The parameter form"), for
+// the keyboard and for assistive technology: the canvas draws its own controls, which neither reaches.
+// The form is generated from the view's one parameter declaration (src/app/params.h, read through the
+// page ABI's posenc_form): a range input (a slider of its own for a logarithmic real; plus an exact
+// number field) for a number, a select for a
+// choice, a checkbox for a flag, a text field for a list or a text, each labelled with the declared
+// label and carrying data-param="<URL key>". Only the parameters the current state's controls show (the
+// ones that matter for the current scheme) have a row. A change in the form sets the app's state; a
+// change in the app (its own controls, setState, the URL, a model load) updates the form (sync()).
+// posenc-page.js creates it once the app runs: PosencParamForm({read, set, root, status}).
+(function () {
+  'use strict';
+
+  // Significant digits a logarithmic range's value is rounded to (as the app's arrow keys do).
+  function round3(v) {
+    if (!(v > 0)) return v;
+    var mag = Math.pow(10, Math.floor(Math.log10(v)) - 2);
+    return Math.round(v / mag) * mag;
+  }
+  // The shortest text of a number (no float noise like 0.30000000000000004).
+  function numberText(v) { return String(Number(v.toPrecision(12))); }
+
+  window.PosencParamForm = function (api) {
+    var root = api.root, status = api.status;
+    var rowsEl = root.querySelector('.param-rows');
+    var headingEl = root.querySelector('.param-heading');
+    var rows = {};        // key -> {row, el, exact, msg, decl}
+    var view = '';
+    var announce = null;  // the key a form change set: the status region says its new value at the next sync
+    var rejected = {};    // key -> text the user committed that the app refused (shown with its notice)
+
+    function idFor(key, part) { return 'param-' + key.replace(/[^A-Za-z0-9_-]/g, '_') + (part ? '-' + part : ''); }
+    function isRange(d) { return d.kind === 'integer' || d.kind === 'real'; }
+    // A logarithmic real moves on the exponent (base 2..1e7 would be useless on a linear range);
+    // integers stay linear so an arrow key is one unit.
+    function logRange(d) { return d.kind === 'real' && d.log; }
+    function fromRange(d, x) {
+      var v = Number(x);
+      v = Math.min(d.max, Math.max(d.min, v));
+      return d.kind === 'integer' ? String(Math.round(v)) : numberText(v);
+    }
+    function choiceLabel(d, name) {
+      for (var i = 0; i < d.choices.length; ++i) if (d.choices[i].name === name) return d.choices[i].label;
+      return name;
+    }
+    // The value as the status region says it.
+    function spoken(d) {
+      if (d.kind === 'flag') return d.value === '1' ? 'on' : 'off';
+      if (d.kind === 'choice') return choiceLabel(d, d.value);
+      return d.value === '' ? '(empty)' : d.value;
+    }
+
+    function commit(key, value) {
+      announce = key;
+      var partial = {};
+      partial[key] = value;
+      api.set(partial);
+    }
+
+    // A logarithmic real (a base from 2 to 1e7): a slider of its own (role=slider), since a native range
+    // would move and speak its exponent. Its value is the app's exact value; an arrow multiplies it by the
+    // declared step factor (100 steps end to end, as the app's arrow keys), Page Up/Down by 10 steps,
+    // Home/End go to the ends; a press or drag on the track sets the value at that point.
+    function makeLogSlider(d, label) {
+      var el = document.createElement('div');
+      el.setAttribute('role', 'slider');
+      el.tabIndex = 0;
+      el.className = 'param-log';
+      label.id = idFor(d.key, 'label');
+      el.setAttribute('aria-labelledby', label.id);
+      var thumb = document.createElement('span');
+      thumb.className = 'param-thumb';
+      el.appendChild(thumb);
+      var keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+      el.addEventListener('keydown', function (e) {
+        var decl = rows[d.key].decl, v = Number(decl.value), next;
+        if (e.key === 'Home') next = decl.min;
+        else if (e.key === 'End') next = decl.max;
+        else if (keys[e.key]) {
+          var n = keys[e.key] * (e.shiftKey ? 10 : 1);
+          next = v * Math.pow(decl.step, n);
+          var r = round3(next);
+          if (n > 0 ? r > v : r < v) next = r;  // 3 digits keep the URL short, while the value still moves
+        } else return;
+        e.preventDefault();
+        next = Math.min(decl.max, Math.max(decl.min, next));
+        if (next !== v) commit(d.key, numberText(next));
+      });
+      var dragging = false;
+      function at(e) {
+        var decl = rows[d.key].decl, box = el.getBoundingClientRect();
+        var t = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
+        var v = round3(Math.pow(10, Math.log10(decl.min) + t * (Math.log10(decl.max) - Math.log10(decl.min))));
+        v = Math.min(decl.max, Math.max(decl.min, v));
+        if (numberText(v) !== decl.value) commit(d.key, numberText(v));
+      }
+      el.addEventListener('pointerdown', function (e) { dragging = true; el.setPointerCapture(e.pointerId); el.focus(); at(e); });
+      el.addEventListener('pointermove', function (e) { if (dragging) at(e); });
+      el.addEventListener('pointerup', function () { dragging = false; });
+      el.addEventListener('pointercancel', function () { dragging = false; });
+      return el;
+    }
+
+    function makeRow(d) {
+      var row = document.createElement('div');
+      row.className = 'param-row param-' + d.kind;
+      var label = document.createElement('label');
+      label.className = 'param-label';
+      label.textContent = d.label;
+      var el, exact = null, msg = document.createElement('span');
+      msg.className = 'param-msg';
+      msg.id = idFor(d.key, 'msg');
+      if (isRange(d)) {
+        el = logRange(d) ? makeLogSlider(d, label) : document.createElement('input');
+        if (!logRange(d)) {
+          el.type = 'range';
+          el.addEventListener('input', function () { commit(d.key, fromRange(rows[d.key].decl, el.value)); });
+        }
+        exact = document.createElement('input');
+        exact.type = 'number';
+        exact.className = 'param-exact';
+        exact.setAttribute('data-param-exact', d.key);
+        exact.setAttribute('aria-label', d.label + ', exact value');
+        exact.addEventListener('change', function () { if (exact.value !== '') commit(d.key, exact.value); });
+      } else if (d.kind === 'choice' && d.widget !== 'checkbox') {
+        el = document.createElement('select');
+        d.choices.forEach(function (c) {
+          var o = document.createElement('option');
+          o.value = c.name;
+          o.textContent = c.label;
+          el.appendChild(o);
+        });
+        el.addEventListener('change', function () { commit(d.key, el.value); });
+      } else if (d.kind === 'flag' || d.kind === 'choice') {
+        el = document.createElement('input');
+        el.type = 'checkbox';
+        el.addEventListener('change', function () {
+          var decl = rows[d.key].decl;
+          commit(d.key, decl.kind === 'flag' ? (el.checked ? '1' : '0') : decl.choices[el.checked ? 1 : 0].name);
+        });
+        row.className += ' param-check';
+      } else {
+        el = document.createElement('input');
+        el.type = 'text';
+        el.spellcheck = false;
+        el.autocomplete = 'off';
+        el.addEventListener('input', function () { el.dataset.dirty = '1'; });
+        el.addEventListener('change', function () { delete el.dataset.dirty; commit(d.key, el.value); });
+      }
+      el.id = idFor(d.key);
+      el.setAttribute('data-param', d.key);
+      el.className = (el.className ? el.className + ' ' : '') + 'param-control';
+      if (el.tagName !== 'DIV') label.htmlFor = el.id;
+      if (el.type === 'checkbox') { row.appendChild(el); row.appendChild(label); }
+      else {
+        row.appendChild(label);
+        var line = document.createElement('span');
+        line.className = 'param-line';
+        line.appendChild(el);
+        if (exact) line.appendChild(exact);
+        row.appendChild(line);
+      }
+      row.appendChild(msg);
+      return { row: row, el: el, exact: exact, msg: msg, decl: d };
+    }
+
+    // Values, ranges and validation of one row from the declaration `d`.
+    function update(r, d) {
+      r.decl = d;
+      var el = r.el, focused = document.activeElement;
+      if (isRange(d) && logRange(d)) {
+        el.setAttribute('aria-valuemin', String(d.min));
+        el.setAttribute('aria-valuemax', String(d.max));
+        el.setAttribute('aria-valuenow', d.value);
+        el.setAttribute('aria-valuetext', d.value);
+        var t = (Math.log10(Number(d.value)) - Math.log10(d.min)) / (Math.log10(d.max) - Math.log10(d.min));
+        el.firstChild.style.left = (100 * Math.min(1, Math.max(0, t))) + '%';
+      } else if (isRange(d)) {
+        // Integers on their grid (1, or 2 when even); reals exact (step any: the arrows move 1/100 of the
+        // range, as the app's arrow keys).
+        el.min = String(d.min); el.max = String(d.max); el.step = d.kind === 'integer' ? String(d.step) : 'any';
+        if (el.value !== d.value) el.value = d.value;
+      }
+      if (isRange(d)) {
+        r.exact.min = String(d.min); r.exact.max = String(d.max);
+        r.exact.step = d.kind === 'integer' ? String(d.step) : 'any';
+        if (focused !== r.exact && r.exact.value !== d.value) r.exact.value = d.value;
+      } else if (el.tagName === 'SELECT') {
+        if (el.value !== d.value) el.value = d.value;
+      } else if (el.type === 'checkbox') {
+        el.checked = d.kind === 'flag' ? d.value === '1' : d.value === d.choices[1].name;
+      } else {
+        // Text the app refused stays in the field with the reason until the value moves another way.
+        if (rejected[d.key] !== undefined && (!d.notice || rejected[d.key].value !== d.value)) delete rejected[d.key];
+        var want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
+        if (!(focused === el && el.dataset.dirty) && el.value !== want) el.value = want;
+      }
+      var notice = d.notice || '';
+      if (r.msg.textContent !== notice) r.msg.textContent = notice;
+      [el, r.exact].forEach(function (c) {
+        if (!c) return;
+        if (notice) { c.setAttribute('aria-invalid', 'true'); c.setAttribute('aria-describedby', r.msg.id); }
+        else { c.removeAttribute('aria-invalid'); c.removeAttribute('aria-describedby'); }
+      });
+      r.row.title = d.help && d.help !== d.label ? d.help : '';
+    }
+
+    // Rows for the shown parameters in declaration order; a row whose key stays keeps its element (and
+    // the focus).
+    function reconcile(shown) {
+      var keep = {};
+      shown.forEach(function (d) { keep[d.key] = true; });
+      Object.keys(rows).forEach(function (k) {
+        if (!keep[k]) { rows[k].row.remove(); delete rows[k]; }
+      });
+      var ref = rowsEl.firstChild;
+      shown.forEach(function (d) {
+        var r = rows[d.key];
+        if (r && r.decl.kind !== d.kind) { r.row.remove(); r = null; }
+        if (!r) r = rows[d.key] = makeRow(d);
+        if (r.row === ref) ref = ref.nextSibling;
+        else rowsEl.insertBefore(r.row, ref);
+      });
+    }
+
+    function sync() {
+      var f = api.read();
+      if (!f || !f.params) return;
+      root.hidden = f.controls === false;
+      if (f.view !== view) {
+        view = f.view;
+        rowsEl.textContent = '';
+        rows = {};
+        rejected = {};
+        headingEl.textContent = f.title + ' parameters';
+        root.setAttribute('aria-label', f.title + ' parameters');
+      }
+      var shown = f.params.filter(function (d) { return d.shown; });
+      reconcile(shown);
+      shown.forEach(function (d) { update(rows[d.key], d); });
+      if (announce !== null) {
+        var d = f.params.filter(function (p) { return p.key === announce; })[0];
+        announce = null;
+        if (d) status.textContent = d.label + ': ' + spoken(d) + (d.notice ? '. ' + d.notice : '');
+      }
+    }
+
+    // Enter in a text field applies it (the form is never submitted).
+    root.addEventListener('submit', function (e) {
+      e.preventDefault();
+      var el = document.activeElement;
+      if (el && el.getAttribute && el.getAttribute('data-param') && el.type === 'text') {
+        delete el.dataset.dirty;
+        var key = el.getAttribute('data-param');
+        var before = rows[key] ? rows[key].decl.value : null;
+        if (el.value !== before) commit(key, el.value);
+      }
+    });
+    // A committed text the app refused: kept in the field (with the notice) until the value moves.
+    var set = api.set;
+    api.set = function (partial) {
+      Object.keys(partial).forEach(function (k) {
+        var r = rows[k];
+        if (r && r.el.type === 'text') rejected[k] = { text: String(partial[k]), value: r.decl.value };
+      });
+      set(partial);
+    };
+    // Visible while a control has the focus (a sighted keyboard user sees what they change); the figure
+    // keeps the rest of the page (the page lays the canvas out above it).
+    root.addEventListener('focusin', function (e) {
+      var opening = !document.body.classList.contains('form-open');
+      document.body.classList.add('form-open');
+      // The browser scrolled the control into view while the form was still hidden: again, now it shows.
+      if (opening) {
+        root.scrollTop = 0;
+        if (e.target && e.target.scrollIntoView) e.target.scrollIntoView({ block: 'nearest' });
+      }
+    });
+    root.addEventListener('focusout', function (e) {
+      if (!e.relatedTarget || !root.contains(e.relatedTarget)) document.body.classList.remove('form-open');
+    });
+    sync();
+    return { sync: sync };
+  };
+})();
