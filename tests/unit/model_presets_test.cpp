@@ -215,6 +215,21 @@ TEST(Presets2026, Ministral3) {
 // proportional full-attention RoPE, Gemma4TextAttention uses head_dim = global_head_dim on full layers and
 // scaling = 1.0. So the full layers rotate int(0.25 * 512 // 2) = 64 pairs at 1 / 1e6^(2i / 512), not 32 at
 // 1 / 1e6^(2i / 256).
+// Gemma 4 "unified" (models/gemma4_unified/modeling_gemma4_unified.py @2a4f1d4fa8981c307fb8f8b0949b7bb8ab437292)
+// has the same attention: head_dim = global_head_dim on full layers, scaling = 1.0.
+TEST(Presets2026, Gemma4UnifiedIsReadAsGemma4) {
+  const ConfigValue cfg = model_io::parse_config_text(R"({"model_type": "gemma4_unified", "text_config": {
+      "model_type": "gemma4_unified_text", "head_dim": 256, "global_head_dim": 512, "hidden_size": 3840,
+      "num_attention_heads": 16, "num_hidden_layers": 2, "max_position_embeddings": 262144, "sliding_window": 1024,
+      "layer_types": ["sliding_attention", "full_attention"],
+      "rope_parameters": {"full_attention": {"partial_rotary_factor": 0.25, "rope_theta": 1000000.0,
+      "rope_type": "proportional"}, "sliding_attention": {"rope_theta": 10000.0, "rope_type": "default"}}}})");
+  const ModelPosition m = read_hf_config(cfg);
+  EXPECT_EQ(m.rope->rotary_dim, 512);
+  EXPECT_EQ(m.rope->softmax_scale, 1.0);
+  EXPECT_TRUE(m.unread_keys.empty());
+}
+
 TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
   const ConfigValue cfg = model_io::parse_config_text(R"({"model_type": "gemma4", "text_config": {
       "model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512, "hidden_size": 2304,

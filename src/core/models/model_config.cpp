@@ -805,7 +805,7 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   double softmax = 1.0 / std::sqrt(static_cast<double>(dims.head_dim));
   // Gemma 3n and Gemma 4 normalise q and k per head and multiply q.k by 1 (Gemma3nTextAttention /
   // Gemma4TextAttention scaling = 1.0): their query_pre_attn_scalar is not read (unread_keys names it).
-  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4"});
+  const bool gemma4 = is_one_of(mt, {"gemma4_text", "gemma4", "gemma4_unified_text", "gemma4_unified"});
   const bool qk_normed_gemma = gemma4 || is_one_of(mt, {"gemma3n_text", "gemma3n"});
   std::optional<double> qs = qk_normed_gemma ? std::nullopt : r.number("query_pre_attn_scalar");
   if (!qs && is_one_of(mt, {"gemma2", "gemma3_text"})) qs = 256.0;  // Gemma2Config / Gemma3TextConfig default
