@@ -1,6 +1,7 @@
 #include "app/plot.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 
@@ -103,6 +104,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/theme.h"
 
 namespace posenc::app {
 
@@ -130,6 +132,34 @@ ImU32 readable_color(ImU32 color) {
 }
 
 namespace {
+
+// Whether segment a-b meets the rectangle [lo, hi] (Liang-Barsky clipping).
+bool segment_meets_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
+  float t0 = 0, t1 = 1;
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float p[4] = {-dx, dx, -dy, dy}, q[4] = {a.x - lo.x, hi.x - a.x, a.y - lo.y, hi.y - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return false;
+    } else {
+      const float t = q[i] / p[i];
+      if (p[i] < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+      if (t0 > t1) return false;
+    }
+  }
+  return true;
+}
+
+// How many segments (or lone points) of the polylines meet the rectangle [lo, hi].
+size_t segments_through(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2 hi) {
+  size_t n = 0;
+  for (const std::vector<ImVec2>& line : lines) {
+    if (line.size() == 1) n += segment_meets_rect(line[0], line[0], lo, hi);
+    for (size_t i = 1; i < line.size(); ++i) n += segment_meets_rect(line[i - 1], line[i], lo, hi);
+  }
+  return n;
+}
 
 // The y value as drawn (log10 on a log axis); NaN when it cannot be drawn.
 double plot_y(double y, bool log_y) {
@@ -283,6 +313,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   }
 
   dl->PushClipRect(pmin, pmax, true);
+  std::vector<std::vector<ImVec2>> drawn;  // every polyline as drawn, for the legend to avoid
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
     const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
@@ -300,8 +331,10 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
           stairs.push_back(run[i]);
         }
         dl->AddPolyline(stairs.data(), int(stairs.size()), color, ImDrawFlags_None, 2.0f);
+        drawn.push_back(std::move(stairs));
       } else {
         dl->AddPolyline(run.data(), int(run.size()), color, ImDrawFlags_None, 2.0f);
+        drawn.push_back(run);
       }
       if (s.markers && run.size() <= 256)
         for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
@@ -311,17 +344,37 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   dl->PopClipRect();
   dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));
 
-  // Legend, top right inside the plot.
-  float ly = pmin.y + 4;
-  for (size_t si = 0; si < series.size(); ++si) {
-    if (series[si].label.empty()) continue;
-    const ImU32 color = readable_color(series[si].color ? series[si].color : palette_color(int(si)));
-    const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
-    const float lx = pmax.x - sz.x - 26;
-    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
-    dl->AddLine(ImVec2(lx, ly + sz.y * 0.5f), ImVec2(lx + 16, ly + sz.y * 0.5f), color, 2.0f);
-    dl->AddText(ImVec2(lx + 20, ly), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
-    ly += sz.y + 2;
+  // Legend: in the corner of the plot where it covers the fewest drawn curves (none, when a corner is free),
+  // trying top right, top left, bottom right, bottom left in that order.
+  float legend_w = 0, legend_h = 0;
+  for (const Series& s : series) {
+    if (s.label.empty()) continue;
+    const ImVec2 sz = ImGui::CalcTextSize(s.label.c_str());
+    legend_w = std::max(legend_w, sz.x + 30);
+    legend_h += sz.y + 2;
+  }
+  if (legend_h > 0) {
+    const float inset = 3;
+    const ImVec2 corners[] = {ImVec2(pmax.x - inset - legend_w, pmin.y + inset), ImVec2(pmin.x + inset, pmin.y + inset),
+                              ImVec2(pmax.x - inset - legend_w, pmax.y - inset - legend_h),
+                              ImVec2(pmin.x + inset, pmax.y - inset - legend_h)};
+    ImVec2 at = corners[0];
+    size_t fewest = SIZE_MAX;
+    for (const ImVec2& c : corners) {
+      const size_t n = segments_through(drawn, c, ImVec2(c.x + legend_w, c.y + legend_h));
+      if (n < fewest) fewest = n, at = c;
+      if (n == 0) break;
+    }
+    float ly = at.y + 1;
+    dl->AddRectFilled(at, ImVec2(at.x + legend_w, at.y + legend_h), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
+    for (size_t si = 0; si < series.size(); ++si) {
+      if (series[si].label.empty()) continue;
+      const ImU32 color = readable_color(series[si].color ? series[si].color : palette_color(int(si)));
+      const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
+      dl->AddLine(ImVec2(at.x + 4, ly + sz.y * 0.5f), ImVec2(at.x + 20, ly + sz.y * 0.5f), color, 2.0f);
+      dl->AddText(ImVec2(at.x + 24, ly), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
+      ly += sz.y + 2;
+    }
   }
   probe_rect(probe_name, pmin, pmax);
 
@@ -338,7 +391,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
       if (s.x.empty()) continue;
       const size_t i = nearest_index(s.x, hover.x);
       const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
+      ImGui::PushStyleColor(ImGuiCol_Text, readable_text(color));
       char value[64];
       std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);
       ImGui::Text("%s  x = %s: %s", s.label.empty() ? "·" : s.label.c_str(), format_tick(s.x[i]).c_str(), value);

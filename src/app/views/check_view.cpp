@@ -19,6 +19,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/theme.h"
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/input.h"
@@ -649,8 +650,7 @@ void CheckView::draw_verdict() {
     ImGui::TextUnformatted("pair classes (strip above the error map):");
     for (int k = 0; k < 3; ++k) {
       if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s", kClassNames[k],
-                         k < 2 ? "," : "");
+      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s%s", kClassNames[k], k < 2 ? "," : "");
     }
   }
 }

@@ -47,7 +47,7 @@ class PermutationView final : public View {
   PermutationView()
       : View({.id = "permutation",
               .title = "Permutation",
-              .caption = "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
+              .caption = "O = softmax(Q K^T / √d) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
                          "mean(Attn(X))",
               .words = "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding "
                        "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
