@@ -43,7 +43,8 @@ if(POSENC_BUILD_APP)
 
   # web_api.cpp: every function the page calls (the page ABI); web_runner.cpp: the loop it reaches.
   add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp
-                            ${POSENC_PLATFORM}/web_api.cpp ${POSENC_PLATFORM}/touch_gestures.cpp)
+                            ${POSENC_PLATFORM}/web_api.cpp ${POSENC_PLATFORM}/touch_gestures.cpp
+                            ${POSENC_PLATFORM}/web_no_default_font.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   target_compile_options(posenc-web PRIVATE -Oz)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
@@ -52,6 +53,8 @@ if(POSENC_BUILD_APP)
   file(WRITE ${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt "$autoResumeAudioContext\n$dynCall\n")
   # The link's wasm-opt pass for size (-Oz): LLVM has already compiled the kernels at -O3 per file; the
   # link-time pass mostly shrinks what is not hot (measured: posenc.wasm 633 -> 604 KB gzip).
+  # ImGui's built-in font is never used (web_no_default_font.cpp).
+  target_link_options(posenc-web PRIVATE -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig)
   target_link_options(posenc-web PRIVATE -Oz
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216
     -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT

@@ -223,13 +223,13 @@ bool Controls::draw(const char* key) {
 ImVec4 error_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.75f, 0.1f, 0.05f, 1.0f);
+  return dark_bg ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.70f, 0.08f, 0.04f, 1.0f);
 }
 
 ImVec4 warning_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f);
+  return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.58f, 0.27f, 0.0f, 1.0f);
 }
 
 std::string ellipsised(const std::string& text, float room) {
@@ -267,7 +267,7 @@ void text_fit(const std::string& text, const ImVec4* color) {
 ImVec4 good_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.44f, 0.22f, 1.0f);
+  return dark_bg ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.40f, 0.20f, 1.0f);
 }
 
 void error_text(const std::string& message) {

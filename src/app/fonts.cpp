@@ -39,4 +39,12 @@ void load_fonts(float pixel_ratio) {
 
 ImFont* number_font() { return g_number_font; }
 
+NumberFontScope::NumberFontScope() : pushed_(g_number_font && g_number_font->IsLoaded()) {
+  if (pushed_) ImGui::PushFont(g_number_font);
+}
+
+NumberFontScope::~NumberFontScope() {
+  if (pushed_) ImGui::PopFont();
+}
+
 }  // namespace posenc::app

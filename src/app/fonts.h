@@ -19,4 +19,17 @@ void load_fonts(float pixel_ratio);
 // The numbers' face (null before load_fonts: callers then keep the current font).
 ImFont* number_font();
 
+// Text measured and drawn inside its scope uses the numbers' face (tick labels: equal-width digits line
+// up); the current font stays when none is loaded (unit tests without fonts).
+class NumberFontScope {
+ public:
+  NumberFontScope();
+  ~NumberFontScope();
+  NumberFontScope(const NumberFontScope&) = delete;
+  NumberFontScope& operator=(const NumberFontScope&) = delete;
+
+ private:
+  bool pushed_;
+};
+
 }  // namespace posenc::app

@@ -12,7 +12,6 @@
 #include <numbers>
 #include <set>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 

@@ -17,7 +17,6 @@
 #include <optional>
 #include <span>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,6 +26,7 @@
 #include "app/probe.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
+#include "core/text_split.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/encodings/alibi.h"
 #include "core/models/gguf.h"
@@ -61,9 +61,7 @@ std::string join_numbers(const std::vector<double>& v) {
 
 std::string parse_numbers(const std::string& text, std::vector<double>& out) {
   std::vector<double> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (const std::string& item : split_list(text, ',')) {
     char* end = nullptr;
     const double x = std::strtod(item.c_str(), &end);
     if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(x) || x <= 0)

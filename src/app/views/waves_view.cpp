@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +13,7 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/views.h"
+#include "core/text_split.h"
 #include "core/encodings/absolute.h"
 #include "core/attention/score_kernels.h"
 #include "core/encodings/sinusoidal.h"
@@ -74,9 +74,7 @@ class WavesView final : public View {
   // "0, 1,8" -> {0, 1, 8}: at most kMaxCurves dimensions, each below d.
   std::string parse_dims(const std::string& text) {
     std::vector<int> dims;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
+    for (std::string item : split_list(text, ',')) {
       item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
       if (item.empty()) continue;
       char* end = nullptr;
