@@ -520,9 +520,9 @@ void ScoresView::recompute() {
     for (size_t i = 0; i < r.terms.size(); ++i)
       add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
                false);
-  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total", "heatmap.scores.logits", &r.logits,
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits eᵢⱼ", "total", "heatmap.scores.logits", &r.logits,
            false);
-  add_tile("softmax weights a_ij", "weights", "heatmap.scores.weights", &r.weights, true);
+  add_tile("softmax weights aᵢⱼ", "weights", "heatmap.scores.weights", &r.weights, true);
 }
 
 AttentionResult ScoresView::exact(int row) const {
