@@ -39,7 +39,10 @@ void load_fonts(float pixel_ratio) {
 
 ImFont* number_font() { return g_number_font; }
 
-NumberFontScope::NumberFontScope() : pushed_(g_number_font && g_number_font->IsLoaded()) {
+// Only a font of the current context's atlas (a context made after another, as in tests, has its own).
+NumberFontScope::NumberFontScope()
+    : pushed_(g_number_font && ImGui::GetCurrentContext() && ImGui::GetIO().Fonts->Fonts.contains(g_number_font) &&
+              g_number_font->IsLoaded()) {
   if (pushed_) ImGui::PushFont(g_number_font);
 }
 
