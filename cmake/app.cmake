@@ -30,9 +30,11 @@ add_custom_command(OUTPUT ${POSENC_SHADER_HEADER}
   DEPENDS ${POSENC_SHADERS} ${PROJECT_SOURCE_DIR}/cmake/embed_shaders.cmake
   COMMENT "Embedding GLSL shaders" VERBATIM)
 
+include(${PROJECT_SOURCE_DIR}/cmake/fonts.cmake)
+
 file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp ${PROJECT_SOURCE_DIR}/src/app/views/*.cpp)
-add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER})
+add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER} ${POSENC_FONT_HEADER})
 posenc_layer_root(app _app_include)
 target_include_directories(posenc_app PUBLIC ${_app_include} PRIVATE ${CMAKE_BINARY_DIR}/generated)
 target_link_libraries(posenc_app PUBLIC posenc_core posenc_model_io imgui PRIVATE posenc_version posenc_warnings)

@@ -13,6 +13,7 @@
 #include "app/param_form.h"
 #include "app/params.h"
 #include "app/probe.h"
+#include "app/theme.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
 #include "posenc_version.h"
@@ -109,11 +110,7 @@ bool App::dark() const { return keys_.theme == Theme::Auto ? system_dark_ : keys
 void App::apply_theme() {
   const int want = dark() ? 1 : 0;
   if (want == applied_dark_) return;
-  if (want) ImGui::StyleColorsDark();
-  else ImGui::StyleColorsLight();
-  ImGuiStyle& style = ImGui::GetStyle();
-  style.FrameRounding = 3.0f;
-  style.GrabRounding = 3.0f;
+  apply_theme_style(want == 1, ImGui::GetStyle());
   applied_dark_ = want;
 }
 

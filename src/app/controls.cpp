@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 #include "app/probe.h"
@@ -72,7 +73,7 @@ bool draw_choice(const Param& p) {
   switch (p.opt.widget) {
     case ChoiceWidget::Checkbox: {
       bool on = index == 1;
-      changed = ImGui::Checkbox(p.label(), &on);
+      changed = checkbox_fit(p.label(), &on);
       probe_last_item(probe_name("check", p).c_str());
       index = on ? 1 : 0;
       break;
@@ -217,13 +218,13 @@ bool Controls::draw(const char* key) {
     ui.first_cell = false;
   }
   const bool own_label = p.kind == ParamKind::Flag || (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
-  if (!own_label) ImGui::TextUnformatted(p.label());
+  if (!own_label) text_fit(p.label());
   switch (p.kind) {
     case ParamKind::Integer: return draw_integer(p);
     case ParamKind::Real: return draw_real(p);
     case ParamKind::Choice: return draw_choice(p);
     case ParamKind::Flag: {
-      const bool changed = ImGui::Checkbox(p.label(), p.b);
+      const bool changed = checkbox_fit(p.label(), p.b);
       probe_last_item(probe_name("check", p).c_str());
       return changed;
     }
@@ -236,29 +237,41 @@ bool Controls::draw(const char* key) {
 ImVec4 error_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.75f, 0.1f, 0.05f, 1.0f);
+  return dark_bg ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f) : ImVec4(0.70f, 0.08f, 0.04f, 1.0f);
 }
 
 ImVec4 warning_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.65f, 0.3f, 0.0f, 1.0f);
+  return dark_bg ? ImVec4(1.0f, 0.75f, 0.3f, 1.0f) : ImVec4(0.58f, 0.27f, 0.0f, 1.0f);
+}
+
+std::string ellipsised(const std::string& text, float room) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= room) return text;
+  static const char* const kEllipsis = "\u2026";
+  // The longest prefix (on a UTF-8 character boundary) that fits with the ellipsis.
+  size_t lo = 0, hi = text.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi + 1) / 2;
+    if (ImGui::CalcTextSize((text.substr(0, mid) + kEllipsis).c_str()).x <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
+  return text.substr(0, lo) + kEllipsis;
+}
+
+bool checkbox_fit(const char* label, bool* v) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - style.ItemInnerSpacing.x;
+  const std::string shown = ellipsised(label, room);
+  // The ID is the full label's whatever is shown ("###"), so state survives a resize.
+  const bool changed = ImGui::Checkbox((shown + "###" + label).c_str(), v);
+  if (shown.size() != std::strlen(label) && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label);
+  return changed;
 }
 
 void text_fit(const std::string& text, const ImVec4* color) {
-  const float room = ImGui::GetContentRegionAvail().x;
-  std::string shown = text;
-  if (ImGui::CalcTextSize(text.c_str()).x > room) {
-    // The longest prefix (on a UTF-8 character boundary) that fits with "...".
-    size_t lo = 0, hi = text.size();
-    while (lo < hi) {
-      const size_t mid = (lo + hi + 1) / 2;
-      if (ImGui::CalcTextSize((text.substr(0, mid) + "...").c_str()).x <= room) lo = mid;
-      else hi = mid - 1;
-    }
-    while (lo > 0 && (static_cast<unsigned char>(text[lo]) & 0xC0) == 0x80) --lo;
-    shown = text.substr(0, lo) + "...";
-  }
+  const std::string shown = ellipsised(text, ImGui::GetContentRegionAvail().x);
   if (color) ImGui::PushStyleColor(ImGuiCol_Text, *color);
   ImGui::TextUnformatted(shown.c_str());
   if (color) ImGui::PopStyleColor();
@@ -268,7 +281,7 @@ void text_fit(const std::string& text, const ImVec4* color) {
 ImVec4 good_color() {
   const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
   const bool dark_bg = bg.x + bg.y + bg.z < 1.5f;
-  return dark_bg ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.5f, 0.25f, 1.0f);
+  return dark_bg ? ImVec4(0.4f, 0.85f, 0.5f, 1.0f) : ImVec4(0.0f, 0.40f, 0.20f, 1.0f);
 }
 
 void error_text(const std::string& message) {

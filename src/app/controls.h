@@ -57,9 +57,13 @@ const std::string& focused_slider_key();
 // above the plots); the app turns it on after opening the first cell.
 void set_controls_columns(bool on);
 
-// One line of text that never runs past the available width: cut with "..." when it does not fit, the
+// One line of text that never runs past the available width: cut with "…" when it does not fit, the
 // whole text in a tooltip on hover. `color` null: the theme's text colour.
 void text_fit(const std::string& text, const ImVec4* color = nullptr);
+// `text` cut to `room` pixels with an ellipsis (…) on a UTF-8 character boundary; itself when it fits.
+std::string ellipsised(const std::string& text, float room);
+// ImGui::Checkbox whose label is ellipsised to the room left on its line, the whole label in a tooltip.
+bool checkbox_fit(const char* label, bool* v);
 
 // A message in the theme's error colour (nothing when empty).
 void error_text(const std::string& message);

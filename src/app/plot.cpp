@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+
+#include "app/fonts.h"
 
 namespace posenc::app {
 
@@ -59,13 +62,16 @@ void draw_axis_x(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   const float width = max.x - min.x;
   const int max_ticks = std::max(3, int(width / 70.0f));  // at least two labelled ticks on a small plot
   const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
-  for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
-    const float x = ax.to_px(t);
-    if (x < min.x - 0.5f || x > max.x + 0.5f) continue;
-    dl->AddLine(ImVec2(x, max.y), ImVec2(x, max.y + 4), tick_color());
-    const std::string s = format_tick(t);
-    const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
-    dl->AddText(ImVec2(x - sz.x * 0.5f, max.y + 5), axis_color(), s.c_str());
+  {
+    const NumberFontScope numbers;
+    for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
+      const float x = ax.to_px(t);
+      if (x < min.x - 0.5f || x > max.x + 0.5f) continue;
+      dl->AddLine(ImVec2(x, max.y), ImVec2(x, max.y + 4), tick_color());
+      const std::string s = format_tick(t);
+      const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
+      dl->AddText(ImVec2(x - sz.x * 0.5f, max.y + 5), axis_color(), s.c_str());
+    }
   }
   if (title && *title) {
     const ImVec2 sz = ImGui::CalcTextSize(title);
@@ -78,14 +84,17 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
   const int max_ticks = std::max(3, int(height / 40.0f));
   float widest = 0;
   const double lo = std::min(ax.lo, ax.hi), hi = std::max(ax.lo, ax.hi);
-  for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
-    const float y = ax.to_px(t);
-    if (y < min.y - 0.5f || y > max.y + 0.5f) continue;
-    dl->AddLine(ImVec2(min.x - 4, y), ImVec2(min.x, y), tick_color());
-    const std::string s = format_tick(t);
-    const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
-    widest = std::max(widest, sz.x);
-    dl->AddText(ImVec2(min.x - 6 - sz.x, y - sz.y * 0.5f), axis_color(), s.c_str());
+  {
+    const NumberFontScope numbers;
+    for (double t : integer ? integer_ticks(lo, hi, max_ticks) : nice_ticks(lo, hi, max_ticks)) {
+      const float y = ax.to_px(t);
+      if (y < min.y - 0.5f || y > max.y + 0.5f) continue;
+      dl->AddLine(ImVec2(min.x - 4, y), ImVec2(min.x, y), tick_color());
+      const std::string s = format_tick(t);
+      const ImVec2 sz = ImGui::CalcTextSize(s.c_str());
+      widest = std::max(widest, sz.x);
+      dl->AddText(ImVec2(min.x - 6 - sz.x, y - sz.y * 0.5f), axis_color(), s.c_str());
+    }
   }
   if (title && *title) {
     // ImGui has no rotated text: stack the title above the axis instead.
@@ -103,6 +112,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/theme.h"
 
 namespace posenc::app {
 
@@ -130,6 +140,34 @@ ImU32 readable_color(ImU32 color) {
 }
 
 namespace {
+
+// Whether segment a-b meets the rectangle [lo, hi] (Liang-Barsky clipping).
+bool segment_meets_rect(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
+  float t0 = 0, t1 = 1;
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float p[4] = {-dx, dx, -dy, dy}, q[4] = {a.x - lo.x, hi.x - a.x, a.y - lo.y, hi.y - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return false;
+    } else {
+      const float t = q[i] / p[i];
+      if (p[i] < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+      if (t0 > t1) return false;
+    }
+  }
+  return true;
+}
+
+// How many segments (or lone points) of the polylines meet the rectangle [lo, hi].
+size_t segments_through(const std::vector<std::vector<ImVec2>>& lines, ImVec2 lo, ImVec2 hi) {
+  size_t n = 0;
+  for (const std::vector<ImVec2>& line : lines) {
+    if (line.size() == 1) n += segment_meets_rect(line[0], line[0], lo, hi);
+    for (size_t i = 1; i < line.size(); ++i) n += segment_meets_rect(line[i - 1], line[i], lo, hi);
+  }
+  return n;
+}
 
 // The y value as drawn (log10 on a log axis); NaN when it cannot be drawn.
 double plot_y(double y, bool log_y) {
@@ -207,7 +245,12 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   PlotHover hover;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeight();
-  const float left = ImGui::CalcTextSize("-0.0000").x + 12, right = 12;
+  float left = 0;
+  {
+    const NumberFontScope numbers;  // the tick labels' face
+    left = ImGui::CalcTextSize("-0.0000").x + 12;
+  }
+  const float right = 12;
   const float top = line + 10, bottom = 2 * line + 14;
   const ImVec2 pmin(origin.x + left, origin.y + top);
   const ImVec2 pmax(origin.x + std::max(left + 40, size.x - right), origin.y + std::max(top + 40, size.y - bottom));
@@ -256,6 +299,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   draw_axis_x(dl, pmin, pmax, ax, opt.x_title, integer_x);
   if (opt.log_y) {
     auto tick = [&](double k, const std::string& label) {
+      const NumberFontScope numbers;
       const float y = ay.to_px(k);
       const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
       dl->AddLine(ImVec2(pmin.x - 4, y), ImVec2(pmin.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
@@ -283,6 +327,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   }
 
   dl->PushClipRect(pmin, pmax, true);
+  std::vector<std::vector<ImVec2>> drawn;  // every polyline as drawn, for the legend to avoid
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
     const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
@@ -300,8 +345,10 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
           stairs.push_back(run[i]);
         }
         dl->AddPolyline(stairs.data(), int(stairs.size()), color, ImDrawFlags_None, 2.0f);
+        drawn.push_back(std::move(stairs));
       } else {
         dl->AddPolyline(run.data(), int(run.size()), color, ImDrawFlags_None, 2.0f);
+        drawn.push_back(run);
       }
       if (s.markers && run.size() <= 256)
         for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
@@ -311,17 +358,51 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   dl->PopClipRect();
   dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));
 
-  // Legend, top right inside the plot.
-  float ly = pmin.y + 4;
-  for (size_t si = 0; si < series.size(); ++si) {
-    if (series[si].label.empty()) continue;
+  // Legend: inside the plot where it covers no drawn curve (a corner first, then along the edges and
+  // through the middle); when every place covers some, on one line above the plot, right of the y title,
+  // if it fits there; else where it covers the fewest segments.
+  float legend_w = 0, legend_h = 0, legend_line_w = 0;
+  for (const Series& s : series) {
+    if (s.label.empty()) continue;
+    const ImVec2 sz = ImGui::CalcTextSize(s.label.c_str());
+    legend_w = std::max(legend_w, sz.x + 30);
+    legend_h += sz.y + 2;
+    legend_line_w += sz.x + 34;
+  }
+  auto entry = [&](size_t si, ImVec2 at) {
     const ImU32 color = readable_color(series[si].color ? series[si].color : palette_color(int(si)));
     const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
-    const float lx = pmax.x - sz.x - 26;
-    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(pmax.x - 2, ly + sz.y + 1), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
-    dl->AddLine(ImVec2(lx, ly + sz.y * 0.5f), ImVec2(lx + 16, ly + sz.y * 0.5f), color, 2.0f);
-    dl->AddText(ImVec2(lx + 20, ly), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
-    ly += sz.y + 2;
+    dl->AddLine(ImVec2(at.x + 4, at.y + sz.y * 0.5f), ImVec2(at.x + 20, at.y + sz.y * 0.5f), color, 2.0f);
+    dl->AddText(ImVec2(at.x + 24, at.y), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
+    return sz;
+  };
+  if (legend_h > 0) {
+    const float inset = 3;
+    const float x_lo = pmin.x + inset, x_hi = pmax.x - inset - legend_w;
+    const float y_lo = pmin.y + inset, y_hi = pmax.y - inset - legend_h;
+    std::vector<ImVec2> places = {ImVec2(x_hi, y_lo), ImVec2(x_lo, y_lo), ImVec2(x_hi, y_hi), ImVec2(x_lo, y_hi)};
+    for (int row : {0, 8, 1, 7, 2, 6, 3, 5, 4})  // the top and bottom edges first, then inwards
+      for (int col = 0; col <= 8; ++col)
+        places.push_back(ImVec2(x_lo + (x_hi - x_lo) * float(col) / 8, y_lo + (y_hi - y_lo) * float(row) / 8));
+    ImVec2 at = places[0];
+    size_t fewest = SIZE_MAX;
+    if (x_hi >= x_lo && y_hi >= y_lo)
+      for (const ImVec2& c : places) {
+        const size_t n = segments_through(drawn, c, ImVec2(c.x + legend_w, c.y + legend_h));
+        if (n < fewest) fewest = n, at = c;
+        if (n == 0) break;
+      }
+    const float title_end = pmin.x + (opt.y_title ? ImGui::CalcTextSize(opt.y_title).x : 0.0f);
+    if (fewest > 0 && pmax.x - legend_line_w > title_end + 12) {
+      ImVec2 pos(pmax.x - legend_line_w, pmin.y - line - 4);
+      for (size_t si = 0; si < series.size(); ++si)
+        if (!series[si].label.empty()) pos.x += entry(si, pos).x + 34;
+    } else {
+      dl->AddRectFilled(at, ImVec2(at.x + legend_w, at.y + legend_h), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
+      float ly = at.y + 1;
+      for (size_t si = 0; si < series.size(); ++si)
+        if (!series[si].label.empty()) ly += entry(si, ImVec2(at.x, ly)).y + 2;
+    }
   }
   probe_rect(probe_name, pmin, pmax);
 
@@ -338,7 +419,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
       if (s.x.empty()) continue;
       const size_t i = nearest_index(s.x, hover.x);
       const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
-      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(color));
+      ImGui::PushStyleColor(ImGuiCol_Text, readable_text(color));
       char value[64];
       std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);
       ImGui::Text("%s  x = %s: %s", s.label.empty() ? "·" : s.label.c_str(), format_tick(s.x[i]).c_str(), value);

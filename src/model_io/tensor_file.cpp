@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/bounds.h"
+#include "core/text_split.h"
 #include "model_io/json_read.h"
 
 namespace posenc::model_io {
@@ -156,9 +156,7 @@ NpyHeader parse_npy_header(const std::string& head, uint64_t total_size, const s
   if (shape.empty() || shape[0] != '(') throw InvalidArgument(field, field + ": malformed .npy shape");
   const auto close = shape.find(')');
   if (close == std::string::npos) throw InvalidArgument(field, field + ": malformed .npy shape");
-  std::stringstream dims(shape.substr(1, close - 1));
-  std::string item;
-  while (std::getline(dims, item, ',')) {
+  for (const std::string& item : split_list(shape.substr(1, close - 1), ',')) {
     const auto b = item.find_first_not_of(' ');
     if (b == std::string::npos) continue;
     const std::string digits = item.substr(b, item.find_last_not_of(' ') - b + 1);
@@ -303,19 +301,15 @@ TensorData parse_npy(const std::string& bytes, const std::string& field) {
 
 TensorData parse_tensor_text(const std::string& text, const std::string& field) {
   TensorData t;
-  std::istringstream in(text);
-  std::string line;
   int64_t rows = 0, cols = -1, lineno = 0;
-  while (std::getline(in, line)) {
+  for (std::string line : split_list(text, '\n')) {
     ++lineno;
     for (char& c : line)
       if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
     const auto b = line.find_first_not_of(' ');
     if (b == std::string::npos || line[b] == '#') continue;
-    std::istringstream ls(line);
-    std::string tok;
     int64_t n = 0;
-    while (ls >> tok) {
+    for (const std::string& tok : split_words(line)) {
       char* end = nullptr;
       const double v = std::strtod(tok.c_str(), &end);
       if (end == tok.c_str() || *end != '\0')

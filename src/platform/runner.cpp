@@ -8,25 +8,10 @@
 #include <stdexcept>
 
 #include "app/app.h"
+#include "app/fonts.h"
 #include "app/gl.h"
 
 namespace posenc::platform {
-namespace {
-
-// ImGui's built-in font rasterised at the framebuffer scale and drawn back at 1/scale, so text is crisp
-// on HiDPI screens and the layout (in window units) does not change with the scale.
-void load_font(float pixel_ratio) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.Fonts->Clear();
-  ImFontConfig cfg;
-  cfg.SizePixels = std::round(13.0f * pixel_ratio);
-  cfg.OversampleH = cfg.OversampleV = 1;
-  cfg.PixelSnapH = true;
-  io.Fonts->AddFontDefault(&cfg);
-  io.FontGlobalScale = 1.0f / pixel_ratio;
-}
-
-}  // namespace
 
 ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
   IMGUI_CHECKVERSION();
@@ -34,7 +19,7 @@ ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
   ImGui::GetIO().IniFilename = nullptr;
   // Keyboard navigation between the app's own controls (arrows, Space/Enter, Escape) on the canvas.
   ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  load_font(pixel_ratio);
+  app::load_fonts(pixel_ratio);
   if (!ImGui_ImplOpenGL3_Init(POSENC_GLSL_VERSION)) {
     ImGui::DestroyContext();
     throw std::runtime_error("the ImGui OpenGL 3 renderer failed to initialise");
@@ -49,7 +34,7 @@ ImGuiGl::~ImGuiGl() {
 void ImGuiGl::set_pixel_ratio(float pixel_ratio) {
   if (std::abs(pixel_ratio - pixel_ratio_) <= 1e-3f) return;
   pixel_ratio_ = pixel_ratio;
-  load_font(pixel_ratio);
+  app::load_fonts(pixel_ratio);
   // The renderer builds its font texture only with its other device objects: rebuild it here.
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

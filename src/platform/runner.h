@@ -13,8 +13,8 @@ class App;
 
 namespace posenc::platform {
 
-// Dear ImGui on the current GL context: the context (no .ini file), ImGui's built-in font rasterised for
-// the framebuffer's pixel ratio, and the OpenGL 3 renderer with the app's GLSL version (app/gl.h).
+// Dear ImGui on the current GL context: the context (no .ini file), the app's fonts (app/fonts.h) rasterised
+// for the framebuffer's pixel ratio, and the OpenGL 3 renderer with the app's GLSL version (app/gl.h).
 // Colours come from the app's theme (App::apply_theme). Throws std::runtime_error if the renderer fails.
 class ImGuiGl {
  public:

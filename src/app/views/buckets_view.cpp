@@ -197,12 +197,10 @@ class BucketsView final : public View {
 const char* BucketsView::caption() const {
   switch (scheme_) {
     case Scheme::T5:
-      return "T5: score = q_i . k_j + b[bucket(j - i)]; exact buckets below max_exact, log-spaced up to max_distance";
-    case Scheme::Deberta:
-      return "DeBERTa: delta(i, j) = i - j if |i - j| <= bucket_size/2, else sign * (ceil(log ratio * (mid-1)) + mid)";
-    case Scheme::Shaw:
-      return "Shaw: e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d); distances past K share the end vector";
-    case Scheme::Alibi: return "ALiBi: score = q_i . k_j - m_h |i - j|, slopes m_h = 2^(-8h/H) for heads h = 1..H (Press et al.)";
+      return "T5: score = qᵢ · kⱼ + b[bucket(j − i)]; exact buckets below max_exact, log-spaced up to max_distance";
+    case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (⌈log ratio · (mid−1)⌉ + mid)";
+    case Scheme::Shaw: return "Shaw: eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d; distances past K share the end vector";
+    case Scheme::Alibi: return "ALiBi: score = qᵢ · kⱼ − mₕ |i − j|, slopes mₕ = 2^(−8h/H) for heads h = 1…H (Press et al.)";
   }
   return "";
 }

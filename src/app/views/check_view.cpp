@@ -12,13 +12,13 @@
 #include <numbers>
 #include <set>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include "app/theme.h"
 #include "app/controls.h"
 #include "app/heatmap.h"
 #include "app/input.h"
@@ -645,8 +645,7 @@ void CheckView::draw_verdict() {
     ImGui::TextUnformatted("pair classes (strip above the error map):");
     for (int k = 0; k < 3; ++k) {
       if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(readable_color(palette_color(kClassColor[k]))), "%s%s", kClassNames[k],
-                         k < 2 ? "," : "");
+      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s%s", kClassNames[k], k < 2 ? "," : "");
     }
   }
 }

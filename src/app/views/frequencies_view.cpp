@@ -69,7 +69,7 @@ class FrequenciesView final : public View {
     ImGui::Separator();
     const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
     ImGui::TextWrapped(
-        "Geometric wavelengths run from 2 pi = 6.28 to 2 pi base^((d-2)/d) = %.4g positions. "
+        "Geometric wavelengths run from 2π = 6.28 to 2π·base^((d−2)/d) = %.4g positions. "
         "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
         longest);
   }
@@ -117,13 +117,13 @@ class FrequenciesView final : public View {
     const float h = alone() ? size.y : (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
     LinePlotOptions fo;
     fo.x_title = "pair k";
-    fo.y_title = "frequency w_k (rad / position)";
+    fo.y_title = "frequency ωₖ (rad / position)";
     fo.log_y = true;
     fo.x_min = 0;
     fo.x_max = std::max(1, d_ / 2 - 1);
     if (shows("frequency")) line_plot("plot.frequency", ImVec2(size.x, h), frequency_, fo);
     LinePlotOptions wo = fo;
-    wo.y_title = "wavelength 2 pi / w_k (positions)";
+    wo.y_title = "wavelength 2π / ωₖ (positions)";
     if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, h), wavelength_, wo);
   }
 

@@ -17,7 +17,6 @@
 #include <optional>
 #include <span>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "app/state_params.h"
 #include "app/views/view_texts.h"
 #include "app/views/views.h"
+#include "core/text_split.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/encodings/alibi.h"
 #include "core/models/gguf.h"
@@ -61,9 +61,7 @@ std::string join_numbers(const std::vector<double>& v) {
 
 std::string parse_numbers(const std::string& text, std::vector<double>& out) {
   std::vector<double> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
+  for (const std::string& item : split_list(text, ',')) {
     char* end = nullptr;
     const double x = std::strtod(item.c_str(), &end);
     if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(x) || x <= 0)
@@ -530,7 +528,7 @@ void ModelView::draw_card(const RopePanel& p) const {
                        s.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
                        format_number(r.frequencies.attention_scaling).c_str());
   if (std::abs(r.softmax_scale - plain_softmax) > 1e-12 * plain_softmax)
-    ImGui::TextWrapped("softmax scale on q.k = %s (not 1/sqrt(head_dim) = %s)", format_number(r.softmax_scale).c_str(),
+    ImGui::TextWrapped("softmax scale on q·k = %s (not 1/√head_dim = %s)", format_number(r.softmax_scale).c_str(),
                        format_number(plain_softmax).c_str());
   if (s.mscale || s.mscale_all_dim)
     ImGui::TextWrapped("mscale %s, mscale_all_dim %s", s.mscale ? format_number(*s.mscale).c_str() : "unset",
@@ -620,16 +618,16 @@ void ModelView::draw_figure(ImVec2 size) {
     };
     const std::string prefix = panels_.size() > 1 ? p.name + ": " : "";
     if (!p.short_inv.empty()) {
-      add(prefix + "short factors (seq_len <= " + std::to_string(p.rope.scaling.original_max_position_embeddings) + ")",
+      add(prefix + "short factors (seq_len ≤ " + std::to_string(p.rope.scaling.original_max_position_embeddings) + ")",
           p.short_inv);
       add(prefix + "long factors", p.long_inv);
     } else {
-      add(prefix + "w'_k / w_k", p.rope.frequencies.inv_freq);
+      add(prefix + "ω′ₖ / ωₖ", p.rope.frequencies.inv_freq);
     }
   }
   LinePlotOptions ro;
   ro.x_title = "pair k";
-  ro.y_title = "w'_k / w_k (log)";
+  ro.y_title = "ω′ₖ / ωₖ (log)";
   ro.log_y = true;
   if (shows("ratio")) line_plot("plot.ratio", ImVec2(size.x, plot_h), ratio, ro);
 
@@ -653,13 +651,13 @@ void ModelView::draw_figure(ImVec2 size) {
     // and its long ones past it; otherwise those at the max length (dynamic NTK: rescaled there).
     const int64_t switch_at = r.scaling.original_max_position_embeddings;
     if (!p.short_inv.empty() && r.max_position_embeddings > switch_at) {
-      wavelengths("short factors (<= " + std::to_string(switch_at) + ")", p.short_inv);
+      wavelengths("short factors (≤ " + std::to_string(switch_at) + ")", p.short_inv);
       wavelengths("long factors (> " + std::to_string(switch_at) + ")", p.long_inv);
     } else if (r.scaling.type == RopeScalingType::None) {
-      wavelengths("wavelength 2 pi / w_k", p.at_max);
+      wavelengths("wavelength 2π / ωₖ", p.at_max);
     } else {
-      wavelengths(r.scaling.type == RopeScalingType::Dynamic ? "2 pi / w'_k at " + std::to_string(r.max_position_embeddings)
-                                                             : std::string("wavelength 2 pi / w'_k"),
+      wavelengths(r.scaling.type == RopeScalingType::Dynamic ? "2π / ω′ₖ at " + std::to_string(r.max_position_embeddings)
+                                                             : std::string("wavelength 2π / ω′ₖ"),
                   p.at_max);
     }
     if (panels_.size() == 1 && r.scaling.type != RopeScalingType::None) {

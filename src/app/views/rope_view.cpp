@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/theme.h"
 #include "app/controls.h"
 #include "app/model_link.h"
 #include "app/plot.h"
@@ -286,12 +287,12 @@ void RopeView::draw_rotation(ImVec2 size) {
   arrow(angle, palette_color(0), radius);
 
   ImGui::PushTextWrapPos(origin.x + size.x);
-  ImGui::Text("pair k = %d: w_k = %.6g, wavelength %.6g", pair, p.inv_freq, p.wavelength);
-  ImGui::Text("p = %.0f: p w_k = %.6g rad = %.4g turns", pos, angle, angle / kTwoPi);
+  ImGui::Text("pair k = %d: ωₖ = %.6g, wavelength %.6g", pair, p.inv_freq, p.wavelength);
+  ImGui::Text("p = %.0f: p·ωₖ = %.6g rad = %.4g turns", pos, angle, angle / kTwoPi);
   if (scaled())
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(scaling_color(scaling_)), "%s: w'_k = %.6g (x%.4g), p w'_k = %.6g rad",
-                       name_of(scaling_), p.inv_freq_scaled, p.ratio, angle_scaled);
-  ImGui::TextColored(ImVec4(0.0f, 0.62f, 0.45f, 1.0f), "green: seen in training, L w_k = %.6g rad%s", p.trained_angle,
+    ImGui::TextColored(readable_text(scaling_color(scaling_)), "%s: ω′ₖ = %.6g (×%.4g), p·ω′ₖ = %.6g rad", name_of(scaling_),
+                       p.inv_freq_scaled, p.ratio, angle_scaled);
+  ImGui::TextColored(readable_text(IM_COL32(0, 158, 115, 255)), "green: seen in training, L·ωₖ = %.6g rad%s", p.trained_angle,
                      p.trained_angle >= kTwoPi ? " (full turn)" : "");
   ImGui::PopTextWrapPos();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
@@ -305,9 +306,9 @@ void RopeView::pair_tooltip(double x) const {
   begin_readout();
   ImGui::Separator();
   ImGui::Text("pair k = %d (%s): %s", k, name_of(scaling_), pair_coverage_name(p.coverage));
-  ImGui::Text("w_k = %.17g, w'_k = %.17g", p.inv_freq, p.inv_freq_scaled);
-  ImGui::Text("ratio w'_k / w_k = %.17g, wavelength 2 pi / w_k = %.10g", p.ratio, p.wavelength);
-  ImGui::Text("L w_k = %.17g rad, T w'_k = %.17g rad", p.trained_angle, p.target_angle);
+  ImGui::Text("ωₖ = %.17g, ω′ₖ = %.17g", p.inv_freq, p.inv_freq_scaled);
+  ImGui::Text("ratio ω′ₖ / ωₖ = %.17g, wavelength 2π / ωₖ = %.10g", p.ratio, p.wavelength);
+  ImGui::Text("L·ωₖ = %.17g rad, T·ω′ₖ = %.17g rad", p.trained_angle, p.target_angle);
   end_readout();
 }
 
@@ -446,7 +447,7 @@ void RopeView::draw_figure(ImVec2 size) {
       s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected], scaling_color(scaling_),
                          half <= 64, false});
     const LinePlotOptions o{.x_title = "pair k",
-                            .y_title = "w'_k / w_k",
+                            .y_title = "ω′ₖ / ωₖ",
                             .y_min = 0,
                             .y_max = 1.05,
                             .x_min = 0,
@@ -458,11 +459,11 @@ void RopeView::draw_figure(ImVec2 size) {
   // Bottom right: largest angle at the target length vs. the angle seen in training.
   if (shows("angles")) {
     cell(3);
-    Series trained{"trained L w_k", {}, {}, palette_color(0), false, false};
-    Series target{"target T w'_k", {}, {}, scaling_color(scaling_), false, false};
+    Series trained{"trained L·ωₖ", {}, {}, palette_color(0), false, false};
+    Series target{"target T·ω′ₖ", {}, {}, scaling_color(scaling_), false, false};
     Series extrapolated{"extrapolated", {}, {}, IM_COL32(230, 60, 60, 255), true, false};
     // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
-    Series turn{"2 pi", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false,
+    Series turn{"2π", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false,
                 false};
     for (const auto& p : analysis_.pairs) {
       trained.x.push_back(p.pair);

@@ -193,19 +193,19 @@ class ScoresView final : public ModelLinkedView {
 
 const char* ScoresView::caption() const {
   switch (scheme_) {
-    case Scheme::None: return "e_ij = q_i . k_j / sqrt(d), a_ij = softmax_j(e_ij): no position at all (NoPE)";
+    case Scheme::None: return "eᵢⱼ = qᵢ · kⱼ / √d, aᵢⱼ = softmaxⱼ(eᵢⱼ): no position at all (NoPE)";
     case Scheme::Sinusoidal:
-      return "(x_i+p_i)W_Q . (x_j+p_j)W_K / sqrt(d) = content-content + content-position + position-content + "
+      return "(xᵢ+pᵢ)W_Q · (xⱼ+pⱼ)W_K / √d = content-content + content-position + position-content + "
              "position-position";
-    case Scheme::Rope: return "e_ij = (R_i q_i) . (R_j k_j) / sqrt(d) = q_i . R_(j-i) k_j / sqrt(d): depends on j - i only";
-    case Scheme::T5: return "e_ij = q_i . k_j + b[bucket(j - i)]  (no 1/sqrt(d): T5 folds it into W_Q's init)";
+    case Scheme::Rope: return "eᵢⱼ = (Rᵢ qᵢ) · (Rⱼ kⱼ) / √d = qᵢ · R₍ⱼ₋ᵢ₎ kⱼ / √d: depends on j − i only";
+    case Scheme::T5: return "eᵢⱼ = qᵢ · kⱼ + b[bucket(j − i)]  (no 1/√d: T5 folds it into W_Q's init)";
     case Scheme::Alibi:
-      return "e_ij = q_i . k_j / sqrt(d) - m_h |i - j|,  m_h = 2^(-8(h+1)/H) (H a power of two; else Press et al.'s "
+      return "eᵢⱼ = qᵢ · kⱼ / √d − mₕ |i − j|,  mₕ = 2^(−8(h+1)/H) (H a power of two; else Press et al.'s "
              "interleaving)";
-    case Scheme::Shaw: return "e_ij = q_i . (k_j + a^K[clip(j - i, -K, K)]) / sqrt(d)";
-    case Scheme::Deberta: return "e_ij = (q_i.k_j + q_i.k^r[delta(i,j)] + k_j.q^r[delta(i,j)]) / sqrt(3d): c2p + p2c, no p2p";
-    case Scheme::Xl: return "e_ij = (q_i.k_j + q_i.W_R R_(i-j) + u.k_j + v.W_R R_(i-j)) / sqrt(d)";
-    case Scheme::Learned: return "e_ij = q_i . k_j / sqrt(d) + b[clip(j - i, -K, K)]  (Embedding(2K+1, heads))";
+    case Scheme::Shaw: return "eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d";
+    case Scheme::Deberta: return "eᵢⱼ = (qᵢ·kⱼ + qᵢ·kʳ[δ(i,j)] + kⱼ·qʳ[δ(i,j)]) / √(3d): c2p + p2c, no p2p";
+    case Scheme::Xl: return "eᵢⱼ = (qᵢ·kⱼ + qᵢ·W_R R₍ᵢ₋ⱼ₎ + u·kⱼ + v·W_R R₍ᵢ₋ⱼ₎) / √d";
+    case Scheme::Learned: return "eᵢⱼ = qᵢ · kⱼ / √d + b[clip(j − i, −K, K)]  (Embedding(2K+1, heads))";
   }
   return "";
 }
@@ -521,9 +521,9 @@ void ScoresView::recompute() {
     for (size_t i = 0; i < r.terms.size(); ++i)
       add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
                false);
-  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits e_ij", "total", "heatmap.scores.logits", &r.logits,
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits eᵢⱼ", "total", "heatmap.scores.logits", &r.logits,
            false);
-  add_tile("softmax weights a_ij", "weights", "heatmap.scores.weights", &r.weights, true);
+  add_tile("softmax weights aᵢⱼ", "weights", "heatmap.scores.weights", &r.weights, true);
 }
 
 AttentionResult ScoresView::exact(int row) const {

@@ -247,7 +247,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
       ImGui::Text("a = %lld, b = %lld, b - a = %lld", (long long)a, (long long)b, (long long)(b - a));
       if (dots_->defined(a) && dots_->defined(b)) {
         ImGui::Text("P_a . P_b = %.17g", dots_->dot(a, b));
-        if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("= sum_k cos((a - b) w_k): depends on b - a only");
+        if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("= ∑ₖ cos((a − b) ωₖ): depends on b − a only");
       } else {
         ImGui::TextUnformatted("undefined: the learned table has no row past max_len");
       }
@@ -269,11 +269,11 @@ void SimilarityView::draw_figure(ImVec2 size) {
     co.y_max = curve_y_max_ + 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
   }
   if (shows("curves_sinusoidal")) {
-    text_fit("Sinusoidal: P_p . P_{p+delta} over delta (the curves coincide)");
+    text_fit("Sinusoidal: Pₚ · Pₚ₊δ over δ (the curves coincide)");
     line_plot("plot.curves_sinusoidal", ImVec2(right_w, plot_h), sinus_curves_, co);
   }
   if (shows("curves_sine_only")) {
-    text_fit("Sine only: P_p . P_{p+delta} over delta (each p differs)");
+    text_fit("Sine only: Pₚ · Pₚ₊δ over δ (each p differs)");
     line_plot("plot.curves_sine_only", ImVec2(right_w, plot_h), sine_only_curves_, co);
   }
   LinePlotOptions no;
@@ -281,7 +281,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
   no.hover_format = "%.12g";
   no.y_min = 0;
   if (shows("neighbour")) {
-    text_fit("Neighbour distance ||P_{p+1} - P_p|| over p");
+    text_fit("Neighbour distance ‖Pₚ₊₁ − Pₚ‖ over p");
     line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
   }
   if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", binary_note_.c_str());

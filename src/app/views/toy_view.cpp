@@ -24,7 +24,7 @@ namespace {
 constexpr int kTokens = 3;
 constexpr int kPanels = 4;
 constexpr const char* kWords[] = {"I", "like", "apples"};
-constexpr const char* kPanelTitles[] = {"no PE", "absolute PE  x + p", "relative bias  b(|j - i|)", "RoPE  R(p theta) x"};
+constexpr const char* kPanelTitles[] = {"no PE", "absolute PE  x + p", "relative bias  b(|j - i|)", "RoPE  R(p θ) x"};
 constexpr const char* kPanelProbes[] = {"heatmap.toy.none", "heatmap.toy.absolute", "heatmap.toy.relative", "heatmap.toy.rope"};
 constexpr const char* kPanelIds[] = {"none", "absolute", "relative", "rope"};
 constexpr double kValueLimit = 10.0;  // editable components and biases lie in [-10, 10]
@@ -184,8 +184,8 @@ void ToyView::draw_hover(int panel, int i, int j) const {
       break;
     case 3:
       ImGui::Text("x_i . x_j = %.17g", content);
-      ImGui::Text("angle between rotations (j - i) theta = %.17g rad", r * theta_);
-      ImGui::Text("x_i^T R((j - i) theta) x_j = %.17g", scores_[3](i, j));
+      ImGui::Text("angle between rotations (j − i) θ = %.17g rad", r * theta_);
+      ImGui::Text("xᵢ^T R((j − i) θ) xⱼ = %.17g", scores_[3](i, j));
       break;
   }
   ImGui::Text("softmax weight a_ij = %.17g", weights_[size_t(panel)](i, j));

@@ -7,7 +7,7 @@ const ViewText kWaves{.id = "waves", .title = "PE waves", .figures = {"pe", "cur
 const ViewText kFrequencies{
     .id = "frequencies",
     .title = "Frequencies",
-    .caption = "w_k = base^(-2k/d) (geometric) vs linear vs increasing; wavelength lambda_k = 2 pi / w_k",
+    .caption = "ωₖ = base^(−2k/d) (geometric) vs linear vs increasing; wavelength λₖ = 2π / ωₖ",
     .words =
         "Pair k of a width-d sinusoidal encoding turns at frequency w_k = base to the power -2k/d "
         "(geometric), or on a linear or increasing schedule; its wavelength 2 pi / w_k is how many positions "
@@ -17,9 +17,7 @@ const ViewText kFrequencies{
 const ViewText kSimilarity{
     .id = "similarity",
     .title = "Similarity",
-    .caption =
-        "G[a][b] = P_a . P_b;  sinusoidal: P_p . P_{p+delta} = sum_k cos(delta w_k) for every p;  neighbour "
-        "distance ||P_{p+1} - P_p||",
+    .caption = "G[a][b] = Pₐ · P_b;  sinusoidal: Pₚ · Pₚ₊δ = ∑ₖ cos(δ ωₖ) for every p;  neighbour distance ‖Pₚ₊₁ − Pₚ‖",
     .words =
         "The heatmap is the dot product of the encodings of positions a and b. For sinusoidal encodings it "
         "depends only on the offset b - a (the curves for different starting positions coincide); for "
@@ -33,8 +31,8 @@ const ViewText kScores{.id = "scores", .title = "Scores"};
 const ViewText kRope{.id = "rope",
                      .title = "RoPE",
                      .caption =
-                         "pair k of q rotated by p w_k: q_m . k_n = Re[sum_k q_k conj(k_k) e^{i(m-n)w_k}];  "
-                         "w'_k = scaled frequency, bound (1/(d/2)) sum_j |S_j|",
+                         "pair k of q rotated by p·ωₖ: qₘ · kₙ = Re[∑ₖ qₖ conj(kₖ) e^{i(m−n)ωₖ}];  ω′ₖ = scaled frequency, bound "
+                         "(1/(d/2)) ∑ⱼ |Sⱼ|",
                      .words =
                          "RoPE rotates pair k of the query and key by the position times a frequency w_k = "
                          "base to the power -2k/d, so their dot product depends only on the distance between "
@@ -45,9 +43,7 @@ const ViewText kRope{.id = "rope",
 const ViewText kPermutation{
     .id = "permutation",
     .title = "Permutation",
-    .caption =
-        "O = softmax(Q K^T / sqrt(d)) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = "
-        "mean(Attn(X))",
+    .caption = "O = softmax(Q K^T / √d) V;  without PE: Attn(P X) = P Attn(X) and mean(Attn(P X)) = mean(Attn(X))",
     .words =
         "One self-attention layer runs on the sentence and on a shuffled copy. Without a position encoding "
         "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
@@ -55,22 +51,21 @@ const ViewText kPermutation{
         "visible.",
     .figures = {"difference", "output", "shuffled", "pooled"}};
 
-const ViewText kToy{.id = "toy",
-                    .title = "Toy sentence",
-                    .caption =
-                        "score(i, j) = x_i . x_j  |  (x_i + p_i) . (x_j + p_j)  |  x_i . x_j + b(|j - i|)  |  (R(i theta) "
-                        "x_i) . (R(j theta) x_j)",
-                    .words =
-                        "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against "
-                        "every key j: with no position encoding, with absolute position vectors added, with a relative bias "
-                        "that depends on |j - i|, and with RoPE rotating each vector by its position.",
-                    .figures = {"rope", "none", "absolute", "relative"}};
+const ViewText kToy{
+    .id = "toy",
+    .title = "Toy sentence",
+    .caption = "score(i, j) = xᵢ · xⱼ  |  (xᵢ + pᵢ) · (xⱼ + pⱼ)  |  xᵢ · xⱼ + b(|j − i|)  |  (R(i θ) xᵢ) · (R(j θ) xⱼ)",
+    .words =
+        "Three tokens, I like apples, with two-dimensional vectors. Each panel scores every query i against "
+        "every key j: with no position encoding, with absolute position vectors added, with a relative bias "
+        "that depends on |j - i|, and with RoPE rotating each vector by its position.",
+    .figures = {"rope", "none", "absolute", "relative"}};
 
 const ViewText kModel{.id = "model",
                       .title = "Model",
                       .caption =
-                          "a model's config -> its RoPE: w'_k / w_k per pair, wavelength 2 pi / w'_k against the trained and "
-                          "target lengths (or its ALiBi / T5 / DeBERTa / learned scheme)"};
+                          "a model's config → its RoPE: ω′ₖ / ωₖ per pair, wavelength 2π / ω′ₖ against the trained and target "
+                          "lengths (or its ALiBi / T5 / DeBERTa / learned scheme)"};
 
 const ViewText kCheck{.id = "check",
                       .title = "Check",

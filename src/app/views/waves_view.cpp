@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +14,7 @@
 #include "app/probe.h"
 #include "app/views/view_texts.h"
 #include "app/views/views.h"
+#include "core/text_split.h"
 #include "core/encodings/absolute.h"
 #include "core/attention/score_kernels.h"
 #include "core/encodings/sinusoidal.h"
@@ -75,9 +75,7 @@ class WavesView final : public View {
   // "0, 1,8" -> {0, 1, 8}: at most kMaxCurves dimensions, each below d.
   std::string parse_dims(const std::string& text) {
     std::vector<int> dims;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
+    for (std::string item : split_list(text, ',')) {
       item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
       if (item.empty()) continue;
       char* end = nullptr;
@@ -135,13 +133,13 @@ class WavesView final : public View {
 
 const char* WavesView::caption() const {
   switch (scheme_) {
-    case AbsoluteScheme::Sinusoidal: return "P[p][2k] = sin(p w_k), P[p][2k+1] = cos(p w_k), w_k = base^(-2k/d)";
+    case AbsoluteScheme::Sinusoidal: return "P[p][2k] = sin(p·ωₖ), P[p][2k+1] = cos(p·ωₖ), ωₖ = base^(−2k/d)";
     case AbsoluteScheme::SineOnly:
-      return "P[p][c] = sin(p w_c), w_c = base^(-c/d): no cosine partner, so P_m.P_n depends on m and n";
-    case AbsoluteScheme::Binary: return "P[p][c] = bit c of p: unique but discontinuous (7 -> 8 flips 4 bits)";
+      return "P[p][c] = sin(p·ω_c), ω_c = base^(−c/d): no cosine partner, so Pₘ · Pₙ depends on m and n";
+    case AbsoluteScheme::Binary: return "P[p][c] = bit c of p: unique but discontinuous (7 → 8 flips 4 bits)";
     case AbsoluteScheme::Integer: return "P[p][c] = p: unbounded, dwarfs the token embedding for long sequences";
     case AbsoluteScheme::Normalised: return "P[p][c] = p / (n - 1): the step between neighbours depends on n";
-    case AbsoluteScheme::Learned: return "P = learned table (max_len x d, N(0, 0.02) init): no row past max_len";
+    case AbsoluteScheme::Learned: return "P = learned table (max_len × d, N(0, 0.02) init): no row past max_len";
   }
   return "";
 }

@@ -1,0 +1,71 @@
+# The UI typefaces, from Debian's font packages (scripts/bootstrap installs them), subset at build time
+# to the glyphs the app writes and compiled in as byte arrays (generated/posenc_fonts.h): the page loads
+# no font file and nothing third-party is committed. Text: Inter (fonts-inter); numbers: DejaVu Sans
+# Mono (fonts-dejavu-core), whose digits all have one width, so tick labels and readouts line up.
+find_file(POSENC_TEXT_FONT Inter-Regular.otf PATHS /usr/share/fonts/opentype/inter NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+find_file(POSENC_MONO_FONT DejaVuSansMono.ttf PATHS /usr/share/fonts/truetype/dejavu NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT POSENC_TEXT_FONT OR NOT POSENC_MONO_FONT)
+  message(FATAL_ERROR "UI fonts not found (Inter-Regular.otf, DejaVuSansMono.ttf): run scripts/bootstrap "
+                      "(apt: fonts-inter fonts-dejavu-core)")
+endif()
+# pyftsubset from Debian's python3-fonttools: Debian's own python3 (a python3 earlier on PATH, e.g. a
+# pyenv one, does not see Debian's modules).
+find_program(POSENC_FONT_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(POSENC_FONT_PYTHON)
+  execute_process(COMMAND ${POSENC_FONT_PYTHON} -c "import fontTools.subset" RESULT_VARIABLE _fonttools_missing
+                  OUTPUT_QUIET ERROR_QUIET)
+endif()
+if(NOT POSENC_FONT_PYTHON OR _fonttools_missing)
+  message(FATAL_ERROR "fontTools not found for /usr/bin/python3: run scripts/bootstrap (apt: python3-fonttools)")
+endif()
+
+# The code points the app writes, as inclusive ranges: one list for the subsetter and for ImGui's atlas
+# (glyphs a font lacks are skipped by both). Latin-1 (· × ± ° ² µ), Greek, general punctuation (– — ‘ ’ …
+# ′ ″), super/subscripts (⁰…⁹ ₀…₉ ₖ ₙ ᵢ ⱼ), arrows, mathematical operators (− ≤ ≥ ≈ ∞ √ ∑ ·), floor/ceil.
+set(POSENC_TEXT_GLYPHS 0x0020 0x007E 0x00A0 0x00FF 0x0391 0x03A9 0x03B1 0x03C9 0x03D1 0x03D1 0x03D5 0x03D5
+    0x1D62 0x1D65 0x2010 0x2027 0x2030 0x203A 0x2070 0x209C 0x2190 0x2199 0x2200 0x22FF 0x2308 0x230B 0x2C7C 0x2C7C)
+# Numbers: digits, signs, punctuation, '?' (ImGui's fallback glyph), the exponent and inf/nan letters,
+# x, ×, ·, … and the minus sign.
+set(POSENC_MONO_GLYPHS 0x0020 0x003F 0x0045 0x0045 0x0061 0x0061 0x0065 0x0066 0x0069 0x0069 0x006E 0x006E
+    0x0078 0x0078 0x00B7 0x00B7 0x00D7 0x00D7 0x2026 0x2026 0x2212 0x2212)
+
+function(_posenc_unicodes out)
+  set(_parts)
+  set(_list ${ARGN})
+  list(LENGTH _list _n)
+  math(EXPR _last "${_n} - 1")
+  foreach(_i RANGE 0 ${_last} 2)
+    math(EXPR _j "${_i} + 1")
+    list(GET _list ${_i} _lo)
+    list(GET _list ${_j} _hi)
+    string(REPLACE "0x" "" _lo ${_lo})
+    string(REPLACE "0x" "" _hi ${_hi})
+    list(APPEND _parts "${_lo}-${_hi}")
+  endforeach()
+  string(REPLACE ";" "," _joined "${_parts}")
+  set(${out} ${_joined} PARENT_SCOPE)
+endfunction()
+_posenc_unicodes(_text_unicodes ${POSENC_TEXT_GLYPHS})
+_posenc_unicodes(_mono_unicodes ${POSENC_MONO_GLYPHS})
+
+set(_font_dir ${CMAKE_BINARY_DIR}/generated/fonts)
+file(MAKE_DIRECTORY ${_font_dir})
+# No hinting (ImGui's rasteriser does not use it), no layout tables (ImGui does not shape), no names.
+set(_subset_opts --no-hinting --layout-features= --name-IDs= --drop-tables+=GSUB,GPOS,GDEF,kern,DSIG --desubroutinize)
+add_custom_command(OUTPUT ${_font_dir}/text.otf
+  COMMAND ${POSENC_FONT_PYTHON} -m fontTools.subset ${POSENC_TEXT_FONT} --unicodes=${_text_unicodes}
+          ${_subset_opts} --output-file=${_font_dir}/text.otf
+  DEPENDS ${POSENC_TEXT_FONT} ${PROJECT_SOURCE_DIR}/cmake/fonts.cmake COMMENT "Subsetting ${POSENC_TEXT_FONT}" VERBATIM)
+add_custom_command(OUTPUT ${_font_dir}/mono.ttf
+  COMMAND ${POSENC_FONT_PYTHON} -m fontTools.subset ${POSENC_MONO_FONT} --unicodes=${_mono_unicodes}
+          ${_subset_opts} --output-file=${_font_dir}/mono.ttf
+  DEPENDS ${POSENC_MONO_FONT} ${PROJECT_SOURCE_DIR}/cmake/fonts.cmake COMMENT "Subsetting ${POSENC_MONO_FONT}" VERBATIM)
+
+set(POSENC_FONT_HEADER ${CMAKE_BINARY_DIR}/generated/posenc_fonts.h)
+string(REPLACE ";" "," _text_ranges "${POSENC_TEXT_GLYPHS}")
+string(REPLACE ";" "," _mono_ranges "${POSENC_MONO_GLYPHS}")
+add_custom_command(OUTPUT ${POSENC_FONT_HEADER}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${POSENC_FONT_HEADER} -DTEXT=${_font_dir}/text.otf -DMONO=${_font_dir}/mono.ttf
+          -DTEXT_RANGES=${_text_ranges} -DMONO_RANGES=${_mono_ranges} -P ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
+  DEPENDS ${_font_dir}/text.otf ${_font_dir}/mono.ttf ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
+  COMMENT "Embedding the subset fonts" VERBATIM)

@@ -1,0 +1,41 @@
+// Splitting text as std::getline and `stream >> word` do, without iostreams: std::stringstream pulls the
+// whole of libc++'s locale and stream machinery into the web build for a few list parses.
+#pragma once
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace posenc {
+
+// The items between `sep`s, as repeated std::getline(stream, item, sep) yields them: "a,,b" -> {"a", "",
+// "b"}; a trailing separator adds no empty item; "" -> {}.
+inline std::vector<std::string> split_list(const std::string& text, char sep) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t end = text.find(sep, start);
+    if (end == std::string::npos) {
+      items.push_back(text.substr(start));
+      break;
+    }
+    items.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return items;
+}
+
+// The words between runs of whitespace (std::isspace), as repeated `stream >> word` yields them.
+inline std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    const size_t start = i;
+    while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i > start) words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+}  // namespace posenc
