@@ -475,8 +475,8 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
               "view has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
       if (!m.layers.empty())
         f.gap(name +
-              " has layer types with their own RoPE: the scores view shows the full_attention layers' "
-              "(view=model shows each).");
+              " has layer types with their own RoPE: the keys show the full_attention layers'; a layer of another "
+              "type (layer=<i>) is scored with its own RoPE while the keys hold the model's.");
       if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
         f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " = " + format_number(r.softmax_scale / plain) +
               " / sqrt(head_dim): the scores view scales by 1/sqrt(d) only.");
