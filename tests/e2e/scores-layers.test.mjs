@@ -15,6 +15,7 @@ const env = useBrowser();
 
 const MASKED = [140, 140, 148];  // heatmap.cpp: masked cells (0.55, 0.55, 0.58)
 const N = 160;                   // past the window W = 128
+const K = Math.ceil(N / 24);     // cells the sink column spans in the picture (scores_view.cpp sink_cells)
 
 async function openLayer(layer, extra = '') {
   const opened = await openState(env, `view=scores&model=gpt-oss-20b&layer=${layer}&n=${N}${extra}`);
@@ -33,12 +34,16 @@ test('scores: gpt-oss sliding layer masks keys outside the window, the full laye
     const notices = await page.evaluate(() => window.posenc.notices());
     assert.ok(!/layer=/.test(notices), `no layer notice: ${notices}`);
     await itemRect(page, 'text.scores.layer');
-    await itemRect(page, 'heatmap.scores.weights.sink');
+    // The sink column: one cell wide, at the right edge of the weights image.
+    const sinkRect = await page.evaluate(() => window.posenc.itemRect('heatmap.scores.weights.sink'));
+    const weightsRect = await itemRect(page, 'heatmap.scores.weights');
+    assert.ok(sinkRect && sinkRect.width > 0 && Math.abs(sinkRect.x + sinkRect.width - weightsRect.x - weightsRect.width) < 1,
+      `sink column at the right of the weights: ${JSON.stringify(sinkRect)}`);
     const png = await screenshot(page, `web-scores-gpt-oss-layer${layer}.png`);
     // Logits and weights: N rows, N + 1 columns (the sink last).
     for (const name of ['heatmap.scores.logits', 'heatmap.scores.weights']) {
       const r = await itemRect(page, name);
-      const px = (i, j) => cellPixel(png, r, N, N + 1, i, j);
+      const px = (i, j) => cellPixel(png, r, N, N + K, i, j);
       // Always masked: keys after the query. Inside the window: never.
       for (const [i, j] of [[10, 100], [150, 155]]) assert.ok(colorDistance(px(i, j), MASKED) < 8, `${name} (${i},${j}) after the query`);
       for (const [i, j] of [[150, 140], [150, 30], [100, 0]]) assert.ok(colorDistance(px(i, j), MASKED) > 20, `${name} (${i},${j}) in the window`);
@@ -47,7 +52,7 @@ test('scores: gpt-oss sliding layer masks keys outside the window, the full laye
       if (layer === 0) assert.ok(far < 8, `${name} (150,10) masked on the sliding layer, got ${px(150, 10)}`);
       else assert.ok(far > 20, `${name} (150,10) visible on the full layer, got ${px(150, 10)}`);
       // The sink column is never masked.
-      for (const i of [0, 80, 159]) assert.ok(colorDistance(px(i, N), MASKED) > 20, `${name} sink column row ${i}`);
+      for (const i of [0, 80, 159]) assert.ok(colorDistance(px(i, N + K / 2), MASKED) > 20, `${name} sink column row ${i}`);
     }
     // The exact export: masked cells are null; weights + sink = 1 per row.
     const exported = await exportJson(page);
@@ -92,10 +97,10 @@ test('scores: drop_rope scores the same q, k without the rotation; layer out of 
 
 test('scores layer screenshots: four sizes, both themes', async () => {
   const sizes = [
-    ['1280x800', { width: 1280, height: 800 }, ''],
-    ['720x480', { width: 720, height: 480 }, ''],
-    ['400x300-embed', { width: 400, height: 300 }, '&embed=1'],
-    ['390x844-phone', PHONE, ''],
+    ['desktop-1280x800', { width: 1280, height: 800 }, ''],
+    ['column-720x480', { width: 720, height: 480 }, ''],
+    ['embed-400x300', { width: 400, height: 300 }, '&embed=1'],
+    ['phone-390x844', PHONE, ''],
   ];
   for (const theme of ['dark', 'light'])
     for (const [name, viewport, extra] of sizes) {
@@ -105,7 +110,8 @@ test('scores layer screenshots: four sizes, both themes', async () => {
       await waitFrames(page, 3);
       await page.mouse.move(1, 1);
       await waitFrames(page, 2);
-      await screenshot(page, `web-scores-layer-${name}-${theme}.png`);
+      // docs/sizes/<size>-scores-layer[-light].png are these pictures.
+      await screenshot(page, `${name}-scores-layer${theme === 'light' ? '-light' : ''}.png`);
       assert.deepEqual(errors, []);
       await context.close();
     }

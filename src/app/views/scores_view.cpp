@@ -80,8 +80,7 @@ class ScoresView final : public ModelLinkedView {
         {.label = "Layer", .format = "layer = %d", .help = "the model's layer (0-based): its mask, sink, query scale, NoPE"});
     p.choice("scheme", scheme_, kSchemeNames, {.label = "Scheme", .labels = kSchemeLabels});
     p.flag("drop_rope", drop_rope_,
-           {.label = "drop RoPE (score without the rotation, as DroPE at inference)",
-            .help = "q.k / sqrt(d) on the same q, k: RoPE's positional rotation removed"});
+           {.label = "drop RoPE (DroPE)", .help = "q.k / sqrt(d) on the same q, k: RoPE's positional rotation removed"});
     p.real("sink", sink_logit_, -64.0, 64.0,
            {.label = "Sink logit s (learned per head)",
             .format = "s = %.4g",
@@ -187,6 +186,8 @@ class ScoresView final : public ModelLinkedView {
   std::string bucket_text(int i, int j) const;
   void draw_hover(int i, int j) const;  // j = -1: the sink column
   void draw_sink_label(const std::string& probe) const;
+  // Cells of the picture the sink column spans (it is one column of the softmax).
+  int sink_cells() const { return std::max(1, int(std::ceil(double(grid_pos_.size()) / 24.0))); }
   bool masked(int i, int j) const { return !layer_mask_allows(mask_, causal_, i, j); }
   // The double-precision core on the view's inputs: every row (export) or the one query row `row` (hover).
   AttentionResult exact(int row) const;
@@ -669,14 +670,16 @@ void ScoresView::recompute() {
   MatrixF* logits = &r.logits;
   MatrixF* weights = &r.weights;
   if (mask_.sink) {
-    const Eigen::Index rows = r.logits.rows(), cols = r.logits.cols();
+    // One column, drawn ~1/24 of the keys wide so it can be seen (and hovered) beside many keys.
+    const Eigen::Index rows = r.logits.rows(), cols = r.logits.cols(), wide = sink_cells();
     sink_tiles_.reserve(2);
-    sink_tiles_.emplace_back(rows, cols + 1);
-    sink_tiles_.emplace_back(rows, cols + 1);
+    sink_tiles_.emplace_back(rows, cols + wide);
+    sink_tiles_.emplace_back(rows, cols + wide);
     sink_tiles_[0].leftCols(cols) = r.logits;
-    sink_tiles_[0].col(cols).setConstant(float(*mask_.sink));
+    sink_tiles_[0].rightCols(wide).setConstant(float(*mask_.sink));
     sink_tiles_[1].leftCols(cols) = r.weights;
-    for (Eigen::Index i = 0; i < rows; ++i) sink_tiles_[1](i, cols) = float(1.0 - r.weights.row(i).cast<double>().sum());
+    for (Eigen::Index i = 0; i < rows; ++i)
+      sink_tiles_[1].row(i).tail(wide).setConstant(float(1.0 - r.weights.row(i).cast<double>().sum()));
     logits = &sink_tiles_[0];
     weights = &sink_tiles_[1];
   }
@@ -963,7 +966,7 @@ void ScoresView::draw_figure(ImVec2 size) {
     if (sink_col && heatmaps_[t]->zoom_window().z == 1 && heatmaps_[t]->zoom_window().w == 1) draw_sink_label(tile.probe);
     if (h.active && size_t(h.row) < grid_pos_.size() && size_t(h.col) < grid_pos_.size())
       hover_i = int(grid_pos_[size_t(h.row)]), hover_j = int(grid_pos_[size_t(h.col)]);
-    else if (h.active && sink_col && size_t(h.row) < grid_pos_.size() && size_t(h.col) == grid_pos_.size())
+    else if (h.active && sink_col && size_t(h.row) < grid_pos_.size() && size_t(h.col) >= grid_pos_.size())
       hover_i = int(grid_pos_[size_t(h.row)]), hover_j = -1;
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
@@ -975,13 +978,13 @@ void ScoresView::draw_figure(ImVec2 size) {
 void ScoresView::draw_sink_label(const std::string& probe) const {
   ImVec2 lo, hi;
   if (!find_probe(probe, &lo, &hi)) return;
-  const float cell = (hi.x - lo.x) / float(grid_pos_.size() + 1);
-  const float x = hi.x - cell;
+  const float x = hi.x - (hi.x - lo.x) * float(sink_cells()) / float(grid_pos_.size() + size_t(sink_cells()));
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), ImGui::GetColorU32(ImGuiCol_Text), 1.5f);
+  // A gap in the window's colour between the keys and the sink, and the label over the sink.
+  dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), ImGui::GetColorU32(ImGuiCol_WindowBg), 2.0f);
   const char* label = "sink";
   const ImVec2 sz = ImGui::CalcTextSize(label);
-  dl->AddText(ImVec2(std::max(x + cell * 0.5f - sz.x * 0.5f, hi.x - sz.x), lo.y - sz.y - 2), ImGui::GetColorU32(ImGuiCol_Text),
+  dl->AddText(ImVec2(std::min(0.5f * (x + hi.x) - 0.5f * sz.x, hi.x - sz.x), lo.y - sz.y - 2), ImGui::GetColorU32(ImGuiCol_Text),
               label);
   probe_rect((probe + ".sink").c_str(), ImVec2(x, lo.y), hi);
 }
