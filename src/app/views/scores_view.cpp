@@ -982,6 +982,8 @@ void ScoresView::draw_sink_label(const std::string& probe) const {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // A gap in the window's colour between the keys and the sink, and the label over the sink.
   dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), ImGui::GetColorU32(ImGuiCol_WindowBg), 2.0f);
+  // Outlined: a sink logit of 0 is the diverging map's white, which a light theme's background is too.
+  dl->AddRect(ImVec2(x + 1.0f, lo.y), hi, ImGui::GetColorU32(ImGuiCol_Text));
   const char* label = "sink";
   const ImVec2 sz = ImGui::CalcTextSize(label);
   dl->AddText(ImVec2(std::min(0.5f * (x + hi.x) - 0.5f * sz.x, hi.x - sz.x), lo.y - sz.y - 2), ImGui::GetColorU32(ImGuiCol_Text),
