@@ -16,6 +16,7 @@
 #include "app/app.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
+#include "cli/eval.h"
 #include "model_test_util.h"
 
 using nlohmann::json;
@@ -135,6 +136,41 @@ TEST(ScoresLayers, Llama4ChunkedRopeLayerAndNoPELayerWithQueryScale) {
       const double s = std::log(std::floor((i + 1) / 4.0) + 1) * 0.1 + 1;
       EXPECT_NEAR(at(ln, i, j).get<double>(), s * at(ld, i, j).get<double>(), 1e-12 * (1 + std::abs(at(ln, i, j).get<double>())));
     }
+}
+
+TEST(ScoresLayers, EvalAttentionTakesTheMask) {
+  // The attention op's `mask` (docs/cli.md): a sliding window of 2 with a sink logit of 0, causal.
+  const json q = {{1.0, 0.0}, {0.0, 1.0}, {1.0, 1.0}, {0.5, -1.0}};
+  const json base = {{"op", "attention"}, {"q", q}, {"k", q}, {"query_positions", {0, 1, 2, 3}}, {"key_positions", {0, 1, 2, 3}},
+                     {"causal", true}};
+  json req = base;
+  req["mask"] = {{"attention", "sliding"}, {"window", 2}, {"sink", 0.0}};
+  const json r = json::parse(posenc::cli::evaluate_request(req.dump()));
+  for (int i = 0; i < 4; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 4; ++j) {
+      EXPECT_EQ(r["logits"][i][j].is_null(), !(j <= i && i - j < 2)) << i << "," << j;
+      sum += r["weights"][i][j].get<double>();
+    }
+    EXPECT_NEAR(sum + r["sink_weight"][i].get<double>(), 1.0, 1e-15);
+  }
+  // Row 0 sees key 0 only: logit q0.q0 / sqrt(2) against the sink's 0.
+  const double e = 1.0 / std::sqrt(2.0);
+  EXPECT_NEAR(r["weights"][0][0].get<double>(), std::exp(e) / (std::exp(e) + 1.0), 1e-15);
+  EXPECT_FALSE(json::parse(posenc::cli::evaluate_request(base.dump())).contains("sink_weight"));
+  auto field = [&](const json& mask) {
+    json bad = base;
+    bad["mask"] = mask;
+    try {
+      posenc::cli::evaluate_request(bad.dump());
+    } catch (const posenc::InvalidArgument& err) { return err.field(); }
+    return std::string("(none)");
+  };
+  EXPECT_EQ(field({{"attention", "sliding"}}), "mask.window");
+  EXPECT_EQ(field({{"attention", "chunked"}, {"window", 0}}), "mask.window");
+  EXPECT_EQ(field({{"attention", "full"}, {"window", 4}}), "mask.window");
+  EXPECT_EQ(field({{"attention", "diagonal"}}), "mask.attention");
+  EXPECT_EQ(field({{"window", 4}, {"attention", "sliding"}, {"extra", 1}}), "mask.extra");
 }
 
 #endif
