@@ -57,7 +57,7 @@ TEST(ScoresLayers, GptOssSlidingAndFullLayersWithSinks) {
         // gpt-oss-20b: layer_types alternate sliding_attention (sliding_window 128) and full_attention.
         const bool visible = j <= i && (layer == 1 || i - j < 128);
         EXPECT_EQ(at(logits, i, j).is_null(), !visible) << i << "," << j;
-        if (!visible) EXPECT_EQ(at(weights, i, j).get<double>(), 0.0);
+        if (!visible) { EXPECT_EQ(at(weights, i, j).get<double>(), 0.0); }
       }
     for (int i = 0; i < n; ++i) {
       double sum = 0, mx = -INFINITY;
