@@ -57,11 +57,12 @@ TEST(ScoresLayers, GptOssSlidingAndFullLayersWithSinks) {
         // gpt-oss-20b: layer_types alternate sliding_attention (sliding_window 128) and full_attention.
         const bool visible = j <= i && (layer == 1 || i - j < 128);
         EXPECT_EQ(at(logits, i, j).is_null(), !visible) << i << "," << j;
-        if (!visible) { EXPECT_EQ(at(weights, i, j).get<double>(), 0.0); }
+        EXPECT_EQ(at(weights, i, j).is_null(), !visible);  // the export leaves masked cells empty in every table
       }
     for (int i = 0; i < n; ++i) {
       double sum = 0, mx = -INFINITY;
-      for (int j = 0; j < n; ++j) sum += at(weights, i, j).get<double>();
+      for (int j = 0; j < n; ++j)
+        if (!at(weights, i, j).is_null()) sum += at(weights, i, j).get<double>();
       for (int j = 0; j < n; ++j)
         if (!at(logits, i, j).is_null()) mx = std::max(mx, at(logits, i, j).get<double>());
       const double s = sink["rows"][size_t(i)][1].get<double>();
