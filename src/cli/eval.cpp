@@ -391,9 +391,27 @@ void require_finite(const Matrix& m, const char* blame, bool allow_masked) {
   }
 }
 
+// `mask`: a layer's pattern beyond `causal` ({"attention": "full" | "sliding" | "chunked", "window": W,
+// "sink": s}); window required for sliding / chunked, forbidden for full.
+LayerMask read_layer_mask(const Fields& req) {
+  LayerMask m;
+  if (!req.has("mask")) return m;
+  const Fields f = req.object("mask", {"attention", "window", "sink"});
+  const std::string kind = f.has("attention") ? f.string("attention") : std::string("full");
+  if (kind == "sliding") m.kind = MaskKind::Sliding;
+  else if (kind == "chunked") m.kind = MaskKind::Chunked;
+  else if (kind != "full") throw InvalidArgument("mask.attention", "mask.attention must be \"full\", \"sliding\" or \"chunked\"");
+  if (m.kind == MaskKind::Full) f.forbid("window", "a full-attention mask");
+  else if (!f.has("window")) throw InvalidArgument("mask.window", "missing field 'mask.window' (the " + kind + " size)");
+  if (f.has("window")) m.window = f.integer("window");
+  if (f.has("sink")) m.sink = f.number("sink");
+  check_layer_mask(m, "mask.window", "mask.sink");
+  return m;
+}
+
 // The attention op streams its response: everything is computed and checked first, then written.
 void op_attention(const json& req, std::ostream& out) {
-  const Fields f(req, "", {"op", "q", "k", "v", "query_positions", "key_positions", "causal", "position"});
+  const Fields f(req, "", {"op", "q", "k", "v", "query_positions", "key_positions", "causal", "position", "mask"});
   const Matrix q = f.matrix("q");
   const Matrix k = f.matrix("k");
   std::optional<Matrix> v;
@@ -417,7 +435,8 @@ void op_attention(const json& req, std::ostream& out) {
     rope->query_mrope = qp.rows ? *qp.rows : MropePositions{qpos, qpos, qpos};
     rope->key_mrope = kp.rows ? *kp.rows : MropePositions{kpos, kpos, kpos};
   }
-  const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec);
+  const LayerMask mask = read_layer_mask(f);
+  const AttentionResult r = attention(q, k, v ? &*v : nullptr, qpos, kpos, spec, mask);
   require_finite(r.logits, "q", /*allow_masked=*/true);
   require_finite(r.weights, "q", false);
   if (r.output) require_finite(*r.output, "v", false);
@@ -428,6 +447,11 @@ void op_attention(const json& req, std::ostream& out) {
   if (r.output) {
     out << ",\"output\":";
     write_matrix(out, *r.output, false);
+  }
+  if (r.sink_weight) {
+    out << ",\"sink_weight\":[";
+    for (Eigen::Index i = 0; i < r.sink_weight->size(); ++i) out << (i ? "," : "") << ojson((*r.sink_weight)[i]).dump();
+    out << ']';
   }
   out << "}\n";
 }

@@ -2,7 +2,9 @@
 // scheme's additive terms (the four-term absolute expansion, XL's four, DeBERTa's c2p / p2c, biases)
 // side by side with the total. A real model (model=<preset id>, or a loaded config) fills the keys: the
 // scheme from its position kind with its parameters, d = head_dim, and for RoPE its rotary dims, layout
-// and scaling; for ALiBi its head count.
+// and scaling; for ALiBi its head count. A model's layer (layer=<i>) adds what that layer runs: its mask
+// (sliding window or chunks over the causal one), an attention sink as an extra column of the logits and
+// weights, its query scale by position, NoPE; drop_rope scores a RoPE model without the rotation (DroPE).
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -30,6 +32,7 @@
 #include "core/encodings/shaw.h"
 #include "core/encodings/sinusoidal.h"
 #include "core/encodings/t5.h"
+#include "core/attention/layer_mask.h"
 
 namespace posenc::app {
 namespace {
@@ -73,7 +76,16 @@ class ScoresView final : public ModelLinkedView {
 
   void params(ParamList& p) override {
     declare_model(p);
+    p.integer(
+        "layer", layer_, 0, std::max(0, layer_count() - 1),
+        {.label = "Layer", .format = "layer = %d", .help = "the model's layer (0-based): its mask, sink, query scale, NoPE"});
     p.choice("scheme", scheme_, kSchemeNames, {.label = "Scheme", .labels = kSchemeLabels});
+    p.flag("drop_rope", drop_rope_,
+           {.label = "drop RoPE (DroPE)", .help = "q.k / sqrt(d) on the same q, k: RoPE's positional rotation removed"});
+    p.real("sink", sink_logit_, -64.0, 64.0,
+           {.label = "Sink logit s (learned per head)",
+            .format = "s = %.4g",
+            .help = "a layer with attention sinks: the logit of the extra softmax column"});
     p.integer("n", n_, 1, kMaxPositions, {.label = "Sequence length n", .format = "n = %d", .log = true});
     p.integer("d", d_, 2, kMaxWidth, {.label = "Width d (even)", .format = "d = %d", .log = true, .even = true});
     p.integer("seed", seed_, 0, kMaxSeed, {.label = "Seed"});
@@ -123,6 +135,23 @@ class ScoresView final : public ModelLinkedView {
     out.push_back({"weight of the last query on itself", last.weights(0, n - 1)});
     if (n > 1) out.push_back({"weight a_01", exact_row(0).weights(0, 1)});
     if (scheme_ == Scheme::Alibi) out.push_back({"ALiBi slope m_h", alibi_slope_});
+    if (layer_spec()) out.push_back({"layer", double(layer_)});
+    if (last.sink_weight) out.push_back({"sink weight of the last query", (*last.sink_weight)[0]});
+    if (!query_scales_.empty() && query_scales_.back() != 1.0)
+      out.push_back({"query scale of the last query", query_scales_.back()});
+  }
+  void notes(Notices& out) const override {
+    ModelLinkedView::notes(out);
+    const LayerSpec* l = layer_spec();
+    if (l && l->attention == LayerAttention::Linear)
+      out.push_back({"layer", "layer=" + std::to_string(layer_) +
+                                  " is a linear-attention (or state-space) layer: it computes no softmax scores and uses no "
+                                  "position encoding, so the scores drawn are not what this layer runs (pick a full or sliding "
+                                  "layer)."});
+    if (l && scheme_ == Scheme::Sinusoidal)
+      out.push_back({"layer", "layer=" + std::to_string(layer_) +
+                                  ": the sinusoidal scheme is drawn without the layer's mask, sink and query scale (they apply "
+                                  "to the q/k schemes)."});
   }
 
  private:
@@ -144,10 +173,23 @@ class ScoresView final : public ModelLinkedView {
   std::string key_for_field(const std::string& field) const override;
 
   int shown_n() const { return std::min(n_, kMaxHeatmapPositions); }
+  // The model's layers (0 without a model or for a model whose layers are not described).
+  int layer_count() const { return model_source() ? int(model_source()->per_layer.size()) : 0; }
+  const LayerSpec* layer_spec() const {
+    return layer_ >= 0 && layer_ < layer_count() ? &model_source()->per_layer[size_t(layer_)] : nullptr;
+  }
+  // The layer's mask (Full without a layer), its sink with this view's logit, and whether it drops RoPE.
+  LayerMask layer_mask() const;
+  bool rope_dropped() const { return scheme_ == Scheme::Rope && (drop_rope_ || (layer_spec() && !layer_spec()->rope)); }
+  std::string layer_text() const;
+  std::string query_scale_text() const;
   int shown_head() const { return std::clamp(head_, 0, heads_ - 1); }
   std::string bucket_text(int i, int j) const;
-  void draw_hover(int i, int j) const;
-  bool masked(int i, int j) const { return causal_ && j > i; }
+  void draw_hover(int i, int j) const;  // j = -1: the sink column
+  void draw_sink_label(const std::string& probe) const;
+  // Cells of the picture the sink column spans (it is one column of the softmax).
+  int sink_cells() const { return std::max(1, int(std::ceil(double(grid_pos_.size()) / 24.0))); }
+  bool masked(int i, int j) const { return !layer_mask_allows(mask_, causal_, i, j); }
   // The double-precision core on the view's inputs: every row (export) or the one query row `row` (hover).
   AttentionResult exact(int row) const;
   const AttentionResult& exact_row(int row) const;
@@ -169,6 +211,9 @@ class ScoresView final : public ModelLinkedView {
   double factor_ = 4.0;
   int orig_ = 4096;
   RopeExtraKeys extra_;
+  int layer_ = 0;
+  bool drop_rope_ = false;
+  double sink_logit_ = 0.0;
 
   // Inputs of the last computation (double, O(n d)): the exact values are recomputed from them.
   bool computed_ = false;
@@ -177,6 +222,9 @@ class ScoresView final : public ModelLinkedView {
   std::array<int, 4> content_key_{};
   Matrix content_x_, content_wq_, content_wk_, content_q_, content_k_;
   AttentionSpec spec_;
+  LayerMask mask_;                    // the layer's, as last computed
+  std::vector<double> query_scales_;  // per query position 0..n-1 (all 1 without a query-scale rule)
+  std::vector<MatrixF> sink_tiles_;   // logits / weights with the sink as an extra last column
   // Float32 scores for the pictures (kernels); released once the textures hold them.
   std::optional<kernels::AttentionF> result_f_;
   std::vector<std::string> term_names_;
@@ -212,7 +260,14 @@ const char* ScoresView::caption() const {
 
 void ScoresView::controls(Controls& c) {
   draw_model_controls();
+  if (layer_count() > 0) {
+    c.draw("layer");
+    ImGui::TextWrapped("%s", layer_text().c_str());
+    probe_last_item("text.scores.layer_controls");
+    if (layer_spec() && layer_spec()->sinks) c.draw("sink");
+  }
   c.draw("scheme");
+  if (scheme_ == Scheme::Rope) c.draw("drop_rope");
   c.draw("n");
   if (n_ > kMaxHeatmapPositions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
@@ -291,7 +346,9 @@ std::string ScoresView::key_for_field(const std::string& field) const {
                                               {"position.rotary_dim", "rotary_dim"},
                                               {"position.dim", "rotary_dim"},
                                               {"position.base", "base"},
-                                              {"position.scaling.original_max_position_embeddings", "orig"}});
+                                              {"position.scaling.original_max_position_embeddings", "orig"},
+                                              {"mask.window", "layer"},
+                                              {"mask.sink", "sink"}});
   if (!key.empty()) return key;
   const std::string scaling = scaling_key(field, "position.scaling.", "scaling");
   return scaling.empty() ? "scheme" : scaling;  // any other position table: the scheme cannot compute this state
@@ -308,7 +365,70 @@ RopePosition ScoresView::rope_position() const {
     p.scaling.original_max_position_embeddings = orig_;
     extra_.apply(p.scaling);
   }
+  // A layer with a RoPE of its own (Gemma's sliding_attention, ...), while the keys hold the model's: that
+  // RoPE exactly (the keys show the full_attention layers').
+  const LayerSpec* l = layer_spec();
+  if (l && l->rope && !l->rope_key.empty() && l->rope_key != "full_attention" && model_exact())
+    for (const auto& [type, lr] : model_source()->layers)
+      if (type == l->rope_key) {
+        p.base = lr.base;
+        p.layout = lr.layout;
+        p.scaling = lr.scaling;
+        p.rotary_dim = lr.rotary_dim > 0 && lr.rotary_dim < d_ ? std::optional<int>(lr.rotary_dim) : std::nullopt;
+      }
   return p;  // dynamic NTK sees one past the last position as its current length (attention())
+}
+
+LayerMask ScoresView::layer_mask() const {
+  LayerMask m;
+  const LayerSpec* l = layer_spec();
+  if (!l || scheme_ == Scheme::Sinusoidal) return m;
+  if (l->attention == LayerAttention::Sliding) m.kind = MaskKind::Sliding, m.window = l->window;
+  if (l->attention == LayerAttention::Chunked) m.kind = MaskKind::Chunked, m.window = l->window;
+  if (l->sinks) m.sink = sink_logit_;
+  return m;
+}
+
+// "layer 1 of 24: sliding window W = 128 (...), RoPE, sink column s = 0".
+std::string ScoresView::layer_text() const {
+  const LayerSpec* l = layer_spec();
+  if (!l) return "";
+  std::string t = "layer " + std::to_string(layer_) + " of " + std::to_string(layer_count()) + ": ";
+  switch (l->attention) {
+    case LayerAttention::Full: t += "full attention"; break;
+    case LayerAttention::Sliding:
+      t += "sliding window W = " + std::to_string(l->window) + " (query i sees keys i - W < j <= i)";
+      break;
+    case LayerAttention::Chunked:
+      t += "chunked C = " + std::to_string(l->window) + " (keys j <= i in the query's chunk floor(j / C) = floor(i / C))";
+      break;
+    case LayerAttention::Linear: t += "linear attention (no softmax scores)"; break;
+  }
+  t += l->rope ? (l->rope_key.empty() ? ", RoPE" : ", RoPE (" + l->rope_key + ")") : ", NoPE (no rotation)";
+  if (l->rope && drop_rope_ && scheme_ == Scheme::Rope) t += " dropped";
+  if (l->sinks) t += ", attention sink: an extra softmax column with logit s = " + format_number(sink_logit_);
+  const std::string qs = query_scale_text();
+  if (!qs.empty()) t += "; " + qs;
+  return t;
+}
+
+// The layer's query scale: its rule and its values over the shown rows.
+std::string ScoresView::query_scale_text() const {
+  const LayerSpec* l = layer_spec();
+  if (!l || l->query_scale.rule == QueryScale::Rule::None || query_scales_.empty()) return "";
+  const QueryScale& q = l->query_scale;
+  std::string t = q.rule == QueryScale::Rule::Llama4Temperature
+                      ? "query scale s_p = log(floor((p + 1) / " + format_number(q.floor_scale) + ") + 1) * " +
+                            format_number(q.attn_scale) + " + 1 (Llama 4 attn_temperature_tuning)"
+                      : "query scale s_p = 1 + " + format_number(q.beta) + " ln(1 + floor(p / " +
+                            std::to_string(q.original_max_position_embeddings) + ")) (llama_4_scaling_beta)";
+  const double first = query_scales_.front(), last = query_scales_.back();
+  const int n = int(query_scales_.size());
+  if (first == last) t += ": s = " + format_number(first) + " on every row p = 0.." + std::to_string(n - 1);
+  else
+    t += ": per row, from s = " + format_number(first) + " at p = 0 to " + format_number(last) +
+         " at p = " + std::to_string(n - 1);
+  return t;
 }
 
 // The model's scheme and its numbers into this view's keys. What the keys cannot hold (LongRoPE's factors,
@@ -357,8 +477,8 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
               "view has no keys for: it shows unscaled RoPE. view=model shows it exactly.");
       if (!m.layers.empty())
         f.gap(name +
-              " has layer types with their own RoPE: the scores view shows the full_attention layers' "
-              "(view=model shows each).");
+              " has layer types with their own RoPE: the keys show the full_attention layers'; a layer of another "
+              "type (layer=<i>) is scored with its own RoPE while the keys hold the model's.");
       if (std::abs(r.softmax_scale - plain) > 1e-12 * plain)
         f.gap(name + " multiplies q.k by " + format_number(r.softmax_scale) + " = " + format_number(r.softmax_scale / plain) +
               " / sqrt(head_dim): the scores view scales by 1/sqrt(d) only.");
@@ -399,6 +519,18 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
     case PositionKind::None: scheme_ = Scheme::None; break;
   }
   head_ = std::min(head_, heads_ - 1);
+  layer_ = std::clamp(layer_, 0, std::max(0, int(m.per_layer.size()) - 1));
+  // A decoder's layer masks (sliding, chunked, sinks) are defined over its causal mask: on with them.
+  for (const LayerSpec& l : m.per_layer)
+    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked || l.sinks) {
+      causal_ = true;
+      f.keys.push_back("causal");
+      break;
+    }
+  if (m.rope && !m.rope->mrope_section.empty())
+    f.gap(name +
+          " uses M-RoPE (sections over t, h, w positions): the scores view's tokens are text, t = h = w = p, "
+          "which rotate exactly as 1-D RoPE.");
   return f;
 }
 
@@ -436,6 +568,15 @@ void ScoresView::recompute() {
   Matrix k = content_k_;
   Matrix pe;
   AttentionSpec spec;
+  // The layer: its mask and sink over the scores, its query scale on q's rows (Llama 4 multiplies
+  // query_states by the scale before q.k).
+  mask_ = layer_mask();
+  query_scales_.assign(size_t(n), 1.0);
+  if (const LayerSpec* l = layer_spec(); l && scheme_ != Scheme::Sinusoidal && l->query_scale.rule != QueryScale::Rule::None)
+    for (int i = 0; i < n; ++i) {
+      query_scales_[size_t(i)] = query_scale_at(l->query_scale, i);
+      q.row(i) *= query_scales_[size_t(i)];
+    }
 
   // The grid of the pictures: every position, or while a drag is previewed every stride-th (and the last).
   const int stride = preview_stride(int64_t{n} * n);
@@ -455,7 +596,10 @@ void ScoresView::recompute() {
     spec.causal = causal_;
     switch (scheme_) {
       case Scheme::None: spec.position = NoPosition{}; break;
-      case Scheme::Rope: spec.position = rope_position(); break;
+      case Scheme::Rope:
+        if (rope_dropped()) spec.position = NoPosition{};  // DroPE / a NoPE layer: the same q, k unrotated
+        else spec.position = rope_position();
+        break;
       case Scheme::T5: {
         T5Position t;
         t.bidirectional = !causal_;
@@ -500,7 +644,7 @@ void ScoresView::recompute() {
       case Scheme::Learned: spec.position = LearnedBiasPosition{relative_bias_table(clip_, 1, sub_seed(seed_, 10)), 0}; break;
       case Scheme::Sinusoidal: break;
     }
-    result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec);
+    result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec, kernels::Path::Best, mask_);
   }
   x_ = std::move(x);
   wq_ = wq;
@@ -521,9 +665,28 @@ void ScoresView::recompute() {
     for (size_t i = 0; i < r.terms.size(); ++i)
       add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
                false);
-  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits eᵢⱼ", "total", "heatmap.scores.logits", &r.logits,
+  // With a sink: the logits and weights get it as an extra last column (gpt-oss concatenates the sink
+  // logit to each row before the softmax; its weight there is 1 - the row's sum).
+  sink_tiles_.clear();
+  MatrixF* logits = &r.logits;
+  MatrixF* weights = &r.weights;
+  if (mask_.sink) {
+    // One column, drawn ~1/24 of the keys wide so it can be seen (and hovered) beside many keys.
+    const Eigen::Index rows = r.logits.rows(), cols = r.logits.cols(), wide = sink_cells();
+    sink_tiles_.reserve(2);
+    sink_tiles_.emplace_back(rows, cols + wide);
+    sink_tiles_.emplace_back(rows, cols + wide);
+    sink_tiles_[0].leftCols(cols) = r.logits;
+    sink_tiles_[0].rightCols(wide).setConstant(float(*mask_.sink));
+    sink_tiles_[1].leftCols(cols) = r.weights;
+    for (Eigen::Index i = 0; i < rows; ++i)
+      sink_tiles_[1].row(i).tail(wide).setConstant(float(1.0 - r.weights.row(i).cast<double>().sum()));
+    logits = &sink_tiles_[0];
+    weights = &sink_tiles_[1];
+  }
+  add_tile(r.terms.size() > 1 ? "total logits (sum of the terms)" : "logits eᵢⱼ", "total", "heatmap.scores.logits", logits,
            false);
-  add_tile("softmax weights aᵢⱼ", "weights", "heatmap.scores.weights", &r.weights, true);
+  add_tile("softmax weights aᵢⱼ", "weights", "heatmap.scores.weights", weights, true);
 }
 
 AttentionResult ScoresView::exact(int row) const {
@@ -533,10 +696,10 @@ AttentionResult ScoresView::exact(int row) const {
   if (row < 0) {
     if (scheme_ == Scheme::Sinusoidal)
       return absolute_attention(x_, pe_, wq_, wk_, nullptr, 1.0 / std::sqrt(double(d_)), causal_);
-    return attention(q_, k_, nullptr, pos, pos, spec_);
+    return attention(q_, k_, nullptr, pos, pos, spec_, mask_);
   }
   const std::array<int64_t, 1> qpos{row};
-  if (scheme_ != Scheme::Sinusoidal) return attention(q_.row(row), k_, nullptr, qpos, pos, spec_);
+  if (scheme_ != Scheme::Sinusoidal) return attention(q_.row(row), k_, nullptr, qpos, pos, spec_, mask_);
   // absolute_attention's four terms for one query row (its products, in the same order).
   const double scale = 1.0 / std::sqrt(double(d_));
   const Matrix qx = x_.row(row) * wq_, kx = x_ * wk_, qp = pe_.row(row) * wq_, kp = pe_ * wk_;
@@ -633,6 +796,21 @@ void ScoresView::export_data(std::vector<ExportTable>& tables) const {
     tables.push_back(
         ExportTable{"alibi: slope", "", "", {"heads", "head", "slope"}, {{double(heads_), double(shown_head()), alibi_slope_}}});
   }
+  // The layer's extra softmax column and query scale, per query row.
+  if (result.sink_weight) {
+    ExportTable t{"sink: weight per query (logit s = " + format_number(*mask_.sink) + ")",
+                  "query i",
+                  "sink weight",
+                  {"i", "sink_weight"},
+                  {}};
+    for (int i = 0; i < n; ++i) t.rows.push_back({double(i), (*result.sink_weight)[i]});
+    tables.push_back(std::move(t));
+  }
+  if (const LayerSpec* l = layer_spec(); l && l->query_scale.rule != QueryScale::Rule::None && !query_scales_.empty()) {
+    ExportTable t{"query scale per position", "query i", "s_i", {"i", "query_scale"}, {}};
+    for (int i = 0; i < n; ++i) t.rows.push_back({double(i), query_scales_[size_t(i)]});
+    tables.push_back(std::move(t));
+  }
 }
 
 void ScoresView::upload() {
@@ -642,11 +820,19 @@ void ScoresView::upload() {
   double shared_max = 0;
   for (size_t k = 0; k < tiles_.size(); ++k) {
     Tile& t = tiles_[k];
-    // In place: the float matrix becomes the texture (masked cells marked), its range from the rest.
+    // In place: the float matrix becomes the texture (masked cells marked), its range from the rest. A
+    // sink adds a last column (never masked).
     float* data = t.values->data();
-    if (causal_)  // keys after the query are masked
-      for (int i = 0; i + 1 < n; ++i) std::fill(data + size_t(i) * n + i + 1, data + size_t(i + 1) * n, kMaskedCell);
-    const kernels::ValueRange range = heatmaps_[k]->map().set_values(data, n, n);
+    const int cols = int(t.values->cols());
+    if (mask_.kind != MaskKind::Full) {  // the layer's sliding window or chunks (over the causal mask)
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (!layer_mask_allows(mask_, causal_, grid_pos_[size_t(i)], grid_pos_[size_t(j)]))
+            data[size_t(i) * cols + j] = kMaskedCell;
+    } else if (causal_) {  // keys after the query are masked
+      for (int i = 0; i + 1 < n; ++i) std::fill(data + size_t(i) * cols + i + 1, data + size_t(i) * cols + n, kMaskedCell);
+    }
+    const kernels::ValueRange range = heatmaps_[k]->map().set_values(data, n, cols);
     float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
     if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
     if (t.weights) {
@@ -660,6 +846,7 @@ void ScoresView::upload() {
     t.values = nullptr;
   }
   result_f_.reset();  // the textures hold the pictures; hover and export recompute in double
+  sink_tiles_.clear();
   if (shared_scale_)
     for (Tile& t : tiles_)
       if (!t.weights) t.vmin = -float(shared_max), t.vmax = float(shared_max);
@@ -688,6 +875,16 @@ std::string ScoresView::bucket_text(int i, int j) const {
 
 void ScoresView::draw_hover(int i, int j) const {
   begin_readout();
+  if (j < 0) {  // the sink column
+    const AttentionResult& row = exact_row(i);
+    ImGui::Text("query i = %d, attention sink (extra softmax column, dropped after it)", i);
+    ImGui::Separator();
+    ImGui::Text("sink logit s    = %.17g", mask_.sink.value_or(0.0));
+    if (row.sink_weight) ImGui::Text("sink weight     = %.17g", (*row.sink_weight)[0]);
+    ImGui::Text("weights of the keys sum to 1 - sink weight");
+    end_readout();
+    return;
+  }
   ImGui::Text("query i = %d, key j = %d, relative distance j - i = %d", i, j, j - i);
   const std::string bucket = bucket_text(i, j);
   if (!bucket.empty()) ImGui::TextUnformatted(bucket.c_str());
@@ -695,8 +892,13 @@ void ScoresView::draw_hover(int i, int j) const {
   const AttentionResult& row = exact_row(i);  // double precision: what the user reads is exact
   for (const AttentionTerm& t : row.terms) ImGui::Text("%-40s %.17g", t.name.c_str(), t.values(0, j));
   ImGui::Separator();
+  if (query_scales_.size() > size_t(i) && query_scales_[size_t(i)] != 1.0)
+    ImGui::Text("query scale s_i = %.17g (on q_i)", query_scales_[size_t(i)]);
   if (row.masked(0, j)) {
-    ImGui::TextUnformatted("total: masked (key after query), weight 0");
+    const bool after = causal_ && j > i;
+    ImGui::Text("total: masked (%s), weight 0", after                             ? "key after query"
+                                                : mask_.kind == MaskKind::Sliding ? "outside the sliding window"
+                                                                                  : "outside the query's chunk");
   } else {
     ImGui::Text("total logit e_ij = %.17g", row.logits(0, j));
     ImGui::Text("weight a_ij     = %.17g", row.weights(0, j));
@@ -709,6 +911,12 @@ void ScoresView::draw_figure(ImVec2 size) {
     const float top = ImGui::GetCursorPosY();
     ImGui::TextWrapped("%s", caption.c_str());
     probe_last_item("text.scores.model");
+    size.y -= ImGui::GetCursorPosY() - top;
+  }
+  if (const std::string layer = layer_text(); !layer.empty() && !alone()) {
+    const float top = ImGui::GetCursorPosY();
+    ImGui::TextWrapped("%s", layer.c_str());
+    probe_last_item("text.scores.layer");
     size.y -= ImGui::GetCursorPosY() - top;
   }
   if (n_ > kMaxHeatmapPositions) {
@@ -755,12 +963,33 @@ void ScoresView::draw_figure(ImVec2 size) {
     const HeatmapHover h = heatmaps_[t]->draw(tile.probe.c_str(), ImVec2(hm_w, hm_h), axes,
                                               tile.weights ? Colormap::Viridis : Colormap::Diverging, tile.vmin, tile.vmax);
     probe_plot(tile.figure, tile.probe.c_str());
-    if (h.active && size_t(std::max(h.row, h.col)) < grid_pos_.size())
+    const bool sink_col = mask_.sink && (tile.figure == "total" || tile.figure == "weights");
+    if (sink_col && heatmaps_[t]->zoom_window().z == 1 && heatmaps_[t]->zoom_window().w == 1) draw_sink_label(tile.probe);
+    if (h.active && size_t(h.row) < grid_pos_.size() && size_t(h.col) < grid_pos_.size())
       hover_i = int(grid_pos_[size_t(h.row)]), hover_j = int(grid_pos_[size_t(h.col)]);
+    else if (h.active && sink_col && size_t(h.row) < grid_pos_.size() && size_t(h.col) >= grid_pos_.size())
+      hover_i = int(grid_pos_[size_t(h.row)]), hover_j = -1;
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
   if (hover_i >= 0) draw_hover(hover_i, hover_j);
+}
+
+// Over the sink column of a tile (its last, after the keys): a separating line and the label "sink".
+void ScoresView::draw_sink_label(const std::string& probe) const {
+  ImVec2 lo, hi;
+  if (!find_probe(probe, &lo, &hi)) return;
+  const float x = hi.x - (hi.x - lo.x) * float(sink_cells()) / float(grid_pos_.size() + size_t(sink_cells()));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // A gap in the window's colour between the keys and the sink, and the label over the sink.
+  dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), ImGui::GetColorU32(ImGuiCol_WindowBg), 2.0f);
+  // Outlined: a sink logit of 0 is the diverging map's white, which a light theme's background is too.
+  dl->AddRect(ImVec2(x + 1.0f, lo.y), hi, ImGui::GetColorU32(ImGuiCol_Text));
+  const char* label = "sink";
+  const ImVec2 sz = ImGui::CalcTextSize(label);
+  dl->AddText(ImVec2(std::min(0.5f * (x + hi.x) - 0.5f * sz.x, hi.x - sz.x), lo.y - sz.y - 2), ImGui::GetColorU32(ImGuiCol_Text),
+              label);
+  probe_rect((probe + ".sink").c_str(), ImVec2(x, lo.y), hi);
 }
 
 }  // namespace

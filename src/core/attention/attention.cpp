@@ -142,7 +142,7 @@ Matrix softmax_rows(const Matrix& logits) {
 }
 
 AttentionResult attention(const Matrix& q, const Matrix& k, const Matrix* v, std::span<const int64_t> qpos,
-                          std::span<const int64_t> kpos, const AttentionSpec& spec) {
+                          std::span<const int64_t> kpos, const AttentionSpec& spec, const LayerMask& mask) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
   require(d >= 1 && d <= kMaxDim, "q", "q rows must have between 1 and 4096 columns");
@@ -161,6 +161,7 @@ AttentionResult attention(const Matrix& q, const Matrix& k, const Matrix* v, std
   check_positions(qpos, n, "query_positions", "q");
   check_positions(kpos, m, "key_positions", "k");
   if (spec.scale) require(std::isfinite(*spec.scale), "position.scale", "position.scale must be finite");
+  check_layer_mask(mask, "mask.window", "mask.sink");
 
   if (const auto* shaw = std::get_if<ShawPosition>(&spec.position); shaw && v) {
     require(shaw->value_table.has_value(), "position.value_table", "position.value_table is required when v is given");
@@ -176,7 +177,14 @@ AttentionResult attention(const Matrix& q, const Matrix& k, const Matrix* v, std
   for (size_t t = 1; t < out.terms.size(); ++t) out.logits += out.terms[t].values;
   require(out.logits.allFinite(), "q", "the logits overflow double precision: inputs too large");
   if (spec.causal) apply_causal_mask(out.logits, qpos, kpos);
-  out.weights = softmax_rows(out.logits);
+  apply_layer_mask(out.logits, qpos, kpos, mask, spec.causal);
+  if (mask.sink) {
+    Vector sink_weight;
+    out.weights = softmax_rows_with_sink(out.logits, mask.sink, &sink_weight);
+    out.sink_weight = std::move(sink_weight);
+  } else {
+    out.weights = softmax_rows(out.logits);
+  }
   if (v) {
     out.output = out.weights * *v;
     if (const auto* shaw = std::get_if<ShawPosition>(&spec.position))

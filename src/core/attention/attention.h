@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/attention/layer_mask.h"
 #include "core/encodings/rope.h"
 #include "core/types.h"
 
@@ -79,19 +80,21 @@ struct AttentionTerm {
 
 struct AttentionResult {
   double scale = 1.0;
-  std::vector<AttentionTerm> terms;  // logits = sum of terms on unmasked cells
-  Matrix logits;                     // n x m; masked cells are -infinity
-  Matrix weights;                    // row softmax; masked cells 0; fully masked rows all 0
-  std::optional<Matrix> output;      // n x dv when v is given
+  std::vector<AttentionTerm> terms;   // logits = sum of terms on unmasked cells
+  Matrix logits;                      // n x m; masked cells are -infinity
+  Matrix weights;                     // row softmax; masked cells 0; fully masked rows all 0
+  std::optional<Matrix> output;       // n x dv when v is given
+  std::optional<Vector> sink_weight;  // with a sink: its weight per query row (the row sums to 1 - it)
   bool masked(Eigen::Index i, Eigen::Index j) const { return std::isinf(logits(i, j)); }
 };
 
 double default_attention_scale(const PositionScheme& scheme, Eigen::Index d);
 
-// q: n x d, k: m x d, v (optional): m x dv; positions of every query and key. Throws InvalidArgument
-// naming "q", "k", "v", "query_positions", "key_positions" or "position.<field>".
+// q: n x d, k: m x d, v (optional): m x dv; positions of every query and key; a layer's sliding / chunked
+// pattern and sink (layer_mask.h) applied after the causal mask. Throws InvalidArgument naming "q", "k",
+// "v", "query_positions", "key_positions", "position.<field>", "mask.window" or "mask.sink".
 AttentionResult attention(const Matrix& q, const Matrix& k, const Matrix* v, std::span<const int64_t> query_pos,
-                          std::span<const int64_t> key_pos, const AttentionSpec& spec);
+                          std::span<const int64_t> key_pos, const AttentionSpec& spec, const LayerMask& mask = {});
 
 // Numerically stable row softmax: -inf entries get weight 0; a row with no finite entry is all 0.
 Matrix softmax_rows(const Matrix& logits);

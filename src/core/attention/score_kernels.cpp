@@ -91,6 +91,17 @@ struct Scorer {
   void operator()(const NoPosition&) { content("content"); }
 
   void operator()(const RopePosition& p) {
+    // M-RoPE rotates 1-D positions exactly when the t, h and w rows all equal them (text tokens); other
+    // rows (image / video tokens) are the double core's (attention()).
+    if (!p.mrope_axes.empty()) {
+      auto text_rows = [](const MropePositions& rows, std::span<const int64_t> pos) {
+        for (const auto& r : rows)
+          if (!std::equal(r.begin(), r.end(), pos.begin(), pos.end())) return false;
+        return true;
+      };
+      require(text_rows(p.query_mrope, qpos) && text_rows(p.key_mrope, kpos), "position.mrope_section",
+              "the float scores rotate M-RoPE only with t = h = w positions (text tokens)");
+    }
     const RopeFrequencies f = attention_rope_frequencies(p, d, qpos, kpos);
     out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path)});
   }
@@ -208,7 +219,7 @@ void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int6
 }  // namespace
 
 AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
-                       const AttentionSpec& spec, Path path) {
+                       const AttentionSpec& spec, Path path, const LayerMask& mask) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
   require(d >= 1 && d <= kMaxDim, "q", "q rows must have between 1 and 4096 columns");
@@ -223,11 +234,16 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
   require(q.allFinite(), "q", "q must be finite");
   require(k.allFinite(), "k", "k must be finite");
   if (spec.scale) require(std::isfinite(*spec.scale), "position.scale", "position.scale must be finite");
+  check_layer_mask(mask, "mask.window", "mask.sink");
 
   AttentionF out;
   out.scale = spec.scale.value_or(default_attention_scale(spec.position, d));
   std::visit(Scorer{q, k, qpos, kpos, static_cast<float>(out.scale), path, out}, spec.position);
   finish(out, qpos, kpos, spec.causal, path, "q");
+  if (mask.active()) {  // sliding / chunked / sink: a step over the finished scores (layer_mask.h)
+    apply_layer_mask(out.logits, qpos, kpos, mask, spec.causal);
+    out.weights = softmax_rows_with_sink(out.logits, mask.sink);
+  }
   return out;
 }
 

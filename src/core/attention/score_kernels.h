@@ -31,10 +31,11 @@ struct AttentionF {
   MatrixF weights;           // row softmax; masked cells 0; fully masked rows 0
 };
 
-// posenc::attention without v, in float. Throws InvalidArgument with the core's field names ("q", "k",
-// "query_positions", "key_positions", "position.<field>"), and when the float logits overflow ("q").
+// posenc::attention without v, in float (a layer mask as attention()'s, applied over the finished scores).
+// Throws InvalidArgument with the core's field names ("q", "k", "query_positions", "key_positions",
+// "position.<field>", "mask.<field>"), and when the float logits overflow ("q").
 AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,
-                       const AttentionSpec& spec, Path path = Path::Best);
+                       const AttentionSpec& spec, Path path = Path::Best, const LayerMask& mask = {});
 
 // posenc::absolute_attention without wv, in float (x, pe: n x d; wq, wk: d x dk; positions 0..n-1).
 AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
