@@ -62,9 +62,41 @@ try {
     }
   }
   const pct = (x, of = busy) => `${((100 * x) / of).toFixed(1)} %`;
+  // The samples inside the view's recompute() or upload(), by phase: the innermost frame that names one.
+  const PHASES = [
+    ['GEMM (packed 4x8 micro-kernel, packing)', /micro_kernel|gemm_simd128|pack_|run_logits|kernels::logits\(|kernels::matmul\(/],
+    ['sum of the terms + softmax (finish)', /finish\(|softmax|sum_finite|kernels::add/],
+    ['bias fills, gathers, tables (per relative position)', /fill_relative|gather_relative|relative_term|gathered|per_delta|sin_cos_table|pe_table|mask_causal/],
+    ['quantise to 16-bit codes', /kernels::quantize/],
+    ['value range', /value_range/],
+    ['texSubImage2D (WebGL upload)', /texSubImage2D|TexSubImage/],
+  ];
+  const phase = new Map(), outer = { recompute: 0, upload: 0 };
+  for (const id of profile.samples) {
+    const names = [];
+    for (let c = id; c !== undefined; c = parent.get(c)) names.push(name(byId.get(c)));
+    const top = names.find((nm) => /ScoresView::recompute|ScoresView::upload|View::recompute\(|View::upload\(|::recompute\(\)|::upload\(\)/.test(nm));
+    if (!top) continue;
+    const which = /upload/.test(top) ? 'upload' : 'recompute';
+    outer[which] += 1;
+    let label = `other ${which}`;
+    for (const nm of names) {  // innermost first
+      const hit = PHASES.find(([, re]) => re.test(nm));
+      if (hit) { label = hit[0]; break; }
+      if (nm === top) break;
+    }
+    phase.set(label, (phase.get(label) || 0) + 1);
+  }
+  const inView = outer.recompute + outer.upload;
   const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
   console.log(`state ${stateText}, ${changes} changes; in-wasm timers (median): recompute ${med(timers.map((t) => t.recompute)).toFixed(1)} ms, upload ${med(timers.map((t) => t.upload)).toFixed(1)} ms`);
   console.log(`${total} samples, ${busy} busy (not idle / program)\n`);
+  if (inView) {
+    console.log(`recompute ${pct(outer.recompute, inView)} / upload ${pct(outer.upload, inView)} of the samples in recompute + upload (${pct(inView)} of all busy samples)\n`);
+    console.log('| phase | share of recompute + upload |\n|---|---:|');
+    for (const [k, v] of [...phase].sort((a, b) => b[1] - a[1])) console.log(`| ${k} | ${pct(v, inView)} |`);
+    console.log('');
+  }
   console.log('| function (self time) | share of busy samples |\n|---|---:|');
   for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${k} | ${pct(v)} |`);
   const entry = [...incl.keys()].filter((k) => /recompute|upload|attention_f|absolute_attention_f|finish|softmax|logits|set_values|quantize|value_range|texSubImage|fill_relative|gather_relative|Scorer|matmul|add|mask_causal|sin_cos/i.test(k));
