@@ -1,54 +1,76 @@
 #!/usr/bin/env bash
 # Runs every benchmark of bench/ and prints the tables of bench/README.md (not a test; not in scripts/test).
-#   bench/run-all.sh [--no-frames]      outputs in build/bench/, tables in build/bench/tables.md
+#   bench/run-all.sh [--quick] [--no-frames]      outputs in build/bench/, tables in build/bench/tables.md
 # 1. native Google Benchmark (-O3 -march=native), 2. ROUNDS alternating rounds of the wasm SIMD128 process
 # (ours + the reference micro-kernel of bench/wasm/reference_rope.h) and the tfjs-backend-wasm peer in node,
 # 3. the scalar wasm build, 4. per-frame timing and 5. start-up time and page weight in headless Chromium
-# (need the web build).
+# (need the web build). --quick: every table, from fewer repetitions (a check that the run works, ~1/4 of
+# the time; not numbers to report). Every step has a time limit (STEP_MINUTES, default 20): a step that
+# hangs stops the run with its name instead of waiting forever.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$repo"
+source scripts/env.sh
 out=build/bench
 mkdir -p "$out"
-frames=1
-[[ "${1:-}" == "--no-frames" ]] && frames=0
+frames=1 quick=0
+for a in "$@"; do
+  case "$a" in
+    --no-frames) frames=0 ;;
+    --quick) quick=1 ;;
+    *) echo "usage: bench/run-all.sh [--quick] [--no-frames]" >&2; exit 2 ;;
+  esac
+done
+if (( quick )); then
+  rounds=${ROUNDS:-1} budget=${BUDGET_MS:-100} native_reps=1 native_min=0.05
+  frame_repeats=${FRAME_REPEATS:-3} startup_loads=${STARTUP_LOADS:-1}
+else
+  rounds=${ROUNDS:-3} budget=${BUDGET_MS:-500} native_reps=5 native_min=0.5
+  frame_repeats=${FRAME_REPEATS:-15} startup_loads=${STARTUP_LOADS:-5}
+fi
+started=$SECONDS
+# One step: its name, wall time and a time limit (a hang fails the run, naming the step).
+step() {
+  local name=$1; shift
+  local t0=$SECONDS
+  echo "== $name" >&2
+  if ! timeout -k 10 "$((${STEP_MINUTES:-20} * 60))" "$@"; then
+    echo "bench/run-all.sh: step '$name' failed or exceeded ${STEP_MINUTES:-20} min" >&2
+    exit 1
+  fi
+  echo "   ($name: $((SECONDS - t0)) s)" >&2
+}
 # The machine and its load, printed with the tables (numbers from a loaded machine are only ratios).
 machine="$(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1); load before the run: $(uptime | sed 's/.*load average: //')"
+(( quick )) && machine="$machine; --quick (fewer repetitions: not numbers to report)"
 echo "== $machine" >&2
 
-echo "== native (Google Benchmark)" >&2
 cmake --preset native >/dev/null
-cmake --build --preset native --target posenc_kernels_bench
-build/native/bench/posenc_kernels_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+step "build the native benchmark" cmake --build --preset native --target posenc_kernels_bench
+step "native (Google Benchmark)" build/native/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
+  --benchmark_min_time=$native_min --benchmark_report_aggregates_only=true \
   --benchmark_out="$out/native.json" --benchmark_out_format=json
 
 # The SIMD128 process (ours and the reference micro-kernel, interleaved rep by rep) and the tfjs process
 # alternate for ROUNDS rounds, so load from other jobs on the machine falls on both peers alike; the
 # tables take the median over rounds. The scalar build runs once (it is ~10x slower; a ratio, not a peer).
-rounds=${ROUNDS:-3}
 rm -f "$out"/wasm-*.jsonl "$out"/tfjs*.jsonl
 [[ -d node_modules/@tensorflow/tfjs-backend-wasm ]] || npm ci
 for ((r = 1; r <= rounds; ++r)); do
-  echo "== round $r/$rounds: wasm SIMD128 (ours + reference) in node" >&2
-  bench/run-wasm.sh 500 "" simd ".r$r" >/dev/null
-  echo "== round $r/$rounds: tfjs-backend-wasm in node" >&2
-  node --no-experimental-fetch bench/tfjs-rope.mjs 500 > "$out/tfjs.r$r.jsonl"
+  step "round $r/$rounds: wasm SIMD128 (ours + reference) in node" bash -c "bench/run-wasm.sh $budget '' simd .r$r >/dev/null"
+  step "round $r/$rounds: tfjs-backend-wasm in node" bash -c "node --no-experimental-fetch bench/tfjs-rope.mjs $budget > $out/tfjs.r$r.jsonl"
 done
-echo "== wasm scalar in node" >&2
-bench/run-wasm.sh 500 "" scalar ".r1" >/dev/null
+step "wasm scalar in node" bash -c "bench/run-wasm.sh $((budget / 5 > 20 ? budget / 5 : 20)) '' scalar .r1 >/dev/null"
 
 { echo "Machine: $machine"; echo; node bench/make-table.mjs "$out"; } | tee "$out/tables.md"
 
 if (( frames )); then
-  echo "== per-frame timing in headless Chromium" >&2
-  source scripts/env.sh
   cmake --preset web >/dev/null
-  cmake --build --preset web --target posenc-web
-  node bench/frame-timing.mjs "${FRAME_REPEATS:-15}" | tee "$out/frames.txt"
-  echo "== start-up and page weight in headless Chromium" >&2
-  node bench/startup.mjs "${STARTUP_LOADS:-5}" | tee "$out/startup.txt"
+  step "build the site" cmake --build --preset web --target posenc-web
+  step "per-frame timing in headless Chromium" bash -c "node bench/frame-timing.mjs $frame_repeats | tee $out/frames.txt"
+  step "start-up and page weight in headless Chromium" bash -c "node bench/startup.mjs $startup_loads | tee $out/startup.txt"
   # Every table of the run in one file: kernels, frames, start-up.
   { echo; echo "## Per-frame timing"; echo; sed -n '/^| case /,$p' "$out/frames.txt"
     echo; echo "## Start-up and page weight"; echo; sed -n '/^| state /,$p' "$out/startup.txt"; } >> "$out/tables.md"
 fi
-echo "== load after the run: $(uptime | sed 's/.*load average: //')" | tee -a "$out/tables.md" >&2
+echo "== load after the run: $(uptime | sed 's/.*load average: //'); wall time $((SECONDS - started)) s" | tee -a "$out/tables.md" >&2

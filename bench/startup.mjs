@@ -7,13 +7,14 @@
 //   main      - the C++ main() entered (performance mark 'posenc:main': runtime and wasm instantiated)
 //   ready     - the first frame drawn (performance mark 'posenc:ready', set by the page when posenc.ready resolves)
 // Page weight: every response of a page load (what the browser fetched), as served and gzip -9 of each.
-// Usage: node bench/startup.mjs [runs] [--site DIR]      (needs build/web: cmake --build --preset web)
+// Usage: node bench/startup.mjs [runs] [--site DIR] [--only SUBSTRING]   (needs build/web: cmake --build --preset web)
 import zlib from 'node:zlib';
 import { serveSite, launchBrowser } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
 const site = option('--site');
+const only = option('--only');
 const runs = Number(args[0] || 5);
 const CASES = [
   { name: 'waves (default view)', query: '' },
@@ -52,7 +53,7 @@ let weight = null;
 try {
   // One warm-up load (starts the browser's processes) that is not counted.
   await loadOnce(browser, `${server.url}/`);
-  for (const c of CASES) {
+  for (const c of CASES.filter((c) => !only || c.name.includes(only))) {
     const samples = [];
     for (let i = 0; i < runs; ++i) {
       const { t, bodies } = await loadOnce(browser, `${server.url}/${c.query}`);

@@ -56,6 +56,43 @@ TEST(Kernels, BiasLogitsAndSoftmax) {
   EXPECT_TRUE(w.allFinite());
 }
 
+// The score jobs' tail: the softmax into a new matrix equals the in-place one bit for bit, and the fused
+// sum equals repeated add() bit for bit and reports overflow (+-inf, NaN) in the same pass.
+TEST(Kernels, SoftmaxIntoAndSumFiniteEqualTheSeparatePasses) {
+  const kernels::Path paths[] = {kernels::Path::Portable, kernels::Path::Best};
+  for (kernels::Path path : paths)
+    for (int m : {1, 3, 4, 7, 64, 257}) {
+      MatrixF l = to_f(random_matrix(5, m, 21)) * 8.0f;
+      l(1, 0) = -std::numeric_limits<float>::infinity();
+      l.row(2).setConstant(-std::numeric_limits<float>::infinity());
+      MatrixF in_place = l;
+      kernels::softmax_in_place(in_place, path);
+      EXPECT_EQ(kernels::softmax(l, path), in_place) << m;
+
+      const MatrixF t0 = to_f(random_matrix(5, m, 22)), t1 = to_f(random_matrix(5, m, 23)) * 1e3f,
+                    t2 = to_f(random_matrix(5, m, 24)) * 1e-3f;
+      MatrixF added = t0;
+      kernels::add(added, t1, path);
+      kernels::add(added, t2, path);
+      const float* src[] = {t0.data(), t1.data(), t2.data()};
+      MatrixF sum(5, m);
+      EXPECT_TRUE(kernels::sum_finite(sum.data(), src, 3, std::size_t(sum.size()), path));
+      EXPECT_EQ(sum, added) << m;
+      EXPECT_TRUE(kernels::sum_finite(sum.data(), src, 1, std::size_t(sum.size()), path));
+      EXPECT_EQ(sum, t0) << m;
+      for (float bad : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        MatrixF t3 = t2;
+        t3(4, m - 1) = bad;  // the last cell: the scalar tail or the last vector
+        const float* with_bad[] = {t0.data(), t3.data()};
+        EXPECT_FALSE(kernels::sum_finite(sum.data(), with_bad, 2, std::size_t(sum.size()), path)) << m;
+      }
+      // Finite terms whose float sum overflows.
+      MatrixF big = MatrixF::Constant(5, m, 3e38f);
+      const float* overflow[] = {big.data(), big.data()};
+      EXPECT_FALSE(kernels::sum_finite(sum.data(), overflow, 2, std::size_t(sum.size()), path)) << m;
+    }
+}
+
 #if defined(__wasm_simd128__)
 // The SIMD128 paths against the portable ones, on shapes that exercise every block and tail.
 TEST(KernelsSimd128, LogitsMatchPortable) {

@@ -93,5 +93,14 @@ TEST(Quantize, Simd128PathEqualsPortable) {
   kernels::quantize_portable(x.data(), x.size(), a.lo, inv, kMasked, ca.data());
   kernels::quantize_simd128(x.data(), x.size(), a.lo, inv, kMasked, cb.data());
   EXPECT_EQ(ca, cb);
+  // Special values inside the vector body too (not only the scalar tail): -inf, +-0, values outside
+  // [lo, hi] (clamped), +inf (masked), and a zero step (every code 0, -inf * 0 = NaN -> 0).
+  x[8] = -kInf, x[9] = -0.0f, x[10] = 0.0f, x[11] = a.lo - 1.0f, x[12] = a.hi + 1.0f, x[13] = kInf;
+  x[14] = std::numeric_limits<float>::quiet_NaN(), x[15] = -std::numeric_limits<float>::quiet_NaN();
+  for (float inv_step : {inv, 0.0f}) {
+    kernels::quantize_portable(x.data(), x.size(), a.lo, inv_step, kMasked, ca.data());
+    kernels::quantize_simd128(x.data(), x.size(), a.lo, inv_step, kMasked, cb.data());
+    EXPECT_EQ(ca, cb) << inv_step;
+  }
 #endif
 }

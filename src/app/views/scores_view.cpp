@@ -162,11 +162,17 @@ class ScoresView final : public ModelLinkedView {
     MatrixF* values = nullptr;  // float32 picture (points into result_f_), until upload()
     bool weights = false;       // softmax weights: sequential colormap from 0
     float vmin = 0, vmax = 1;
+    float own_max = 1;      // largest |value| of this tile (its own colour scale)
+    bool masked = false;    // causal: keys after the query marked in `values`
+    bool uploaded = false;  // the texture holds it (tiles not on screen wait until they are shown)
   };
 
   void controls(Controls& c) override;
   void recompute() override;
-  void upload() override;  // tiles' float textures and colour ranges (GL)
+  void upload() override;  // the shown tiles' textures and colour ranges (GL)
+  void upload_tile(size_t k);
+  void mask_tile(Tile& t) const;
+  void apply_shared_scale();
   ModelFill fill_from_model(const ModelPosition& m) override;
   RopePosition rope_position() const;
   void draw_figure(ImVec2 size) override;
@@ -236,6 +242,7 @@ class ScoresView final : public ModelLinkedView {
   mutable std::optional<AttentionResult> hover_result_;
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
+  double shared_max_ = 0;                                 // the terms' common colour scale (shared = 1)
   std::vector<std::unique_ptr<HeatmapWidget>> heatmaps_;  // one per tile, reused across recomputes
 };
 
@@ -659,7 +666,7 @@ void ScoresView::recompute() {
 
   // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
   auto add_tile = [&](std::string title, std::string figure, std::string probe, MatrixF* values, bool weights) {
-    tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights, 0, 1});
+    tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights});
   };
   if (r.terms.size() > 1)
     for (size_t i = 0; i < r.terms.size(); ++i)
@@ -816,40 +823,73 @@ void ScoresView::export_data(std::vector<ExportTable>& tables) const {
 void ScoresView::upload() {
   if (!result_f_) return;
   while (heatmaps_.size() < tiles_.size()) heatmaps_.push_back(std::make_unique<HeatmapWidget>());
-  const int n = int(grid_pos_.size());
+  // Only the tiles on screen become textures (a figure= embed shows one); the others keep their float
+  // matrices and are uploaded when they are shown (upload_tile from draw_figure). The shared colour scale
+  // needs every term's range: the hidden ones' is read without quantising or uploading them.
   double shared_max = 0;
+  bool all_uploaded = true;
   for (size_t k = 0; k < tiles_.size(); ++k) {
     Tile& t = tiles_[k];
-    // In place: the float matrix becomes the texture (masked cells marked), its range from the rest. A
-    // sink adds a last column (never masked).
-    float* data = t.values->data();
-    const int cols = int(t.values->cols());
-    if (mask_.kind != MaskKind::Full) {  // the layer's sliding window or chunks (over the causal mask)
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          if (!layer_mask_allows(mask_, causal_, grid_pos_[size_t(i)], grid_pos_[size_t(j)]))
-            data[size_t(i) * cols + j] = kMaskedCell;
-    } else if (causal_) {  // keys after the query are masked
-      for (int i = 0; i + 1 < n; ++i) std::fill(data + size_t(i) * cols + i + 1, data + size_t(i) * cols + n, kMaskedCell);
-    }
-    const kernels::ValueRange range = heatmaps_[k]->map().set_values(data, n, cols);
-    float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
-    if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
-    if (t.weights) {
-      t.vmin = 0;
-      t.vmax = float(mx);
+    if (shows(t.figure)) {
+      upload_tile(k);
     } else {
-      t.vmin = -float(mx);
-      t.vmax = float(mx);
-      shared_max = std::max(shared_max, double(mx));
+      all_uploaded = false;
+      if (!t.weights && shared_scale_) {
+        mask_tile(t);
+        const kernels::ValueRange range = kernels::value_range(t.values->data(), size_t(t.values->size()), kMaskedCell);
+        const float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
+        shared_max = std::max(shared_max, double(mx == 0 ? 1.0f : mx));  // as upload_tile's own range
+      }
     }
-    t.values = nullptr;
+    if (!t.weights && t.uploaded) shared_max = std::max(shared_max, double(t.own_max));
   }
-  result_f_.reset();  // the textures hold the pictures; hover and export recompute in double
-  sink_tiles_.clear();
-  if (shared_scale_)
-    for (Tile& t : tiles_)
-      if (!t.weights) t.vmin = -float(shared_max), t.vmax = float(shared_max);
+  if (all_uploaded) {  // the textures hold the pictures; hover and export recompute in double
+    result_f_.reset();
+    sink_tiles_.clear();
+  }
+  shared_max_ = shared_max;
+  apply_shared_scale();
+}
+
+void ScoresView::mask_tile(Tile& t) const {
+  if (t.masked) return;
+  // In place: the float matrix becomes the texture's input, masked cells marked. A sink adds a last
+  // column (never masked).
+  const int n = int(grid_pos_.size());
+  float* data = t.values->data();
+  const size_t cols = size_t(t.values->cols());
+  if (mask_.kind != MaskKind::Full) {  // the layer's sliding window or chunks (over the causal mask)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        if (!layer_mask_allows(mask_, causal_, grid_pos_[size_t(i)], grid_pos_[size_t(j)]))
+          data[size_t(i) * cols + size_t(j)] = kMaskedCell;
+  } else if (causal_) {  // keys after the query are masked
+    for (int i = 0; i + 1 < n; ++i) std::fill(data + size_t(i) * cols + i + 1, data + size_t(i) * cols + n, kMaskedCell);
+  }
+  t.masked = true;
+}
+
+void ScoresView::upload_tile(size_t k) {
+  Tile& t = tiles_[k];
+  if (t.uploaded || !t.values) return;
+  const int n = int(grid_pos_.size());
+  mask_tile(t);
+  const kernels::ValueRange range = heatmaps_[k]->map().set_values(t.values->data(), n, int(t.values->cols()));
+  float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
+  if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
+  t.vmin = t.weights ? 0.0f : -mx;
+  t.vmax = mx;
+  t.own_max = mx;
+  t.values = nullptr;
+  t.uploaded = true;
+}
+
+void ScoresView::apply_shared_scale() {
+  for (Tile& t : tiles_)
+    if (!t.weights && t.uploaded) {
+      const float mx = shared_scale_ ? float(shared_max_) : t.own_max;
+      t.vmin = -mx, t.vmax = mx;
+    }
 }
 
 std::string ScoresView::bucket_text(int i, int j) const {
@@ -951,6 +991,11 @@ void ScoresView::draw_figure(ImVec2 size) {
   for (int slot = 0; slot < count; ++slot) {
     const int t = shown[slot];
     Tile& tile = tiles_[t];
+    if (!tile.uploaded) {  // shown now, hidden at the last upload (figure= changed)
+      upload_tile(size_t(t));
+      apply_shared_scale();
+      if (std::all_of(tiles_.begin(), tiles_.end(), [](const Tile& x) { return x.uploaded; })) result_f_.reset();
+    }
     const ImVec2 at(origin.x + (slot % best_cols) * tile_w, origin.y + (slot / best_cols) * tile_h);
     ImGui::SetCursorScreenPos(at);
     if (!alone()) ImGui::TextUnformatted(tile.title.c_str());

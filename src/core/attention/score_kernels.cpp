@@ -203,17 +203,21 @@ struct Scorer {
   }
 };
 
-// Sum of the terms, causal mask, softmax: the common tail of both score jobs.
+// Sum of the terms, causal mask, softmax: the common tail of both score jobs. The sum and the overflow
+// check are one pass over the terms, the softmax reads the logits into the weights (no copies).
 void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
             const char* overflow_field) {
-  out.logits = out.terms.front().values;
-  for (std::size_t t = 1; t < out.terms.size(); ++t) add(out.logits, out.terms[t].values, path);
-  require(out.logits.allFinite(), overflow_field, "the logits overflow float precision: inputs too large");
+  const MatrixF& first = out.terms.front().values;
+  std::vector<const float*> src;
+  for (const TermF& t : out.terms) src.push_back(t.values.data());
+  out.logits.resize(first.rows(), first.cols());
+  const bool finite =
+      sum_finite(out.logits.data(), src.data(), static_cast<int>(src.size()), static_cast<std::size_t>(first.size()), path);
+  require(finite, overflow_field, "the logits overflow float precision: inputs too large");
   if (causal)
     mask_causal(out.logits.data(), static_cast<int>(out.logits.rows()), static_cast<int>(out.logits.cols()), qpos.data(),
                 kpos.data());
-  out.weights = out.logits;
-  softmax_in_place(out.weights, path);
+  out.weights = softmax(out.logits, path);
 }
 
 }  // namespace

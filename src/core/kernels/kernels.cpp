@@ -35,20 +35,34 @@ void add_portable(float* dst, const float* src, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) dst[i] += src[i];
 }
 
-void softmax_rows_portable(float* X, int n, int m) {
+void softmax_rows_to_portable(const float* X, float* Y, int n, int m) {
   for (int i = 0; i < n; ++i) {
-    float* row = X + static_cast<std::size_t>(i) * m;
+    const float* x = X + static_cast<std::size_t>(i) * m;
+    float* y = Y + static_cast<std::size_t>(i) * m;
     float mx = -std::numeric_limits<float>::infinity();
-    for (int j = 0; j < m; ++j) mx = std::max(mx, row[j]);
+    for (int j = 0; j < m; ++j) mx = std::max(mx, x[j]);
     if (mx == -std::numeric_limits<float>::infinity()) {
-      std::fill(row, row + m, 0.0f);  // fully masked row
+      std::fill(y, y + m, 0.0f);  // fully masked row
       continue;
     }
     float sum = 0.0f;
-    for (int j = 0; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);  // exp(-inf) = 0
+    for (int j = 0; j < m; ++j) sum += y[j] = std::exp(x[j] - mx);  // exp(-inf) = 0
     const float inv = 1.0f / sum;
-    for (int j = 0; j < m; ++j) row[j] *= inv;
+    for (int j = 0; j < m; ++j) y[j] *= inv;
   }
+}
+
+void softmax_rows_portable(float* X, int n, int m) { softmax_rows_to_portable(X, X, n, m); }
+
+bool sum_finite_portable(float* dst, const float* const* src, int terms, std::size_t count) {
+  bool finite = true;
+  for (std::size_t i = 0; i < count; ++i) {
+    float acc = src[0][i];
+    for (int t = 1; t < terms; ++t) acc += src[t][i];
+    dst[i] = acc;
+    finite = finite && std::isfinite(acc);
+  }
+  return finite;
 }
 
 namespace {
@@ -256,32 +270,56 @@ inline float hsum(v128_t v) {
 
 }  // namespace
 
-void softmax_rows_simd128(float* X, int n, int m) {
+void softmax_rows_to_simd128(const float* X, float* Y, int n, int m) {
   const float ninf = -std::numeric_limits<float>::infinity();
   for (int i = 0; i < n; ++i) {
-    float* row = X + static_cast<std::size_t>(i) * m;
+    const float* x = X + static_cast<std::size_t>(i) * m;
+    float* y = Y + static_cast<std::size_t>(i) * m;
     v128_t vmax = wasm_f32x4_splat(ninf);
     int j = 0;
-    for (; j + 4 <= m; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(row + j));
+    for (; j + 4 <= m; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(x + j));
     float mx = hmax(vmax);
-    for (; j < m; ++j) mx = std::max(mx, row[j]);
+    for (; j < m; ++j) mx = std::max(mx, x[j]);
     if (mx == ninf) {
-      std::fill(row, row + m, 0.0f);
+      std::fill(y, y + m, 0.0f);
       continue;
     }
     const v128_t vmx = wasm_f32x4_splat(mx);
     v128_t vsum = wasm_f32x4_splat(0.0f);
     for (j = 0; j + 4 <= m; j += 4) {
-      const v128_t e = exp_nonpositive(wasm_f32x4_sub(wasm_v128_load(row + j), vmx));
-      wasm_v128_store(row + j, e);
+      const v128_t e = exp_nonpositive(wasm_f32x4_sub(wasm_v128_load(x + j), vmx));
+      wasm_v128_store(y + j, e);
       vsum = wasm_f32x4_add(vsum, e);
     }
     float sum = hsum(vsum);
-    for (; j < m; ++j) sum += row[j] = std::exp(row[j] - mx);
+    for (; j < m; ++j) sum += y[j] = std::exp(x[j] - mx);
     const v128_t inv = wasm_f32x4_splat(1.0f / sum);
-    for (j = 0; j + 4 <= m; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
-    for (; j < m; ++j) row[j] *= 1.0f / sum;
+    for (j = 0; j + 4 <= m; j += 4) wasm_v128_store(y + j, wasm_f32x4_mul(wasm_v128_load(y + j), inv));
+    for (; j < m; ++j) y[j] *= 1.0f / sum;
   }
+}
+
+void softmax_rows_simd128(float* X, int n, int m) { softmax_rows_to_simd128(X, X, n, m); }
+
+bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::size_t count) {
+  // x - x is 0 for a finite x and NaN for +-inf and NaN: one compare per vector, ORed over the matrix.
+  v128_t bad = wasm_i32x4_splat(0);
+  const v128_t zero = wasm_f32x4_splat(0.0f);
+  std::size_t i = 0;
+  for (; i + 4 <= count; i += 4) {
+    v128_t acc = wasm_v128_load(src[0] + i);
+    for (int t = 1; t < terms; ++t) acc = wasm_f32x4_add(acc, wasm_v128_load(src[t] + i));
+    wasm_v128_store(dst + i, acc);
+    bad = wasm_v128_or(bad, wasm_f32x4_ne(wasm_f32x4_sub(acc, acc), zero));
+  }
+  bool finite = !wasm_v128_any_true(bad);
+  for (; i < count; ++i) {
+    float acc = src[0][i];
+    for (int t = 1; t < terms; ++t) acc += src[t][i];
+    dst[i] = acc;
+    finite = finite && std::isfinite(acc);
+  }
+  return finite;
 }
 
 void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
@@ -541,15 +579,23 @@ MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, flo
 
 MatrixF softmax(const MatrixF& logits, Path path) {
   [[maybe_unused]] const bool simd = use_simd(path);
-  MatrixF out = logits;
+  MatrixF out(logits.rows(), logits.cols());  // written row by row from the logits: no copy first
 #if defined(__wasm_simd128__)
   if (simd) {
-    softmax_rows_simd128(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+    softmax_rows_to_simd128(logits.data(), out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
     return out;
   }
 #endif
-  softmax_rows_portable(out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+  softmax_rows_to_portable(logits.data(), out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
   return out;
+}
+
+bool sum_finite(float* dst, const float* const* src, int terms, std::size_t count, Path path) {
+  [[maybe_unused]] const bool simd = use_simd(path);
+#if defined(__wasm_simd128__)
+  if (simd) return sum_finite_simd128(dst, src, terms, count);
+#endif
+  return sum_finite_portable(dst, src, terms, count);
 }
 
 }  // namespace posenc::kernels

@@ -38,6 +38,13 @@ void add_simd128(float* dst, const float* src, std::size_t count);
 // Row softmax in place; -inf entries get 0; a row with no finite entry becomes all 0.
 void softmax_rows_portable(float* X, int n, int m);
 void softmax_rows_simd128(float* X, int n, int m);
+// The same from X into Y (n x m each; X == Y is the in-place form): the same values, one pass less.
+void softmax_rows_to_portable(const float* X, float* Y, int n, int m);
+void softmax_rows_to_simd128(const float* X, float* Y, int n, int m);
+// dst[i] = ((src[0][i] + src[1][i]) + src[2][i]) + ... (terms >= 1 sources, summed in that order, as
+// repeated add() would); returns whether every dst[i] is finite (the overflow check, in the same pass).
+bool sum_finite_portable(float* dst, const float* const* src, int terms, std::size_t count);
+bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::size_t count);
 // out = x rotated per row: pair p uses cos[r * d/2 + p], sin[r * d/2 + p] (half or interleaved pairs).
 void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
 void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
@@ -117,7 +124,9 @@ void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mul
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
                    bool accumulate, Path path);
 
-// Row softmax of a copy.
+// Row softmax into a new matrix (the logits are read, not copied first).
 MatrixF softmax(const MatrixF& logits, Path path = Path::Best);
+// sum_finite_* with an explicit path.
+bool sum_finite(float* dst, const float* const* src, int terms, std::size_t count, Path path = Path::Best);
 
 }  // namespace posenc::kernels

@@ -67,7 +67,10 @@ void quantize_simd128(const float* x, std::size_t count, float lo, float inv_ste
   auto codes = [&](const float* p) {
     const v128_t v = wasm_v128_load(p);
     v128_t t = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_sub(v, vlo), vinv), half);
-    t = wasm_f32x4_min(wasm_f32x4_max(t, zero), top);  // NaN lanes are replaced below
+    // pmax / pmin (one maxps / minps on x64; f32x4.max / min cost several instructions for their NaN and
+    // -0 rules): the same codes, since trunc_sat maps -0 and NaN to 0 and NaN lanes with x >= masked are
+    // replaced below; a NaN t (x = -inf with inv_step = 0) stays NaN -> 0 as before.
+    t = wasm_f32x4_pmin(wasm_f32x4_pmax(t, zero), top);
     return wasm_v128_bitselect(wasm_i32x4_trunc_sat_f32x4(t), code_masked, wasm_f32x4_lt(v, vmasked));
   };
   std::size_t i = 0;
