@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app/params.h"
 #include "app/probe.h"
@@ -57,7 +58,11 @@ std::vector<std::pair<std::string, std::string>> extension_lines(const Extension
       line += ": " + std::to_string(r.extrapolated) + of + " extrapolate at " + std::to_string(p.target) + " (" +
               std::to_string(r.kept) + " kept, " + std::to_string(r.divided) + " divided by f, " + std::to_string(r.blended) +
               " blended)";
-      if (r.attention_scaling != 1.0) line += ", cos/sin x " + format_number(r.attention_scaling);
+      if (r.attention_scaling != 1.0) {
+        char mag[32];
+        std::snprintf(mag, sizeof mag, "%.4g", r.attention_scaling);
+        line += std::string(", cos/sin x ") + mag;
+      }
       if (r.scaling.type == RopeScalingType::Longrope) line += " with the model's own long_factor";
     } else {
       line += ": the factors come from a per-model search; a pair stays within the trained angles at " +
