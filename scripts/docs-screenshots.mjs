@@ -85,8 +85,10 @@ try {
     await waitReady(page);
     await waitFrames(page, 3);
     if (shot?.paste) await pasteConfig(page, shot.paste);
-    if (shot?.state) {
-      await page.evaluate((q) => window.posenc.setState(Object.fromEntries(new URLSearchParams(q))), shot.state);
+    // A pasted model starts a fresh Model view: its state (and a small embed's figure) is set after it.
+    const after = [shot?.state, shot?.paste && size.extra ? 'figure=layers' : ''].filter(Boolean).join('&');
+    if (after) {
+      await page.evaluate((q) => window.posenc.setState(Object.fromEntries(new URLSearchParams(q))), after);
       await waitFrames(page, 3);
     }
     await page.mouse.move(0, 0);

@@ -88,7 +88,9 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
     const int i = std::clamp(int((ImGui::GetIO().MousePos.x - a0.x) / cell), 0, n - 1);
     ImGui::SetTooltip("pair %d: %s position", i, kAxisNames[ex.axes[size_t(i)]]);
   }
-  ImGui::TextDisabled("pair 0 (fastest) ... pair %d (slowest); t time, h row, w column", n - 1);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("pair 0 (fastest) ... pair %d (slowest); t time, h row, w column", n - 1);
+  ImGui::PopStyleColor();
 
   // The example's positions.
   const int s = kMropeTextBefore;
