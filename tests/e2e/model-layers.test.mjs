@@ -10,7 +10,7 @@ import { useBrowser, openState, waitFrames, itemRect, screenshot, repo, exportJs
 
 const env = useBrowser();
 const posenc = path.join(repo, 'build', 'native', 'posenc');
-const modelOp = (config) => JSON.parse(execFileSync(posenc, ['eval'], { input: JSON.stringify({ op: 'model', config }), encoding: 'utf8' }));
+const modelOp = (config) => JSON.parse(execFileSync(posenc, ['eval', '-'], { input: JSON.stringify({ op: 'model', config }), encoding: 'utf8' }));
 
 import { llama4, qwen2vl, scoutNope, pasteConfig as paste } from './model-configs.mjs';
 
