@@ -49,12 +49,10 @@ test('Llama 4 (Scout) pasted: every layer as the model op says, NoPE every 4th, 
   const live = await page.evaluate(() => window.posenc.description());
   assert.match(live, /48 layers\. Layers 0-2, 4-6, 8-10, .*44-46: chunked attention \(chunk 8192\), RoPE\./);
   assert.match(live, /Layers 3, 7, \.\.\., 47 \(every 4th from 3\): full attention, NoPE, query scale llama4_temperature \(floor_scale 8192, attn_scale 0\.1\)\./);
-  const numbers = (await page.evaluate(() => window.posenc.describe())).numbers;
-  const at = (name) => numbers.find((n) => n.name === name)?.value;
-  assert.equal(at('layers'), 48);
-  assert.equal(at('layers with chunked attention'), 36);
-  assert.equal(at('layers with full attention'), 12);
-  assert.equal(at('layers with RoPE'), 36);
+  // describe(): the strip's words are in the formula (the numbers stay the card's 3-6).
+  const described = await page.evaluate(() => window.posenc.describe());
+  assert.match(described.formula, /Layers 3, 7, \.\.\., 47 \(every 4th from 3\): full attention, NoPE/);
+  assert.ok(described.numbers.length >= 3 && described.numbers.length <= 6, JSON.stringify(described.numbers));
   // A cell's tooltip (the hover readout) names its layer.
   const cellRect = await itemRect(page, 'strip.layer.3');
   await page.mouse.move(cellRect.x + cellRect.width / 2, cellRect.y + cellRect.height / 2);

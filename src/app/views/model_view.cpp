@@ -194,19 +194,8 @@ class ModelView final : public View, public ModelSink {
                                " that " + pair_behaviour_phrase(PairBehaviour(b)),
                            double(c.count[b])});
       out.push_back({"attention scaling (cos/sin)", p.rope.frequencies.attention_scaling});
-      layer_numbers(out);
-      if (mrope_)
-        for (int a = 0; a < 3; ++a)
-          out.push_back({std::string("pairs on the ") + "thw"[a] + " position", double(mrope_->pairs_on[a])});
-      if (extension_) {
-        const std::string at = " at " + std::to_string(extension_->target);
-        out.push_back({"pairs that extrapolate" + at + " as configured", double(extension_->now_extrapolated)});
-        for (const ExtensionRecipe& r : extension_->recipes)
-          if (r.counted && r.scaling.type != RopeScalingType::None)
-            out.push_back({"pairs that extrapolate" + at + " with " + rope_type_name(r.scaling.type) + " factor " +
-                               format_number(r.scaling.factor),
-                           double(r.extrapolated)});
-      }
+      // The 3-6 numbers stay the card's: the layers and the M-RoPE split are said in formula_words, the
+      // context extension is in the export.
     } else if (model_pos_.position == PositionKind::Alibi && !model_pos_.alibi_slopes.empty()) {
       out.push_back({"heads", double(model_pos_.alibi_slopes.size())});
       out.push_back({"first slope", model_pos_.alibi_slopes.front()});
@@ -281,7 +270,6 @@ class ModelView final : public View, public ModelSink {
   }
   ModelPosition from_keys() const;
   void draw_card(const RopePanel& r) const;
-  void layer_numbers(std::vector<DescribedNumber>& out) const;
   void draw_panels(float width, bool layers, bool mrope, bool extension);
 
   // Parameters.
@@ -480,18 +468,6 @@ void ModelView::recompute() {
   }
 }
 
-void ModelView::layer_numbers(std::vector<DescribedNumber>& out) const {
-  const auto& layers = model_pos_.per_layer;
-  if (layers.empty()) return;
-  out.push_back({"layers", double(layers.size())});
-  int kinds[4] = {0, 0, 0, 0}, rope = 0;
-  for (const LayerSpec& l : layers) ++kinds[int(l.attention)], rope += l.rope;
-  for (int a = 0; a < 4; ++a)
-    if (kinds[a] > 0)
-      out.push_back({std::string("layers with ") + layer_attention_name(LayerAttention(a)) + " attention", double(kinds[a])});
-  out.push_back({"layers with RoPE", double(rope)});
-}
-
 float ModelView::stacked_height(float width) const {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float plot = std::max(220.0f, std::min(width * 0.8f, 520.0f));
@@ -510,7 +486,7 @@ void ModelView::draw_panels(float width, bool layers, bool mrope, bool extension
     if (!alone()) ImGui::TextUnformatted("Layers (hover a cell):");
     draw_layer_strip(model_pos_.per_layer, width);
   }
-  if (!alone() && !model_pos_.unread_keys.empty()) {
+  if (layers && !alone() && !model_pos_.unread_keys.empty()) {
     std::string keys;
     for (const std::string& k : model_pos_.unread_keys) keys += (keys.empty() ? "" : ", ") + k;
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
@@ -785,7 +761,7 @@ void ModelView::draw_figure(ImVec2 size) {
       draw_card(p);
       ImGui::Unindent();
     }
-  if (!alone()) draw_panels(size.x, true, true, true);
+  if (!alone()) draw_panels(size.x, true, false, false);
   else if (shows("layers") || shows("mrope") || shows("extension")) {
     draw_panels(size.x, shows("layers"), shows("mrope"), shows("extension"));
     return;
@@ -882,6 +858,8 @@ void ModelView::draw_figure(ImVec2 size) {
   wo.y_title = "positions per turn (log)";
   wo.log_y = true;
   if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, plot_h), wl, wo);
+  // Below the plots (a plot stays in the first screen): M-RoPE's split and the context extension.
+  if (!alone()) draw_panels(size.x, false, true, true);
 }
 
 }  // namespace
