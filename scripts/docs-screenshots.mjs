@@ -4,10 +4,13 @@
 // layout handles, written to docs/sizes/<size>-<name>.png (dark theme; a few views also in the light theme,
 // <size>-<name>-light.png): a desktop window (1280x800), a blog column (720x480), a small embed (400x300,
 // embed=1) and a phone (390x844, touch, deviceScaleFactor 3).
+// The Model view's layer strip for the models of MODEL_SHOTS (a preset, or a config pasted on the canvas) at the
+// four sizes in both themes: docs/sizes/<size>-model-<name>[-light].png. POSENC_MODEL_SHOTS=only: only those.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
+import { llama4, qwen2vl, pasteConfig } from '../tests/e2e/model-configs.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The views come from the app itself (window.posenc.views(), i.e. App::view_ids()); these are the
@@ -30,7 +33,8 @@ try {
   await waitReady(first.page);
   // POSENC_VIEWS=a,b: only these views (to add one view's pictures without redrawing the others).
   const only = process.env.POSENC_VIEWS ? process.env.POSENC_VIEWS.split(',') : null;
-  const views = (await first.page.evaluate(() => window.posenc.views())).filter((v) => !only || only.includes(v));
+  const modelsOnly = process.env.POSENC_MODEL_SHOTS === 'only';
+  const views = (await first.page.evaluate(() => window.posenc.views())).filter((v) => !modelsOnly && (!only || only.includes(v)));
   await first.context.close();
   for (const name of views) {
     const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=dark`;
@@ -58,8 +62,18 @@ try {
     for (const name of views) shots.push({ size, name, theme: 'dark' });
     for (const name of LIGHT) shots.push({ size, name, theme: 'light' });
   }
-  for (const { size, name, theme } of shots) {
-    const query = `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=${theme}${size.extra}`;
+  const MODEL_SHOTS = [
+    { name: 'llama4-scout', paste: llama4 },
+    { name: 'qwen2-vl', paste: qwen2vl, state: 'mrope_positions=image' },
+    { name: 'gpt-oss-20b', query: 'model=gpt-oss-20b' },
+    { name: 'qwen3.6-35b-a3b', query: 'model=qwen3.6-35b-a3b' },
+  ];
+  for (const size of SIZES)
+    for (const shot of MODEL_SHOTS) for (const theme of ['dark', 'light']) shots.push({ size, name: `model-${shot.name}`, theme, shot });
+  for (const { size, name, theme, shot } of shots) {
+    // A small embed shows one figure: the strip.
+    const query = shot ? `view=${shot.paste ? 'model' : 'model&' + shot.query}&theme=${theme}${size.extra}${size.extra ? '&figure=layers' : ''}`
+      : `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=${theme}${size.extra}`;
     const context = await browser.newContext({
       viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.phone ? 3 : 1,
       isMobile: !!size.phone, hasTouch: !!size.phone,
@@ -70,6 +84,13 @@ try {
     await page.goto(`${server.url}/?${query}`);
     await waitReady(page);
     await waitFrames(page, 3);
+    if (shot?.paste) await pasteConfig(page, shot.paste);
+    // A pasted model starts a fresh Model view: its state (and a small embed's figure) is set after it.
+    const after = [shot?.state, shot?.paste && size.extra ? 'figure=layers' : ''].filter(Boolean).join('&');
+    if (after) {
+      await page.evaluate((q) => window.posenc.setState(Object.fromEntries(new URLSearchParams(q))), after);
+      await waitFrames(page, 3);
+    }
     await page.mouse.move(0, 0);
     await waitFrames(page, 2);
     const file = path.join(repo, 'docs', 'sizes', `${size.name}-${name}${theme === 'light' ? '-light' : ''}.png`);

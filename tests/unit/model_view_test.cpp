@@ -71,18 +71,33 @@ void expect_matches(const json& exported, const json& model) {
 
 }  // namespace
 
+namespace {
+// The notices a preset's Model view gives: one per key the model op lists under unread_keys, named by it.
+std::vector<std::string> unread_of(const char* id) {
+  std::vector<std::string> out;
+  const json response = model_op(preset_json(id));
+  for (const json& k : response["unread_keys"]) out.push_back(k.get<std::string>());
+  return out;
+}
+std::vector<std::string> notice_keys(App& app) {
+  std::vector<std::string> out;
+  for (const auto& n : app.notice_list()) out.push_back(n.key);
+  return out;
+}
+}  // namespace
+
 TEST(ModelView, PresetExportMatchesModelOp) {
   for (const char* id : {"llama-3.1-8b", "qwen2.5-7b-yarn", "phi-3-mini-128k", "gemma-3-1b", "deepseek-v3", "gpt-neox-20b",
                          "gpt-j-6b", "bloom", "t5-base", "llama-2-7b"}) {
     SCOPED_TRACE(id);
     App app;
     app.load_state_query(std::string("view=model&model=") + id);
-    EXPECT_EQ(app.notices(), "");
+    EXPECT_EQ(notice_keys(app), unread_of(id));
     expect_matches(export_of(app), model_op(preset_json(id)));
     // The saved state (model plus every positional key) loads back to the same numbers.
     App again;
     again.load_state_query(app.state_query());
-    EXPECT_EQ(again.notices(), "");
+    EXPECT_EQ(notice_keys(again), unread_of(id));
     EXPECT_EQ(again.state_query(), app.state_query());
     EXPECT_EQ(posenc::app::export_json(again.export_data()), posenc::app::export_json(app.export_data()));
   }
@@ -171,7 +186,7 @@ TEST(ModelView, SwitchingModelsGivesTheFreshState) {
     App fresh;
     fresh.load_state_query(std::string("view=model&model=") + id);
     EXPECT_EQ(app.state_query(), fresh.state_query());
-    EXPECT_EQ(app.notices(), "");
+    EXPECT_EQ(notice_keys(app), unread_of(id));
     EXPECT_EQ(posenc::app::export_json(app.export_data()), posenc::app::export_json(fresh.export_data()));
   }
   // BLOOM after Llama: ALiBi with BLOOM's 112 heads, not Llama's 32 and rope keys.
@@ -212,7 +227,7 @@ TEST(ModelView, FailedLoadKeepsThePreviousModelAndSaysWhy) {
     EXPECT_EQ(app.notice_list().size(), 1u);
     // Any change of state ends it.
     app.load_state_query("view=model&model=gpt2");
-    EXPECT_EQ(app.notices(), "");
+    EXPECT_EQ(notice_keys(app), unread_of("gpt2"));
   }
 }
 
@@ -280,5 +295,54 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   }
   EXPECT_EQ(long_interpolated, expected[1]);
   EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
+}
+#endif
+
+#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
+// The layer strip's data, the context-extension panel and the unread keys, in-process. The extension
+// numbers are core/analysis/context_extension's for the model's own RoPE (Llama-3.1-8B: rotary 128, theta
+// 5e5, original 8192; the literals are tests/data/context_extension_reference.py's, as in
+// context_extension_test.cpp), so the view uses the trained length L = original_max_position_embeddings.
+TEST(ModelView, LayerStripExtensionAndUnreadKeys) {
+  App llama;
+  llama.load_state_query("view=model&model=llama-3.1-8b&target_len=131072");
+  EXPECT_EQ(llama.notices(), "");
+  EXPECT_TRUE(llama.notice_list().empty());
+  const json ex = export_of(llama);
+  const json& ext = table(ex, "context extension to 131072 from 8192");
+  // rows: none, linear, dynamic, yarn, llama3, longrope
+  const int want[5][6] = {
+      {35, 0, 29, 64, 0, 0}, {35, 29, 0, 0, 64, 0}, {35, 29, 0, 1, 0, 63}, {35, 29, 0, 19, 29, 16}, {35, 29, 0, 29, 29, 6}};
+  const char* cols[6] = {"full_turn", "interpolated", "extrapolated", "kept", "divided", "blended"};
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 6; ++c) EXPECT_EQ(cell(ext, r, cols[c]), want[r][c]) << r << " " << cols[c];
+  EXPECT_EQ(cell(ext, 3, "factor"), 16.0);
+  EXPECT_EQ(cell(ext, 3, "original_max_position_embeddings"), 8192.0);
+  EXPECT_EQ(cell(ext, 3, "max_position_embeddings"), 131072.0);
+  EXPECT_EQ(cell(ext, 2, "max_position_embeddings"), 8192.0);  // dynamic reads L there
+  EXPECT_EQ(cell(ext, 5, "counted"), 0.0);
+  // Every layer: Llama 3.1 has 32 full RoPE layers.
+  const json& layers = table(ex, "layers (");
+  ASSERT_EQ(layers["rows"].size(), 32u);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_EQ(cell(layers, i, "attention"), 0.0);
+    EXPECT_EQ(cell(layers, i, "rope"), 1.0);
+  }
+
+  // gpt-oss-20b: alternating sliding 128 / full layers with sinks; initial_context_length is not read.
+  App oss;
+  oss.load_state_query("view=model&model=gpt-oss-20b");
+  const auto notes = oss.notice_list();
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0].key, "initial_context_length");
+  const json oss_export = export_of(oss);
+  const json& ol = table(oss_export, "layers (");
+  for (size_t i = 0; i < ol["rows"].size(); ++i) {
+    EXPECT_EQ(cell(ol, int(i), "attention"), i % 2 == 0 ? 1.0 : 0.0) << i;
+    EXPECT_EQ(cell(ol, int(i), "window"), i % 2 == 0 ? 128.0 : 0.0) << i;
+    EXPECT_EQ(cell(ol, int(i), "sinks"), 1.0) << i;
+  }
+  const std::string words = json::parse(oss.describe())["formula"];
+  EXPECT_NE(words.find("sliding attention (window 128), RoPE, sinks"), std::string::npos) << words;
 }
 #endif

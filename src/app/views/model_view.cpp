@@ -3,7 +3,10 @@
 // dims, base, rope type, lengths, YaRN's two magnitude terms), the per-pair frequency ratio against
 // unscaled RoPE, the wavelengths against the original and target context with each pair classed,
 // per-layer-type panels (Gemma-3 local vs global), LongRoPE's short vs long factors, and for non-RoPE
-// models their scheme's numbers (ALiBi slopes, T5 / DeBERTa buckets, learned table).
+// models their scheme's numbers (ALiBi slopes, T5 / DeBERTa buckets, learned table). Every layer in a strip
+// (attention kind, window, RoPE or NoPE, sinks, query scale: model_layers.h), M-RoPE's split of the pairs
+// into t / h / w (model_mrope.h), what to set to extend the context to target_len (model_extension.h), and
+// the config keys posenc did not read (a notice each).
 //
 // State: `model` is a preset id or "custom"; the positional keys after it (base, rotary_dim, rope_type,
 // factor, lengths, ...) are always declared, and choosing a preset (or loading a config) fills them. While
@@ -25,6 +28,9 @@
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/views/model_extension.h"
+#include "app/views/model_layers.h"
+#include "app/views/model_mrope.h"
 #include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/text_split.h"
@@ -52,6 +58,7 @@ constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSiz
 constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
 constexpr auto kScalingNames = names_of<RopeScalingType>();
 constexpr auto kLayoutNames = names_of<RopeLayout>();
+constexpr auto kMropePositionNames = std::to_array<const char*>({"text", "image"});
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -129,19 +136,39 @@ class ModelView final : public View, public ModelSink {
     p.flag("bidirectional", bidirectional_, {.label = "T5 bidirectional"});
     p.integer("bucket_size", bucket_size_, 1, kMaxLength, {.label = "DeBERTa bucket_size", .format = "%d", .log = true});
     p.integer("max_position", max_position_, 1, kMaxLength, {.label = "DeBERTa max_position", .format = "%d", .log = true});
+    // What the view shows of the model (not part of the model: positional_text leaves them out).
+    p.integer("target_len", target_len_, 1, kMaxLength,
+              {.label = "Target length (context extension)",
+               .format = "target = %d",
+               .help = "the context length to extend to",
+               .log = true});
+    p.choice("mrope_positions", mrope_positions_, kMropePositionNames,
+             {.label = "M-RoPE positions", .help = "text: t = h = w (1-D RoPE); image: an example image grid"});
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
   // RoPE: the wavelengths against the trained and target lengths (main), the frequency ratio; ALiBi: slopes.
   std::vector<std::string> figures() const override {
-    if (model_pos_.position == PositionKind::Rope) return {"wavelength", "ratio"};
+    if (model_pos_.position == PositionKind::Rope) {
+      std::vector<std::string> f{"wavelength", "ratio"};
+      if (!model_pos_.per_layer.empty()) f.push_back("layers");
+      if (mrope_) f.push_back("mrope");
+      f.push_back("extension");
+      return f;
+    }
     if (model_pos_.position == PositionKind::Alibi) return {"slopes"};
     return {"card"};
   }
+  float stacked_height(float width) const override;
   std::string formula_words() const override {
-    if (model_pos_.position == PositionKind::Rope)
-      return "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
-             "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.";
+    if (model_pos_.position == PositionKind::Rope) {
+      std::string out =
+          "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
+          "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.";
+      if (!failed() && !model_pos_.per_layer.empty()) out += " " + layer_strip_text(model_pos_.per_layer);
+      if (!failed() && mrope_) out += " M-RoPE " + mrope_split_text(*model_pos_.rope, *mrope_) + ".";
+      return out;
+    }
     if (model_pos_.position == PositionKind::Alibi)
       return "This model adds minus a head's slope times the distance to every score (ALiBi).";
     return std::string("This model's positional scheme: ") + position_kind_name(model_pos_.position) + ".";
@@ -159,6 +186,8 @@ class ModelView final : public View, public ModelSink {
                                " that " + pair_behaviour_phrase(PairBehaviour(b)),
                            double(c.count[b])});
       out.push_back({"attention scaling (cos/sin)", p.rope.frequencies.attention_scaling});
+      // The 3-6 numbers stay the card's: the layers and the M-RoPE split are said in formula_words, the
+      // context extension is in the export.
     } else if (model_pos_.position == PositionKind::Alibi && !model_pos_.alibi_slopes.empty()) {
       out.push_back({"heads", double(model_pos_.alibi_slopes.size())});
       out.push_back({"first slope", model_pos_.alibi_slopes.front()});
@@ -183,6 +212,10 @@ class ModelView final : public View, public ModelSink {
   }
   void notes(Notices& out) const override {
     if (load_error_ && load_error_state_ == model_ + "|" + positional_text()) out.push_back(*load_error_);
+    // Never silently misread: each positional key of the config that posenc does not read is named.
+    if (!failed())
+      for (const std::string& k : model_pos_.unread_keys)
+        out.push_back({k, "config key " + k + " is not read by posenc: what it changes is not shown."});
   }
   const char* sink_view_id() const override { return id(); }
   std::string sink_query() const override {
@@ -224,11 +257,12 @@ class ModelView final : public View, public ModelSink {
     std::string out;
     const ParamList list = param_list();  // alive through the loop
     for (const Param& p : list.items())
-      if (p.key != "model") out += p.key + '=' + p.text() + '&';
+      if (p.key != "model" && p.key != "target_len" && p.key != "mrope_positions") out += p.key + '=' + p.text() + '&';
     return out;
   }
   ModelPosition from_keys() const;
   void draw_card(const RopePanel& r) const;
+  void draw_panels(float width, bool layers, bool mrope, bool extension);
 
   // Parameters.
   std::string model_ = kDefaultModel;
@@ -244,6 +278,8 @@ class ModelView final : public View, public ModelSink {
   int num_buckets_ = kDefaultBuckets, max_distance_ = kDefaultMaxDistance;
   bool bidirectional_ = true;
   int bucket_size_ = kDefaultBucketSize, max_position_ = kDefaultMaxPosition;
+  int target_len_ = 2 * 4096;
+  int mrope_positions_ = 0;  // kMropePositionNames
 
   // What the keys were filled from (preset or loaded config), and the keys' text right after filling.
   std::optional<ModelPosition> source_;
@@ -255,6 +291,8 @@ class ModelView final : public View, public ModelSink {
   ModelPosition model_pos_;
   bool exact_ = false;  // computed from the source itself
   std::vector<RopePanel> panels_;
+  std::optional<MropeExample> mrope_;        // M-RoPE models
+  std::optional<ExtensionPanel> extension_;  // RoPE models
 };
 
 void ModelView::fill_from(const ModelPosition& m) {
@@ -271,6 +309,7 @@ void ModelView::fill_from(const ModelPosition& m) {
                           : m.rope                            ? r.max_position_embeddings
                                                               : 4096;
   max_ = int(std::clamp<int64_t>(max_len, 1, kMaxLength));
+  target_len_ = int(std::min<int64_t>(2 * int64_t(max_), kMaxLength));
   orig_ = int(std::clamp<int64_t>(m.rope ? r.original_max_position_embeddings : max_, 1, kMaxLength));
   // Every scaling's values (not only its type's, as RopeExtraKeys::fill), unclamped: the card shows them.
   extra_.beta_fast = r.scaling.beta_fast;
@@ -341,6 +380,22 @@ ModelPosition ModelView::from_keys() const {
     case PositionKind::Learned: m.learned_max_position_embeddings = max_; break;
     case PositionKind::None: break;
   }
+  // What the keys do not hold comes from the model they were filled from: its layers (kinds do not depend
+  // on the keys), its M-RoPE split while it still fits the rotary dims, and the keys it left unread.
+  if (source_) {
+    if (m.position == PositionKind::Rope && source_->position == PositionKind::Rope) {
+      m.num_hidden_layers = source_->num_hidden_layers;
+      m.per_layer = source_->per_layer;
+      if (source_->rope) {
+        const auto& sec = source_->rope->mrope_section;
+        if (sec.size() == 3 && sec[0] + sec[1] + sec[2] == rotary_dim_ / 2) {
+          m.rope->mrope_section = sec;
+          m.rope->mrope_interleaved = source_->rope->mrope_interleaved;
+        }
+      }
+    }
+    m.unread_keys = source_->unread_keys;
+  }
   return m;
 }
 
@@ -392,10 +447,55 @@ void ModelView::recompute() {
     }
     panels_.push_back(std::move(p));
   };
+  mrope_.reset();
+  extension_.reset();
   if (model_pos_.position == PositionKind::Rope) {
     if (model_pos_.layers.empty()) add_panel("rope", *model_pos_.rope);
     for (const auto& [name, r] : model_pos_.layers) add_panel("layers." + name, r);
+    const ModelRope& r = *model_pos_.rope;
+    if (!r.mrope_section.empty()) mrope_ = mrope_example(r, mrope_positions_ == 1);
+    try {
+      extension_ = extension_panel(r, target_len_);
+    } catch (const InvalidArgument& e) { throw CannotCompute{"target_len", e.what()}; }
   }
+}
+
+float ModelView::stacked_height(float width) const {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float plot = std::max(220.0f, std::min(width * 0.8f, 520.0f));
+  if (alone()) return plot;
+  float h = 2 * plot + 8 * line;  // the card and the two plots
+  if (model_pos_.position != PositionKind::Rope) return std::max(h, View::stacked_height(width));
+  h += layer_strip_height(model_pos_.per_layer, width);
+  if (mrope_) h += 5 * line + 18.0f + plot;
+  if (extension_) h += (2 + 2 * 7) * line;  // the lines wrap to about two rows on a phone
+  return h;
+}
+
+void ModelView::draw_panels(float width, bool layers, bool mrope, bool extension) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  if (layers && !model_pos_.per_layer.empty()) {
+    if (!alone()) ImGui::TextUnformatted("Layers (hover a cell):");
+    draw_layer_strip(model_pos_.per_layer, width);
+  }
+  if (layers && !alone() && !model_pos_.unread_keys.empty()) {
+    std::string keys;
+    for (const std::string& k : model_pos_.unread_keys) keys += (keys.empty() ? "" : ", ") + k;
+    ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
+    ImGui::TextWrapped("Not read by posenc (their effect is not shown): %s", keys.c_str());
+    ImGui::PopStyleColor();
+    probe_last_item("text.model.unread");
+  }
+  if (mrope && mrope_) {
+    if (!alone()) ImGui::Separator();
+    draw_mrope_panel(*model_pos_.rope, *mrope_, width,
+                     alone() ? std::max(150.0f, ImGui::GetContentRegionAvail().y - 4 * line) : std::max(200.0f, width * 0.3f));
+  }
+  if (extension && extension_) {
+    if (!alone()) ImGui::Separator();
+    draw_extension_panel(*extension_);
+  }
+  if (!alone()) ImGui::Separator();
 }
 
 void ModelView::export_data(std::vector<ExportTable>& tables) const {
@@ -439,6 +539,53 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
       pairs.rows.push_back(std::move(row));
     }
     tables.push_back(std::move(pairs));
+  }
+  if (!m.per_layer.empty()) {
+    ExportTable t{
+        "layers (attention: 0 full, 1 sliding, 2 chunked, 3 linear; query_scale: 0 none, 1 llama4_temperature, "
+        "2 llama4_scaling_beta)",
+        "layer",
+        "",
+        {"layer", "attention", "window", "rope", "sinks", "query_scale"},
+        {}};
+    for (size_t i = 0; i < m.per_layer.size(); ++i) {
+      const LayerSpec& l = m.per_layer[i];
+      t.rows.push_back({double(i), double(int(l.attention)), double(l.window), l.rope ? 1.0 : 0.0, l.sinks ? 1.0 : 0.0,
+                        double(int(l.query_scale.rule))});
+    }
+    tables.push_back(std::move(t));
+  }
+  if (mrope_) {
+    ExportTable t{"mrope: axis per pair (0 t, 1 h, 2 w)", "pair k", "", {"pair", "axis"}, {}};
+    for (size_t k = 0; k < mrope_->axes.size(); ++k) t.rows.push_back({double(k), double(mrope_->axes[k])});
+    tables.push_back(std::move(t));
+    ExportTable pos{std::string("mrope: example positions (") + (mrope_->image ? "image" : "text") + ")",
+                    "token",
+                    "",
+                    {"token", "t", "h", "w"},
+                    {}};
+    for (size_t i = 0; i < mrope_->rows[0].size(); ++i)
+      pos.rows.push_back({double(i), double(mrope_->rows[0][i]), double(mrope_->rows[1][i]), double(mrope_->rows[2][i])});
+    tables.push_back(std::move(pos));
+  }
+  if (extension_) {
+    const ExtensionPanel& e = *extension_;
+    ExportTable t{"context extension to " + std::to_string(e.target) + " from " + std::to_string(e.trained) +
+                      " (method: 0 none, 1 linear, 2 dynamic, 4 yarn, 5 llama3, 6 longrope; counted 0 = factors unknown)",
+                  "method",
+                  "",
+                  {"method", "factor", "original_max_position_embeddings", "max_position_embeddings", "counted", "full_turn",
+                   "interpolated", "extrapolated", "kept", "divided", "blended", "attention_scaling"},
+                  {}};
+    for (const ExtensionRecipe& r : e.recipes) {
+      const bool c = r.counted;
+      t.rows.push_back({double(int(r.scaling.type)), r.scaling.type == RopeScalingType::None ? 1.0 : r.scaling.factor,
+                        r.sets_original ? double(r.scaling.original_max_position_embeddings) : NAN,
+                        double(r.max_position_embeddings), c ? 1.0 : 0.0, c ? double(r.full_turn) : NAN,
+                        c ? double(r.interpolated) : NAN, c ? double(r.extrapolated) : NAN, c ? double(r.kept) : NAN,
+                        c ? double(r.divided) : NAN, c ? double(r.blended) : NAN, c ? r.attention_scaling : NAN});
+    }
+    tables.push_back(std::move(t));
   }
   switch (m.position) {
     case PositionKind::Alibi: {
@@ -496,6 +643,8 @@ void ModelView::controls(Controls& c) {
         for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
       if (RopeScalingType(rope_type_) == RopeScalingType::Longrope)
         for (const char* k : {"attention_factor", "short_factor", "long_factor"}) c.draw(k);
+      c.draw("target_len");
+      if (mrope_) c.draw("mrope_positions");
       break;
     case PositionKind::T5:
       for (const char* k : {"num_buckets", "max_distance", "bidirectional"}) c.draw(k);
@@ -598,9 +747,14 @@ void ModelView::draw_figure(ImVec2 size) {
       draw_card(p);
       ImGui::Unindent();
     }
+  if (!alone()) draw_panels(size.x, true, false, false);
+  else if (shows("layers") || shows("mrope") || shows("extension")) {
+    draw_panels(size.x, shows("layers"), shows("mrope"), shows("extension"));
+    return;
+  }
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float plot_h =
-      alone() ? ImGui::GetContentRegionAvail().y : std::max(150.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
+      alone() ? ImGui::GetContentRegionAvail().y : std::max(220.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
 
   std::vector<Series> ratio;
   int color = 1;
@@ -690,6 +844,8 @@ void ModelView::draw_figure(ImVec2 size) {
   wo.y_title = "positions per turn (log)";
   wo.log_y = true;
   if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, plot_h), wl, wo);
+  // Below the plots (a plot stays in the first screen): M-RoPE's split and the context extension.
+  if (!alone()) draw_panels(size.x, false, true, true);
 }
 
 }  // namespace
