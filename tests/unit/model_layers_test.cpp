@@ -495,6 +495,22 @@ TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
   EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.window_size"}));
 }
 
+// A top-level copy of a text_config key is that key when the values are equal; when they differ, the copy
+// posenc (like transformers' get_text_config) did not use is named.
+TEST(PerLayer, TopLevelCopiesOfTextConfigKeysAreNamedOnlyWhenTheyDiffer) {
+  const json text = {{"model_type", "qwen2"},         {"num_attention_heads", 28},   {"hidden_size", 3584},
+                     {"num_hidden_layers", 4},        {"rope_theta", 1000000.0},     {"max_position_embeddings", 32768},
+                     {"rope_scaling", {{"rope_type", "default"}, {"mrope_section", {16, 24, 24}}}}};
+  json same = text;
+  same["model_type"] = "qwen2_5_vl";
+  same["text_config"] = text;
+  EXPECT_TRUE(read(same).unread_keys.empty());
+  json differ = same;
+  differ["rope_theta"] = 10000.0;
+  differ["rope_scaling"]["mrope_section"] = {16, 16, 32};
+  EXPECT_EQ(read(differ).unread_keys, (std::vector<std::string>{"rope_theta", "rope_scaling.mrope_section"}));
+}
+
 TEST(PerLayer, UnknownRopeTypeStaysAnErrorAndUnknownPositionalKeysAreNamed) {
   const json base = {{"model_type", "llama"},
                      {"num_attention_heads", 4},
@@ -723,6 +739,9 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   EXPECT_EQ(vl.per_layer.size(), 28u);
   EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "text_config.rope_scaling.type"), 0);
   EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "vision_config.window_size"), 1);
+  // Its top-level copies of the text_config keys (rope_theta, rope_scaling, sliding_window, ...: the file
+  // transformers re-saves keeps both, Qwen2_5_VLConfig reads text_config) equal the read ones: read, not named.
+  EXPECT_EQ(vl.unread_keys, (std::vector<std::string>{"vision_config.window_size"}));
   // Qwen3 (8B architecture): 36 full RoPE layers (use_sliding_window false), everything read.
   const ModelPosition q3 = read_hf_config(model_io::preset_config("qwen3-8b"));
   EXPECT_EQ(q3.per_layer.size(), 36u);

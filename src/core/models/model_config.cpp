@@ -639,6 +639,57 @@ void collect_unread(const ConfigValue& v, const std::string& prefix, bool all_po
     if ((all_positional || is_positional_key(k)) && !seen.count(path) && !child.is_null()) out.push_back(path);
   }
 }
+
+// Equal JSON values (numbers by value, objects whatever their key order).
+bool same_value(const ConfigValue& a, const ConfigValue& b) {
+  if (a.is_number() && b.is_number()) return a.as_double() == b.as_double();
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ConfigValue::Kind::Null: return true;
+    case ConfigValue::Kind::Bool: return a.as_bool() == b.as_bool();
+    case ConfigValue::Kind::String: return a.as_string() == b.as_string();
+    case ConfigValue::Kind::Array: {
+      const auto &x = a.as_array(), &y = b.as_array();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i)
+        if (!same_value(x[i], y[i])) return false;
+      return true;
+    }
+    case ConfigValue::Kind::Object: {
+      if (a.as_object().size() != b.as_object().size()) return false;
+      for (const auto& [k, v] : a.as_object()) {
+        const ConfigValue* w = b.find(k);
+        if (!w || !same_value(v, *w)) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+const ConfigValue* at_path(const ConfigValue& root, const std::string& path) {
+  const ConfigValue* v = &root;
+  size_t start = 0;
+  while (v && start <= path.size()) {
+    const size_t dot = path.find('.', start);
+    v = v->find(std::string_view(path).substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return v;
+}
+
+// A multimodal wrapper (Qwen2-VL, Qwen2.5-VL) repeats the language model's keys at the top level beside
+// text_config, which transformers reads. A top-level copy whose value equals a text_config key posenc read
+// is that key, read; one that differs stays named (posenc, like transformers, used text_config's).
+void drop_text_config_copies(const ConfigValue& root, const std::set<std::string>& seen, std::vector<std::string>& unread) {
+  if (!root.find("text_config")) return;
+  std::erase_if(unread, [&](const std::string& p) {
+    if (p.starts_with("text_config.") || !seen.count("text_config." + p)) return false;
+    const ConfigValue *top = at_path(root, p), *inner = at_path(root, "text_config." + p);
+    return top && inner && same_value(*top, *inner);
+  });
+}
 }  // namespace
 
 const char* layer_attention_name(LayerAttention a) {
@@ -881,6 +932,7 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
   std::set<std::string> seen;
   ModelPosition out = read_hf_position(config, seq_len, seen);
   collect_unread(config, "", false, seen, out.unread_keys);
+  drop_text_config_copies(config, seen, out.unread_keys);
   return out;
 }
 
