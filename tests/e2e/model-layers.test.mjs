@@ -88,6 +88,9 @@ test('Qwen2-VL pasted: 28 full RoPE layers (sliding window off), M-RoPE 16/24/24
   // The split: pairs 0-15 t, 16-39 h, 40-63 w (Qwen2-VL apply_multimodal_rotary_pos_emb).
   const axes = column(table(exported, 'mrope: axis per pair'), 'axis');
   assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+  // The M-RoPE panel sits below the plots: shown alone (figure=mrope) to reach its probes.
+  await page.evaluate(() => window.posenc.setState({ figure: 'mrope' }));
+  await waitFrames(page, 2);
   await itemRect(page, 'mrope.bar');
   assert.match(await page.evaluate(() => window.posenc.description()), /contiguous: pairs 0-15 t, 16-39 h, 40-63 w/);
   // Text positions: t = h = w for every token (M-RoPE is 1-D RoPE).
