@@ -35,6 +35,13 @@ if(POSENC_BUILD_APP)
   # The RoPE tensor check (core/analysis/rope_check.cpp) runs once per check the user asks for, not per
   # cell or frame: for size too.
   set_source_files_properties(${PROJECT_SOURCE_DIR}/src/core/analysis/rope_check.cpp PROPERTIES COMPILE_OPTIONS -Oz)
+  # The double-precision formulas (encodings, analyses, the exact attention behind hover and export) run
+  # once per state change over O(n) or O(n d) values, or for one cell: for size too. The per-cell float
+  # paths (core/kernels, score_kernels.cpp, layer_mask.cpp) keep -O3.
+  file(GLOB _posenc_formula_sources ${PROJECT_SOURCE_DIR}/src/core/encodings/*.cpp ${PROJECT_SOURCE_DIR}/src/core/analysis/*.cpp)
+  list(APPEND _posenc_formula_sources ${PROJECT_SOURCE_DIR}/src/core/attention/attention.cpp
+       ${PROJECT_SOURCE_DIR}/src/core/attention/absolute_attention.cpp)
+  set_source_files_properties(${_posenc_formula_sources} PROPERTIES COMPILE_OPTIONS -Oz)
   # The model readers (config.json fields, GGUF headers) run once per load: for size too.
   file(GLOB _posenc_model_sources ${PROJECT_SOURCE_DIR}/src/core/models/*.cpp)
   set_source_files_properties(${_posenc_model_sources} PROPERTIES COMPILE_OPTIONS -Oz)
@@ -51,13 +58,15 @@ if(POSENC_BUILD_APP)
     RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
   # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.
   file(WRITE ${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt "$autoResumeAudioContext\n$dynCall\n")
-  # The link's wasm-opt pass for size (-Oz): LLVM has already compiled the kernels at -O3 per file; the
-  # link-time pass mostly shrinks what is not hot (measured: posenc.wasm 633 -> 604 KB gzip).
+  # The link's wasm-opt pass for size (-Os): LLVM has already compiled the kernels at -O3 per file; the
+  # link-time pass mostly shrinks what is not hot. Not -Oz: at shrink level 2 emcc links musl's
+  # pow_small / log_small, whose results differ from glibc's by an ulp (ALiBi slopes, inv_freq would no
+  # longer equal the native numbers).
   # ImGui's built-in font is never used (web_no_default_font.cpp).
   target_link_options(posenc-web PRIVATE -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig)
-  target_link_options(posenc-web PRIVATE -Oz
+  target_link_options(posenc-web PRIVATE -Os
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216
-    -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT
+    -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT -sTEXTDECODER=2
     # smaller than dlmalloc; the app allocates few, large blocks. No per-call GL error tracking.
     -sMALLOC=emmalloc -sGL_TRACK_ERRORS=0 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString

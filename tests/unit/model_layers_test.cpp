@@ -508,7 +508,7 @@ TEST(PerLayer, TopLevelCopiesOfTextConfigKeysAreNamedOnlyWhenTheyDiffer) {
   json differ = same;
   differ["rope_theta"] = 10000.0;
   differ["rope_scaling"]["mrope_section"] = {16, 16, 32};
-  EXPECT_EQ(read(differ).unread_keys, (std::vector<std::string>{"rope_theta", "rope_scaling.mrope_section"}));
+  EXPECT_EQ(read(differ).unread_keys, (std::vector<std::string>{"rope_scaling.mrope_section", "rope_theta"}));
 }
 
 TEST(PerLayer, UnknownRopeTypeStaysAnErrorAndUnknownPositionalKeysAreNamed) {
@@ -739,9 +739,11 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   EXPECT_EQ(vl.per_layer.size(), 28u);
   EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "text_config.rope_scaling.type"), 0);
   EXPECT_EQ(std::count(vl.unread_keys.begin(), vl.unread_keys.end(), "vision_config.window_size"), 1);
-  // Its top-level copies of the text_config keys (rope_theta, rope_scaling, sliding_window, ...: the file
-  // transformers re-saves keeps both, Qwen2_5_VLConfig reads text_config) equal the read ones: read, not named.
-  EXPECT_EQ(vl.unread_keys, (std::vector<std::string>{"vision_config.window_size"}));
+  // Its top-level copies of the text_config keys (rope_theta, rope_scaling, max_position_embeddings, ...: the
+  // file transformers re-saves keeps both, Qwen2_5_VLConfig reads text_config) equal the read ones: read, not
+  // named. The top-level sliding_window (32768) differs from text_config's (null, with use_sliding_window
+  // false): named.
+  EXPECT_EQ(vl.unread_keys, (std::vector<std::string>{"sliding_window", "vision_config.window_size"}));
   // Qwen3 (8B architecture): 36 full RoPE layers (use_sliding_window false), everything read.
   const ModelPosition q3 = read_hf_config(model_io::preset_config("qwen3-8b"));
   EXPECT_EQ(q3.per_layer.size(), 36u);
