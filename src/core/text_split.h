@@ -26,7 +26,7 @@ inline std::vector<std::string> split_list(const std::string& text, char sep) {
 }
 
 // The words between runs of whitespace (std::isspace), as repeated `stream >> word` yields them.
-inline std::vector<std::string> split_words(const std::string& text) {
+inline std::vector<std::string> split_whitespace(const std::string& text) {
   std::vector<std::string> words;
   size_t i = 0;
   while (i < text.size()) {

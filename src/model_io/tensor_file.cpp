@@ -309,7 +309,7 @@ TensorData parse_tensor_text(const std::string& text, const std::string& field) 
     const auto b = line.find_first_not_of(' ');
     if (b == std::string::npos || line[b] == '#') continue;
     int64_t n = 0;
-    for (const std::string& tok : split_words(line)) {
+    for (const std::string& tok : split_whitespace(line)) {
       char* end = nullptr;
       const double v = std::strtod(tok.c_str(), &end);
       if (end == tok.c_str() || *end != '\0')

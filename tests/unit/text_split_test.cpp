@@ -1,4 +1,4 @@
-// split_list / split_words give exactly what std::getline and `stream >> word` give (they replace them
+// split_list / split_whitespace give exactly what std::getline and `stream >> word` give (they replace them
 // where iostreams would weigh on the web build).
 #include "core/text_split.h"
 
@@ -35,7 +35,7 @@ TEST(TextSplit, ListMatchesGetline) {
 
 TEST(TextSplit, WordsMatchStreamExtraction) {
   for (const std::string text : {"", " ", "a", "  a  b ", "1 2\t3\v4\f5\r6", "x\n y", "   1e-3   -2  "})
-    EXPECT_EQ(posenc::split_words(text), by_extraction(text)) << '"' << text << '"';
+    EXPECT_EQ(posenc::split_whitespace(text), by_extraction(text)) << '"' << text << '"';
 }
 
 }  // namespace
