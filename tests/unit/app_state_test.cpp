@@ -14,38 +14,13 @@
 #include "app/state_params.h"
 #include "app/url_state.h"
 #include "app/views/views.h"
+#include "app_test_util.h"
 
 using posenc::app::App;
+using posenc::test::ImGuiFrames;
+using posenc::test::state_value;
 
 namespace {
-
-std::string state_value(const App& app, const std::string& key) {
-  const auto s = posenc::app::parse_query(app.state_query());
-  const auto it = s.find(key);
-  return it == s.end() ? std::string("<absent>") : it->second;
-}
-
-// An ImGui context with its font atlas built: enough for App::frame without a GL context, for views that
-// draw with ImGui's draw lists alone (the frequencies view: plots, no heatmap textures).
-class ImGuiFrames {
- public:
-  ImGuiFrames() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 800);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~ImGuiFrames() { ImGui::DestroyContext(); }
-  void frame(App& app) {
-    ImGui::NewFrame();
-    app.frame();
-    ImGui::Render();
-  }
-};
 
 TEST(AppState, EachAppRecordsItsOwnProbes) {
   ImGuiFrames imgui;

@@ -18,6 +18,7 @@
 #include "cli/eval.h"
 #include "model_io/presets.h"
 #include "model_test_util.h"
+#include "app_test_util.h"
 
 using nlohmann::json;
 using posenc::app::App;
@@ -25,15 +26,10 @@ using posenc::test::cell;
 using posenc::test::export_of;
 using posenc::test::model_op;
 using posenc::test::preset_json;
+using posenc::test::state_value;
 using posenc::test::table;
 
 namespace {
-
-std::string state_value(App& app, const std::string& key) {
-  const auto s = posenc::app::parse_query(app.state_query());
-  const auto it = s.find(key);
-  return it == s.end() ? std::string("<absent>") : it->second;
-}
 
 std::vector<std::string> notice_keys(App& app) {
   std::vector<std::string> keys;

@@ -14,11 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app.h"
+#include "app_test_util.h"
 
 namespace {
 
 using posenc::app::App;
 using posenc::app::ParamList;
+using posenc::test::ImGuiFrames;
 
 constexpr std::array<const char*, 3> kNames = {"a", "b", "c"};
 constexpr std::array<const char*, 3> kLabels = {"Alpha", "Beta", "Gamma"};
@@ -76,27 +78,6 @@ TEST(ParamForm, EveryKindWithItsRangeStepAndChoices) {
   const auto all = nlohmann::json::parse(posenc::app::param_form_json("toy", "Toy", list, {}, {}, true));
   for (const auto& e : all["params"]) EXPECT_EQ(e["shown"], true) << e["key"];
 }
-
-// ImGui with its font atlas: enough for App::frame of the frequencies view (draw lists, no textures).
-class ImGuiFrames {
- public:
-  ImGuiFrames() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 800);
-    io.DeltaTime = 1.0f / 60;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~ImGuiFrames() { ImGui::DestroyContext(); }
-  void frame(App& app) {
-    ImGui::NewFrame();
-    app.frame();
-    ImGui::Render();
-  }
-};
 
 TEST(ParamForm, ShownKeysAreTheSameWithTheControlsDrawnOrHidden) {
   ImGuiFrames imgui;

@@ -18,19 +18,15 @@
 #include "app/views/views.h"
 #include "cli/eval.h"
 #include "model_test_util.h"
+#include "app_test_util.h"
 
 using nlohmann::json;
 using posenc::app::App;
 using posenc::test::export_of;
+using posenc::test::state_value;
 using posenc::test::table;
 
 namespace {
-
-std::string state_value(App& app, const std::string& key) {
-  const auto s = posenc::app::parse_query(app.state_query());
-  const auto it = s.find(key);
-  return it == s.end() ? std::string("<absent>") : it->second;
-}
 
 // Matrix table cell (i, j): rows are [i, value at j = 0, 1, ...]; null for a masked cell.
 const json& at(const json& t, int i, int j) { return t["rows"][size_t(i)][size_t(j) + 1]; }
