@@ -56,7 +56,7 @@ try {
     { name: 'phone-390x844', width: 390, height: 844, extra: '', phone: true },
   ];
   fs.mkdirSync(path.join(repo, 'docs', 'sizes'), { recursive: true });
-  const LIGHT = ['waves', 'buckets', 'toy', 'check'].filter((v) => views.includes(v));
+  const LIGHT = views;
   const shots = [];
   for (const size of SIZES) {
     for (const name of views) shots.push({ size, name, theme: 'dark' });
@@ -68,11 +68,17 @@ try {
     { name: 'gpt-oss-20b', query: 'model=gpt-oss-20b' },
     { name: 'qwen3.6-35b-a3b', query: 'model=qwen3.6-35b-a3b' },
   ];
-  for (const size of SIZES)
+  // The scores view with a model layer: gpt-oss-20b layer 0, its sliding window of 128 and the sink column.
+  const LAYER_SHOT = { view: 'scores', state: 'model=gpt-oss-20b&layer=0&n=200' };
+  for (const size of SIZES) {
     for (const shot of MODEL_SHOTS) for (const theme of ['dark', 'light']) shots.push({ size, name: `model-${shot.name}`, theme, shot });
-  for (const { size, name, theme, shot } of shots) {
+    if (!modelsOnly && (!only || only.includes('scores-layer')))
+      for (const theme of ['dark', 'light']) shots.push({ size, name: 'scores-layer', theme, layer: LAYER_SHOT });
+  }
+  for (const { size, name, theme, shot, layer } of shots) {
     // A small embed shows one figure: the strip.
     const query = shot ? `view=${shot.paste ? 'model' : 'model&' + shot.query}&theme=${theme}${size.extra}${size.extra ? '&figure=layers' : ''}`
+      : layer ? `view=${layer.view}&${layer.state}&theme=${theme}${size.extra}`
       : `view=${name}${STATES[name] ? '&' + STATES[name] : ''}&theme=${theme}${size.extra}`;
     const context = await browser.newContext({
       viewport: { width: size.width, height: size.height }, deviceScaleFactor: size.phone ? 3 : 1,
