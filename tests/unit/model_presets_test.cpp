@@ -208,7 +208,7 @@ TEST(Presets2026, Ministral3) {
   EXPECT_TRUE(m.unread_keys.empty());
 }
 
-// Gemma 4 (no whole published file found: the key shape of the Hub config.json copies, e.g. seed429/12 and
+// Gemma 4 (the key shape of the Hub config.json copies, e.g. seed429/12 and
 // FINAL-Bench/Darwin-4B-David: head_dim 256, global_head_dim 512, full_attention proportional 0.25 at 1e6,
 // sliding_attention default at 1e4). huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502
 // models/gemma4/modeling_gemma4.py: Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim" for the
@@ -323,10 +323,159 @@ TEST(Presets2026, KimiK2AndDeepSeekV32RotateInterleavedPairs) {
   }
 }
 
+// Kimi-K2-Instruct (moonshotai/Kimi-K2-Instruct config.json: model_type kimi_k2, DeepseekV3ForCausalLM): read as
+// DeepSeek-V3 (Moonshot's remote code is DeepSeek-V3's modeling_deepseek.py; transformers'
+// models/deepseek_v3/modeling_deepseek_v3.py is the same): MLA with qk_rope_head_dim 64 rotating interleaved
+// pairs, head_dim 128 + 64 = 192; YaRN over 64 dims at base 50000, factor 32 (= max 131072 / original 4096),
+// beta_fast = beta_slow = 1: find_correction_range(1, 1, 64, 50000, 4096) = [floor 19.16, ceil 19.16] = [19, 20],
+// so pairs 0..19 keep 1 / 50000^(2i/64) and 20..31 are divided by 32; attention factor get_mscale(32, 1) /
+// get_mscale(32, 1) = 1; the softmax scale 192^-0.5 * get_mscale(32, mscale_all_dim 1)^2 (DeepseekV3Attention).
+TEST(Presets2026, KimiK2Instruct) {
+  const ModelPosition m = preset("kimi-k2");
+  EXPECT_EQ(m.model_type, "kimi_k2");
+  EXPECT_EQ(m.head_dim, 192);
+  EXPECT_EQ(m.num_attention_heads, 64);
+  ASSERT_EQ(m.per_layer.size(), 61u);
+  EXPECT_EQ(count_layers(m, LayerAttention::Full, true), 61);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.rotary_dim, 64);
+  EXPECT_EQ(r.layout, RopeLayout::Interleaved);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Yarn);
+  EXPECT_EQ(r.scaling.factor, 32.0);
+  EXPECT_EQ(r.base, 50000.0);
+  EXPECT_EQ(r.max_position_embeddings, 131072);
+  EXPECT_EQ(r.original_max_position_embeddings, 4096);
+  EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+  expect_rel(r.softmax_scale, 0.13086079996295008);
+  ASSERT_EQ(r.frequencies.inv_freq.size(), 32u);
+  for (int i = 0; i < 32; ++i) {
+    SCOPED_TRACE(i);
+    const double plain = 1.0 / std::pow(50000.0, 2.0 * i / 64);
+    expect_rel(r.frequencies.inv_freq[i], i < 20 ? plain : plain / 32);
+  }
+  expect_rel(r.frequencies.inv_freq[10], 0.0340072781554661);
+  expect_rel(r.frequencies.inv_freq[19], 0.0016217599081159522);
+  expect_rel(r.frequencies.inv_freq[20], 3.6140467735726306e-05);
+  expect_rel(r.frequencies.inv_freq[31], 8.764412911589875e-07);
+  EXPECT_TRUE(m.unread_keys.empty());
+}
+
+// DeepSeek-V3.2 (deepseek-ai/DeepSeek-V3.2 config.json, deepseek_v32): its MLA RoPE is V3's, key for key
+// (yarn factor 40, beta 32 / 1, original 4096, base 1e4, mscale = mscale_all_dim = 1), so every number equals the
+// deepseek-v3 preset's; the lightning indexer (index_head_dim 128, index_n_heads 64, index_topk 2048: each query
+// attends to its top 2048 keys, chosen by a scorer with its own non-interleaved RoPE) is not modelled: named.
+TEST(Presets2026, DeepSeekV32) {
+  const ModelPosition m = preset("deepseek-v3.2");
+  const ModelPosition v3 = preset("deepseek-v3");
+  EXPECT_EQ(m.model_type, "deepseek_v32");
+  EXPECT_EQ(m.head_dim, 192);
+  EXPECT_EQ(m.num_attention_heads, 128);
+  ASSERT_EQ(m.per_layer.size(), 61u);
+  EXPECT_EQ(count_layers(m, LayerAttention::Full, true), 61);
+  const ModelRope& r = *m.rope;
+  EXPECT_EQ(r.layout, RopeLayout::Interleaved);
+  EXPECT_EQ(r.rotary_dim, 64);
+  EXPECT_EQ(r.scaling.type, RopeScalingType::Yarn);
+  EXPECT_EQ(r.max_position_embeddings, 163840);
+  EXPECT_EQ(r.original_max_position_embeddings, 4096);
+  EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+  expect_rel(r.softmax_scale, 0.1352337788608801);
+  expect_rel(r.frequencies.inv_freq[10], 0.056234132519034905);
+  expect_rel(r.frequencies.inv_freq[20], 0.0007905694150420945);
+  EXPECT_EQ(r.frequencies.inv_freq, v3.rope->frequencies.inv_freq);
+  EXPECT_EQ(r.softmax_scale, v3.rope->softmax_scale);
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_head_dim", "index_n_heads", "index_topk"}));
+}
+
+// Gemma-4-31B-it (a transformers 5.7.0 print of google/gemma-4-31B-it's config): 60 layers, every 6th full
+// attention, the others sliding 1024 (layer_types); full layers: proportional RoPE over global_head_dim 512 at 1e6,
+// int(0.25 * 512 // 2) = 64 of 256 pairs rotating at 1 / 1e6^(2i / 512), the rest frequency 0
+// (_compute_proportional_rope_parameters, head_dim_key="global_head_dim"); sliding layers: default RoPE over
+// head_dim 256 at 1e4; q.k multiplied by 1 on every layer (Gemma4TextAttention). use_bidirectional_attention
+// "vision" leaves text tokens causal: read. The vision tower's RoPE, head width and position table are named.
+TEST(Presets2026, Gemma4_31b) {
+  const ModelPosition m = preset("gemma-4-31b");
+  EXPECT_EQ(m.model_type, "gemma4");
+  EXPECT_EQ(m.head_dim, 256);
+  EXPECT_EQ(m.num_attention_heads, 32);
+  ASSERT_EQ(m.per_layer.size(), 60u);
+  for (int i = 0; i < 60; ++i) {
+    SCOPED_TRACE(i);
+    const LayerSpec& l = m.per_layer[i];
+    EXPECT_TRUE(l.rope);
+    if ((i + 1) % 6 == 0) {
+      EXPECT_EQ(l.attention, LayerAttention::Full);
+      EXPECT_EQ(l.window, 0);
+      EXPECT_EQ(l.rope_key, "full_attention");
+    } else {
+      EXPECT_EQ(l.attention, LayerAttention::Sliding);
+      EXPECT_EQ(l.window, 1024);
+      EXPECT_EQ(l.rope_key, "sliding_attention");
+    }
+  }
+  EXPECT_EQ(m.rope->rotary_dim, 512);
+  EXPECT_EQ(m.rope->max_position_embeddings, 262144);
+  ASSERT_EQ(m.layers.size(), 2u);
+  for (const auto& [type, r] : m.layers) {
+    SCOPED_TRACE(type);
+    EXPECT_EQ(r.softmax_scale, 1.0);
+    EXPECT_EQ(r.layout, RopeLayout::Half);
+    EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
+    if (type == "full_attention") {
+      EXPECT_EQ(r.rotary_dim, 512);
+      EXPECT_EQ(r.base, 1e6);
+      ASSERT_EQ(r.frequencies.inv_freq.size(), 256u);
+      for (int i = 0; i < 256; ++i) {
+        SCOPED_TRACE(i);
+        if (i < 64) {
+          expect_rel(r.frequencies.inv_freq[i], 1.0 / std::pow(1e6, 2.0 * i / 512));
+        } else {
+          EXPECT_EQ(r.frequencies.inv_freq[i], 0.0);
+        }
+      }
+      expect_rel(r.frequencies.inv_freq[63], 0.033376246942920386);
+    } else {
+      EXPECT_EQ(type, "sliding_attention");
+      EXPECT_EQ(r.rotary_dim, 256);
+      EXPECT_EQ(r.base, 1e4);
+      ASSERT_EQ(r.frequencies.inv_freq.size(), 128u);
+      for (int i : {0, 1, 64, 127}) expect_rel(r.frequencies.inv_freq[i], 1.0 / std::pow(1e4, 2.0 * i / 256));
+    }
+  }
+  EXPECT_EQ(m.unread_keys,
+            (std::vector<std::string>{"vision_config.global_head_dim", "vision_config.max_position_embeddings",
+                                      "vision_config.position_embedding_size", "vision_config.rope_parameters.rope_theta",
+                                      "vision_config.rope_parameters.rope_type"}));
+}
+
+// use_bidirectional_attention: "vision" (Gemma 4) and false (Gemma 3's default) keep text tokens causal, as
+// posenc draws them: read. true / "all" make every token attend to every other and shrink the sliding window to
+// W // 2 + 1 (huggingface/transformers@351f643ab9f582c01026b6d75aab3e2c5a8338cd models/gemma4/
+// configuration_gemma4.py, Gemma4TextConfig.__post_init__): not modelled, so named rather than silently misread.
+TEST(Presets2026, BidirectionalAttentionIsReadOnlyWhenTextStaysCausal) {
+  for (const char* value : {"\"vision\"", "false", "\"all\"", "true"}) {
+    SCOPED_TRACE(value);
+    const ConfigValue cfg = model_io::parse_config_text(
+        std::string(R"({"model_type": "gemma4", "text_config": {"model_type": "gemma4_text", "head_dim": 256,
+        "global_head_dim": 512, "hidden_size": 2304, "num_attention_heads": 8, "num_hidden_layers": 2,
+        "max_position_embeddings": 131072, "sliding_window": 512, "layer_types": ["sliding_attention",
+        "full_attention"], "rope_parameters": {"full_attention": {"partial_rotary_factor": 0.25,
+        "rope_theta": 1000000.0, "rope_type": "proportional"}, "sliding_attention": {"rope_theta": 10000.0,
+        "rope_type": "default"}}, "use_bidirectional_attention": )") +
+        value + "}}");
+    const ModelPosition m = read_hf_config(cfg);
+    const bool causal = std::string(value) == "\"vision\"" || std::string(value) == "false";
+    EXPECT_EQ(m.unread_keys,
+              causal ? std::vector<std::string>{} : std::vector<std::string>{"text_config.use_bidirectional_attention"});
+    EXPECT_EQ(m.per_layer[0].window, 512);
+  }
+}
+
 // The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
 // attention / position, and unread_keys is the same list.
 TEST(Presets2026, ModelOpReadsThePublishedFiles) {
-  for (const char* id : {"llama-4-scout-17b-16e", "qwen3-vl-4b", "smollm3-3b", "command-r7b", "ministral3-3b"}) {
+  for (const char* id : {"llama-4-scout-17b-16e", "qwen3-vl-4b", "smollm3-3b", "command-r7b", "ministral3-3b", "kimi-k2",
+                         "deepseek-v3.2", "gemma-4-31b"}) {
     SCOPED_TRACE(id);
     const model_io::ModelPreset* p = model_io::find_model_preset(id);
     ASSERT_NE(p, nullptr);

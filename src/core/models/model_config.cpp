@@ -574,6 +574,9 @@ void read_layers(const Reader& r, const std::string& mt, const std::optional<Rea
 bool is_positional_key(const std::string& key) {
   std::string k = key;
   std::transform(k.begin(), k.end(), k.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // PretrainedConfig's feed-forward chunking (a memory setting, written into every sub-config transformers 5 saves
+  // whole, e.g. Gemma 4's vision_config): not about positions, though it contains "chunk".
+  if (k == "chunk_size_feed_forward") return false;
   for (const char* w : {"rope",
                         "rotary",
                         "position",
@@ -617,7 +620,8 @@ bool is_positional_key(const std::string& key) {
                         "local_attn",
                         "layer_switch",
                         "global_head_dim",
-                        "index_"})
+                        "index_",
+                        "bidirectional"})
     if (k.find(w) != std::string::npos) return true;
   return false;
 }
@@ -865,6 +869,13 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     softmax = 1.0 / std::sqrt(*qs);
   }
   if (qk_normed_gemma) softmax = 1.0;
+  // use_bidirectional_attention (Gemma 3: a bool; Gemma 4: "vision" or "all"): "vision" lets only image tokens
+  // attend both ways, text tokens stay causal as posenc draws them, and false is the default: both read. true /
+  // "all" make every token attend to every other and shrink the sliding window to W // 2 + 1
+  // (configuration_gemma3.py / configuration_gemma4.py __post_init__): posenc does not model that, so the key
+  // stays unread and unread_keys names it.
+  if (const ConfigValue* b = r.value().find("use_bidirectional_attention"))
+    if ((b->is_string() && b->as_string() == "vision") || (b->is_bool() && !b->as_bool())) r.mark("use_bidirectional_attention");
   // Gemma-3's default theta for global layers is 1e6 (configuration_gemma3.py); everything else 10000.
   const double default_base = (mt == "gemma3_text" || mt == "gemma3") ? 1'000'000.0 : 10'000.0;
 
