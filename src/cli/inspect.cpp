@@ -63,7 +63,7 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   // What the pairs do (the core's pair_behaviour) at a length, with the frequencies in force at that length
   // whatever --seq-len chose: LongRoPE past its original length twice, its short factors at the original
   // length and its long ones at the max; dynamic NTK with its base rescaled at the max.
-  const std::vector<double> plain = rope_default_inv_freq(r.rotary_dim, r.base);
+  const std::vector<double> plain = rope_unscaled_inv_freq(r.rotary_dim, r.base, s);
   const int64_t trained = r.original_max_position_embeddings, switch_at = s.original_max_position_embeddings;
   auto pairs_line = [&](int64_t length, const char* factors) {
     const std::vector<double> inv = inv_freq_at_length(r.rotary_dim, r.base, s, length, r.frequencies.inv_freq);

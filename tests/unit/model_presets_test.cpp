@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/eval.h"
+#include "core/analysis/rope_analysis.h"
 #include "core/models/model_config.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
@@ -446,6 +447,27 @@ TEST(Presets2026, Gemma4_31b) {
             (std::vector<std::string>{"vision_config.global_head_dim", "vision_config.max_position_embeddings",
                                       "vision_config.position_embedding_size", "vision_config.rope_parameters.rope_theta",
                                       "vision_config.rope_parameters.rope_type"}));
+}
+
+// What Gemma 4's full-attention pairs do at the trained length: proportional RoPE rotates 64 of its 256 pairs
+// (partial_rotary_factor 0.25 of global_head_dim 512) and gives the other 192 frequency 0 at any factor
+// (huggingface/transformers@351f643ab9f582c01026b6d75aab3e2c5a8338cd modeling_rope_utils.py,
+// _compute_proportional_rope_parameters). Against the default frequencies over 512 dims those 192 would read
+// as slowed ("interpolated") or as turning fully; against the configuration's own unscaled frequencies they
+// do not rotate, and the 64 that rotate complete a full turn (L w_63 = 262144 * 0.0334 > 2 pi).
+TEST(Presets2026, Gemma4FullLayerPairsSayWhatTheyDo) {
+  const ModelPosition m = preset("gemma-4-31b");
+  const auto layer = std::find_if(m.layers.begin(), m.layers.end(), [](const auto& l) { return l.first == "full_attention"; });
+  ASSERT_NE(layer, m.layers.end());
+  const ModelRope& full = layer->second;
+  const std::vector<double> unscaled = rope_unscaled_inv_freq(full.rotary_dim, full.base, full.scaling);
+  ASSERT_EQ(unscaled.size(), 256u);
+  for (int i = 0; i < 256; ++i) EXPECT_EQ(unscaled[i], full.frequencies.inv_freq[i]) << i;  // factor 1
+  const int64_t L = full.max_position_embeddings;
+  const PairBehaviourCounts counts = count_pair_behaviours(unscaled, full.frequencies.inv_freq, L, L);
+  EXPECT_EQ(counts, (PairBehaviourCounts{64, 0, 0, 0, 192}));
+  EXPECT_EQ(pair_behaviour_counts_text(counts, L, L),
+            "64 complete a full turn within the trained length, 192 do not rotate (frequency 0)");
 }
 
 // use_bidirectional_attention: "vision" (Gemma 4) and false (Gemma 3's default) keep text tokens causal, as

@@ -107,6 +107,34 @@ TEST(PairClasses, BehaviourSaysInterpolatedOnlyWhereTheScalingSlowsThePair) {
   EXPECT_STREQ(pair_behaviour_phrase(PairBehaviour::LessThanOnce), "turn less than once within the trained length");
 }
 
+// A pair of frequency 0 before and after the scaling never rotates: not "interpolated" though 0 <= L w, and
+// not a full turn. Proportional RoPE's unscaled reference keeps its zero pairs (its own frequencies at factor
+// 1); every other type's is the default 1 / base^(2i/d).
+TEST(PairClasses, ZeroFrequencyPairsDoNotRotate) {
+  EXPECT_EQ(pair_behaviour(0.0, 0.0, 4096, 4096), PairBehaviour::NoRotation);
+  EXPECT_EQ(pair_behaviour(0.0, 0.0, 4096, 1 << 20), PairBehaviour::NoRotation);
+  EXPECT_STREQ(pair_behaviour_phrase(PairBehaviour::NoRotation), "do not rotate (frequency 0)");
+  RopeScaling p;
+  p.type = RopeScalingType::Proportional;
+  p.partial_rotary_factor = 0.25;
+  p.factor = 2.0;
+  const std::vector<double> unscaled = rope_unscaled_inv_freq(16, 10000.0, p);
+  const std::vector<double> scaled = rope_frequencies(16, 10000.0, p).inv_freq;
+  ASSERT_EQ(unscaled.size(), 8u);
+  for (int i = 0; i < 8; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(unscaled[i], i < 2 ? 1.0 / std::pow(10000.0, 2.0 * i / 16) : 0.0);
+    EXPECT_EQ(scaled[i], unscaled[i] / 2.0);
+  }
+  // Pair 1 (L w = 40.96 at L = 4096) turns fully; the proportional factor cannot slow pair 0 out of a turn.
+  EXPECT_EQ(count_pair_behaviours(unscaled, scaled, 4096, 8192), (PairBehaviourCounts{2, 0, 0, 0, 6}));
+  RopeScaling yarn;
+  yarn.type = RopeScalingType::Yarn;
+  yarn.factor = 4;
+  yarn.original_max_position_embeddings = 4096;
+  EXPECT_EQ(rope_unscaled_inv_freq(16, 10000.0, yarn), rope_default_inv_freq(16, 10000.0));
+}
+
 // The frequencies in force at a length: LongRoPE's short factors up to the original length, long past it
 // (transformers' _compute_longrope_parameters); other types their own frequencies whatever the length.
 TEST(PairClasses, FrequenciesInForceAtALength) {

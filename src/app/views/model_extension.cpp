@@ -22,7 +22,7 @@ ExtensionPanel extension_panel(const ModelRope& rope, int64_t target) {
                                         p.model_long_factors ? s.long_factor : std::vector<double>{});
   p.need_long_factor = pairs_below_full_turn(rope.rotary_dim, rope.base, p.trained);
   // The model as it is configured, run at T (dynamic NTK and LongRoPE evaluated at T).
-  const std::vector<double> unscaled = rope_default_inv_freq(rope.rotary_dim, rope.base);
+  const std::vector<double> unscaled = rope_unscaled_inv_freq(rope.rotary_dim, rope.base, s);
   const std::vector<double> now = inv_freq_at_length(rope.rotary_dim, rope.base, s, target, rope.frequencies.inv_freq);
   p.pairs = int(std::min(unscaled.size(), now.size()));
   for (int k = 0; k < p.pairs; ++k) switch (classify_pair(unscaled[size_t(k)], now[size_t(k)], p.trained, target)) {

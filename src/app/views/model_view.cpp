@@ -91,7 +91,7 @@ struct PairCounts {
 struct RopePanel {
   std::string name;  // "rope" or "layers.<type>"
   ModelRope rope;
-  std::vector<double> unscaled;             // rope_default_inv_freq(rotary_dim, base)
+  std::vector<double> unscaled;             // rope_unscaled_inv_freq(rotary_dim, base, scaling)
   std::vector<double> at_max;               // inv_freq in force at max_position_embeddings (LongRoPE: long factors)
   std::vector<int> classes;                 // per pair at max_position_embeddings: the core's PairCoverage
   int counts[3] = {0, 0, 0};                // of those classes
@@ -413,7 +413,7 @@ void ModelView::recompute() {
     RopePanel p;
     p.name = name;
     p.rope = r;
-    p.unscaled = rope_default_inv_freq(r.rotary_dim, r.base);
+    p.unscaled = rope_unscaled_inv_freq(r.rotary_dim, r.base, r.scaling);
     const int64_t trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
     // Each length with the frequencies in force there: LongRoPE's short factors up to the original
     // length, its long ones past it (and dynamic NTK's base rescaled at max).

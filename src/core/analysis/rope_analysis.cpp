@@ -105,6 +105,7 @@ const char* pair_coverage_name(PairCoverage c) {
 }
 
 PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length) {
+  if (unscaled_inv_freq == 0 && scaled_inv_freq == 0) return PairBehaviour::NoRotation;
   switch (classify_pair(unscaled_inv_freq, scaled_inv_freq, trained_length, target_length)) {
     case PairCoverage::FullTurn: return PairBehaviour::FullTurn;
     case PairCoverage::Extrapolated: return PairBehaviour::Extrapolated;
@@ -120,6 +121,7 @@ const char* pair_behaviour_phrase(PairBehaviour b) {
     case PairBehaviour::LessThanOnce: return "turn less than once within the trained length";
     case PairBehaviour::Interpolated: return "interpolated (kept within the trained angles)";
     case PairBehaviour::Extrapolated: return "would exceed the trained angles";
+    case PairBehaviour::NoRotation: return "do not rotate (frequency 0)";
   }
   return "?";
 }

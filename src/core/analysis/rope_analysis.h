@@ -52,7 +52,7 @@ struct RopePairAnalysis {
 };
 
 // How many pairs do each PairBehaviour (below), indexed by it.
-using PairBehaviourCounts = std::array<int, 4>;
+using PairBehaviourCounts = std::array<int, 5>;
 
 struct RopeExtensionAnalysis {
   std::vector<RopePairAnalysis> pairs;
@@ -72,11 +72,13 @@ const char* pair_coverage_name(PairCoverage c);
 // What a pair does, said for the configuration shown: classify_pair's class, with Interpolated split by
 // whether the scaling slowed the pair (w'_k < w_k). Only a pair a scaling slows is "interpolated"; a pair at
 // its trained frequency whose angles stay within the trained ones (an unscaled model at its trained length)
-// turns less than once there.
-enum class PairBehaviour { FullTurn, LessThanOnce, Interpolated, Extrapolated };
+// turns less than once there. A pair of frequency 0 before and after the scaling (proportional RoPE's
+// pairs past its rotated fraction) never rotates at all.
+enum class PairBehaviour { FullTurn, LessThanOnce, Interpolated, Extrapolated, NoRotation };
 PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length);
 // "complete a full turn within the trained length", "turn less than once within the trained length",
-// "interpolated (kept within the trained angles)", "would exceed the trained angles".
+// "interpolated (kept within the trained angles)", "would exceed the trained angles", "do not rotate
+// (frequency 0)".
 const char* pair_behaviour_phrase(PairBehaviour b);
 // How many pairs do each PairBehaviour at `length`: pair i at unscaled[i] / scaled[i].
 PairBehaviourCounts count_pair_behaviours(std::span<const double> unscaled_inv_freq, std::span<const double> scaled_inv_freq,

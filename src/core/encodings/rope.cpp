@@ -106,6 +106,13 @@ std::vector<double> rope_default_inv_freq(int dim, double base) {
   return inv_freq_for_base(dim, base);
 }
 
+std::vector<double> rope_unscaled_inv_freq(int dim, double base, const RopeScaling& scaling) {
+  if (scaling.type != RopeScalingType::Proportional) return rope_default_inv_freq(dim, base);
+  RopeScaling unit = scaling;
+  unit.factor = 1.0;
+  return rope_frequencies(dim, base, unit).inv_freq;
+}
+
 std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int dim, double base, int64_t L,
                                                 bool truncate) {
   // find_correction_dim: the pair index whose wavelength completes `rot` turns over L positions.

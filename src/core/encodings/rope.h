@@ -56,6 +56,12 @@ struct RopeFrequencies {
 // HF default: inv_freq[i] = 1 / base^(2i/dim).
 std::vector<double> rope_default_inv_freq(int dim, double base);
 
+// The frequencies a scaling configuration has before its factor: what "unscaled" means for that
+// configuration, the reference its pairs are classed against. The default frequencies for every type
+// but proportional, whose pairs past its rotated fraction have frequency 0 at any factor (they never
+// rotate: against the default frequencies they would read as slowed, "interpolated").
+std::vector<double> rope_unscaled_inv_freq(int dim, double base, const RopeScaling& scaling);
+
 // inv_freq and attention_scaling for a scaling configuration (validated first).
 RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& scaling = {});
 
