@@ -7,6 +7,7 @@
 // Needs a site whose posenc.wasm keeps function names (link with --profiling-funcs):
 //   bench/profile-site.sh            (relinks build/web's objects into build/web-prof)
 //   node bench/profile-frame.mjs [changes] --site build/web-prof --state 'view=scores&scheme=xl&n=2048&d=64'
+//     [--under REGEX]  (the self time inside one function, e.g. ScoresView::recompute or posenc_describe)
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
@@ -14,6 +15,9 @@ const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.sp
 const site = option('--site');
 const stateText = option('--state') || 'view=scores&scheme=xl&n=2048&d=64';
 const top = Number(option('--top') || 25);
+// --under REGEX: also the self time of the samples whose stack has a function matching REGEX (e.g.
+// 'ScoresView::recompute' or 'posenc_describe'), as shares of those samples: what that call spends its time in.
+const under = option('--under');
 const changes = Number(args[0] || 10);
 const state = Object.fromEntries(new URLSearchParams(stateText));
 
@@ -102,6 +106,22 @@ try {
   const entry = [...incl.keys()].filter((k) => /recompute|upload|attention_f|absolute_attention_f|finish|softmax|logits|set_values|quantize|value_range|texSubImage|fill_relative|gather_relative|Scorer|matmul|add|mask_causal|sin_cos/i.test(k));
   console.log('\n| function (inclusive) | share of busy samples |\n|---|---:|');
   for (const k of entry.sort((a, b) => incl.get(b) - incl.get(a)).slice(0, top)) console.log(`| ${k} | ${pct(incl.get(k))} |`);
+  if (under) {
+    const re = new RegExp(under), within = new Map();
+    let hits = 0;
+    for (const id of profile.samples) {
+      const names = [];
+      for (let c = id; c !== undefined; c = parent.get(c)) names.push(name(byId.get(c)));
+      if (!names.some((nm) => re.test(nm))) continue;
+      hits += 1;
+      // JS glue (invoke_* trampolines, table lookups) is named by the first wasm function under it.
+      const js = names.findIndex((nm) => nm.includes('::') || nm.includes('('));
+      const key = js > 0 ? `${names[0]} <- ${names[js]}` : names[0];
+      within.set(key, (within.get(key) || 0) + 1);
+    }
+    console.log(`\n| self time under /${under}/ (${pct(hits)} of busy samples) | share of those samples |\n|---|---:|`);
+    for (const [k, v] of [...within].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`| ${k.slice(0, 160)} | ${pct(v, hits)} |`);
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -28,6 +28,11 @@ class InvalidArgument : public std::invalid_argument {
 inline void require(bool cond, const char* field, const std::string& message) {
   if (!cond) throw InvalidArgument(field, message);
 }
+// The same for a literal message: no std::string is built unless it throws (checks run per position and
+// per table entry on the views' per-frame paths, where a string per call was a malloc and a free).
+inline void require(bool cond, const char* field, const char* message) {
+  if (!cond) throw InvalidArgument(field, message);
+}
 
 // Runs f; an InvalidArgument it throws is thrown again as rename(error) returns it (an InvalidArgument
 // with the field the caller's input calls it, e.g. "position.bias" or "config.rope_scaling.factor").

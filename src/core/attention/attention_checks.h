@@ -31,9 +31,10 @@ auto in_position(F&& f) {
 
 inline void check_positions(std::span<const int64_t> pos, Eigen::Index rows, const char* field, const char* matrix) {
   require(static_cast<Eigen::Index>(pos.size()) == rows, field, std::string(field) + " must have one entry per row of " + matrix);
-  for (int64_t p : pos)
-    require(p >= -kMaxPosition && p <= kMaxPosition, field,
-            std::string(field) + " must lie in [-" + limit_text(kMaxPosition) + ", " + limit_text(kMaxPosition) + "]");
+  for (int64_t p : pos)  // the message is built only for a position out of range (this runs per frame)
+    if (p < -kMaxPosition || p > kMaxPosition)
+      require(false, field,
+              std::string(field) + " must lie in [-" + limit_text(kMaxPosition) + ", " + limit_text(kMaxPosition) + "]");
 }
 
 inline void check_work(int64_t work, const char* field) {

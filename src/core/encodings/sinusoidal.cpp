@@ -47,11 +47,14 @@ Matrix sinusoidal_table(std::span<const int64_t> positions, int dim, double base
   for (int64_t p : positions)
     require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
   Matrix P(static_cast<Eigen::Index>(positions.size()), dim);
+  // Through the row-major storage: in the wasm build (-Os, exceptions on) P(r, c) stays an out-of-line
+  // call through a JS invoke trampoline per entry, which cost more than the sin / cos themselves.
   for (Eigen::Index r = 0; r < P.rows(); ++r) {
     const double p = static_cast<double>(positions[r]);
+    double* row = P.data() + r * dim;
     for (int k = 0; k < dim / 2; ++k) {
-      P(r, 2 * k) = sinusoidal_entry(p, w[k], false);
-      P(r, 2 * k + 1) = sinusoidal_entry(p, w[k], true);
+      row[2 * k] = sinusoidal_entry(p, w[k], false);
+      row[2 * k + 1] = sinusoidal_entry(p, w[k], true);
     }
   }
   return P;
