@@ -5,6 +5,7 @@
 
 #include "core/attention/attention.h"
 #include "core/encodings/deberta.h"
+#include "core/rng.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -179,6 +180,27 @@ TEST(Attention, DebertaDisentangledTerms) {
               attention(q, k, nullptr, qp, kp, AttentionSpec{bad, std::nullopt, false});
             }),
             "position.pos_key");
+}
+
+// p2c for fewer query rows than relative positions (a readout's one row) takes one dot product per entry
+// instead of the whole k pos_query^T: each single row equals that row of the full product (the m x 2s path).
+TEST(Attention, DebertaSingleRowsEqualTheFullMatrix) {
+  const int n = 40, d = 8;
+  const Matrix q = seeded_normal_matrix(n, d, 1, 1.0), k = seeded_normal_matrix(n, d, 2, 1.0);
+  const Matrix pk = seeded_normal_matrix(16, d, 3, 1.0), pq = seeded_normal_matrix(16, d, 4, 1.0);
+  std::vector<int64_t> pos(n);
+  std::iota(pos.begin(), pos.end(), int64_t{0});
+  const DebertaPosition deb{8, 16, pk, pq};  // s = 8: 16 relative positions < 40 rows: the full product
+  const AttentionResult full = attention(q, k, nullptr, pos, pos, AttentionSpec{deb, std::nullopt, true});
+  for (int row : {0, 1, 17, n - 1}) {
+    SCOPED_TRACE(row);
+    const std::vector<int64_t> qp{row};
+    const AttentionResult one = attention(q.row(row), k, nullptr, qp, pos, AttentionSpec{deb, std::nullopt, true});
+    ASSERT_EQ(one.terms.size(), full.terms.size());
+    for (size_t t = 0; t < full.terms.size(); ++t)
+      for (int j = 0; j < n; ++j) EXPECT_NEAR(one.terms[t].values(0, j), full.terms[t].values(row, j), 1e-14) << t << " " << j;
+    for (int j = 0; j <= row; ++j) EXPECT_NEAR(one.weights(0, j), full.weights(row, j), 1e-14) << j;
+  }
 }
 
 TEST(Attention, TransformerXlFourTerms) {

@@ -73,15 +73,18 @@ struct Visitor {
   void operator()(const DebertaPosition& p) {
     const int64_t s = detail::check_deberta(p, n, m, d);
     content("content-content");
-    const Matrix c2p_all = q * p.pos_key.transpose();    // n x 2s
-    const Matrix p2c_all = k * p.pos_query.transpose();  // m x 2s
+    const Matrix c2p_all = q * p.pos_key.transpose();  // n x 2s
+    // p2c needs one entry of k pos_query^T per (query, key): for fewer query rows than relative positions
+    // (a readout's single row) those n m dot products cost less than the m x 2s product.
+    const bool per_entry = n < 2 * s;
+    const Matrix p2c_all = per_entry ? Matrix() : Matrix(k * p.pos_query.transpose());  // m x 2s
     Matrix c2p(n, m), p2c(n, m);
     for (Eigen::Index i = 0; i < n; ++i)
       for (Eigen::Index j = 0; j < m; ++j) {
         const int64_t delta = deberta_relative_position(qpos[i], kpos[j], p.bucket_size, p.max_position);
         const int64_t c = std::clamp<int64_t>(delta + s, 0, 2 * s - 1);
         c2p(i, j) = scale * c2p_all(i, c);
-        p2c(i, j) = scale * p2c_all(j, c);
+        p2c(i, j) = scale * (per_entry ? k.row(j).dot(p.pos_query.row(c)) : p2c_all(j, c));
       }
     out.terms.push_back({"content-position (c2p)", std::move(c2p)});
     out.terms.push_back({"position-content (p2c)", std::move(p2c)});
