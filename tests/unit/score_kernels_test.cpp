@@ -155,6 +155,78 @@ TEST(ScoreKernels, AbsoluteFourTermsMatchCore) {
   }
 }
 
+// masked_fill (the scores view's pictures): the causally masked cells are not computed and hold the fill in
+// every term, the logits and the weights; every other cell is the full job's (the products and sums bit for
+// bit, the weights to float rounding: their row sums run over the visible keys only).
+void expect_masked_fill_matches_full(const kernels::AttentionF& full, const kernels::AttentionF& filled,
+                                     const std::vector<int64_t>& qp, const std::vector<int64_t>& kp, float fill) {
+  ASSERT_EQ(full.terms.size(), filled.terms.size());
+  int masked = 0;
+  for (int i = 0; i < int(qp.size()); ++i)
+    for (int j = 0; j < int(kp.size()); ++j) {
+      SCOPED_TRACE(testing::Message() << "cell " << i << "," << j);
+      if (kp[size_t(j)] > qp[size_t(i)]) {
+        ++masked;
+        for (const kernels::TermF& t : filled.terms) EXPECT_EQ(t.values(i, j), fill) << t.name;
+        EXPECT_EQ(filled.logits(i, j), fill);
+        EXPECT_EQ(filled.weights(i, j), fill);
+        continue;
+      }
+      for (std::size_t t = 0; t < full.terms.size(); ++t) EXPECT_EQ(filled.terms[t].values(i, j), full.terms[t].values(i, j));
+      EXPECT_EQ(filled.logits(i, j), full.logits(i, j));
+      EXPECT_NEAR(filled.weights(i, j), full.weights(i, j), 1e-6 * std::abs(full.weights(i, j)) + 1e-30);
+    }
+  EXPECT_GT(masked, 0);  // the case has masked cells at all
+}
+
+TEST(ScoreKernels, MaskedFillComputesOnlyTheVisibleKeys) {
+  const float fill = 3.0e38f;
+  const int d = 8;
+  // Contiguous (the view), a preview's coarser grid (every 3rd and the last), shifted keys, unsorted keys
+  // (no prefix per row: computed whole, then marked); n, m off the 4 x 8 tile.
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> grids = {
+      {iota(37), iota(37)},
+      {{0, 3, 6, 9, 12, 15, 18, 20}, {0, 3, 6, 9, 12, 15, 18, 20}},
+      {iota(13, 10), iota(21, 0)},
+      {{5, 4, 3, 2, 1, 0}, {0, 6, 3, 9, 1, 15, 2}},
+  };
+  for (const auto& [qp, kp] : grids) {
+    const MatrixF q = random_matrix(int(qp.size()), d, 11).cast<float>(), k = random_matrix(int(kp.size()), d, 12).cast<float>();
+    for (const Case& c : schemes(d, true))
+      for (kernels::Path path : kernel_paths()) {
+        SCOPED_TRACE(testing::Message() << c.name << " n=" << qp.size() << " m=" << kp.size() << " path=" << int(path));
+        const kernels::AttentionF full = kernels::attention_f(q, k, qp, kp, c.spec, path);
+        const kernels::AttentionF filled = kernels::attention_f(q, k, qp, kp, c.spec, path, {}, fill);
+        expect_masked_fill_matches_full(full, filled, qp, kp, fill);
+      }
+  }
+  for (int n : {1, 13, 40}) {
+    const MatrixF x = random_matrix(n, d, 5).cast<float>(), pe = sinusoidal_table(iota(n), d).cast<float>();
+    const MatrixF wq = (random_matrix(d, d, 6) / std::sqrt(double(d))).cast<float>();
+    const MatrixF wk = (random_matrix(d, d, 7) / std::sqrt(double(d))).cast<float>();
+    for (kernels::Path path : kernel_paths()) {
+      SCOPED_TRACE(testing::Message() << "absolute n=" << n << " path=" << int(path));
+      const kernels::AttentionF full = kernels::absolute_attention_f(x, pe, wq, wk, 0.25, true, path);
+      const kernels::AttentionF filled = kernels::absolute_attention_f(x, pe, wq, wk, 0.25, true, path, fill);
+      if (n == 1) {  // nothing is masked: the same job
+        EXPECT_EQ(filled.logits, full.logits);
+        continue;
+      }
+      expect_masked_fill_matches_full(full, filled, iota(n), iota(n), fill);
+    }
+  }
+  // Without the causal mask the fill changes nothing; with a layer mask it is refused.
+  const MatrixF q = random_matrix(9, d, 1).cast<float>(), k = random_matrix(9, d, 2).cast<float>();
+  const AttentionSpec open{NoPosition{}, {}, false};
+  EXPECT_EQ(kernels::attention_f(q, k, iota(9), iota(9), open, kernels::Path::Portable, {}, fill).weights,
+            kernels::attention_f(q, k, iota(9), iota(9), open, kernels::Path::Portable).weights);
+  LayerMask sliding;
+  sliding.kind = MaskKind::Sliding;
+  sliding.window = 4;
+  const AttentionSpec causal{NoPosition{}, {}, true};
+  EXPECT_THROW(kernels::attention_f(q, k, iota(9), iota(9), causal, kernels::Path::Portable, sliding, fill), InvalidArgument);
+}
+
 TEST(ScoreKernels, BadInputNamesTheField) {
   const MatrixF q = MatrixF::Ones(3, 4), k = MatrixF::Ones(3, 4);
   const auto p = iota(3);

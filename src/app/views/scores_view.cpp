@@ -245,6 +245,8 @@ class ScoresView final : public ModelLinkedView {
   // handed out stay valid while other rows are added.
   static constexpr size_t kCachedRows = 3;
   mutable std::list<std::pair<int, AttentionResult>> exact_rows_;
+  mutable Matrix exact_kx_, exact_kp_;
+  std::vector<int> visible_keys_;  // causal job with its masked cells filled: per tile row, the keys shown  // sinusoidal: x W_K and P W_K (double) of the exact rows
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
   double shared_max_ = 0;                                 // the terms' common colour scale (shared = 1)
@@ -551,6 +553,8 @@ void ScoresView::recompute() {
   result_f_.reset();
   term_names_.clear();
   exact_rows_.clear();
+  exact_kx_.resize(0, 0);
+  exact_kp_.resize(0, 0);
   tiles_.clear();
   const int n = shown_n(), d = d_;
   std::vector<int64_t> pos(n);
@@ -600,9 +604,14 @@ void ScoresView::recompute() {
     return m(grid, Eigen::all).cast<float>();
   };
 
+  // Under the causal mask alone the hidden cells are not computed: the job fills them with the pictures'
+  // masked-cell marker (about half the work of a square job at any n).
+  const bool fill_masked = causal_ && !mask_.active();
+  const std::optional<float> masked_fill = fill_masked ? std::optional<float>(kMaskedCell) : std::nullopt;
   if (scheme_ == Scheme::Sinusoidal) {
     pe = sinusoidal_table(pos, d, base_);
-    result_f_ = kernels::absolute_attention_f(rows_of(x), rows_of(pe), wq.cast<float>(), wk.cast<float>(), inv_sqrt_d, causal_);
+    result_f_ = kernels::absolute_attention_f(rows_of(x), rows_of(pe), wq.cast<float>(), wk.cast<float>(), inv_sqrt_d, causal_,
+                                              kernels::Path::Best, masked_fill);
   } else {
     spec.causal = causal_;
     switch (scheme_) {
@@ -655,7 +664,7 @@ void ScoresView::recompute() {
       case Scheme::Learned: spec.position = LearnedBiasPosition{relative_bias_table(clip_, 1, sub_seed(seed_, 10)), 0}; break;
       case Scheme::Sinusoidal: break;
     }
-    result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec, kernels::Path::Best, mask_);
+    result_f_ = kernels::attention_f(rows_of(q), rows_of(k), grid_pos_, grid_pos_, spec, kernels::Path::Best, mask_, masked_fill);
   }
   x_ = std::move(x);
   wq_ = wq;
@@ -671,7 +680,12 @@ void ScoresView::recompute() {
   // Tiles: the terms (when there is more than one), the total logits, the softmax weights.
   auto add_tile = [&](std::string title, std::string figure, std::string probe, MatrixF* values, bool weights) {
     tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights});
+    tiles_.back().masked = fill_masked;  // the job marked the masked cells already
   };
+  // Then each row's masked cells are a suffix: query i sees the grid's keys 0..i.
+  visible_keys_.clear();
+  if (fill_masked)
+    for (int i = 0; i < int(grid_pos_.size()); ++i) visible_keys_.push_back(i + 1);
   if (r.terms.size() > 1)
     for (size_t i = 0; i < r.terms.size(); ++i)
       add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
@@ -713,7 +727,12 @@ AttentionResult ScoresView::exact(int row) const {
   if (scheme_ != Scheme::Sinusoidal) return attention(q_.row(row), k_, nullptr, qpos, pos, spec_, mask_);
   // absolute_attention's four terms for one query row (its products, in the same order).
   const double scale = 1.0 / std::sqrt(double(d_));
-  const Matrix qx = x_.row(row) * wq_, kx = x_ * wk_, qp = pe_.row(row) * wq_, kp = pe_ * wk_;
+  if (exact_kx_.rows() != n) {  // the keys' projections: the same for every row of one computation
+    exact_kx_ = x_ * wk_;
+    exact_kp_ = pe_ * wk_;
+  }
+  const Matrix qx = x_.row(row) * wq_, qp = pe_.row(row) * wq_;
+  const Matrix &kx = exact_kx_, &kp = exact_kp_;
   AttentionResult out;
   out.scale = scale;
   out.terms.push_back({term_names_.at(0), scale * (qx * kx.transpose())});
@@ -881,7 +900,10 @@ void ScoresView::upload_tile(size_t k) {
   if (t.uploaded || !t.values) return;
   const int n = int(grid_pos_.size());
   mask_tile(t);
-  const kernels::ValueRange range = heatmaps_[k]->map().set_values(t.values->data(), n, int(t.values->cols()));
+  // A causal job's tiles: only the visible keys are read (the rest are marked masked as they are coded).
+  const bool prefix = !visible_keys_.empty() && t.values->cols() == n;
+  const kernels::ValueRange range =
+      heatmaps_[k]->map().set_values(t.values->data(), n, int(t.values->cols()), prefix ? visible_keys_.data() : nullptr);
   float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
   if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
   t.vmin = t.weights ? 0.0f : -mx;

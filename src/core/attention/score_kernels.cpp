@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,9 @@ struct Scorer {
   float scale;
   Path path;
   AttentionF& out;
+  std::span<const int> extent;  // empty, or per query row the keys it sees (the rest are masked, not computed)
   int n = static_cast<int>(q.rows()), m = static_cast<int>(k.rows()), d = static_cast<int>(q.cols());
+  const int* ext = extent.empty() ? nullptr : extent.data();
   DeltaRange dr = delta_range_of(qpos, kpos);
   std::vector<int64_t> deltas = occurring_deltas();
 
@@ -71,12 +74,12 @@ struct Scorer {
     return v;
   }
 
-  void content(const char* name) { out.terms.push_back({name, logits(q, k, scale, path)}); }
+  void content(const char* name) { out.terms.push_back({name, logits(q, k, scale, path, extent)}); }
 
   // A term with one value per relative position: rows of the n x m matrix are filled from by_delta.
   void relative_term(const char* name, const std::vector<float>& by_delta) {
     MatrixF t(n, m);
-    fill_relative(t.data(), n, m, qpos.data(), kpos.data(), by_delta.data(), dr.min, false, path);
+    fill_relative(t.data(), n, m, qpos.data(), kpos.data(), by_delta.data(), dr.min, false, path, ext);
     out.terms.push_back({name, std::move(t)});
   }
 
@@ -84,7 +87,7 @@ struct Scorer {
   MatrixF gathered(const MatrixF& G, bool rows_by_query, const std::vector<int32_t>& index_by_delta) const {
     MatrixF t(n, m);
     gather_relative(t.data(), n, m, G.data(), static_cast<int>(G.cols()), rows_by_query, qpos.data(), kpos.data(),
-                    index_by_delta.data(), dr.min);
+                    index_by_delta.data(), dr.min, ext);
     return t;
   }
 
@@ -103,7 +106,7 @@ struct Scorer {
               "the float scores rotate M-RoPE only with t = h = w positions (text tokens)");
     }
     const RopeFrequencies f = attention_rope_frequencies(p, d, qpos, kpos);
-    out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path)});
+    out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path, extent)});
   }
 
   void operator()(const T5Position& p) {
@@ -170,7 +173,7 @@ struct Scorer {
     }
     const MatrixF R = pe_table(xl_pos, w, path);  // rows x d, interleaved sin / cos as transformer_xl_terms
     const MatrixF rp = to_f(p.r_proj);
-    out.terms.push_back({"(a) content-content q.k", logits(q, k, scale, path)});
+    out.terms.push_back({"(a) content-content q.k", logits(q, k, scale, path, extent)});
     // (b) q_i . W_R R_(i-j) = (q_i W_R) . R_(i-j), R_t = (sin t w_p, cos t w_p)_p. By the angle-difference
     // identities sin((a-b)w) = sin aw cos bw - cos aw sin bw, cos((a-b)w) = cos aw cos bw + sin aw sin bw,
     // it is one n x m GEMM of the projected queries turned by their own angles (A) against the keys'
@@ -189,11 +192,14 @@ struct Scorer {
       }
     for (int j = 0; j < m; ++j)
       for (int t = 0; t < h; ++t) B(j, 2 * t) = ck(j, t), B(j, 2 * t + 1) = sk(j, t);
-    out.terms.push_back({"(b) content-position q.W_R R", logits(A, B, scale, path)});
+    out.terms.push_back({"(b) content-position q.W_R R", logits(A, B, scale, path, extent)});
     // (c) u . k_j: the same row for every query.
     const MatrixF uk = matmul(k, to_f(p.u), scale, path);  // m x 1
     MatrixF c(n, m);
-    for (int i = 0; i < n; ++i) c.row(i) = uk.col(0).transpose();
+    for (int i = 0; i < n; ++i) {
+      const int e = ext ? std::min(m, ext[i]) : m;
+      std::copy(uk.data(), uk.data() + e, c.data() + static_cast<std::size_t>(i) * m);
+    }
     out.terms.push_back({"(c) global content bias u.k", std::move(c)});
     // (d) v . W_R R_(i-j): one value per relative position.
     const MatrixF vw = to_f(p.r_proj.transpose() * p.v);  // d x 1
@@ -204,26 +210,74 @@ struct Scorer {
 };
 
 // Sum of the terms, causal mask, softmax: the common tail of both score jobs. The sum and the overflow
-// check are one pass over the terms, the softmax reads the logits into the weights (no copies).
+// check are one pass over the terms, the softmax reads the logits into the weights (no copies). With row
+// extents (the causal mask's visible keys per query) only those cells are summed and soft-maxed, and every
+// cell past them, in the terms, the logits and the weights, is set to masked_fill.
 void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
-            const char* overflow_field) {
+            const char* overflow_field, std::span<const int> extent = {}, float masked_fill = 0) {
   const MatrixF& first = out.terms.front().values;
+  const int rows = static_cast<int>(first.rows()), cols = static_cast<int>(first.cols());
   std::vector<const float*> src;
   for (const TermF& t : out.terms) src.push_back(t.values.data());
-  out.logits.resize(first.rows(), first.cols());
-  const bool finite =
-      sum_finite(out.logits.data(), src.data(), static_cast<int>(src.size()), static_cast<std::size_t>(first.size()), path);
+  out.logits.resize(rows, cols);
+  if (extent.empty()) {
+    const bool finite = sum_finite(out.logits.data(), src.data(), static_cast<int>(src.size()),
+                                   static_cast<std::size_t>(first.size()), path);
+    require(finite, overflow_field, "the logits overflow float precision: inputs too large");
+    if (causal) mask_causal(out.logits.data(), rows, cols, qpos.data(), kpos.data());
+    out.weights = softmax(out.logits, path);
+    return;
+  }
+  bool finite = true;
+  std::vector<const float*> row_src(src.size());
+  for (int i = 0; i < rows; ++i) {
+    const std::size_t at = static_cast<std::size_t>(i) * cols;
+    for (std::size_t t = 0; t < src.size(); ++t) row_src[t] = src[t] + at;
+    const int e = std::clamp(extent[static_cast<std::size_t>(i)], 0, cols);
+    finite = sum_finite(out.logits.data() + at, row_src.data(), static_cast<int>(row_src.size()), static_cast<std::size_t>(e),
+                        path) && finite;
+  }
   require(finite, overflow_field, "the logits overflow float precision: inputs too large");
-  if (causal)
-    mask_causal(out.logits.data(), static_cast<int>(out.logits.rows()), static_cast<int>(out.logits.cols()), qpos.data(),
-                kpos.data());
-  out.weights = softmax(out.logits, path);
+  out.weights = softmax(out.logits, path, extent);
+  auto fill_past_extent = [&](MatrixF& x) {
+    for (int i = 0; i < rows; ++i) {
+      float* row = x.data() + static_cast<std::size_t>(i) * cols;
+      std::fill(row + std::clamp(extent[static_cast<std::size_t>(i)], 0, cols), row + cols, masked_fill);
+    }
+  };
+  for (TermF& t : out.terms) fill_past_extent(t.values);
+  fill_past_extent(out.logits);
+  fill_past_extent(out.weights);
+}
+
+// Unsorted key positions (no prefix extents): the full job was computed; its causally masked cells get
+// the fill, as finish() leaves them with extents.
+void mark_causal(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, float masked_fill) {
+  const int rows = static_cast<int>(out.logits.rows()), cols = static_cast<int>(out.logits.cols());
+  auto mark = [&](MatrixF& x) {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j)
+        if (kpos[static_cast<std::size_t>(j)] > qpos[static_cast<std::size_t>(i)]) x(i, j) = masked_fill;
+  };
+  for (TermF& t : out.terms) mark(t.values);
+  mark(out.logits);
+  mark(out.weights);
+}
+
+// Per query, the keys the causal mask lets it see when they are a prefix (key positions in increasing order):
+// the row extents of a causal job; empty when the keys are not sorted.
+std::vector<int> causal_extent(std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
+  if (!std::is_sorted(kpos.begin(), kpos.end())) return {};
+  std::vector<int> e(qpos.size());
+  for (std::size_t i = 0; i < qpos.size(); ++i)
+    e[i] = static_cast<int>(std::upper_bound(kpos.begin(), kpos.end(), qpos[i]) - kpos.begin());
+  return e;
 }
 
 }  // namespace
 
 AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
-                       const AttentionSpec& spec, Path path, const LayerMask& mask) {
+                       const AttentionSpec& spec, Path path, const LayerMask& mask, std::optional<float> masked_fill) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
   require(d >= 1 && d <= kMaxDim, "q", "q rows must have between 1 and 4096 columns");
@@ -239,11 +293,14 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
   require(k.allFinite(), "k", "k must be finite");
   if (spec.scale) require(std::isfinite(*spec.scale), "position.scale", "position.scale must be finite");
   check_layer_mask(mask, "mask.window", "mask.sink");
+  require(!masked_fill || !mask.active(), "mask", "masked_fill applies to the causal mask alone, not to a layer mask");
 
   AttentionF out;
   out.scale = spec.scale.value_or(default_attention_scale(spec.position, d));
-  std::visit(Scorer{q, k, qpos, kpos, static_cast<float>(out.scale), path, out}, spec.position);
-  finish(out, qpos, kpos, spec.causal, path, "q");
+  const std::vector<int> extent = masked_fill && spec.causal ? causal_extent(qpos, kpos) : std::vector<int>{};
+  std::visit(Scorer{q, k, qpos, kpos, static_cast<float>(out.scale), path, out, extent}, spec.position);
+  finish(out, qpos, kpos, spec.causal, path, "q", extent, masked_fill.value_or(0.0f));
+  if (masked_fill && spec.causal && extent.empty()) mark_causal(out, qpos, kpos, *masked_fill);
   if (mask.active()) {  // sliding / chunked / sink: a step over the finished scores (layer_mask.h)
     apply_layer_mask(out.logits, qpos, kpos, mask, spec.causal);
     out.weights = softmax_rows_with_sink(out.logits, mask.sink);
@@ -252,7 +309,7 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
 }
 
 AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
-                                bool causal, Path path) {
+                                bool causal, Path path, std::optional<float> masked_fill) {
   const Eigen::Index n = x.rows(), d = x.cols();
   require(n >= 1 && d >= 1 && d <= kMaxDim, "x", "x must be n x d with n >= 1 and d in [1, 4096]");
   require(int64_t{n} * n <= kMaxCells, "x", "n * n exceeds 2^24 logits");
@@ -267,15 +324,16 @@ AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const Matri
   const MatrixF qx = matmul(x, wq, 1.0f, path), kx = matmul(x, wk, 1.0f, path);
   const MatrixF qp = matmul(pe, wq, 1.0f, path), kp = matmul(pe, wk, 1.0f, path);
   const float s = static_cast<float>(scale);
-  AttentionF out;
-  out.scale = scale;
-  out.terms.push_back({"content-content x_i W_Q . x_j W_K", logits(qx, kx, s, path)});
-  out.terms.push_back({"content-position x_i W_Q . p_j W_K", logits(qx, kp, s, path)});
-  out.terms.push_back({"position-content p_i W_Q . x_j W_K", logits(qp, kx, s, path)});
-  out.terms.push_back({"position-position p_i W_Q . p_j W_K", logits(qp, kp, s, path)});
   std::vector<int64_t> pos(static_cast<std::size_t>(n));
   std::iota(pos.begin(), pos.end(), int64_t{0});
-  finish(out, pos, pos, causal, path, "x");
+  const std::vector<int> extent = masked_fill && causal ? causal_extent(pos, pos) : std::vector<int>{};
+  AttentionF out;
+  out.scale = scale;
+  out.terms.push_back({"content-content x_i W_Q . x_j W_K", logits(qx, kx, s, path, extent)});
+  out.terms.push_back({"content-position x_i W_Q . p_j W_K", logits(qx, kp, s, path, extent)});
+  out.terms.push_back({"position-content p_i W_Q . x_j W_K", logits(qp, kx, s, path, extent)});
+  out.terms.push_back({"position-position p_i W_Q . p_j W_K", logits(qp, kp, s, path, extent)});
+  finish(out, pos, pos, causal, path, "x", extent, masked_fill.value_or(0.0f));
   return out;
 }
 

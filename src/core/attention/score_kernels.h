@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,12 +35,20 @@ struct AttentionF {
 // posenc::attention without v, in float (a layer mask as attention()'s, applied over the finished scores).
 // Throws InvalidArgument with the core's field names ("q", "k", "query_positions", "key_positions",
 // "position.<field>", "mask.<field>"), and when the float logits overflow ("q").
+//
+// masked_fill (the views' pictures): with a causal mask (and no layer mask), the cells it hides are not
+// computed: every term, the logits and the weights hold *masked_fill there instead of the term values, -inf
+// and 0 (with key positions in increasing order, about half the work of a square job). The unmasked cells
+// are those of the full job: the same products, the sum in the same order; the softmax may differ in the
+// last bit (its row sums run over the visible keys only).
 AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,
-                       const AttentionSpec& spec, Path path = Path::Best, const LayerMask& mask = {});
+                       const AttentionSpec& spec, Path path = Path::Best, const LayerMask& mask = {},
+                       std::optional<float> masked_fill = std::nullopt);
 
 // posenc::absolute_attention without wv, in float (x, pe: n x d; wq, wk: d x dk; positions 0..n-1).
+// masked_fill as attention_f's.
 AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
-                                bool causal, Path path = Path::Best);
+                                bool causal, Path path = Path::Best, std::optional<float> masked_fill = std::nullopt);
 
 // Interleaved sinusoidal table P[r][2k] = sin(pos[r] w_k), P[r][2k+1] = cos(pos[r] w_k) (sinusoidal_table's
 // layout; w from sinusoidal_frequencies), angles in double.

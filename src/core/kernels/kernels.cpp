@@ -22,6 +22,15 @@ void logits_portable(const float* A, const float* B, int n, int m, int d, float 
     }
 }
 
+void logits_prefix_portable(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0, end = std::min(m, extent[i]); j < end; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < d; ++k) acc += A[i * d + k] * B[j * d + k];
+      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
+    }
+}
+
 void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) {
@@ -180,8 +189,10 @@ void pack_b(const float* B, int m, int d, bool b_is_transposed, std::vector<floa
   }
 }
 
-// C (n x m) = Ap Bp^T. Column chunks of B panels (~128 KiB, in L2) are swept by every A panel.
-void multiply_packed(const float* ap, const float* bp, int n, int m, int d, float* C) {
+// C (n x m) = Ap Bp^T. Column chunks of B panels (~128 KiB, in L2) are swept by every A panel. With row
+// extents, the B panels wholly past every extent of an A panel's rows are skipped (those cells are left as
+// they were; a partly needed tile is computed whole).
+void multiply_packed(const float* ap, const float* bp, int n, int m, int d, const int* extent, float* C) {
   const int a_panels = (n + kMr - 1) / kMr, b_panels = (m + kNr - 1) / kNr;
   alignas(16) float tile[kMr * kNr];
   const int chunk = std::max(1, 4096 / std::max(d, 1));
@@ -190,7 +201,13 @@ void multiply_packed(const float* ap, const float* bp, int n, int m, int d, floa
     for (int i = 0; i < a_panels; ++i) {
       const float* a = ap + static_cast<std::size_t>(i) * kMr * d;
       const int rows = std::min(kMr, n - kMr * i);
-      for (int j = j0; j < j1; ++j) {
+      int j_end = j1;
+      if (extent) {
+        int widest = 0;
+        for (int r = 0; r < rows; ++r) widest = std::max(widest, extent[kMr * i + r]);
+        j_end = std::min(j1, (widest + kNr - 1) / kNr);
+      }
+      for (int j = j0; j < j_end; ++j) {
         const float* b = bp + static_cast<std::size_t>(j) * kNr * d;
         const int cols = std::min(kNr, m - kNr * j);
         float* c = C + static_cast<std::size_t>(kMr * i) * m + kNr * j;
@@ -205,7 +222,8 @@ void multiply_packed(const float* ap, const float* bp, int n, int m, int d, floa
   }
 }
 
-void gemm_simd128(const float* A, const float* B, int n, int m, int d, float scale, bool b_is_transposed, float* C) {
+void gemm_simd128(const float* A, const float* B, int n, int m, int d, float scale, bool b_is_transposed, const int* extent,
+                  float* C) {
   if (d == 0) {
     std::fill(C, C + static_cast<std::size_t>(n) * m, 0.0f);
     return;
@@ -213,18 +231,22 @@ void gemm_simd128(const float* A, const float* B, int n, int m, int d, float sca
   GemmWorkspace& w = gemm_workspace();
   pack_a(A, n, d, scale, w.a);
   pack_b(B, m, d, b_is_transposed, w.b);
-  multiply_packed(w.a.data(), w.b.data(), n, m, d, C);
+  multiply_packed(w.a.data(), w.b.data(), n, m, d, extent, C);
 }
 
 }  // namespace
 
 void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
   // scale is folded into the packed A (n d multiplies instead of n m).
-  gemm_simd128(A, B, n, m, d, scale, true, C);
+  gemm_simd128(A, B, n, m, d, scale, true, nullptr, C);
+}
+
+void logits_prefix_simd128(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C) {
+  gemm_simd128(A, B, n, m, d, scale, true, extent, C);
 }
 
 void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
-  gemm_simd128(A, B, n, m, d, scale, false, C);
+  gemm_simd128(A, B, n, m, d, scale, false, nullptr, C);
 }
 
 void add_simd128(float* dst, const float* src, std::size_t count) {
@@ -423,12 +445,16 @@ Impl pick(Path path) {
 
 bool use_simd(Path path) { return pick(path) == Impl::Simd128; }
 
-void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c) {
+// extent: empty (every cell) or one entry per row of a (cells past it are not computed; natively Eigen's
+// GEMM computes them anyway).
+void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c, std::span<const int> extent = {}) {
   c.resize(a.rows(), b.rows());
   const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.rows()), d = static_cast<int>(a.cols());
+  const int* ext = extent.empty() ? nullptr : extent.data();
   switch (impl) {
     case Impl::Simd128:
 #if defined(__wasm_simd128__)
+      if (ext) return logits_prefix_simd128(a.data(), b.data(), n, m, d, scale, ext, c.data());
       return logits_simd128(a.data(), b.data(), n, m, d, scale, c.data());
 #else
       break;
@@ -438,7 +464,12 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
       return;
     case Impl::Portable: break;
   }
+  if (ext) return logits_prefix_portable(a.data(), b.data(), n, m, d, scale, ext, c.data());
   logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
+}
+
+void check_extent(std::span<const int> extent, Eigen::Index rows) {
+  require(extent.empty() || static_cast<Eigen::Index>(extent.size()) == rows, "row_extent", "row_extent must have one entry per row");
 }
 
 }  // namespace
@@ -447,6 +478,14 @@ MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path) {
   require(b.cols() == a.cols(), "b", "b must have as many columns as a");
   MatrixF c;
   run_logits(pick(path), a, b, scale, c);
+  return c;
+}
+
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path, std::span<const int> row_extent) {
+  require(b.cols() == a.cols(), "b", "b must have as many columns as a");
+  check_extent(row_extent, a.rows());
+  MatrixF c;
+  run_logits(pick(path), a, b, scale, c, row_extent);
   return c;
 }
 
@@ -495,16 +534,17 @@ void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mul
 }
 
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
-                   bool accumulate, Path path) {
+                   bool accumulate, Path path, const int* extent) {
   [[maybe_unused]] const bool simd = use_simd(path);
 #if defined(__wasm_simd128__)
-  if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+  if (simd) return fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
 #endif
-  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
 }
 
 MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
-                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path) {
+                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path, std::span<const int> row_extent) {
+  check_extent(row_extent, q.rows());
   const Eigen::Index d = q.cols();
   // Partial rotary: the first 2 * inv_freq.size() columns rotate, the rest pass through.
   const Eigen::Index rd = 2 * static_cast<Eigen::Index>(freqs.inv_freq.size());
@@ -557,7 +597,7 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   rotate(q, qc, qs, qr);
   rotate(k, same_pos ? qc : kc, same_pos ? qs : ks, kr);
   MatrixF out;
-  run_logits(pick(path), qr, kr, scale, out);
+  run_logits(pick(path), qr, kr, scale, out, row_extent);
   return out;
 }
 
@@ -587,6 +627,26 @@ MatrixF softmax(const MatrixF& logits, Path path) {
   }
 #endif
   softmax_rows_to_portable(logits.data(), out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
+  return out;
+}
+
+MatrixF softmax(const MatrixF& logits, Path path, std::span<const int> row_extent) {
+  if (row_extent.empty()) return softmax(logits, path);
+  check_extent(row_extent, logits.rows());
+  [[maybe_unused]] const bool simd = use_simd(path);
+  const int n = static_cast<int>(logits.rows()), m = static_cast<int>(logits.cols());
+  MatrixF out(n, m);
+  for (int i = 0; i < n; ++i) {
+    const int e = std::clamp(row_extent[static_cast<std::size_t>(i)], 0, m);
+    const float* x = logits.data() + static_cast<std::size_t>(i) * m;
+    float* y = out.data() + static_cast<std::size_t>(i) * m;
+#if defined(__wasm_simd128__)
+    if (simd) softmax_rows_to_simd128(x, y, 1, e);
+    else
+#endif
+      softmax_rows_to_portable(x, y, 1, e);
+    std::fill(y + e, y + m, 0.0f);
+  }
   return out;
 }
 

@@ -29,6 +29,11 @@ constexpr bool kHaveSimd128 =
 // C (n x m) = scale * A (n x d) . B (m x d)^T.
 void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
+// The same for the first extent[i] columns of each row i only (the rest of C is left as it was): the
+// causal mask over increasing key positions hides a suffix of every row, about half a square job. The
+// SIMD128 path computes whole 4 x 8 tiles, so a few cells past an extent may be written too.
+void logits_prefix_portable(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C);
+void logits_prefix_simd128(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C);
 // C (n x m) = scale * A (n x d) . B (d x m).
 void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 void matmul_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
@@ -71,21 +76,22 @@ void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mul
 // Quantities of the relative position delta = kpos[j] - qpos[i] (T5 / ALiBi / learned bias, bucket and
 // clip matrices): by_delta[delta - delta_min] for delta in [delta_min, delta_min + by_delta.size()).
 // fill: C[i][j] = by_delta[...]; add: C[i][j] += by_delta[...]. With contiguous key positions (every view)
-// a row of C is a contiguous slice of by_delta, copied / added with SIMD128.
+// a row of C is a contiguous slice of by_delta, copied / added with SIMD128. extent (optional, one entry per
+// row): only row i's first extent[i] cells are written (as logits_prefix_*).
 void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                            int64_t delta_min, bool accumulate);
+                            int64_t delta_min, bool accumulate, const int* extent = nullptr);
 #if defined(__wasm_simd128__)
 void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                           int64_t delta_min, bool accumulate);
+                           int64_t delta_min, bool accumulate, const int* extent = nullptr);
 #endif
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
-                   bool accumulate);
+                   bool accumulate, const int* extent = nullptr);
 
 // Gather of a GEMM result by relative position (Shaw's a^K, DeBERTa's c2p / p2c, Transformer-XL's (b)):
 // C[i][j] = G[r][index_by_delta[kpos[j] - qpos[i] - delta_min]] with r = i (rows_by_query) or r = j.
 // G has g_cols columns. Scalar on every path: SIMD128 has no gather, and this is one load per cell.
 void gather_relative(float* C, int n, int m, const float* G, int g_cols, bool rows_by_query, const int64_t* qpos,
-                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min);
+                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min, const int* extent = nullptr);
 
 // C[i][j] = -inf where kpos[j] > qpos[i] (causal mask).
 void mask_causal(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos);
@@ -99,8 +105,11 @@ std::pair<int64_t, int64_t> delta_range(std::span<const int64_t> qpos, std::span
 enum class Path { Portable, Simd128, Best };
 
 // The whole n x m RoPE score job: rotate q and k at their positions, then scale * Q' K'^T.
+// row_extent (optional, one entry per query): only each row's first row_extent[i] logits are needed (the
+// others are unspecified on return), as logits() with a row extent.
 MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,
-                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path = Path::Best);
+                    const RopeFrequencies& freqs, RopeLayout layout, float scale, Path path = Path::Best,
+                    std::span<const int> row_extent = {});
 inline MatrixF rope_logits_portable(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qp, std::span<const int64_t> kp,
                                     const RopeFrequencies& f, RopeLayout l, float s) {
   return rope_logits(q, k, qp, kp, f, l, s, Path::Portable);
@@ -117,15 +126,20 @@ MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, flo
 
 // Matrix forms with an explicit path (Best: SIMD128 in wasm, Eigen's GEMM natively for the products).
 MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b^T
+// scale a b^T on each row's first row_extent[i] columns (one entry per row of a, or empty: every cell);
+// the other cells are unspecified (natively they are computed anyway).
+MatrixF logits(const MatrixF& a, const MatrixF& b, float scale, Path path, std::span<const int> row_extent);
 MatrixF matmul(const MatrixF& a, const MatrixF& b, float scale, Path path = Path::Best);  // scale a b
 void add(MatrixF& dst, const MatrixF& src, Path path = Path::Best);
 void softmax_in_place(MatrixF& x, Path path = Path::Best);
 void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c, Path path);
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
-                   bool accumulate, Path path);
+                   bool accumulate, Path path, const int* extent = nullptr);
 
 // Row softmax into a new matrix (the logits are read, not copied first).
 MatrixF softmax(const MatrixF& logits, Path path = Path::Best);
+// The same over each row's first row_extent[i] logits (the rest are not read; their weights are 0).
+MatrixF softmax(const MatrixF& logits, Path path, std::span<const int> row_extent);
 // sum_finite_* with an explicit path.
 bool sum_finite(float* dst, const float* const* src, int terms, std::size_t count, Path path = Path::Best);
 

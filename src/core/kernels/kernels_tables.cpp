@@ -98,10 +98,10 @@ void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mul
 }
 
 void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                            int64_t delta_min, bool accumulate) {
+                            int64_t delta_min, bool accumulate, const int* extent) {
   for (int i = 0; i < n; ++i) {
     float* row = C + static_cast<std::size_t>(i) * m;
-    for (int j = 0; j < m; ++j) {
+    for (int j = 0, end = extent ? std::min(m, extent[i]) : m; j < end; ++j) {
       const float v = by_delta[kpos[j] - qpos[i] - delta_min];
       row[j] = accumulate ? row[j] + v : v;
     }
@@ -118,41 +118,43 @@ bool contiguous(const int64_t* pos, int m) {
 }  // namespace
 
 void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
-                           int64_t delta_min, bool accumulate) {
-  if (!contiguous(kpos, m)) return fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+                           int64_t delta_min, bool accumulate, const int* extent) {
+  if (!contiguous(kpos, m)) return fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
   for (int i = 0; i < n; ++i) {
     float* row = C + static_cast<std::size_t>(i) * m;
     const float* src = by_delta + (kpos[0] - qpos[i] - delta_min);  // row i = by_delta[kpos[0] - qpos[i] + j]
+    const int end = extent ? std::min(m, extent[i]) : m;
     if (!accumulate) {
-      std::copy(src, src + m, row);
+      std::copy(src, src + end, row);
       continue;
     }
     int j = 0;
-    for (; j + 4 <= m; j += 4) wasm_v128_store(row + j, wasm_f32x4_add(wasm_v128_load(row + j), wasm_v128_load(src + j)));
-    for (; j < m; ++j) row[j] += src[j];
+    for (; j + 4 <= end; j += 4) wasm_v128_store(row + j, wasm_f32x4_add(wasm_v128_load(row + j), wasm_v128_load(src + j)));
+    for (; j < end; ++j) row[j] += src[j];
   }
 }
 #endif
 
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
-                   bool accumulate) {
+                   bool accumulate, const int* extent) {
 #if defined(__wasm_simd128__)
-  fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+  fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
 #else
-  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate);
+  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
 #endif
 }
 
 void gather_relative(float* C, int n, int m, const float* G, int g_cols, bool rows_by_query, const int64_t* qpos,
-                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min) {
+                     const int64_t* kpos, const int32_t* index_by_delta, int64_t delta_min, const int* extent) {
   for (int i = 0; i < n; ++i) {
     float* row = C + static_cast<std::size_t>(i) * m;
     const int64_t off = -qpos[i] - delta_min;  // index of delta kpos[j] - qpos[i]: kpos[j] + off
+    const int end = extent ? std::min(m, extent[i]) : m;
     if (rows_by_query) {
       const float* g = G + static_cast<std::size_t>(i) * g_cols;
-      for (int j = 0; j < m; ++j) row[j] = g[index_by_delta[kpos[j] + off]];
+      for (int j = 0; j < end; ++j) row[j] = g[index_by_delta[kpos[j] + off]];
     } else {
-      for (int j = 0; j < m; ++j) row[j] = G[static_cast<std::size_t>(j) * g_cols + index_by_delta[kpos[j] + off]];
+      for (int j = 0; j < end; ++j) row[j] = G[static_cast<std::size_t>(j) * g_cols + index_by_delta[kpos[j] + off]];
     }
   }
 }
