@@ -176,8 +176,12 @@ test('pair classes: LongRoPE at each length with its factors there; nothing inte
   const d = long.rotary_dim, plain = long.inv_freq.map((_, k) => 1 / Math.pow(long.base, (2 * k) / d));
   const counts = [0, 0, 0];
   plain.forEach((w, k) => {
+    // The core's pair_behaviour: full turn; interpolated only where the factors slow the pair, else it turns
+    // less than once (counted apart); else beyond the trained angles.
     const trained = 4096 * w;
-    counts[trained >= 2 * Math.PI ? 0 : 131072 * long.inv_freq[k] <= trained * (1 + 1e-12) ? 1 : 2]++;
+    if (trained >= 2 * Math.PI) counts[0]++;
+    else if (131072 * long.inv_freq[k] > trained * (1 + 1e-12)) counts[2]++;
+    else if (long.inv_freq[k] < w * (1 - 1e-12)) counts[1]++;
   });
   assert.equal(counts[2], 0, 'the long factors keep every pair within the trained angles');
   for (const theme of ['dark', 'light']) {

@@ -276,16 +276,33 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   const posenc::ModelPosition at_max = posenc::read_hf_config(posenc::model_io::preset_config("phi-3-mini-128k"), 131072);
   const posenc::ModelRope& r = *at_max.rope;
   ASSERT_TRUE(r.frequencies.long_factors);
-  int expected[3] = {0, 0, 0};
+  using posenc::PairBehaviour;
+  posenc::PairBehaviourCounts expected{};
   const std::vector<double> plain = posenc::rope_default_inv_freq(r.rotary_dim, r.base);
   for (size_t k = 0; k < plain.size(); ++k)
-    ++expected[int(posenc::classify_pair(plain[k], r.frequencies.inv_freq[k], 4096, 131072))];
-  EXPECT_EQ(expected[2], 0);  // the long factors keep every pair within the trained angles at 131072
+    ++expected[size_t(posenc::pair_behaviour(plain[k], r.frequencies.inv_freq[k], 4096, 131072))];
+  EXPECT_EQ(expected[size_t(PairBehaviour::Extrapolated)], 0);  // the long factors keep every pair within the trained angles
   const json phi_export = export_of(phi);
   const json& summary = table(phi_export, "rope: summary");
-  EXPECT_EQ(cell(summary, 0, "full_turns"), expected[0]);
-  EXPECT_EQ(cell(summary, 0, "interpolated"), expected[1]);
-  EXPECT_EQ(cell(summary, 0, "extrapolated"), expected[2]);
+  EXPECT_EQ(cell(summary, 0, "full_turns"), expected[size_t(PairBehaviour::FullTurn)]);
+  EXPECT_EQ(cell(summary, 0, "interpolated"), expected[size_t(PairBehaviour::Interpolated)]);
+  EXPECT_EQ(cell(summary, 0, "extrapolated"), expected[size_t(PairBehaviour::Extrapolated)]);
+  EXPECT_EQ(cell(summary, 0, "less_than_once"), expected[size_t(PairBehaviour::LessThanOnce)]);
+  // The export says what the card says: Llama-2-7B (no scaling) has nothing interpolated in its summary or
+  // its pairs' classes (1 = less than once, 2 = interpolated).
+  App llama2;
+  llama2.load_state_query("view=model&model=llama-2-7b");
+  const json unscaled_export = export_of(llama2);
+  const json& unscaled_summary = table(unscaled_export, "rope: summary");
+  EXPECT_EQ(cell(unscaled_summary, 0, "interpolated"), 0.0);
+  EXPECT_GT(cell(unscaled_summary, 0, "less_than_once"), 0.0);
+  const json& unscaled_pairs = table(unscaled_export, "rope: pairs");
+  int slow = 0;
+  for (size_t k = 0; k < unscaled_pairs["rows"].size(); ++k) {
+    EXPECT_NE(cell(unscaled_pairs, int(k), "class"), 2.0) << "pair " << k;
+    slow += cell(unscaled_pairs, int(k), "class") == 1.0;
+  }
+  EXPECT_EQ(double(slow), cell(unscaled_summary, 0, "less_than_once"));
   double long_interpolated = -1, long_exceed = -1;
   for (const json& n : described(phi)) {
     const std::string name = n["name"];
@@ -293,7 +310,7 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
       long_interpolated = n["value"];
     if (name.find("pairs at 131072 (long factors) that would exceed") == 0) long_exceed = n["value"];
   }
-  EXPECT_EQ(long_interpolated, expected[1]);
+  EXPECT_EQ(long_interpolated, expected[size_t(PairBehaviour::Interpolated)]);
   EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
 #endif

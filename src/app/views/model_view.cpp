@@ -93,8 +93,8 @@ struct RopePanel {
   ModelRope rope;
   std::vector<double> unscaled;             // rope_unscaled_inv_freq(rotary_dim, base, scaling)
   std::vector<double> at_max;               // inv_freq in force at max_position_embeddings (LongRoPE: long factors)
-  std::vector<int> classes;                 // per pair at max_position_embeddings: the core's PairCoverage
-  int counts[3] = {0, 0, 0};                // of those classes
+  std::vector<int> classes;                 // per pair at max_position_embeddings: the core's PairBehaviour
+  PairBehaviourCounts counts{};             // of those classes
   std::vector<PairCounts> said;             // what the card says: at the original length (LongRoPE's short factors), at max
   std::vector<double> short_inv, long_inv;  // longrope: both factor sets
 };
@@ -429,9 +429,9 @@ void ModelView::recompute() {
     };
     p.at_max = in_force(max);
     for (size_t i = 0; i < p.unscaled.size(); ++i) {
-      const int c = static_cast<int>(classify_pair(p.unscaled[i], p.at_max[i], trained, max));
+      const int c = static_cast<int>(pair_behaviour(p.unscaled[i], p.at_max[i], trained, max));
       p.classes.push_back(c);
-      ++p.counts[c];
+      ++p.counts[size_t(c)];
     }
     const bool longrope = r.scaling.type == RopeScalingType::Longrope;
     if (longrope) {
@@ -516,13 +516,16 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
                     "",
                     {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
                      "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
-                     "long_factors"},
+                     "long_factors", "less_than_once", "no_rotation"},
                     {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim,
                       r.softmax_scale, double(r.max_position_embeddings), double(r.original_max_position_embeddings),
-                      double(p.counts[0]), double(p.counts[1]), double(p.counts[2]), r.frequencies.long_factors ? 1.0 : 0.0}}});
+                      double(p.counts[size_t(PairBehaviour::FullTurn)]), double(p.counts[size_t(PairBehaviour::Interpolated)]),
+                      double(p.counts[size_t(PairBehaviour::Extrapolated)]), r.frequencies.long_factors ? 1.0 : 0.0,
+                      double(p.counts[size_t(PairBehaviour::LessThanOnce)]), double(p.counts[size_t(PairBehaviour::NoRotation)])}}});
+    // class: what the pair does at max_position_embeddings (the core's PairBehaviour, as the card says it).
     ExportTable pairs{p.name + ": pairs",
                       "pair k",
-                      "",
+                      "class: 0 full turn, 1 less than once, 2 interpolated, 3 extrapolated, 4 no rotation",
                       {"pair", "inv_freq", "inv_freq_unscaled", "ratio", "wavelength", "wavelength_unscaled", "class"},
                       {}};
     if (!p.short_inv.empty()) {

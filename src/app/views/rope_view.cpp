@@ -61,10 +61,15 @@ class RopeView final : public ModelLinkedView {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  int behaviour(PairBehaviour b) const { return analysis_.behaviours[static_cast<size_t>(b)]; }
   void numbers(std::vector<DescribedNumber>& out) const override {
-    out.push_back({"pairs turned fully in training", double(analysis_.full_turn)});
-    out.push_back({"pairs interpolated", double(analysis_.interpolated)});
-    out.push_back({"pairs extrapolated", double(analysis_.extrapolated)});
+    // The Model view's classes: "interpolated" only where the scaling slows a pair.
+    out.push_back({"pairs turned fully in training", double(behaviour(PairBehaviour::FullTurn))});
+    out.push_back({"pairs interpolated", double(behaviour(PairBehaviour::Interpolated))});
+    out.push_back({"pairs extrapolated", double(behaviour(PairBehaviour::Extrapolated))});
+    out.push_back({"pairs turning less than once in training", double(behaviour(PairBehaviour::LessThanOnce))});
+    if (behaviour(PairBehaviour::NoRotation) > 0)
+      out.push_back({"pairs not rotating (frequency 0)", double(behaviour(PairBehaviour::NoRotation))});
     out.push_back({"attention scaling", analysis_.attention_scaling});
   }
 
@@ -360,9 +365,12 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
       ExportTable{std::string("summary (") + name_of(scaling_) + ")",
                   "",
                   "",
-                  {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns", "interpolated", "extrapolated"},
+                  {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns", "interpolated", "extrapolated",
+                   "less_than_once", "no_rotation"},
                   {{double(dim_), base_, factor_, double(orig_), double(target_), analysis_.attention_scaling,
-                    double(analysis_.full_turn), double(analysis_.interpolated), double(analysis_.extrapolated)}}});
+                    double(behaviour(PairBehaviour::FullTurn)), double(behaviour(PairBehaviour::Interpolated)),
+                    double(behaviour(PairBehaviour::Extrapolated)), double(behaviour(PairBehaviour::LessThanOnce)),
+                    double(behaviour(PairBehaviour::NoRotation))}}});
 }
 
 void RopeView::advance_animation() {
