@@ -27,6 +27,10 @@ const CASES = [];
 for (const n of [512, 2048]) {
   for (const scheme of SCORES_SCHEMES)
     CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64`, state: { view: 'scores', scheme, n: `${n}`, d: '64' }, toggle: BASE });
+  // Under the causal mask (what a decoder does) the masked half is not computed.
+  for (const scheme of ['sinusoidal', 'rope', 'deberta', 'xl'])
+    CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64, causal`, state: { view: 'scores', scheme, n: `${n}`, d: '64', causal: '1' },
+                 toggle: BASE });
   // The other views in their default state but for n.
   CASES.push({ name: `similarity (default), n = ${n}`, state: { view: 'similarity', n: `${n}` }, toggle: BASE });
   CASES.push({ name: `waves (default), n = ${n}`, state: { view: 'waves', n: `${n}` }, toggle: BASE });

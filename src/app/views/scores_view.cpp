@@ -246,7 +246,8 @@ class ScoresView final : public ModelLinkedView {
   static constexpr size_t kCachedRows = 3;
   mutable std::list<std::pair<int, AttentionResult>> exact_rows_;
   mutable Matrix exact_kx_, exact_kp_;
-  std::vector<int> visible_keys_;  // causal job with its masked cells filled: per tile row, the keys shown  // sinusoidal: x W_K and P W_K (double) of the exact rows
+  // sinusoidal: x W_K and P W_K (double) of the exact rows
+  std::vector<int> visible_keys_;  // causal job with its masked cells filled: per tile row, the keys shown
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
   double shared_max_ = 0;                                 // the terms' common colour scale (shared = 1)
