@@ -134,34 +134,6 @@ kernels::ValueRange GpuHeatmap::set_values(const float* data, int rows, int cols
   return range;
 }
 
-kernels::ValueRange GpuHeatmap::set_values(const float* data, int rows, int cols, const int* extent) {
-  if (!extent) return set_values(data, rows, cols);
-  allocate(rows, cols);
-  kernels::ValueRange range;
-  for (int r = 0; r < rows; ++r) {
-    const int e = std::clamp(extent[r], 0, cols);
-    const kernels::ValueRange row = kernels::value_range(data + size_t(r) * cols, size_t(e), kMaskedCell);
-    if (!row.any) continue;
-    range = range.any ? kernels::ValueRange{std::min(range.lo, row.lo), std::max(range.hi, row.hi), true} : row;
-  }
-  const float step = kernels::quantize_step(range);
-  decode_lo_ = range.lo;
-  decode_step_ = step;
-  int chunk = 0;
-  std::vector<uint16_t>& codes = staging(rows, cols, chunk);
-  for (int r0 = 0; r0 < rows; r0 += chunk) {
-    const int nr = std::min(chunk, rows - r0);
-    for (int r = 0; r < nr; ++r) {
-      const int e = std::clamp(extent[r0 + r], 0, cols);
-      uint16_t* row_codes = codes.data() + size_t(r) * cols;
-      kernels::quantize(data + size_t(r0 + r) * cols, size_t(e), range.lo, step > 0 ? 1.0f / step : 0.0f, kMaskedCell, row_codes);
-      std::fill(row_codes + e, row_codes + cols, kernels::kQuantizedMasked);
-    }
-    upload_rows(r0, nr, codes.data());
-  }
-  return range;
-}
-
 kernels::ValueRange GpuHeatmap::set_values(const double* data, int rows, int cols, int masked_from_row) {
   allocate(rows, cols);
   const int defined = std::clamp(masked_from_row, 0, rows);

@@ -30,9 +30,6 @@ class GpuHeatmap {
   // Uploads rows x cols floats (row-major, row 0 drawn at the top); cells >= kMaskedCell are masked.
   // Returns the range of the other finite cells (what the codes cover).
   kernels::ValueRange set_values(const float* data, int rows, int cols);
-  // The same when only each row's first extent[r] cells are values and the rest are masked (a causal job's
-  // pictures): the masked cells are not read, their codes are the masked code.
-  kernels::ValueRange set_values(const float* data, int rows, int cols, const int* extent);
   // Uploads a double matrix through a small staging buffer (no full copy in memory); rows from
   // `masked_from_row` on are drawn as masked.
   kernels::ValueRange set_values(const double* data, int rows, int cols, int masked_from_row = 1 << 30);

@@ -182,13 +182,13 @@ void expect_masked_fill_matches_full(const kernels::AttentionF& full, const kern
 TEST(ScoreKernels, MaskedFillComputesOnlyTheVisibleKeys) {
   const float fill = 3.0e38f;
   const int d = 8;
-  // Contiguous (the view), a preview's coarser grid (every 3rd and the last), shifted keys, unsorted keys
-  // (no prefix per row: computed whole, then marked); n, m off the 4 x 8 tile.
+  // Contiguous (the view), a preview's coarser grid (every 3rd and the last), shifted keys, reversed
+  // queries; n, m off the 4 x 8 tile.
   const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> grids = {
       {iota(37), iota(37)},
       {{0, 3, 6, 9, 12, 15, 18, 20}, {0, 3, 6, 9, 12, 15, 18, 20}},
       {iota(13, 10), iota(21, 0)},
-      {{5, 4, 3, 2, 1, 0}, {0, 6, 3, 9, 1, 15, 2}},
+      {{5, 4, 3, 2, 1, 0}, {0, 1, 2, 6, 9, 15, 20}},
   };
   for (const auto& [qp, kp] : grids) {
     const MatrixF q = random_matrix(int(qp.size()), d, 11).cast<float>(), k = random_matrix(int(kp.size()), d, 12).cast<float>();
@@ -225,6 +225,14 @@ TEST(ScoreKernels, MaskedFillComputesOnlyTheVisibleKeys) {
   sliding.window = 4;
   const AttentionSpec causal{NoPosition{}, {}, true};
   EXPECT_THROW(kernels::attention_f(q, k, iota(9), iota(9), causal, kernels::Path::Portable, sliding, fill), InvalidArgument);
+  // Keys out of order have no prefix of visible keys per query: refused, naming them.
+  const std::vector<int64_t> shuffled{0, 6, 3, 8, 1, 5, 2, 7, 4};
+  try {
+    kernels::attention_f(q, k, iota(9), shuffled, causal, kernels::Path::Portable, {}, fill);
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.field(), "key_positions");
+  }
 }
 
 TEST(ScoreKernels, BadInputNamesTheField) {

@@ -247,7 +247,6 @@ class ScoresView final : public ModelLinkedView {
   mutable std::list<std::pair<int, AttentionResult>> exact_rows_;
   mutable Matrix exact_kx_, exact_kp_;
   // sinusoidal: x W_K and P W_K (double) of the exact rows
-  std::vector<int> visible_keys_;  // causal job with its masked cells filled: per tile row, the keys shown
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
   double shared_max_ = 0;                                 // the terms' common colour scale (shared = 1)
@@ -683,10 +682,6 @@ void ScoresView::recompute() {
     tiles_.push_back(Tile{std::move(title), std::move(figure), std::move(probe), values, weights});
     tiles_.back().masked = fill_masked;  // the job marked the masked cells already
   };
-  // Then each row's masked cells are a suffix: query i sees the grid's keys 0..i.
-  visible_keys_.clear();
-  if (fill_masked)
-    for (int i = 0; i < int(grid_pos_.size()); ++i) visible_keys_.push_back(i + 1);
   if (r.terms.size() > 1)
     for (size_t i = 0; i < r.terms.size(); ++i)
       add_tile(r.terms[i].name, term_figure(r.terms[i].name), "heatmap.scores.term" + std::to_string(i), &r.terms[i].values,
@@ -901,10 +896,7 @@ void ScoresView::upload_tile(size_t k) {
   if (t.uploaded || !t.values) return;
   const int n = int(grid_pos_.size());
   mask_tile(t);
-  // A causal job's tiles: only the visible keys are read (the rest are marked masked as they are coded).
-  const bool prefix = !visible_keys_.empty() && t.values->cols() == n;
-  const kernels::ValueRange range =
-      heatmaps_[k]->map().set_values(t.values->data(), n, int(t.values->cols()), prefix ? visible_keys_.data() : nullptr);
+  const kernels::ValueRange range = heatmaps_[k]->map().set_values(t.values->data(), n, int(t.values->cols()));
   float mx = range.any ? std::max(std::abs(range.lo), std::abs(range.hi)) : 0.0f;
   if (mx == 0) mx = 1;  // all-zero matrix: any non-empty range
   t.vmin = t.weights ? 0.0f : -mx;

@@ -16,6 +16,14 @@
 #include "core/encodings/sinusoidal.h"
 #include "core/encodings/t5.h"
 
+// The orchestration here runs once per job (validation, per-delta tables, per-row calls into kernels.cpp,
+// where the per-cell loops are): compiled for size in this -O3 file, as the page weight asks.
+#if defined(__clang__)
+#define POSENC_ONCE_PER_JOB __attribute__((minsize))
+#else
+#define POSENC_ONCE_PER_JOB
+#endif
+
 namespace posenc::kernels {
 namespace {
 
@@ -52,7 +60,7 @@ struct Scorer {
   // The relative positions to evaluate per-delta quantities at: the whole range when it is small
   // (contiguous positions: n + m - 1), else only those that occur (positions far apart would make the
   // range up to 4 * 10^6 while n m is small).
-  std::vector<int64_t> occurring_deltas() const {
+  POSENC_ONCE_PER_JOB std::vector<int64_t> occurring_deltas() const {
     std::vector<int64_t> found;
     if (dr.count <= 2 * (int64_t{n} + m)) {
       for (int64_t t = 0; t < dr.count; ++t) found.push_back(dr.min + t);
@@ -74,26 +82,26 @@ struct Scorer {
     return v;
   }
 
-  void content(const char* name) { out.terms.push_back({name, logits(q, k, scale, path, extent)}); }
+  POSENC_ONCE_PER_JOB void content(const char* name) { out.terms.push_back({name, logits(q, k, scale, path, extent)}); }
 
   // A term with one value per relative position: rows of the n x m matrix are filled from by_delta.
-  void relative_term(const char* name, const std::vector<float>& by_delta) {
+  POSENC_ONCE_PER_JOB void relative_term(const char* name, const std::vector<float>& by_delta) {
     MatrixF t(n, m);
     fill_relative(t.data(), n, m, qpos.data(), kpos.data(), by_delta.data(), dr.min, false, path, ext);
     out.terms.push_back({name, std::move(t)});
   }
 
   // C[i][j] = G[i or j][index_by_delta[delta]].
-  MatrixF gathered(const MatrixF& G, bool rows_by_query, const std::vector<int32_t>& index_by_delta) const {
+  POSENC_ONCE_PER_JOB MatrixF gathered(const MatrixF& G, bool rows_by_query, const std::vector<int32_t>& index_by_delta) const {
     MatrixF t(n, m);
     gather_relative(t.data(), n, m, G.data(), static_cast<int>(G.cols()), rows_by_query, qpos.data(), kpos.data(),
                     index_by_delta.data(), dr.min, ext);
     return t;
   }
 
-  void operator()(const NoPosition&) { content("content"); }
+  POSENC_ONCE_PER_JOB void operator()(const NoPosition&) { content("content"); }
 
-  void operator()(const RopePosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const RopePosition& p) {
     // M-RoPE rotates 1-D positions exactly when the t, h and w rows all equal them (text tokens); other
     // rows (image / video tokens) are the double core's (attention()).
     if (!p.mrope_axes.empty()) {
@@ -109,7 +117,7 @@ struct Scorer {
     out.terms.push_back({"content (rotated)", rope_logits(q, k, qpos, kpos, f, p.layout, scale, path, extent)});
   }
 
-  void operator()(const T5Position& p) {
+  POSENC_ONCE_PER_JOB void operator()(const T5Position& p) {
     in_position([&] {
       validate_t5_buckets(p.bidirectional, p.num_buckets, p.max_distance);
       require(static_cast<int64_t>(p.bias.size()) == p.num_buckets, "bias", "bias must have num_buckets entries");
@@ -121,13 +129,13 @@ struct Scorer {
                   }));
   }
 
-  void operator()(const AlibiPosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const AlibiPosition& p) {
     require(std::isfinite(p.slope), "position.slope", "position.slope must be finite");
     content("content");
     relative_term("bias", per_delta<float>([&](int64_t delta) { return -p.slope * static_cast<double>(std::abs(delta)); }));
   }
 
-  void operator()(const LearnedBiasPosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const LearnedBiasPosition& p) {
     require(p.table.rows() % 2 == 1, "position.table", "position.table must have 2 * max + 1 rows");
     require(p.head >= 0 && p.head < p.table.cols(), "position.head", "position.head out of range");
     content("content");
@@ -135,7 +143,7 @@ struct Scorer {
     relative_term("bias", per_delta<float>([&](int64_t delta) { return p.table(relative_bias_index(0, delta, max), p.head); }));
   }
 
-  void operator()(const ShawPosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const ShawPosition& p) {
     const int64_t K = p.max_relative_position;
     detail::check_shaw(p, n, d);
     content("content");
@@ -144,7 +152,7 @@ struct Scorer {
     out.terms.push_back({"content-position (a^K)", gathered(qa, true, index)});
   }
 
-  void operator()(const DebertaPosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const DebertaPosition& p) {
     const int64_t s = detail::check_deberta(p, n, m, d);
     content("content-content");
     const MatrixF c2p_all = logits(q, to_f(p.pos_key), scale, path);    // n x 2s
@@ -157,7 +165,7 @@ struct Scorer {
     out.terms.push_back({"position-content (p2c)", gathered(p2c_all, false, index)});
   }
 
-  void operator()(const XlPosition& p) {
+  POSENC_ONCE_PER_JOB void operator()(const XlPosition& p) {
     check_work(int64_t{n} * d * d, "position.r_proj");
     require(d % 2 == 0, "q", "Transformer-XL needs an even width d (sinusoidal R)");
     require(p.u.size() == d, "position.u", "position.u must have d entries");
@@ -213,61 +221,40 @@ struct Scorer {
 // check are one pass over the terms, the softmax reads the logits into the weights (no copies). With row
 // extents (the causal mask's visible keys per query) only those cells are summed and soft-maxed, and every
 // cell past them, in the terms, the logits and the weights, is set to masked_fill.
-void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
+POSENC_ONCE_PER_JOB void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
             const char* overflow_field, std::span<const int> extent = {}, float masked_fill = 0) {
   const MatrixF& first = out.terms.front().values;
   const int rows = static_cast<int>(first.rows()), cols = static_cast<int>(first.cols());
   std::vector<const float*> src;
   for (const TermF& t : out.terms) src.push_back(t.values.data());
   out.logits.resize(rows, cols);
-  if (extent.empty()) {
-    const bool finite = sum_finite(out.logits.data(), src.data(), static_cast<int>(src.size()),
-                                   static_cast<std::size_t>(first.size()), path);
-    require(finite, overflow_field, "the logits overflow float precision: inputs too large");
-    if (causal) mask_causal(out.logits.data(), rows, cols, qpos.data(), kpos.data());
-    out.weights = softmax(out.logits, path);
-    return;
-  }
+  // Whole matrix in one pass, or row by row over each row's extent.
+  const int rows_per_pass = extent.empty() ? rows : 1;
   bool finite = true;
   std::vector<const float*> row_src(src.size());
-  for (int i = 0; i < rows; ++i) {
+  for (int i = 0; i < rows; i += rows_per_pass) {
     const std::size_t at = static_cast<std::size_t>(i) * cols;
+    const std::size_t count =
+        extent.empty() ? static_cast<std::size_t>(first.size()) : static_cast<std::size_t>(std::clamp(extent[i], 0, cols));
     for (std::size_t t = 0; t < src.size(); ++t) row_src[t] = src[t] + at;
-    const int e = std::clamp(extent[static_cast<std::size_t>(i)], 0, cols);
-    finite = sum_finite(out.logits.data() + at, row_src.data(), static_cast<int>(row_src.size()), static_cast<std::size_t>(e),
-                        path) && finite;
+    finite = sum_finite(out.logits.data() + at, row_src.data(), static_cast<int>(row_src.size()), count, path) && finite;
   }
   require(finite, overflow_field, "the logits overflow float precision: inputs too large");
+  if (causal && extent.empty()) mask_causal(out.logits.data(), rows, cols, qpos.data(), kpos.data());
   out.weights = softmax(out.logits, path, extent);
-  auto fill_past_extent = [&](MatrixF& x) {
+  if (extent.empty()) return;
+  std::vector<MatrixF*> filled{&out.logits, &out.weights};
+  for (TermF& t : out.terms) filled.push_back(&t.values);
+  for (MatrixF* x : filled)
     for (int i = 0; i < rows; ++i) {
-      float* row = x.data() + static_cast<std::size_t>(i) * cols;
-      std::fill(row + std::clamp(extent[static_cast<std::size_t>(i)], 0, cols), row + cols, masked_fill);
+      float* row = x->data() + static_cast<std::size_t>(i) * cols;
+      std::fill(row + std::clamp(extent[i], 0, cols), row + cols, masked_fill);
     }
-  };
-  for (TermF& t : out.terms) fill_past_extent(t.values);
-  fill_past_extent(out.logits);
-  fill_past_extent(out.weights);
 }
 
-// Unsorted key positions (no prefix extents): the full job was computed; its causally masked cells get
-// the fill, as finish() leaves them with extents.
-void mark_causal(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, float masked_fill) {
-  const int rows = static_cast<int>(out.logits.rows()), cols = static_cast<int>(out.logits.cols());
-  auto mark = [&](MatrixF& x) {
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j)
-        if (kpos[static_cast<std::size_t>(j)] > qpos[static_cast<std::size_t>(i)]) x(i, j) = masked_fill;
-  };
-  for (TermF& t : out.terms) mark(t.values);
-  mark(out.logits);
-  mark(out.weights);
-}
-
-// Per query, the keys the causal mask lets it see when they are a prefix (key positions in increasing order):
-// the row extents of a causal job; empty when the keys are not sorted.
-std::vector<int> causal_extent(std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
-  if (!std::is_sorted(kpos.begin(), kpos.end())) return {};
+// Per query, the keys the causal mask lets it see (key positions in increasing order: a prefix).
+POSENC_ONCE_PER_JOB std::vector<int> causal_extent(std::span<const int64_t> qpos, std::span<const int64_t> kpos) {
+  require(std::is_sorted(kpos.begin(), kpos.end()), "key_positions", "masked_fill needs key positions in increasing order");
   std::vector<int> e(qpos.size());
   for (std::size_t i = 0; i < qpos.size(); ++i)
     e[i] = static_cast<int>(std::upper_bound(kpos.begin(), kpos.end(), qpos[i]) - kpos.begin());
@@ -276,7 +263,7 @@ std::vector<int> causal_extent(std::span<const int64_t> qpos, std::span<const in
 
 }  // namespace
 
-AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
+POSENC_ONCE_PER_JOB AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
                        const AttentionSpec& spec, Path path, const LayerMask& mask, std::optional<float> masked_fill) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
@@ -300,7 +287,6 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
   const std::vector<int> extent = masked_fill && spec.causal ? causal_extent(qpos, kpos) : std::vector<int>{};
   std::visit(Scorer{q, k, qpos, kpos, static_cast<float>(out.scale), path, out, extent}, spec.position);
   finish(out, qpos, kpos, spec.causal, path, "q", extent, masked_fill.value_or(0.0f));
-  if (masked_fill && spec.causal && extent.empty()) mark_causal(out, qpos, kpos, *masked_fill);
   if (mask.active()) {  // sliding / chunked / sink: a step over the finished scores (layer_mask.h)
     apply_layer_mask(out.logits, qpos, kpos, mask, spec.causal);
     out.weights = softmax_rows_with_sink(out.logits, mask.sink);
@@ -308,7 +294,7 @@ AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64
   return out;
 }
 
-AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
+POSENC_ONCE_PER_JOB AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
                                 bool causal, Path path, std::optional<float> masked_fill) {
   const Eigen::Index n = x.rows(), d = x.cols();
   require(n >= 1 && d >= 1 && d <= kMaxDim, "x", "x must be n x d with n >= 1 and d in [1, 4096]");

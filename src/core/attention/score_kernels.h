@@ -36,9 +36,10 @@ struct AttentionF {
 // Throws InvalidArgument with the core's field names ("q", "k", "query_positions", "key_positions",
 // "position.<field>", "mask.<field>"), and when the float logits overflow ("q").
 //
-// masked_fill (the views' pictures): with a causal mask (and no layer mask), the cells it hides are not
-// computed: every term, the logits and the weights hold *masked_fill there instead of the term values, -inf
-// and 0 (with key positions in increasing order, about half the work of a square job). The unmasked cells
+// masked_fill (the views' pictures): with a causal mask (and no layer mask; key positions in increasing
+// order, else InvalidArgument "key_positions"), the cells it hides are not computed: every term, the logits
+// and the weights hold *masked_fill there instead of the term values, -inf and 0 (about half the work of a
+// square job). The unmasked cells
 // are those of the full job: the same products, the sum in the same order; the softmax may differ in the
 // last bit (its row sums run over the visible keys only).
 AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> query_pos, std::span<const int64_t> key_pos,

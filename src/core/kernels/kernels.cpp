@@ -22,15 +22,6 @@ void logits_portable(const float* A, const float* B, int n, int m, int d, float 
     }
 }
 
-void logits_prefix_portable(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C) {
-  for (int i = 0; i < n; ++i)
-    for (int j = 0, end = std::min(m, extent[i]); j < end; ++j) {
-      float acc = 0.0f;
-      for (int k = 0; k < d; ++k) acc += A[i * d + k] * B[j * d + k];
-      C[static_cast<std::size_t>(i) * m + j] = scale * acc;
-    }
-}
-
 void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < m; ++j) {
@@ -445,12 +436,12 @@ Impl pick(Path path) {
 
 bool use_simd(Path path) { return pick(path) == Impl::Simd128; }
 
-// extent: empty (every cell) or one entry per row of a (cells past it are not computed; natively Eigen's
-// GEMM computes them anyway).
+// extent: empty (every cell) or one entry per row of a (the SIMD128 GEMM skips the cells past it; Eigen's
+// GEMM and the portable reference loop compute them anyway).
 void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, MatrixF& c, std::span<const int> extent = {}) {
   c.resize(a.rows(), b.rows());
   const int n = static_cast<int>(a.rows()), m = static_cast<int>(b.rows()), d = static_cast<int>(a.cols());
-  const int* ext = extent.empty() ? nullptr : extent.data();
+  [[maybe_unused]] const int* ext = extent.empty() ? nullptr : extent.data();  // the SIMD128 GEMM's only
   switch (impl) {
     case Impl::Simd128:
 #if defined(__wasm_simd128__)
@@ -464,8 +455,7 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
       return;
     case Impl::Portable: break;
   }
-  if (ext) return logits_prefix_portable(a.data(), b.data(), n, m, d, scale, ext, c.data());
-  logits_portable(a.data(), b.data(), n, m, d, scale, c.data());
+  logits_portable(a.data(), b.data(), n, m, d, scale, c.data());  // every cell (the reference loop)
 }
 
 void check_extent(std::span<const int> extent, Eigen::Index rows) {
@@ -617,35 +607,25 @@ MatrixF bias_logits(const MatrixF& q, const MatrixF& k, const MatrixF& bias, flo
   return out;
 }
 
-MatrixF softmax(const MatrixF& logits, Path path) {
-  [[maybe_unused]] const bool simd = use_simd(path);
-  MatrixF out(logits.rows(), logits.cols());  // written row by row from the logits: no copy first
-#if defined(__wasm_simd128__)
-  if (simd) {
-    softmax_rows_to_simd128(logits.data(), out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
-    return out;
-  }
-#endif
-  softmax_rows_to_portable(logits.data(), out.data(), static_cast<int>(out.rows()), static_cast<int>(out.cols()));
-  return out;
-}
+MatrixF softmax(const MatrixF& logits, Path path) { return softmax(logits, path, {}); }
 
 MatrixF softmax(const MatrixF& logits, Path path, std::span<const int> row_extent) {
-  if (row_extent.empty()) return softmax(logits, path);
   check_extent(row_extent, logits.rows());
   [[maybe_unused]] const bool simd = use_simd(path);
   const int n = static_cast<int>(logits.rows()), m = static_cast<int>(logits.cols());
-  MatrixF out(n, m);
-  for (int i = 0; i < n; ++i) {
-    const int e = std::clamp(row_extent[static_cast<std::size_t>(i)], 0, m);
+  MatrixF out(n, m);  // written row by row from the logits: no copy first
+  // Whole matrix: one call; with extents, one call per row over its visible cells.
+  const int rows_per_call = row_extent.empty() ? n : 1;
+  for (int i = 0; i < n; i += rows_per_call) {
+    const int e = row_extent.empty() ? m : std::clamp(row_extent[static_cast<std::size_t>(i)], 0, m);
     const float* x = logits.data() + static_cast<std::size_t>(i) * m;
     float* y = out.data() + static_cast<std::size_t>(i) * m;
 #if defined(__wasm_simd128__)
-    if (simd) softmax_rows_to_simd128(x, y, 1, e);
+    if (simd) softmax_rows_to_simd128(x, y, rows_per_call, e);
     else
 #endif
-      softmax_rows_to_portable(x, y, 1, e);
-    std::fill(y + e, y + m, 0.0f);
+      softmax_rows_to_portable(x, y, rows_per_call, e);
+    if (e < m) std::fill(y + e, y + m, 0.0f);
   }
   return out;
 }

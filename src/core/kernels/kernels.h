@@ -30,9 +30,8 @@ constexpr bool kHaveSimd128 =
 void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 void logits_simd128(const float* A, const float* B, int n, int m, int d, float scale, float* C);
 // The same for the first extent[i] columns of each row i only (the rest of C is left as it was): the
-// causal mask over increasing key positions hides a suffix of every row, about half a square job. The
-// SIMD128 path computes whole 4 x 8 tiles, so a few cells past an extent may be written too.
-void logits_prefix_portable(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C);
+// causal mask over increasing key positions hides a suffix of every row, about half a square job. Whole
+// 4 x 8 tiles are computed, so a few cells past an extent may be written too.
 void logits_prefix_simd128(const float* A, const float* B, int n, int m, int d, float scale, const int* extent, float* C);
 // C (n x m) = scale * A (n x d) . B (d x m).
 void matmul_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C);
