@@ -221,7 +221,7 @@ struct Scorer {
 // check are one pass over the terms, the softmax reads the logits into the weights (no copies). With row
 // extents (the causal mask's visible keys per query) only those cells are summed and soft-maxed, and every
 // cell past them, in the terms, the logits and the weights, is set to masked_fill.
-POSENC_ONCE_PER_JOB void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
+void finish(AttentionF& out, std::span<const int64_t> qpos, std::span<const int64_t> kpos, bool causal, Path path,
             const char* overflow_field, std::span<const int> extent = {}, float masked_fill = 0) {
   const MatrixF& first = out.terms.front().values;
   const int rows = static_cast<int>(first.rows()), cols = static_cast<int>(first.cols());
