@@ -26,8 +26,9 @@ const SCORES_SCHEMES = ['none', 'sinusoidal', 'rope', 't5', 'alibi', 'shaw', 'de
 const CASES = [];
 for (const n of [512, 2048]) {
   for (const scheme of SCORES_SCHEMES)
-    CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64`, state: { view: 'scores', scheme, n: `${n}`, d: '64' }, toggle: BASE });
-  // Under the causal mask (what a decoder does) the masked half is not computed.
+    CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64`, state: { view: 'scores', scheme, n: `${n}`, d: '64', causal: '0' },
+                 toggle: BASE });
+  // (causal is named in every scores case: setState keeps the keys a state leaves out.) Under the causal mask (what a decoder does) the masked half is not computed.
   for (const scheme of ['sinusoidal', 'rope', 'deberta', 'xl'])
     CASES.push({ name: `scores, ${scheme}, n = ${n}, d = 64, causal`, state: { view: 'scores', scheme, n: `${n}`, d: '64', causal: '1' },
                  toggle: BASE });
