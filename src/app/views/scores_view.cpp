@@ -245,8 +245,7 @@ class ScoresView final : public ModelLinkedView {
   // handed out stay valid while other rows are added.
   static constexpr size_t kCachedRows = 3;
   mutable std::list<std::pair<int, AttentionResult>> exact_rows_;
-  mutable Matrix exact_kx_, exact_kp_;
-  // sinusoidal: x W_K and P W_K (double) of the exact rows
+  mutable Matrix exact_kx_, exact_kp_;  // sinusoidal: x W_K and P W_K (double) of the exact rows
   double alibi_slope_ = 0;
   std::vector<Tile> tiles_;
   double shared_max_ = 0;                                 // the terms' common colour scale (shared = 1)
