@@ -1,3 +1,8 @@
+// The float kernels of kernels.h (the tables, fills and gathers are in kernels_tables.cpp). Sections, top
+// to bottom: portable (the scalar reference loops); SIMD128 (the packed 4 x 8 GEMM: micro-kernel, operand
+// packing with the RoPE rotation folded in, the blocked loop; bias add, softmax with its polynomial exp,
+// the sum with the overflow check); dispatch (which path a Path means, and the matrix forms: logits,
+// matmul, the whole RoPE job, bias logits, softmax).
 #include "core/kernels/kernels.h"
 
 #include <algorithm>
@@ -144,40 +149,143 @@ __attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, cons
   wasm_v128_store(c, c30), wasm_v128_store(c + 4, c31);
 }
 
-// Ap[panel][k][r] = scale * A[kMr panel + r][k]; rows past n are zero.
-void pack_a(const float* A, int n, int d, float scale, std::vector<float>& ap) {
-  const int panels = (n + kMr - 1) / kMr;
+// The rows of a packed operand: n x d row-major values x, optionally RoPE-rotated on the way into the
+// panels. With a rotation, the first rd = 2 h columns rotate in pairs by the row's cos / sin (tables n x h,
+// row-major; half or interleaved pairs, as rope_rotate_portable) and the rest pass through; rd = 0 packs x
+// as it is. Each packed entry is the float expression of the scalar loops (x0 c - x1 s, x1 c + x0 s), then
+// times the scale for A, so the panels hold the same bits as rotating first and packing after.
+struct PackSource {
+  const float* x;
+  int d;
+  const float* cos = nullptr;
+  const float* sin = nullptr;
+  int rd = 0;
+  RopeLayout layout = RopeLayout::Half;
+};
+
+// Entry k of row r (the scalar form, for edge panels and the columns past the last block of 4).
+float packed_entry(const PackSource& s, int r, int k) {
+  const float* x = s.x + static_cast<std::size_t>(r) * s.d;
+  if (k >= s.rd) return x[k];
+  const int h = s.rd / 2;
+  const float* c = s.cos + static_cast<std::size_t>(r) * h;
+  const float* sn = s.sin + static_cast<std::size_t>(r) * h;
+  if (s.layout == RopeLayout::Half) return k < h ? x[k] * c[k] - x[k + h] * sn[k] : x[k] * c[k - h] + x[k - h] * sn[k - h];
+  const int p = k / 2;
+  return k % 2 == 0 ? x[k] * c[p] - x[k + 1] * sn[p] : x[k] * c[p] + x[k - 1] * sn[p];
+}
+
+// Columns k..k+3 of 4 consecutive rows (row stride ld) as 4 vectors over the rows: v[i] = (row 0..3)[k + i].
+inline void load_transposed(const float* base, std::size_t ld, int k, v128_t v[4]) {
+  const v128_t r0 = wasm_v128_load(base + k), r1 = wasm_v128_load(base + ld + k), r2 = wasm_v128_load(base + 2 * ld + k),
+               r3 = wasm_v128_load(base + 3 * ld + k);
+  const v128_t lo01 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), lo23 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5);
+  const v128_t hi01 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7), hi23 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  v[0] = wasm_i64x2_shuffle(lo01, lo23, 0, 2);
+  v[1] = wasm_i64x2_shuffle(lo01, lo23, 1, 3);
+  v[2] = wasm_i64x2_shuffle(hi01, hi23, 0, 2);
+  v[3] = wasm_i64x2_shuffle(hi01, hi23, 1, 3);
+}
+
+// Rows r0..r0+3 (rows < 4 of them exist) into lanes 0..3 of dst[stride * k], k = 0..d-1, times scale if
+// kScale: 4 x 4 blocks transposed in registers, rotated there when the source rotates.
+template <bool kScale>
+void pack_quad(const PackSource& s, int r0, int rows, float scale, float* dst, int stride) {
+  const int d = s.d, h = s.rd / 2;
+  auto put = [&](int k, v128_t v) {
+    if (kScale) v = wasm_f32x4_mul(wasm_f32x4_splat(scale), v);
+    wasm_v128_store(dst + static_cast<std::size_t>(stride) * k, v);
+  };
+  auto put_scalar = [&](int k) {
+    for (int r = 0; r < rows; ++r) {
+      const float v = packed_entry(s, r0 + r, k);
+      dst[static_cast<std::size_t>(stride) * k + r] = kScale ? scale * v : v;
+    }
+  };
+  if (rows < 4) {  // edge panel (zero filled by the caller)
+    for (int k = 0; k < d; ++k) put_scalar(k);
+    return;
+  }
+  const float* x = s.x + static_cast<std::size_t>(r0) * d;
+  int k = 0;
+  if (h > 0) {
+    const float* c = s.cos + static_cast<std::size_t>(r0) * h;
+    const float* sn = s.sin + static_cast<std::size_t>(r0) * h;
+    v128_t x0[4], x1[4], vc[4], vs[4];
+    int p = 0;
+    for (; p + 4 <= h; p += 4) {
+      load_transposed(c, h, p, vc);
+      load_transposed(sn, h, p, vs);
+      if (s.layout == RopeLayout::Half) {
+        load_transposed(x, d, p, x0);
+        load_transposed(x, d, p + h, x1);
+        for (int i = 0; i < 4; ++i) {
+          put(p + i, wasm_f32x4_sub(wasm_f32x4_mul(x0[i], vc[i]), wasm_f32x4_mul(x1[i], vs[i])));
+          put(p + h + i, wasm_f32x4_add(wasm_f32x4_mul(x1[i], vc[i]), wasm_f32x4_mul(x0[i], vs[i])));
+        }
+      } else {  // pairs (2p, 2p + 1): x0 holds columns 2p..2p+3, x1 columns 2p+4..2p+7
+        load_transposed(x, d, 2 * p, x0);
+        load_transposed(x, d, 2 * p + 4, x1);
+        for (int i = 0; i < 4; ++i) {
+          const v128_t* v = i < 2 ? x0 + 2 * i : x1 + 2 * (i - 2);
+          put(2 * (p + i), wasm_f32x4_sub(wasm_f32x4_mul(v[0], vc[i]), wasm_f32x4_mul(v[1], vs[i])));
+          put(2 * (p + i) + 1, wasm_f32x4_add(wasm_f32x4_mul(v[1], vc[i]), wasm_f32x4_mul(v[0], vs[i])));
+        }
+      }
+    }
+    for (; p < h; ++p) {  // the pairs past the last block of 4
+      put_scalar(s.layout == RopeLayout::Half ? p : 2 * p);
+      put_scalar(s.layout == RopeLayout::Half ? p + h : 2 * p + 1);
+    }
+    k = s.rd;
+  }
+  v128_t v[4];
+  for (; k + 4 <= d; k += 4) {
+    load_transposed(x, d, k, v);
+    for (int i = 0; i < 4; ++i) put(k + i, v[i]);
+  }
+  for (; k < d; ++k) put_scalar(k);
+}
+
+// Ap[panel][k][r] = scale * A'[kMr panel + r][k] (A' the source's rows, rotated or not); rows past n are zero.
+void pack_a(const PackSource& src, int n, float scale, std::vector<float>& ap) {
+  const int panels = (n + kMr - 1) / kMr, d = src.d;
   ap.resize(static_cast<std::size_t>(panels) * kMr * d);
   for (int p = 0; p < panels; ++p) {
     float* dst = ap.data() + static_cast<std::size_t>(p) * kMr * d;
     const int rows = std::min(kMr, n - kMr * p);
     if (rows < kMr) std::fill(dst, dst + kMr * d, 0.0f);
-    for (int r = 0; r < rows; ++r) {
-      const float* src = A + static_cast<std::size_t>(kMr * p + r) * d;
-      for (int k = 0; k < d; ++k) dst[kMr * k + r] = scale * src[k];
+    pack_quad<true>(src, kMr * p, rows, scale, dst, kMr);
+  }
+}
+
+// Bp[panel][k][c] = B'[kNr panel + c][k], B' the source's m rows (C = A B^T): two quads of rows per panel.
+// Rows past m are zero.
+void pack_b_rows(const PackSource& src, int m, std::vector<float>& bp) {
+  const int panels = (m + kNr - 1) / kNr, d = src.d;
+  bp.resize(static_cast<std::size_t>(panels) * kNr * d);
+  for (int p = 0; p < panels; ++p) {
+    float* dst = bp.data() + static_cast<std::size_t>(p) * kNr * d;
+    const int cols = std::min(kNr, m - kNr * p);
+    if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
+    for (int q = 0; q < kNr / 4; ++q) {
+      const int rows = std::clamp(cols - 4 * q, 0, 4);
+      if (rows > 0) pack_quad<false>(src, kNr * p + 4 * q, rows, 1.0f, dst + 4 * q, kNr);
     }
   }
 }
 
-// Bp[panel][k][c] = B^T[k][kNr panel + c] where B^T is d x m: B given as m x d (transposed, C = A B^T) or
-// as d x m (C = A B). Columns past m are zero.
-void pack_b(const float* B, int m, int d, bool b_is_transposed, std::vector<float>& bp) {
+// The same from B given as d x m (C = A B): Bp[panel][k][c] = B[k][kNr panel + c]. Columns past m are zero.
+void pack_b_columns(const float* B, int m, int d, std::vector<float>& bp) {
   const int panels = (m + kNr - 1) / kNr;
   bp.resize(static_cast<std::size_t>(panels) * kNr * d);
   for (int p = 0; p < panels; ++p) {
     float* dst = bp.data() + static_cast<std::size_t>(p) * kNr * d;
     const int cols = std::min(kNr, m - kNr * p);
     if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
-    if (b_is_transposed) {
-      for (int c = 0; c < cols; ++c) {
-        const float* src = B + static_cast<std::size_t>(kNr * p + c) * d;
-        for (int k = 0; k < d; ++k) dst[kNr * k + c] = src[k];
-      }
-    } else {
-      for (int k = 0; k < d; ++k) {
-        const float* src = B + static_cast<std::size_t>(k) * m + kNr * p;
-        for (int c = 0; c < cols; ++c) dst[kNr * k + c] = src[c];
-      }
+    for (int k = 0; k < d; ++k) {
+      const float* src = B + static_cast<std::size_t>(k) * m + kNr * p;
+      for (int c = 0; c < cols; ++c) dst[kNr * k + c] = src[c];
     }
   }
 }
@@ -222,9 +330,18 @@ void gemm_simd128(const float* A, const float* B, int n, int m, int d, float sca
     return;
   }
   GemmWorkspace& w = gemm_workspace();
-  pack_a(A, n, d, scale, w.a);
-  pack_b(B, m, d, b_is_transposed, w.b);
+  pack_a({A, d}, n, scale, w.a);
+  if (b_is_transposed) pack_b_rows({B, d}, m, w.b);
+  else pack_b_columns(B, m, d, w.b);
   multiply_packed(w.a.data(), w.b.data(), n, m, d, extent, C);
+}
+
+// scale * rope(q) rope(k)^T with the rotation done while packing (no rotated copies of q and k).
+void rope_gemm_simd128(const PackSource& q, int n, const PackSource& k, int m, float scale, const int* extent, float* C) {
+  GemmWorkspace& w = gemm_workspace();
+  pack_a(q, n, scale, w.a);
+  pack_b_rows(k, m, w.b);
+  multiply_packed(w.a.data(), w.b.data(), n, m, q.d, extent, C);
 }
 
 }  // namespace
@@ -337,43 +454,6 @@ bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::siz
   return finite;
 }
 
-void rope_rotate_simd128(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
-  const int h = d / 2;
-  for (int r = 0; r < n; ++r) {
-    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
-    int p = 0;
-    if (layout == RopeLayout::Half) {
-      for (; p + 4 <= h; p += 4) {
-        const v128_t x0 = wasm_v128_load(xr + p), x1 = wasm_v128_load(xr + p + h);
-        const v128_t vc = wasm_v128_load(c + p), vsn = wasm_v128_load(s + p);
-        wasm_v128_store(o + p, wasm_f32x4_sub(wasm_f32x4_mul(x0, vc), wasm_f32x4_mul(x1, vsn)));
-        wasm_v128_store(o + p + h, wasm_f32x4_add(wasm_f32x4_mul(x1, vc), wasm_f32x4_mul(x0, vsn)));
-      }
-      for (; p < h; ++p) {
-        const float x0 = xr[p], x1 = xr[p + h];
-        o[p] = x0 * c[p] - x1 * s[p];
-        o[p + h] = x1 * c[p] + x0 * s[p];
-      }
-    } else {
-      // Two pairs per vector: [x0 x1 x2 x3] * [c0 c0 c1 c1] + [x1 x0 x3 x2] * [-s0 s0 -s1 s1].
-      const v128_t sign = wasm_f32x4_make(-1.0f, 1.0f, -1.0f, 1.0f);
-      for (; p + 2 <= h; p += 2) {
-        const v128_t v = wasm_v128_load(xr + 2 * p);
-        const v128_t cs = wasm_v128_load64_zero(c + p), ss = wasm_v128_load64_zero(s + p);
-        const v128_t cd = wasm_i32x4_shuffle(cs, cs, 0, 0, 1, 1);
-        const v128_t sd = wasm_f32x4_mul(wasm_i32x4_shuffle(ss, ss, 0, 0, 1, 1), sign);
-        const v128_t sw = wasm_i32x4_shuffle(v, v, 1, 0, 3, 2);
-        wasm_v128_store(o + 2 * p, wasm_f32x4_add(wasm_f32x4_mul(v, cd), wasm_f32x4_mul(sw, sd)));
-      }
-      for (; p < h; ++p) {
-        const float x0 = xr[2 * p], x1 = xr[2 * p + 1];
-        o[2 * p] = x0 * c[p] - x1 * s[p];
-        o[2 * p + 1] = x1 * c[p] + x0 * s[p];
-      }
-    }
-  }
-}
-
 #endif  // __wasm_simd128__
 
 // ---------------------------------------------------------------- dispatch
@@ -407,14 +487,6 @@ void softmax_rows(float* X, int n, int m) {
   softmax_rows_simd128(X, n, m);
 #else
   softmax_rows_portable(X, n, m);
-#endif
-}
-
-void rope_rotate(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
-#if defined(__wasm_simd128__)
-  rope_rotate_simd128(x, cos, sin, n, d, layout, out);
-#else
-  rope_rotate_portable(x, cos, sin, n, d, layout, out);
 #endif
 }
 
@@ -563,32 +635,33 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   // (the double-precision cos/sin are ~15% of the whole job at d = 128 in wasm).
   const bool same_pos = kpos.size() == qpos.size() && std::equal(kpos.begin(), kpos.end(), qpos.begin());
   if (!same_pos) tables(kpos, kc, ks);
+  const MatrixF& kcos = same_pos ? qc : kc;
+  const MatrixF& ksin = same_pos ? qs : ks;
+  MatrixF out;
+#if defined(__wasm_simd128__)
+  if (simd) {  // rotated while packed for the GEMM
+    out.resize(q.rows(), k.rows());
+    const int di = static_cast<int>(d), ri = static_cast<int>(rd);
+    rope_gemm_simd128({q.data(), di, qc.data(), qs.data(), ri, layout}, static_cast<int>(q.rows()),
+                      {k.data(), di, kcos.data(), ksin.data(), ri, layout}, static_cast<int>(k.rows()), scale,
+                      row_extent.empty() ? nullptr : row_extent.data(), out.data());
+    return out;
+  }
+#endif
   MatrixF qr(q.rows(), d), kr(k.rows(), d);
-  auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& out) {
+  auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& rotated) {
     if (rd < d) {  // rotate the rotary columns (contiguous copies), then put the pass-through ones beside them
       const MatrixF xr = x.leftCols(rd);
       MatrixF outr(x.rows(), rd);
-#if defined(__wasm_simd128__)
-      if (simd)
-        rope_rotate_simd128(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
-      else
-#endif
-        rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout,
-                             outr.data());
-      out.leftCols(rd) = outr;
-      out.rightCols(d - rd) = x.rightCols(d - rd);
+      rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
+      rotated.leftCols(rd) = outr;
+      rotated.rightCols(d - rd) = x.rightCols(d - rd);
       return;
     }
-#if defined(__wasm_simd128__)
-    if (simd)
-      return rope_rotate_simd128(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout,
-                                 out.data());
-#endif
-    rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, out.data());
+    rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, rotated.data());
   };
   rotate(q, qc, qs, qr);
-  rotate(k, same_pos ? qc : kc, same_pos ? qs : ks, kr);
-  MatrixF out;
+  rotate(k, kcos, ksin, kr);
   run_logits(pick(path), qr, kr, scale, out, row_extent);
   return out;
 }
