@@ -1,10 +1,12 @@
-// Builds the markdown tables of bench/README.md from one run's outputs in build/bench/:
-// native.json (Google Benchmark, median of repetitions), and per round r: wasm-simd.r<r>.jsonl,
-// wasm-scalar.r<r>.jsonl, tfjs.r<r>.jsonl (bench/run-all.sh alternates the processes round by round; older
-// single files wasm-simd.jsonl etc. are read too). A cell is the median over rounds of each round's median.
+// Builds the markdown tables of bench/README.md from one run's outputs in build/bench/: parity*.jsonl
+// (bench/kernel-parity.mjs: posenc, the reference micro-kernel and tfjs-backend-wasm timed side by side in
+// one process: the kernel-parity table), native.json (Google Benchmark, median of repetitions), and per
+// round r: wasm-simd.r<r>.jsonl, wasm-scalar.r<r>.jsonl, tfjs.r<r>.jsonl (tfjs-rope.mjs run alone; single
+// files wasm-simd.jsonl etc. are read too). A cell is the median over rounds of each round's median.
 //   node bench/make-table.mjs [build/bench]
 import fs from 'node:fs';
 import path from 'node:path';
+import { parityTable } from './parity-table.mjs';
 
 const dir = process.argv[2] || 'build/bench';
 const files = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
@@ -38,21 +40,42 @@ const rounds = Math.max(0, ...Object.values(samples).flatMap((v) => Object.value
 
 const f = (x) => (x === undefined ? '-' : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const ratio = (a, b) => (a === undefined || b === undefined ? '-' : `${(a / b).toFixed(2)}x`);
-const out = [`(${rounds} round(s); each cell the median over rounds of per-round medians)\n`];
+const out = [];
+// The kernel-parity table: one row per size (several parity files: the median of each field).
+const parity = {};
+for (const f of files.filter((name) => /^parity.*\.jsonl$/.test(name)))
+  for (const r of lines(f)) (parity[`${r.n}/${r.d}`] ??= []).push(r);
+if (Object.keys(parity).length) {
+  const merged = Object.values(parity).map((rs) => Object.fromEntries(Object.keys(rs[0]).map((k) =>
+    [k, typeof rs[0][k] === 'number' ? median(rs.map((r) => r[k])) : rs[0][k]]))).sort((a, b) => a.n - b.n || a.d - b.d);
+  out.push('### Kernel parity: the whole RoPE job, posenc vs the reference micro-kernel vs tfjs-backend-wasm, one process, median ms\n');
+  out.push(parityTable(merged), '');
+}
+if (rounds) out.push(`(${rounds} round(s); each cell below the median over rounds of per-round medians)\n`);
 const rows = (k) => Object.entries(table).filter(([id]) => id.startsWith(k + '/'))
   .map(([id, v]) => ({ n: +id.split('/')[1], d: +id.split('/')[2], ...v })).sort((a, b) => a.n - b.n || a.d - b.d);
 
-out.push('### Q K^T GEMM (scale Q K^T, n x n, both operands packed), median ms\n');
-out.push('| n | d | ours wasm SIMD128 | reference 4x8 micro-kernel | ours / reference (target <= 1.15x) | same, fastest reps | wasm scalar | native (Eigen) | GFLOP/s ours |');
-out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows('gemm'))
-  out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.ref)} | ${ratio(r.simd, r.ref)} | ${ratio(r.simd_min, r.ref_min)} | ${f(r.scalar)} | ${f(r.native)} | ${r.simd ? (2 * r.n * r.n * r.d / r.simd / 1e6).toFixed(1) : '-'} |`);
+if (rows('gemm').length) {
+  out.push('### Q K^T GEMM (scale Q K^T, n x n, both operands packed), median ms\n');
+  out.push('| n | d | ours wasm SIMD128 | reference 4x8 micro-kernel | ours / reference (target <= 1.15x) | same, fastest reps | wasm scalar | native (Eigen) | GFLOP/s ours |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows('gemm'))
+    out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.ref)} | ${ratio(r.simd, r.ref)} | ${ratio(r.simd_min, r.ref_min)} | ${f(r.scalar)} | ${f(r.native)} | ${r.simd ? (2 * r.n * r.n * r.d / r.simd / 1e6).toFixed(1) : '-'} |`);
+}
 
-out.push('\n### n x n RoPE logits, the whole job (cos/sin tables, rotate q and k, scale Q\' K\'^T), median ms\n');
-out.push('| n | d | ours wasm SIMD128 | reference 4x8 micro-kernel | tfjs-backend-wasm (SIMD) | ours / reference (target <= 1.1x) | tfjs / ours (target >= 2x) | same two, fastest reps | wasm scalar | SIMD vs scalar | native -O3 -march=native | wasm SIMD / native | native portable loop (info) |');
-out.push('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of rows('rope_logits'))
-  out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.ref)} | ${f(r.tfjs)} | ${ratio(r.simd, r.ref)} | ${ratio(r.tfjs, r.simd)} | ${ratio(r.simd_min, r.ref_min)}, ${ratio(r.tfjs_min, r.simd_min)} | ${f(r.scalar)} | ${ratio(r.scalar, r.simd)} | ${f(r.native)} | ${ratio(r.simd, r.native)} | ${f(r.native_portable)} |`);
+if (rows('rope_logits').some((r) => r.simd !== undefined || r.scalar !== undefined || r.native !== undefined)) {
+  out.push('\n### n x n RoPE logits, the whole job (cos/sin tables, rotate q and k, scale Q\' K\'^T), other builds, median ms\n');
+  out.push('| n | d | ours wasm SIMD128 | wasm scalar | SIMD vs scalar | native -O3 -march=native | wasm SIMD / native | native portable loop (info) |');
+  out.push('|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows('rope_logits').filter((x) => x.simd !== undefined || x.scalar !== undefined || x.native !== undefined))
+    out.push(`| ${r.n} | ${r.d} | ${f(r.simd)} | ${f(r.scalar)} | ${ratio(r.scalar, r.simd)} | ${f(r.native)} | ${ratio(r.simd, r.native)} | ${f(r.native_portable)} |`);
+}
+if (rows('rope_logits').some((r) => r.tfjs !== undefined)) {
+  out.push('\n### tfjs-backend-wasm alone (bench/tfjs-rope.mjs in its own process; side by side with ours: the parity table), median ms\n');
+  out.push('| n | d | tfjs-backend-wasm | fastest rep |');
+  out.push('|---:|---:|---:|---:|');
+  for (const r of rows('rope_logits').filter((x) => x.tfjs !== undefined)) out.push(`| ${r.n} | ${r.d} | ${f(r.tfjs)} | ${f(r.tfjs_min)} |`);
+}
 
 const schemes = [...new Set(Object.keys(table).filter((id) => id.startsWith('scores_')).map((id) => id.split('/')[0]))];
 if (schemes.length) {

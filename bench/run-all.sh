@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs every benchmark of bench/ and prints the tables of bench/README.md (not a test; not in scripts/test).
 #   bench/run-all.sh [--quick] [--no-frames]      outputs in build/bench/, tables in build/bench/tables.md
-# 1. native Google Benchmark (-O3 -march=native), 2. ROUNDS alternating rounds of the wasm SIMD128 process
-# (ours + the reference micro-kernel of bench/wasm/reference_rope.h) and the tfjs-backend-wasm peer in node,
-# 3. the scalar wasm build, 4. per-frame timing and 5. start-up time and page weight in headless Chromium
-# (need the web build). --quick: every table, from fewer repetitions (a check that the run works, ~1/4 of
+# 1. native Google Benchmark (-O3 -march=native), 2. the kernel-parity table: posenc's whole RoPE job, the
+# reference micro-kernel's (bench/wasm/reference_rope.h) and tfjs-backend-wasm's, timed side by side in one
+# node process (bench/kernel-parity.mjs), 3. ROUNDS rounds of the wasm SIMD128 driver (every kernel, ours +
+# the reference GEMM), 4. the scalar wasm build, 5. per-frame timing and 6. start-up time and page weight in
+# headless Chromium (need the web build). --kernel-parity: step 2 only (the parity table in
+# build/bench/tables.md). --quick: every table, from fewer repetitions (a check that the run works, ~1/4 of
 # the time; not numbers to report). Every step has a time limit (STEP_MINUTES, default 20): a step that
 # hangs stops the run with its name instead of waiting forever.
 set -euo pipefail
@@ -13,19 +15,20 @@ cd "$repo"
 source scripts/env.sh
 out=build/bench
 mkdir -p "$out"
-frames=1 quick=0
+frames=1 quick=0 parity_only=0
 for a in "$@"; do
   case "$a" in
     --no-frames) frames=0 ;;
     --quick) quick=1 ;;
-    *) echo "usage: bench/run-all.sh [--quick] [--no-frames]" >&2; exit 2 ;;
+    --kernel-parity) parity_only=1 ;;
+    *) echo "usage: bench/run-all.sh [--quick] [--no-frames] [--kernel-parity]" >&2; exit 2 ;;
   esac
 done
 if (( quick )); then
-  rounds=${ROUNDS:-1} budget=${BUDGET_MS:-100} native_reps=1 native_min=0.05
+  rounds=${ROUNDS:-1} budget=${BUDGET_MS:-100} native_reps=1 native_min=0.05 parity_budget=${PARITY_MS:-300}
   frame_repeats=${FRAME_REPEATS:-3} startup_loads=${STARTUP_LOADS:-1}
 else
-  rounds=${ROUNDS:-3} budget=${BUDGET_MS:-500} native_reps=5 native_min=0.5
+  rounds=${ROUNDS:-3} budget=${BUDGET_MS:-500} native_reps=5 native_min=0.5 parity_budget=${PARITY_MS:-6000}
   frame_repeats=${FRAME_REPEATS:-15} startup_loads=${STARTUP_LOADS:-5}
 fi
 started=$SECONDS
@@ -45,26 +48,29 @@ machine="$(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1); load 
 (( quick )) && machine="$machine; --quick (fewer repetitions: not numbers to report)"
 echo "== $machine" >&2
 
-cmake --preset native >/dev/null
-step "build the native benchmark" cmake --build --preset native --target posenc_kernels_bench
-step "native (Google Benchmark)" build/native/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
-  --benchmark_min_time=$native_min --benchmark_report_aggregates_only=true \
-  --benchmark_out="$out/native.json" --benchmark_out_format=json
-
-# The SIMD128 process (ours and the reference micro-kernel, interleaved rep by rep) and the tfjs process
-# alternate for ROUNDS rounds, so load from other jobs on the machine falls on both peers alike; the
-# tables take the median over rounds. The scalar build runs once (it is ~10x slower; a ratio, not a peer).
-rm -f "$out"/wasm-*.jsonl "$out"/tfjs*.jsonl
+rm -f "$out"/wasm-*.jsonl "$out"/tfjs*.jsonl "$out"/parity*.jsonl "$out/native.json"
 [[ -d node_modules/@tensorflow/tfjs-backend-wasm ]] || npm ci
-for ((r = 1; r <= rounds; ++r)); do
-  step "round $r/$rounds: wasm SIMD128 (ours + reference) in node" bash -c "bench/run-wasm.sh $budget '' simd .r$r >/dev/null"
-  step "round $r/$rounds: tfjs-backend-wasm in node" bash -c "node --no-experimental-fetch bench/tfjs-rope.mjs $budget > $out/tfjs.r$r.jsonl"
-done
-step "wasm scalar in node" bash -c "bench/run-wasm.sh $((budget / 5 > 20 ? budget / 5 : 20)) '' scalar .r1 >/dev/null"
+# The kernel-parity table: the three peers interleaved repetition by repetition in one process, so load
+# from other jobs on the machine falls on all three alike (PARITY_MS per size, at least 11 repetitions).
+step "kernel parity: posenc, reference, tfjs-backend-wasm in one node process" \
+  bash -c "bench/run-wasm.sh $parity_budget '' parity >/dev/null"
+
+if (( ! parity_only )); then
+  cmake --preset native >/dev/null
+  step "build the native benchmark" cmake --build --preset native --target posenc_kernels_bench
+  step "native (Google Benchmark)" build/native/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
+    --benchmark_min_time=$native_min --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/native.json" --benchmark_out_format=json
+  # The SIMD128 driver (every kernel; ours and the reference GEMM interleaved rep by rep), ROUNDS times.
+  for ((r = 1; r <= rounds; ++r)); do
+    step "round $r/$rounds: wasm SIMD128 (ours + reference) in node" bash -c "bench/run-wasm.sh $budget '' simd .r$r >/dev/null"
+  done
+  step "wasm scalar in node" bash -c "bench/run-wasm.sh $((budget / 5 > 20 ? budget / 5 : 20)) '' scalar .r1 >/dev/null"
+fi
 
 { echo "Machine: $machine"; echo; node bench/make-table.mjs "$out"; } | tee "$out/tables.md"
 
-if (( frames )); then
+if (( frames && ! parity_only )); then
   cmake --preset web >/dev/null
   step "build the site" cmake --build --preset web --target posenc-web
   step "per-frame timing in headless Chromium" bash -c "node bench/frame-timing.mjs $frame_repeats | tee $out/frames.txt"

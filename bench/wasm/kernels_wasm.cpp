@@ -1,6 +1,7 @@
 // The kernel benchmark as a plain wasm program for node: the same jobs as bench/kernels_bench.cpp, timed
 // by a simple loop (warm-up, then the median of repeats). Built twice by bench/run-wasm.sh: with -msimd128
 // (kernels dispatch to the hand-written SIMD128 path) and without (portable path, autovectorisation off).
+// The whole RoPE job against the reference micro-kernel and tfjs is bench/kernel-parity.mjs's table.
 // Prints one JSON object per line: {"build": ..., "kernel": ..., "n": ..., "d": ..., "ms": median, "reps": r}.
 #include <algorithm>
 #include <chrono>
@@ -90,20 +91,6 @@ int main(int argc, char** argv) {
                           reference::gemm_nt(q.data(), k.data(), n, n, d, scale, out.data(), ws);
                           return out(n - 1, n - 1);
                         }});
-      if (want("rope_logits") || want("ref_rope_logits")) {
-        jobs.push_back({"ref_rope_logits", [&] {
-                          reference::rope_logits(q.data(), k.data(), pos.data(), n, d, f.inv_freq.data(), scale, out.data(), ws);
-                          return out(n - 1, n - 1);
-                        }});
-        // Same inputs, same job: the reference and ours must agree (a wrong peer would make the ratio moot).
-        const MatrixF ours = kernels::rope_logits(q, k, pos, pos, f, RopeLayout::Half, scale);
-        reference::rope_logits(q.data(), k.data(), pos.data(), n, d, f.inv_freq.data(), scale, out.data(), ws);
-        const float diff = (ours - out).cwiseAbs().maxCoeff();
-        if (!(diff < 1e-4f * std::max(1.0f, ours.cwiseAbs().maxCoeff()))) {
-          std::fprintf(stderr, "reference and ours disagree at n=%d d=%d: max |diff| %g\n", n, d, diff);
-          return 1;
-        }
-      }
 #endif
       if (want("rope_logits"))
         jobs.push_back({"rope_logits", [&] {

@@ -1,7 +1,8 @@
 // Smoke run of the kernel table's peer (bench/tfjs-rope.mjs, tfjs-backend-wasm in node) with the smallest
 // budget, and of bench/make-table.mjs over its output, so neither can silently break (an npm update, a
-// renamed field). The wasm kernel driver has its own smoke test (CTest kernels_wasm_bench_smoke, web
-// preset). No timing is asserted.
+// renamed field). The wasm kernel driver and the kernel-parity table (bench/kernel-parity.mjs, which runs
+// this peer in one process with ours) have their own smoke tests (CTest kernels_wasm_bench_smoke and
+// kernel_parity_smoke, web preset). No timing is asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
