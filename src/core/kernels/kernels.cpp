@@ -71,32 +71,42 @@ bool sum_finite_portable(float* dst, const float* const* src, int terms, std::si
 }
 
 namespace {
-// Row r of a RoPE rotation: the input and output rows (d floats) and the row's cos/sin (d/2 floats).
-struct RopeRow {
-  const float* x;
-  float* out;
-  const float* cos;
-  const float* sin;
-};
-RopeRow rope_row(const float* x, const float* cos, const float* sin, float* out, int r, int d) {
-  const std::size_t row = static_cast<std::size_t>(r);
-  return {x + row * d, out + row * d, cos + row * (d / 2), sin + row * (d / 2)};
-}
-}  // namespace
 
-void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out) {
-  const int h = d / 2;
-  for (int r = 0; r < n; ++r) {
-    const auto [xr, o, c, s] = rope_row(x, cos, sin, out, r, d);
-    for (int p = 0; p < h; ++p) {
-      const int i0 = layout == RopeLayout::Half ? p : 2 * p;
-      const int i1 = layout == RopeLayout::Half ? p + h : 2 * p + 1;
-      const float x0 = xr[i0], x1 = xr[i1];
-      o[i0] = x0 * c[p] - x1 * s[p];
-      o[i1] = x1 * c[p] + x0 * s[p];
-    }
-  }
+// The rows of an operand: n x d row-major values x, optionally RoPE-rotated (on the way into the SIMD128
+// GEMM's panels, or into a rotated copy on the portable path). With a rotation, the first rd = 2 h columns
+// rotate in pairs by the row's cos / sin (tables n x h, row-major): pair p is (p, p + h) in the half layout,
+// (2p, 2p + 1) interleaved, x0 -> x0 c - x1 s, x1 -> x1 c + x0 s; the rest pass through; rd = 0 is x as it
+// is. The SIMD128 packing evaluates the same float expressions (times the scale for A), so its panels hold
+// the bits of rotating first and packing after.
+struct PackSource {
+  const float* x;
+  int d;
+  const float* cos = nullptr;
+  const float* sin = nullptr;
+  int rd = 0;
+  RopeLayout layout = RopeLayout::Half;
+};
+
+// Entry k of row r: the portable rotation, and the SIMD128 packing's edge panels and columns past its last
+// block of 4. Not inlined (nor is pack_quad): page weight counts every copy.
+__attribute__((noinline)) float packed_entry(const PackSource& s, int r, int k) {
+  const float* x = s.x + static_cast<std::size_t>(r) * s.d;
+  if (k >= s.rd) return x[k];
+  const int h = s.rd / 2;
+  const float* c = s.cos + static_cast<std::size_t>(r) * h;
+  const float* sn = s.sin + static_cast<std::size_t>(r) * h;
+  if (s.layout == RopeLayout::Half) return k < h ? x[k] * c[k] - x[k + h] * sn[k] : x[k] * c[k - h] + x[k - h] * sn[k - h];
+  const int p = k / 2;
+  return k % 2 == 0 ? x[k] * c[p] - x[k + 1] * sn[p] : x[k] * c[p] + x[k - 1] * sn[p];
 }
+
+// x (n x d) rotated into out (n x d), entry by entry.
+void rotate_portable(const PackSource& x, int n, float* out) {
+  for (int r = 0; r < n; ++r)
+    for (int k = 0; k < x.d; ++k) out[static_cast<std::size_t>(r) * x.d + k] = packed_entry(x, r, k);
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------- SIMD128
 
@@ -149,32 +159,6 @@ __attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, cons
   wasm_v128_store(c, c30), wasm_v128_store(c + 4, c31);
 }
 
-// The rows of a packed operand: n x d row-major values x, optionally RoPE-rotated on the way into the
-// panels. With a rotation, the first rd = 2 h columns rotate in pairs by the row's cos / sin (tables n x h,
-// row-major; half or interleaved pairs, as rope_rotate_portable) and the rest pass through; rd = 0 packs x
-// as it is. Each packed entry is the float expression of the scalar loops (x0 c - x1 s, x1 c + x0 s), then
-// times the scale for A, so the panels hold the same bits as rotating first and packing after.
-struct PackSource {
-  const float* x;
-  int d;
-  const float* cos = nullptr;
-  const float* sin = nullptr;
-  int rd = 0;
-  RopeLayout layout = RopeLayout::Half;
-};
-
-// Entry k of row r (the scalar form, for edge panels and the columns past the last block of 4).
-float packed_entry(const PackSource& s, int r, int k) {
-  const float* x = s.x + static_cast<std::size_t>(r) * s.d;
-  if (k >= s.rd) return x[k];
-  const int h = s.rd / 2;
-  const float* c = s.cos + static_cast<std::size_t>(r) * h;
-  const float* sn = s.sin + static_cast<std::size_t>(r) * h;
-  if (s.layout == RopeLayout::Half) return k < h ? x[k] * c[k] - x[k + h] * sn[k] : x[k] * c[k - h] + x[k - h] * sn[k - h];
-  const int p = k / 2;
-  return k % 2 == 0 ? x[k] * c[p] - x[k + 1] * sn[p] : x[k] * c[p] + x[k - 1] * sn[p];
-}
-
 // Columns k..k+3 of 4 consecutive rows (row stride ld) as 4 vectors over the rows: v[i] = (row 0..3)[k + i].
 inline void load_transposed(const float* base, std::size_t ld, int k, v128_t v[4]) {
   const v128_t r0 = wasm_v128_load(base + k), r1 = wasm_v128_load(base + ld + k), r2 = wasm_v128_load(base + 2 * ld + k),
@@ -187,19 +171,16 @@ inline void load_transposed(const float* base, std::size_t ld, int k, v128_t v[4
   v[3] = wasm_i64x2_shuffle(hi01, hi23, 1, 3);
 }
 
-// Rows r0..r0+3 (rows < 4 of them exist) into lanes 0..3 of dst[stride * k], k = 0..d-1, times scale if
-// kScale: 4 x 4 blocks transposed in registers, rotated there when the source rotates.
-template <bool kScale>
-void pack_quad(const PackSource& s, int r0, int rows, float scale, float* dst, int stride) {
+// Rows r0..r0+3 (rows < 4 of them exist) into lanes 0..3 of dst[stride * k], k = 0..d-1, times the scale
+// if scaled: 4 x 4 blocks transposed in registers, rotated there when the source rotates.
+__attribute__((noinline)) void pack_quad(const PackSource& s, int r0, int rows, bool scaled, float scale, float* dst, int stride) {
   const int d = s.d, h = s.rd / 2;
-  auto put = [&](int k, v128_t v) {
-    if (kScale) v = wasm_f32x4_mul(wasm_f32x4_splat(scale), v);
-    wasm_v128_store(dst + static_cast<std::size_t>(stride) * k, v);
-  };
+  const v128_t vscale = wasm_f32x4_splat(scale);
+  auto put = [&](int k, v128_t v) { wasm_v128_store(dst + static_cast<std::size_t>(stride) * k, scaled ? wasm_f32x4_mul(vscale, v) : v); };
   auto put_scalar = [&](int k) {
     for (int r = 0; r < rows; ++r) {
       const float v = packed_entry(s, r0 + r, k);
-      dst[static_cast<std::size_t>(stride) * k + r] = kScale ? scale * v : v;
+      dst[static_cast<std::size_t>(stride) * k + r] = scaled ? scale * v : v;
     }
   };
   if (rows < 4) {  // edge panel (zero filled by the caller)
@@ -255,7 +236,7 @@ void pack_a(const PackSource& src, int n, float scale, std::vector<float>& ap) {
     float* dst = ap.data() + static_cast<std::size_t>(p) * kMr * d;
     const int rows = std::min(kMr, n - kMr * p);
     if (rows < kMr) std::fill(dst, dst + kMr * d, 0.0f);
-    pack_quad<true>(src, kMr * p, rows, scale, dst, kMr);
+    pack_quad(src, kMr * p, rows, true, scale, dst, kMr);
   }
 }
 
@@ -270,7 +251,7 @@ void pack_b_rows(const PackSource& src, int m, std::vector<float>& bp) {
     if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
     for (int q = 0; q < kNr / 4; ++q) {
       const int rows = std::clamp(cols - 4 * q, 0, 4);
-      if (rows > 0) pack_quad<false>(src, kNr * p + 4 * q, rows, 1.0f, dst + 4 * q, kNr);
+      if (rows > 0) pack_quad(src, kNr * p + 4 * q, rows, false, 1.0f, dst + 4 * q, kNr);
     }
   }
 }
@@ -638,10 +619,10 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   const MatrixF& kcos = same_pos ? qc : kc;
   const MatrixF& ksin = same_pos ? qs : ks;
   MatrixF out;
+  const int di = static_cast<int>(d), ri = static_cast<int>(rd);
 #if defined(__wasm_simd128__)
   if (simd) {  // rotated while packed for the GEMM
     out.resize(q.rows(), k.rows());
-    const int di = static_cast<int>(d), ri = static_cast<int>(rd);
     rope_gemm_simd128({q.data(), di, qc.data(), qs.data(), ri, layout}, static_cast<int>(q.rows()),
                       {k.data(), di, kcos.data(), ksin.data(), ri, layout}, static_cast<int>(k.rows()), scale,
                       row_extent.empty() ? nullptr : row_extent.data(), out.data());
@@ -649,19 +630,8 @@ MatrixF rope_logits(const MatrixF& q, const MatrixF& k, std::span<const int64_t>
   }
 #endif
   MatrixF qr(q.rows(), d), kr(k.rows(), d);
-  auto rotate = [&](const MatrixF& x, const MatrixF& c, const MatrixF& s, MatrixF& rotated) {
-    if (rd < d) {  // rotate the rotary columns (contiguous copies), then put the pass-through ones beside them
-      const MatrixF xr = x.leftCols(rd);
-      MatrixF outr(x.rows(), rd);
-      rope_rotate_portable(xr.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(rd), layout, outr.data());
-      rotated.leftCols(rd) = outr;
-      rotated.rightCols(d - rd) = x.rightCols(d - rd);
-      return;
-    }
-    rope_rotate_portable(x.data(), c.data(), s.data(), static_cast<int>(x.rows()), static_cast<int>(d), layout, rotated.data());
-  };
-  rotate(q, qc, qs, qr);
-  rotate(k, kcos, ksin, kr);
+  rotate_portable({q.data(), di, qc.data(), qs.data(), ri, layout}, static_cast<int>(q.rows()), qr.data());
+  rotate_portable({k.data(), di, kcos.data(), ksin.data(), ri, layout}, static_cast<int>(k.rows()), kr.data());
   run_logits(pick(path), qr, kr, scale, out, row_extent);
   return out;
 }

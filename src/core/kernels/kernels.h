@@ -49,9 +49,6 @@ void softmax_rows_to_simd128(const float* X, float* Y, int n, int m);
 // repeated add() would); returns whether every dst[i] is finite (the overflow check, in the same pass).
 bool sum_finite_portable(float* dst, const float* const* src, int terms, std::size_t count);
 bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::size_t count);
-// out = x rotated per row: pair p uses cos[r * d/2 + p], sin[r * d/2 + p] (half or interleaved pairs). The
-// SIMD128 RoPE job has no separate rotation: it rotates while packing the GEMM's operands (same values).
-void rope_rotate_portable(const float* x, const float* cos, const float* sin, int n, int d, RopeLayout layout, float* out);
 
 // Dispatchers.
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C);
