@@ -13,7 +13,7 @@
 // size checks that the reference equals posenc (max |diff| < 1e-4 of max |logit|) and tfjs agrees within its
 // float32 tables (< 2e-3), and stops otherwise.
 //   node --no-experimental-fetch bench/kernel-parity.mjs [budget_ms_per_size] [--module build/bench/parity/rope_parity.js]
-//        [--json FILE]     -> the markdown table on stdout (JSON lines in FILE)
+//        [--json FILE] [--sizes 512x64,2048x128]     -> the markdown table on stdout (JSON lines in FILE)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,9 @@ const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.sp
 const modulePath = path.resolve(option('--module') || path.join(repo, 'build', 'bench', 'parity', 'rope_parity.js'));
 const jsonFile = option('--json');
 const budget = Number(args[0] || 3000);
-const SIZES = [[512, 64], [512, 128], [1024, 64], [1024, 128], [2048, 64], [2048, 128]];
+const sizes = option('--sizes');
+const SIZES = sizes ? sizes.split(',').map((s) => s.split('x').map(Number))
+  : [[512, 64], [512, 128], [1024, 64], [1024, 128], [2048, 64], [2048, 128]];
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const min = (a) => Math.min(...a);
