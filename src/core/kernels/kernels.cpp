@@ -130,11 +130,12 @@ GemmWorkspace& gemm_workspace() {
 
 // A separate, non-inlined function: V8 tiers wasm functions up as a whole, and a small hot loop on its own
 // gets the best register allocation. Each cell sums over k in order with separate mul and add (no FMA).
-// The loop ends on a pointer compare, not a counter: V8 (node 20) then emits 29 instead of 31 x64
-// instructions per k step (16 FP, 6 loads and the loop's own), and the kernel ran 15-18 % faster in one
-// process (fastest of 60-100 repetitions, 240 to 1024 rows, d 64 and 128). Not unrolled over k: a 2x
-// unrolled loop ran 1.3-3x slower, and 5 x 8 / 3 x 12 tiles ~2x slower (more live v128 values than V8's 16
-// xmm registers hold).
+// The loop ends on a pointer compare, not a counter (emcc passes clang -disable-lsr, so a counter stays as
+// written): V8 (node 20) then emits 29 instead of 31 x64 instructions per k step (16 FP, 6 loads and the
+// loop's own), and the kernel ran 15-18 % faster in one process (fastest of 60-100 repetitions, 240 to
+// 1024 rows, d 64 and 128). Not unrolled over k: a 2x unrolled loop ran 1.3-3x slower, and 5 x 8 / 3 x 12
+// tiles ~2x slower (more live v128 values than V8's 16 xmm registers hold); the j loop over B panels moved
+// into this function (V8 then unrolls the k loop itself) was no faster in the whole job.
 __attribute__((noinline)) void micro_kernel_4x8(const float* __restrict ap, const float* __restrict bp, int d,
                                                 float* __restrict c, int ldc) {
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
