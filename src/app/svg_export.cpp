@@ -362,9 +362,11 @@ class CommandWriter {
     const std::string id = "img" + std::to_string(image_id_++);
     out_ += "<clipPath id=\"" + id + "\"><rect x=\"" + num(lo.x) + "\" y=\"" + num(lo.y) + "\" width=\"" +
             num(hi.x - lo.x) + "\" height=\"" + num(hi.y - lo.y) + "\"/></clipPath>\n";
-    out_ += "<image clip-path=\"url(#" + id + ")\" width=\"1\" height=\"1\" preserveAspectRatio=\"none\" transform=\"matrix(" +
+    // (The clip on a group around the image: a clip path on the image itself would be read in its own,
+    // transformed, coordinates.)
+    out_ += "<g clip-path=\"url(#" + id + ")\"><image width=\"1\" height=\"1\" preserveAspectRatio=\"none\" transform=\"matrix(" +
             num(sx) + " 0 0 " + num(sy) + " " + num(lo.x - ua.x * sx) + " " + num(lo.y - ua.y * sy) + ")\" href=\"" +
-            options_.image_href(image) + "\"/>\n";
+            options_.image_href(image) + "\"/></g>\n";
   }
 
   void begin(Kind kind, ImU32 col) {

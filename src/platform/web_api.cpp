@@ -42,6 +42,23 @@ std::vector<unsigned char>& model_buffer() {
   return buffer;
 }
 
+// exportData: the page writes at most this many values (about 120 MB of JSON, a few seconds); a view
+// whose tables hold more is refused before they are built: "" and a notice naming the size and the
+// command line that writes it (posenc export runs natively, in double, without the page's memory bound).
+constexpr std::size_t kPageExportMaxValues = std::size_t{1} << 22;
+
+std::string export_refusal(const posenc::app::ExportData& data, const std::string& format) {
+  const bool csv = format == "csv";
+  const double mb = double(data.values) * (csv ? 25.0 : 30.0) / 1e6;  // ~25-30 bytes a value as text
+  char size[160];
+  std::snprintf(size, sizeof size, "%zu values (about %.0f MB of %s)", data.values, mb, csv ? "CSV" : "JSON");
+  std::string state = data.state;
+  for (std::size_t p; (p = state.find('\'')) != std::string::npos;) state.replace(p, 1, "%27");
+  return "exportData: this view's tables hold " + std::string(size) + ", more than the page exports (" +
+         std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state +
+         "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
+}
+
 }  // namespace
 
 extern "C" {
@@ -137,23 +154,6 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned
 }
 
 // ---- exportData
-
-// exportData: the page writes at most this many values (about 120 MB of JSON, a few seconds); a view
-// whose tables hold more is refused before they are built: "" and a notice naming the size and the
-// command line that writes it (posenc export runs natively, in double, without the page's memory bound).
-constexpr std::size_t kPageExportMaxValues = std::size_t{1} << 22;
-
-std::string export_refusal(const posenc::app::ExportData& data, const std::string& format) {
-  const bool csv = format == "csv";
-  const double mb = double(data.values) * (csv ? 25.0 : 30.0) / 1e6;  // ~25-30 bytes a value as text
-  char size[160];
-  std::snprintf(size, sizeof size, "%zu values (about %.0f MB of %s)", data.values, mb, csv ? "CSV" : "JSON");
-  std::string state = data.state;
-  for (std::size_t p; (p = state.find('\'')) != std::string::npos;) state.replace(p, 1, "%27");
-  return "exportData: this view's tables hold " + std::string(size) + ", more than the page exports (" +
-         std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state +
-         "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
-}
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
   static std::string out;
