@@ -156,7 +156,10 @@ void write_text_runs(std::string& out, const std::vector<DrawnGlyph>& glyphs) {
         if (g.ref.font != font || g.col != first.col || std::abs(g.baseline - first.baseline) > 0.5f ||
             std::abs(g.scale - first.scale) > 1e-3f || gap < -0.75f || gap > 4 * space)
           break;
-        for (int s = int(std::lround(gap / space)); s > 0; --s, pen_end += space) {
+        // One space however wide the gap: renderers that collapse white space (xml:space is old, CSS
+        // white-space new in SVG) would otherwise shift every later x by one; the next character's own x
+        // keeps the gap.
+        if (gap / space >= 0.5f) {
           xs += num(pen_end) + " ";
           text += ' ';
         }
@@ -414,7 +417,7 @@ std::string frame_svg(const ImDrawData& data, float width, float height, const S
   const GlyphIndex glyphs(atlas);
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
                     num(width) + "\" height=\"" + num(height) + "\" viewBox=\"0 0 " + num(width) + " " + num(height) +
-                    "\" xml:space=\"preserve\" font-family=\"Inter, 'DejaVu Sans', sans-serif\">\n";
+                    "\" font-family=\"Inter, 'DejaVu Sans', sans-serif\">\n";
   if (!options.title.empty()) out += "<title>" + escape(options.title) + "</title>\n";
   if (!options.description.empty()) out += "<desc>" + escape(options.description) + "</desc>\n";
   std::vector<SvgCurve>& curves = current_ui().svg_curves;

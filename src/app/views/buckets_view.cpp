@@ -214,8 +214,8 @@ const char* BucketsView::caption() const {
     case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (⌈log ratio · (mid−1)⌉ + mid)";
     case Scheme::Shaw: return "Shaw: eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d; distances past K share the end vector";
     case Scheme::Alibi:
-      return "ALiBi: score = qᵢ · kⱼ − mₕ |i − j|, heads h = 0…H−1, P = largest power of 2 ≤ H: mₕ = 2^(−8(h+1)/P) "
-             "for h < P, then the odd slopes of 2P heads, m_(P+k) = 2^(−4(2k+1)/P) (Press et al.)";
+      return "ALiBi: qᵢ · kⱼ − mₕ |i − j|; h = 0…H−1, P = largest power of 2 ≤ H: mₕ = 2^(−8(h+1)/P) for h < P, "
+             "then the odd slopes of 2P heads";
   }
   return "";
 }
