@@ -1,5 +1,5 @@
 // The browser runner: the canvas follows the page's layout, the browser owns the main loop, and the
-// page (web/posenc-page.js) is told about frames, state changes and the UI's actions; the other way, the
+// page (web/page/) is told about frames, state changes and the UI's actions; the other way, the
 // page calls the functions of web_api.cpp (window.posenc), which reach this runner through page_runner().
 #include "platform/web_runner.h"
 
