@@ -32,6 +32,8 @@ export default [
   {
     rules: {
       'no-unused-vars': ['error', { caughtErrors: 'none' }],
+      'no-var': 'error',
+      'prefer-const': ['error', { destructuring: 'all' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },

@@ -3,14 +3,14 @@ import { page } from './page.js';
 
 // ccall copies a string argument onto the wasm stack (5 MiB, at 4 bytes a character): a 2 MiB string
 // overflows it and the module is dead. A long string goes through a malloc'd buffer instead.
-var STACK_STRING_MAX = 1024;
+const STACK_STRING_MAX = 1024;
 export function call(name, ret, args, vals) {
-  var owned = [];
+  const owned = [];
   try {
-    for (var i = 0; i < args.length; ++i) {
+    for (let i = 0; i < args.length; ++i) {
       if (args[i] !== 'string' || typeof vals[i] !== 'string' || vals[i].length <= STACK_STRING_MAX) continue;
-      var bytes = new TextEncoder().encode(vals[i]);
-      var p = Module._malloc(bytes.length + 1);
+      const bytes = new TextEncoder().encode(vals[i]);
+      const p = Module._malloc(bytes.length + 1);
       if (!p) throw new Error('posenc: no memory for a ' + bytes.length + '-byte argument of ' + name);
       owned.push(p);
       Module.HEAPU8.set(bytes, p);  // HEAPU8 after malloc: a grown memory has a new view
@@ -27,16 +27,16 @@ export function call(name, ret, args, vals) {
 // A state value longer than any key takes (the app's limit, App::kMaxValueBytes) is cut to one
 // character past it before it is copied into the app, which then names it in a notice: the copy is
 // bounded however long the value.
-var STATE_VALUE_MAX = 256 << 10;
+const STATE_VALUE_MAX = 256 << 10;
 function capped(v) { v = String(v); return v.length > STATE_VALUE_MAX ? v.slice(0, STATE_VALUE_MAX + 1) : v; }
 export function cappedQuery(state) {
-  var out = new URLSearchParams();
+  const out = new URLSearchParams();
   Object.keys(state).forEach(function (k) { out.append(capped(k), capped(state[k])); });
   return out.toString();
 }
 export function setStateQuery(query) { call('posenc_set_state', null, ['string'], [query]); }
 export function stateQuery() { return call('posenc_get_state', 'string', [], []); }
-export function parseQuery(q) { var out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
+export function parseQuery(q) { const out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
 export function pageTheme() { document.body.classList.toggle('light', !call('posenc_is_dark', 'number', [], [])); }
 // A string the app returns, or '' before it runs or when this build has no such function.
 export function sq(name) { return page.alive && Module['_' + name] ? call(name, 'string', [], []) : ''; }

@@ -17,7 +17,7 @@ export function installApi() {
     describe: describe,
     getState: function () { return parseQuery(stateQuery()); },
     setState: function (partial) {
-      var current = this.getState();
+      let current = this.getState();
       partial = partial || {};
       // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
       if (partial.view && partial.view !== current.view) {
@@ -54,7 +54,7 @@ export function installApi() {
     exportPng: function () {
       return new Promise(function (resolve) {
         window.posenc.quietCapture = true;
-        var before = window.posenc.lastCapture;
+        const before = window.posenc.lastCapture;
         call('posenc_request_capture', null, [], []);
         (function wait() {
           if (window.posenc.lastCapture && window.posenc.lastCapture !== before) {
@@ -65,9 +65,9 @@ export function installApi() {
     },
     // Rectangle of a named UI item in page CSS pixels: {x, y, width, height}, or null.
     itemRect: function (name) {
-      var s = call('posenc_item_rect', 'string', ['string'], [name]);
+      const s = call('posenc_item_rect', 'string', ['string'], [name]);
       if (!s) return null;
-      var p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
+      const p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
     // The key of the focused slider (the one the arrow keys step: last clicked, dragged or entered), or "".
@@ -77,9 +77,9 @@ export function installApi() {
     // The visible part of a zoomable plot (heatmap.<name> or plot.<figure>) as fractions of the whole
     // matrix: {x, y, width, height} in [0, 1] ({0, 0, 1, 1} unzoomed), or null if it was not drawn.
     zoom: function (name) {
-      var s = call('posenc_zoom', 'string', ['string'], [name]);
+      const s = call('posenc_zoom', 'string', ['string'], [name]);
       if (!s) return null;
-      var p = s.split(',').map(Number);
+      const p = s.split(',').map(Number);
       return { x: p[0], y: p[1], width: p[2], height: p[3] };
     },
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },

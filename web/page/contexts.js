@@ -8,10 +8,10 @@ import { start } from './loader.js';
 // An embed tells its parent how tall its content wants to be, whenever that changes.
 // (Called after every frame sequence settles and on every state change: the height changes only in a
 // frame. A poster asks nothing: the iframe keeps the height the page gave it.)
-var lastHeight = 0;
+let lastHeight = 0;
 export function postHeight() {
   if (!inFrame || !page.alive) return;
-  var h = Module._posenc_preferred_height();
+  const h = Module._posenc_preferred_height();
   if (h > 0 && h !== lastHeight) { lastHeight = h; post({ type: 'posenc:height', height: h }); }
 }
 
@@ -45,9 +45,9 @@ function reloadInState() {
 // of view for RELEASE_MS. Giving it back = reloading into poster mode in the same state: the URL holds
 // the state and the poster of that state was kept when it settled, so no frame is needed (Chrome sends
 // no animation frames to an off-screen cross-origin iframe).
-var RELEASE_MS = 500, COORDINATOR_WAIT_MS = 300;
-var docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
-var coordinated = false, granted = false, helloAt = 0, startTimer = null, releaseTimer = null;
+const RELEASE_MS = 500, COORDINATOR_WAIT_MS = 300;
+const docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
+let coordinated = false, granted = false, helloAt = 0, startTimer = null, releaseTimer = null;
 export function report() {
   if (!embedded || !inFrame || page.releasing) return;
   post({ type: 'posenc:context', doc: docId, visible: page.visibleNow, live: page.started || granted,
@@ -66,7 +66,7 @@ function requestContext() {
   if (page.started) return;
   clearTimeout(startTimer);
   if (coordinated) { report(); return; }
-  var waited = performance.now() - helloAt;
+  const waited = performance.now() - helloAt;
   if (inFrame && waited < COORDINATOR_WAIT_MS) {
     startTimer = setTimeout(function () { if (page.visibleNow && !coordinated) requestContext(); }, COORDINATOR_WAIT_MS - waited);
     return;
@@ -77,7 +77,7 @@ function requestContext() {
 export function installContexts() {
   // The parent page may drive an embed (setState), and coordinate its WebGL context.
   window.addEventListener('message', function (e) {
-    var m = e.data;
+    const m = e.data;
     if (!m || typeof m.type !== 'string') return;
     if (m.type === 'posenc:setState' && m.state && typeof m.state === 'object') {
       ready.then(function () { window.posenc.setState(m.state); });
@@ -109,7 +109,7 @@ export function installContexts() {
     // Many embeds on one page: each starts (and takes a WebGL context) only when it scrolls into
     // view and shows a poster until then.
     if (params.get('theme') === 'light' || (params.get('theme') !== 'dark' && darkQuery && !darkQuery.matches)) document.body.className = 'light';
-    var saved = null;
+    let saved = null;
     try { saved = sessionStorage.getItem(posterKey); } catch (e) { /* storage may be blocked */ }
     if (saved) showPosterImage(saved, 'posenc figure (picture of the last state; click to load the interactive view)');
     posterEl.className = 'shown';
@@ -118,7 +118,7 @@ export function installContexts() {
     helloAt = performance.now();
     report();  // hello: a coordinator on the page answers
     new IntersectionObserver(function (entries) {
-      var visible = entries.some(function (en) { return en.isIntersecting; });
+      const visible = entries.some(function (en) { return en.isIntersecting; });
       page.visibleNow = visible;
       if (visible && page.contextLost) { reloadInState(); return; }
       report();

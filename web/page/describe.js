@@ -7,10 +7,10 @@ import { call, sq } from './abi.js';
 // (from the app's posenc_describe when it has one), and what the notices say. Read by a live region.
 export function describe() {
   if (!page.alive) return null;
-  var d = null;
+  let d = null;
   if (Module._posenc_describe) { try { d = JSON.parse(call('posenc_describe', 'string', [], [])); } catch (e) { d = null; } }
   if (!d) {
-    var st = window.posenc.getState(), ps = {};
+    const st = window.posenc.getState(), ps = {};
     Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme'].indexOf(k) < 0) ps[k] = st[k]; });
     d = { title: sq('posenc_view_title'), formula: sq('posenc_view_caption'), params: ps, numbers: [] };
   }
@@ -18,28 +18,28 @@ export function describe() {
 }
 function describeText(d) {
   if (!d) return '';
-  var parts = [d.title ? d.title + '.' : ''];
+  const parts = [d.title ? d.title + '.' : ''];
   if (d.formula) parts.push('Formula: ' + d.formula + '.');
-  var ps = d.params || {};
-  var pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
+  const ps = d.params || {};
+  const pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
   if (pk.length) parts.push('Parameters: ' + pk.join(', ') + '.');
-  var ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
+  const ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
   if (ns.length) parts.push(ns.join('; ') + '.');
-  var notes = page.alive ? window.posenc.notices() : '';
+  const notes = page.alive ? window.posenc.notices() : '';
   if (notes) parts.push('Notices: ' + notes);
   return parts.filter(Boolean).join(' ');
 }
 export function updateDescription() {
   if (!page.alive) return;
-  var d = describe();
-  var text = describeText(d);
+  const d = describe();
+  const text = describeText(d);
   if (describeEl.textContent !== text) describeEl.textContent = text;
-  var label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
+  const label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
   if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
   if (paramForm) paramForm.sync();
 }
 // The parameter form (param-form.js), made once the app runs.
-var paramForm = null;
+let paramForm = null;
 export function buildParamForm() {
   if (!window.PosencParamForm || !Module._posenc_form) return;
   paramForm = window.PosencParamForm({
@@ -52,12 +52,12 @@ export function buildParamForm() {
 // The views as real links (keyboard reachable, for readers who never see the canvas); not in embeds.
 export function buildViewLinks() {
   if (embedded) { viewsNav.hidden = true; return; }
-  var ul = viewsNav.querySelector('ul');
+  const ul = viewsNav.querySelector('ul');
   ul.textContent = '';
-  var current = window.posenc.getState().view;
-  var titles = Module._posenc_view_titles ? call('posenc_view_titles', 'string', [], []).split('\n') : [];
+  const current = window.posenc.getState().view;
+  const titles = Module._posenc_view_titles ? call('posenc_view_titles', 'string', [], []).split('\n') : [];
   window.posenc.views().forEach(function (id, i) {
-    var li = document.createElement('li'), a = document.createElement('a');
+    const li = document.createElement('li'), a = document.createElement('a');
     a.href = '?view=' + encodeURIComponent(id);
     a.textContent = titles[i] || id;  // the name a reader knows the view by ("RoPE", not "rope")
     if (id === current) a.setAttribute('aria-current', 'page');
@@ -67,12 +67,12 @@ export function buildViewLinks() {
 // The hover readout (the tooltip's text, from a mouse resting on a plot or a long-press) mirrored into
 // its own polite live region once it has rested 300 ms: never every frame, and the description of the
 // view beside it stays as it is.
-var readoutTimer = null;
+let readoutTimer = null;
 export function readoutText() { return page.alive && Module._posenc_hover_readout ? call('posenc_hover_readout', 'string', [], []) : ''; }
 export function scheduleReadout() {
   clearTimeout(readoutTimer);
   readoutTimer = setTimeout(function () {
-    var text = readoutText().replace(/\n/g, '; ');
+    const text = readoutText().replace(/\n/g, '; ');
     if (readoutEl.textContent !== text) readoutEl.textContent = text;
   }, 300);
 }

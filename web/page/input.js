@@ -43,7 +43,8 @@ export function installWake() {
 // cooperative, as map embeds are: a plain wheel always scrolls the page around it (its document does
 // not scroll, so the browser hands the wheel on to the parent), Ctrl/Cmd + wheel zooms the map under
 // the pointer, and the first plain wheel over a map says so.
-var wheelHinted = false, mac = /Mac|iP(hone|ad)/.test(navigator.platform || '');
+let wheelHinted = false;
+const mac = /Mac|iP(hone|ad)/.test(navigator.platform || '');
 export function installWheel() {
   document.getElementById('stage').addEventListener('wheel', function (e) {
     if (!page.alive) { e.stopPropagation(); return; }
@@ -51,8 +52,8 @@ export function installWheel() {
       if (!Module._posenc_wants_wheel()) e.stopPropagation();
       return;
     }
-    var r = canvas.getBoundingClientRect();
-    var onMap = Module._posenc_zoomable_at(e.clientX - r.left, e.clientY - r.top) !== 0;
+    const r = canvas.getBoundingClientRect();
+    const onMap = Module._posenc_zoomable_at(e.clientX - r.left, e.clientY - r.top) !== 0;
     if (onMap && (e.ctrlKey || e.metaKey)) { e.preventDefault(); return; }  // the app zooms; the browser does not
     e.stopPropagation();
     if (onMap && !wheelHinted) { wheelHinted = true; toast((mac ? '\u2318' : 'Ctrl') + ' + scroll to zoom the map'); }

@@ -8,7 +8,7 @@ import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } fr
 import { updateTouchClaims } from './touch.js';
 import { postHeight, report } from './contexts.js';
 
-var urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
+const urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
 export function installModule() {
   window.Module = {
     canvas: canvas,
@@ -37,7 +37,7 @@ export function installModule() {
     // dragging: a slider is held; the description (which asks the view for its exact numbers, a double
     // computation that can take longer than a frame at full size) then waits for onSettled.
     onStateChange: function (dragging) {
-      var q = stateQuery();
+      const q = stateQuery();
       history.replaceState(null, '', '?' + q);
       pageTheme();
       post({ type: 'posenc:state', state: parseQuery(q) });
@@ -67,7 +67,7 @@ export function installModule() {
     },
     // Called right after a chrome-less frame was drawn, before the browser composites it.
     onCapture: function () {
-      var url = canvas.toDataURL('image/png');
+      const url = canvas.toDataURL('image/png');
       window.posenc.lastCapture = url;
       if (!window.posenc.quietCapture) {
         canvas.toBlob(function (blob) { if (blob) download('posenc-' + viewId() + '.png', blob); }, 'image/png');
@@ -83,16 +83,16 @@ export function start() {
   // With the poster still up, its note says we are loading (not the status drawn over it).
   if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
   else statusEl.className = '';
-  var tmpl = document.getElementById('posenc-loader').content.querySelector('script');
+  const tmpl = document.getElementById('posenc-loader').content.querySelector('script');
   // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is
   // what Emscripten's streaming fetch then takes: same URL, CORS mode, same-origin credentials).
-  var wasm = document.createElement('link');
+  const wasm = document.createElement('link');
   wasm.rel = 'preload';
   wasm.as = 'fetch';
   wasm.crossOrigin = 'anonymous';
   wasm.href = new URL('posenc.wasm', new URL(tmpl.getAttribute('src'), window.location.href)).href;
   document.head.appendChild(wasm);
-  var s = document.createElement('script');
+  const s = document.createElement('script');
   s.src = tmpl.getAttribute('src');
   s.async = true;
   s.onerror = function () { fail('could not load ' + s.src); };

@@ -1,36 +1,36 @@
 // The page's elements, what it was loaded with, the state the other modules share, and how it fails.
-export var statusEl = document.getElementById('status');
-export var posterEl = document.getElementById('poster');
-export var canvas = document.getElementById('canvas');
-export var describeEl = document.getElementById('describe');
-export var readoutEl = document.getElementById('readout');
-export var viewsNav = document.getElementById('views');
-export var modelFile = document.getElementById('model-file');
-var toastEl = document.getElementById('toast');
-var posterImg = document.getElementById('poster-img');
-export var params = new URLSearchParams(window.location.search);
-export var embedded = params.get('embed') === '1' || params.get('embed') === 'true';
-export var inFrame = window.parent !== window;
-export var posterKey = 'posenc:poster:' + window.location.search;
-export var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+export const statusEl = document.getElementById('status');
+export const posterEl = document.getElementById('poster');
+export const canvas = document.getElementById('canvas');
+export const describeEl = document.getElementById('describe');
+export const readoutEl = document.getElementById('readout');
+export const viewsNav = document.getElementById('views');
+export const modelFile = document.getElementById('model-file');
+const toastEl = document.getElementById('toast');
+const posterImg = document.getElementById('poster-img');
+export const params = new URLSearchParams(window.location.search);
+export const embedded = params.get('embed') === '1' || params.get('embed') === 'true';
+export const inFrame = window.parent !== window;
+export const posterKey = 'posenc:poster:' + window.location.search;
+export const darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 // alive: the app runs its frames (exported functions may be called); started: the module is loading or
 // runs; releasing: the page is reloading to give its context back; visibleNow: an embed is in view.
-export var page = { alive: false, started: false, contextLost: false, visibleNow: !embedded, releasing: false,
+export const page = { alive: false, started: false, contextLost: false, visibleNow: !embedded, releasing: false,
   lastPoster: null };
-var resolveReadyFn, rejectReadyFn;
-export var ready = new Promise(function (res, rej) { resolveReadyFn = res; rejectReadyFn = rej; });
+let resolveReadyFn, rejectReadyFn;
+export const ready = new Promise(function (res, rej) { resolveReadyFn = res; rejectReadyFn = rej; });
 export function resolveReady() { resolveReadyFn(); }
 
 // WebGL2 is checked only when something failed, with a throwaway context given back at once: a
 // page's first WebGL context starts the GPU side (0.2-1.5 s in headless Chromium), and a probe before
 // the app's own context cost the first frame ~120 ms (bench/startup.mjs, side by side).
 function hasWebGL2() {
-  var probe = document.createElement('canvas').getContext('webgl2');
-  var lose = probe && probe.getExtension('WEBGL_lose_context');
+  const probe = document.createElement('canvas').getContext('webgl2');
+  const lose = probe && probe.getExtension('WEBGL_lose_context');
   if (lose) lose.loseContext();
   return !!probe;
 }
-var failed = false;
+let failed = false;
 export function fail(message) {
   if (failed) return;  // the first cause is the one to read
   failed = true;

@@ -11,11 +11,11 @@
 import { page, canvas } from './page.js';
 import { call } from './abi.js';
 
-var entry = document.getElementById('text-entry');
-var SENTINEL = '\u200b';
-var entryField = null;  // the app's field being edited by touch: {x, y, w, h, name, text}, or null
-var entryShown = SENTINEL;  // the element's value as already forwarded to the app
-var composing = false, entryTimer = null, touchDown = null;
+const entry = document.getElementById('text-entry');
+const SENTINEL = '\u200b';
+let entryField = null;  // the app's field being edited by touch: {x, y, w, h, name, text}, or null
+let entryShown = SENTINEL;  // the element's value as already forwarded to the app
+let composing = false, entryTimer = null, touchDown = null;
 export function entryOpen() { return !entry.hidden; }
 function resetEntry() {
   entry.value = SENTINEL;
@@ -39,7 +39,7 @@ function hideEntry() {
   entryField = null;
   composing = false;
   if (!entryOpen()) return;
-  var had = document.activeElement === entry;
+  const had = document.activeElement === entry;
   entry.hidden = true;  // hiding the focused element blurs it: the keyboard closes
   if (had || document.activeElement === document.body) canvas.focus({ preventScroll: true });
 }
@@ -47,22 +47,23 @@ function sendKey(key, mods) { return call('posenc_key', 'number', ['string', 'nu
 // The element's value against what the app already has: Backspaces for what went, text for what came.
 function forwardEntry() {
   if (!page.alive || !entryField) return;
-  var was = Array.from(entryShown), now = Array.from(entry.value), p = 0;
+  const was = Array.from(entryShown), now = Array.from(entry.value);
+  let p = 0;
   while (p < was.length && p < now.length && was[p] === now[p]) ++p;
-  for (var i = p; i < was.length; ++i) sendKey('Backspace', 0);
-  var text = now.slice(p).join('').split(SENTINEL).join('');
+  for (let i = p; i < was.length; ++i) sendKey('Backspace', 0);
+  const text = now.slice(p).join('').split(SENTINEL).join('');
   if (text) call('posenc_text_input', null, ['string'], [text]);
   entryShown = entry.value;
   if (!composing) resetEntry();  // never while a keyboard composes: it would lose its word
 }
 // Keys that edit without inserting text (a keyboard attached to a tablet, a phone keyboard's Enter or
 // arrows); Backspace and text come through the input event above.
-var ENTRY_KEYS = ['Enter', 'Escape', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp',
+const ENTRY_KEYS = ['Enter', 'Escape', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp',
   'PageDown', 'Delete'];
 
 export function installTextEntry() {
   Module.onTextField = function (json) {
-    var f = null;
+    let f = null;
     try { f = json ? JSON.parse(json) : null; } catch (e) { f = null; }
     clearTimeout(entryTimer);
     if (f && f.touch) { entryField = f; showEntry(f); } else hideEntry();
@@ -79,8 +80,8 @@ export function installTextEntry() {
   });
   entry.addEventListener('keydown', function (e) {
     if (!page.alive || e.isComposing || e.keyCode === 229) return;
-    var mods = (e.ctrlKey ? 1 : 0) | (e.shiftKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
-    var shortcut = (e.ctrlKey || e.metaKey) && /^[aczxy]$/i.test(e.key);  // paste stays the browser's (input event)
+    const mods = (e.ctrlKey ? 1 : 0) | (e.shiftKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
+    const shortcut = (e.ctrlKey || e.metaKey) && /^[aczxy]$/i.test(e.key);  // paste stays the browser's (input event)
     if (ENTRY_KEYS.indexOf(e.key) < 0 && !shortcut) return;
     e.preventDefault();
     if (e.key === 'Enter' || e.key === 'Escape') forwardEntry();  // a word still being composed goes first
@@ -91,21 +92,21 @@ export function installTextEntry() {
   // long-press (still, >= 500 ms: the app opens the slider's text field) lifted on a slider (slider.*),
   // focuses the element at once. If the app then opens no field, the canvas gets the focus back.
   canvas.addEventListener('touchstart', function (e) {
-    var t = e.changedTouches[0];
+    const t = e.changedTouches[0];
     touchDown = e.touches.length === 1 ? { x: t.clientX, y: t.clientY, at: e.timeStamp } : null;
   }, { passive: true });
   canvas.addEventListener('touchend', function (e) {
-    var d = touchDown, t = e.changedTouches[0];
+    const d = touchDown, t = e.changedTouches[0];
     touchDown = null;
     if (!page.alive || !d) return;
-    var held = e.timeStamp - d.at, tap = held <= 400, longPress = held >= 500;
+    const held = e.timeStamp - d.at, tap = held <= 400, longPress = held >= 500;
     if (e.touches.length || !(tap || longPress) ||
         Math.abs(t.clientX - d.x) > 10 || Math.abs(t.clientY - d.y) > 10) return;
-    var r = canvas.getBoundingClientRect(), x = t.clientX - r.left, y = t.clientY - r.top;
+    const r = canvas.getBoundingClientRect(), x = t.clientX - r.left, y = t.clientY - r.top;
     if (entryField && tap) {
       // A tap on the field being edited after the keyboard was put away (Android's back key keeps the
       // focus): focusing the element again inside the touch brings the keyboard back.
-      var f = entryField;
+      const f = entryField;
       if (!composing && document.activeElement === entry && x >= f.x && x <= f.x + f.w && y >= f.y && y <= f.y + f.h) {
         entry.blur();
         entry.focus({ preventScroll: true });
@@ -114,9 +115,9 @@ export function installTextEntry() {
       return;
     }
     if (entryField) return;
-    var names = window.posenc.probes().filter(function (n) { return (tap ? /^input\./ : /^slider\./).test(n); });
-    for (var i = 0; i < names.length; ++i) {
-      var s = call('posenc_item_rect', 'string', ['string'], [names[i]]).split(',').map(Number);
+    const names = window.posenc.probes().filter(function (n) { return (tap ? /^input\./ : /^slider\./).test(n); });
+    for (let i = 0; i < names.length; ++i) {
+      const s = call('posenc_item_rect', 'string', ['string'], [names[i]]).split(',').map(Number);
       if (s.length === 4 && x >= s[0] && x <= s[0] + s[2] && y >= s[1] && y <= s[1] + s[3]) {
         entryField = { x: s[0], y: s[1], w: s[2], h: s[3], name: names[i], text: '' };
         showEntry(entryField);

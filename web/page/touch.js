@@ -11,21 +11,22 @@ import { call } from './abi.js';
 // preventDefault() alone would come too late. Over each zoomable map of the last frame lies a box
 // with touch-action: none; it takes pointer events only on a device whose pointer cannot hover (a
 // touch screen), so a mouse still reaches the canvas itself. Its touches go to the same handler.
-var claimsEl = document.createElement('div'), claimsKey = '';
+const claimsEl = document.createElement('div');
+let claimsKey = '';
 export function updateTouchClaims() {
-  var key = page.alive && !page.contextLost && Module._posenc_zoomable_rects ? call('posenc_zoomable_rects', 'string', [], []) : '';
+  const key = page.alive && !page.contextLost && Module._posenc_zoomable_rects ? call('posenc_zoomable_rects', 'string', [], []) : '';
   if (key === claimsKey) return;
   claimsKey = key;
   claimsEl.textContent = '';
   key.split(';').forEach(function (rect) {
-    var v = rect.split(',').map(Number);
+    const v = rect.split(',').map(Number);
     if (v.length !== 4 || !(v[2] > 0 && v[3] > 0)) return;
-    var d = document.createElement('div');
+    const d = document.createElement('div');
     d.style.left = v[0] + 'px'; d.style.top = v[1] + 'px'; d.style.width = v[2] + 'px'; d.style.height = v[3] + 'px';
     claimsEl.appendChild(d);
   });
 }
-var touchTarget = function (t) { return t === canvas || t.parentNode === claimsEl; };
+const touchTarget = function (t) { return t === canvas || t.parentNode === claimsEl; };
 export function installTouch() {
   canvas.style.touchAction = inFrame ? 'pan-y pinch-zoom' : 'pinch-zoom';
   claimsEl.id = 'touch-claims';
@@ -34,9 +35,10 @@ export function installTouch() {
   [['touchstart', 0], ['touchmove', 1], ['touchend', 2], ['touchcancel', 3]].forEach(function (p) {
     document.getElementById('stage').addEventListener(p[0], function (e) {
       if (!page.alive || !Module._posenc_touch || !touchTarget(e.target)) return;
-      var r = canvas.getBoundingClientRect(), own = false;
-      for (var i = 0; i < e.changedTouches.length; ++i) {
-        var t = e.changedTouches[i];
+      const r = canvas.getBoundingClientRect();
+      let own = false;
+      for (let i = 0; i < e.changedTouches.length; ++i) {
+        const t = e.changedTouches[i];
         own = Module._posenc_touch(p[1], t.identifier, t.clientX - r.left, t.clientY - r.top, e.cancelable ? 1 : 0, e.timeStamp) !== 0 || own;
       }
       if (own && e.cancelable) e.preventDefault();
