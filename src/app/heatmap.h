@@ -11,14 +11,12 @@
 #include <vector>
 
 #include "app/gl.h"
+#include "app/masked_cell.h"
 #include "core/kernels/quantize.h"
 
 namespace posenc::app {
 
 enum class Colormap : int { Viridis = 0, Diverging = 1 };
-
-// Cells with this value (or larger) are drawn as masked.
-inline constexpr float kMaskedCell = 3.0e38f;
 
 class GpuHeatmap {
  public:
