@@ -215,10 +215,7 @@ void RopeView::controls(Controls& c) {
   c.draw("base");
   c.draw("scaling");
   c.draw("factor");
-  if (scaling_ == RopeScalingType::Yarn)
-    for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
-  if (scaling_ == RopeScalingType::Llama3)
-    for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
+  for (const char* k : RopeExtraKeys::keys_of(scaling_)) c.draw(k);
   c.draw("orig");
   if (c.draw("target")) pos_ = std::min(pos_, target_ - 1);
   if (ImGui::SmallButton("T = f L")) {
