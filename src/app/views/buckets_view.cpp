@@ -34,7 +34,8 @@ constexpr int kMaxClip = 1024;
 constexpr int kMaxAlibiHeads = 64;
 
 enum class Scheme { T5, Deberta, Shaw, Alibi };
-constexpr const char* kSchemeNames[] = {"t5", "deberta", "shaw", "alibi"};
+constexpr const char* kSchemeNames[] = {name_of(PositionSchemeKind::T5), name_of(PositionSchemeKind::Deberta),
+                                         name_of(PositionSchemeKind::Shaw), name_of(PositionSchemeKind::Alibi)};
 constexpr const char* kSchemeLabels[] = {"T5 buckets", "DeBERTa log buckets", "Shaw clip window", "ALiBi per head"};
 // What the T5 matrix shows; drawn as the checkbox "matrix shows the bias".
 enum class Shown { Bucket, Bias };

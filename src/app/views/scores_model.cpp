@@ -12,6 +12,7 @@
 
 #include "app/masked_cell.h"
 #include "core/attention/absolute_attention.h"
+#include "core/encodings/absolute.h"
 #include "core/encodings/alibi.h"
 #include "core/encodings/deberta.h"
 #include "core/encodings/relative_bias.h"
@@ -44,16 +45,16 @@ std::string clip_bucket(const ScoresKeys& k, int i, int j) {
 // ---------------------------------------------------------------- the scheme table
 
 constexpr ScoresSchemeRow kSchemes[] = {
-    {ScoresScheme::None, "none", "none (NoPE)", "eᵢⱼ = qᵢ · kⱼ / √d, aᵢⱼ = softmaxⱼ(eᵢⱼ): no position at all (NoPE)",
+    {ScoresScheme::None, name_of(PositionSchemeKind::None), "none (NoPE)", "eᵢⱼ = qᵢ · kⱼ / √d, aᵢⱼ = softmaxⱼ(eᵢⱼ): no position at all (NoPE)",
      "The score of query i and key j is their dot product over the square root of d; nothing depends on position.", no_keys,
      no_note, [](const ScoresKeys&, int, const std::optional<RopePosition>&) -> PositionScheme { return NoPosition{}; }, false,
      no_bucket},
-    {ScoresScheme::Sinusoidal, "sinusoidal", "sinusoidal absolute (4 terms)",
+    {ScoresScheme::Sinusoidal, name_of(AbsoluteScheme::Sinusoidal), "sinusoidal absolute (4 terms)",
      "(xᵢ+pᵢ)W_Q · (xⱼ+pⱼ)W_K / √d = content-content + content-position + position-content + position-position",
      "Position vectors are added to the tokens, so the score splits into four terms: content-content, "
      "content-position, position-content and position-position.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"base"}; }, no_note, nullptr, false, no_bucket},
-    {ScoresScheme::Rope, "rope", "RoPE", "eᵢⱼ = (Rᵢ qᵢ) · (Rⱼ kⱼ) / √d = qᵢ · R₍ⱼ₋ᵢ₎ kⱼ / √d: depends on j − i only",
+    {ScoresScheme::Rope, name_of(PositionSchemeKind::Rope), "RoPE", "eᵢⱼ = (Rᵢ qᵢ) · (Rⱼ kⱼ) / √d = qᵢ · R₍ⱼ₋ᵢ₎ kⱼ / √d: depends on j − i only",
      "Query and key are rotated by their positions, so the score depends only on the distance j - i.",
      [](const ScoresKeys& k) {
        std::vector<const char*> keys = {"base", "rotary_dim", "layout", "scaling"};
@@ -69,7 +70,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return NoPosition{};
      },
      false, no_bucket},
-    {ScoresScheme::T5, "t5", "T5 bucketed bias", "eᵢⱼ = qᵢ · kⱼ + b[bucket(j − i)]  (no 1/√d: T5 folds it into W_Q's init)",
+    {ScoresScheme::T5, name_of(PositionSchemeKind::T5), "T5 bucketed bias", "eᵢⱼ = qᵢ · kⱼ + b[bucket(j − i)]  (no 1/√d: T5 folds it into W_Q's init)",
      "A learned bias chosen by the bucket of the distance j - i is added to the dot product.",
      [](const ScoresKeys&) -> std::vector<const char*> {
        return {"buckets", "max_distance"};
@@ -90,7 +91,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
                       k.t5_buckets, k.causal ? "causal" : "bidirectional");
      },
      true},
-    {ScoresScheme::Alibi, "alibi", "ALiBi",
+    {ScoresScheme::Alibi, name_of(PositionSchemeKind::Alibi), "ALiBi",
      "eᵢⱼ = qᵢ · kⱼ / √d − mₕ |i − j|,  mₕ = 2^(−8(h+1)/H) (H a power of two; else Press et al.'s interleaving)",
      "The score is the dot product minus a head's slope m_h times the distance |i - j|.",
      [](const ScoresKeys&) -> std::vector<const char*> {
@@ -101,7 +102,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return AlibiPosition{k.alibi_slope()};
      },
      false, [](const ScoresKeys& k, int, int) { return printed("bias -m |i - j| with m = %.10g", k.alibi_slope()); }},
-    {ScoresScheme::Shaw, "shaw", "Shaw relative (keys)", "eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d",
+    {ScoresScheme::Shaw, name_of(PositionSchemeKind::Shaw), "Shaw relative (keys)", "eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d",
      "Each key gets a learned vector chosen by the distance clipped to plus or minus K.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"clip"}; }, no_note,
      [](const ScoresKeys& k, int d, const std::optional<RopePosition>&) -> PositionScheme {
@@ -111,7 +112,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return s;
      },
      false, clip_bucket},
-    {ScoresScheme::Deberta, "deberta", "DeBERTa (c2p, p2c)",
+    {ScoresScheme::Deberta, name_of(PositionSchemeKind::Deberta), "DeBERTa (c2p, p2c)",
      "eᵢⱼ = (qᵢ·kⱼ + qᵢ·kʳ[δ(i,j)] + kⱼ·qʳ[δ(i,j)]) / √(3d): c2p + p2c, no p2p",
      "The score adds content-to-position and position-to-content terms on bucketed relative distances.",
      [](const ScoresKeys&) -> std::vector<const char*> {
@@ -132,7 +133,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return printed("DeBERTa delta = log-bucket(i - j) = %lld",
                       static_cast<long long>(deberta_relative_position(i, j, k.deberta_buckets, k.deberta_max_position)));
      }},
-    {ScoresScheme::Xl, "xl", "Transformer-XL (4 terms)", "eᵢⱼ = (qᵢ·kⱼ + qᵢ·W_R R₍ᵢ₋ⱼ₎ + u·kⱼ + v·W_R R₍ᵢ₋ⱼ₎) / √d",
+    {ScoresScheme::Xl, name_of(PositionSchemeKind::Xl), "Transformer-XL (4 terms)", "eᵢⱼ = (qᵢ·kⱼ + qᵢ·W_R R₍ᵢ₋ⱼ₎ + u·kⱼ + v·W_R R₍ᵢ₋ⱼ₎) / √d",
      "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"base"}; }, no_note,
      [](const ScoresKeys& k, int d, const std::optional<RopePosition>&) -> PositionScheme {
@@ -144,7 +145,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return p;
      },
      false, [](const ScoresKeys&, int i, int j) { return printed("R_(i-j) with i - j = %d", i - j); }},
-    {ScoresScheme::Learned, "learned", "learned relative bias",
+    {ScoresScheme::Learned, name_of(PositionSchemeKind::Learned), "learned relative bias",
      "eᵢⱼ = qᵢ · kⱼ / √d + b[clip(j − i, −K, K)]  (Embedding(2K+1, heads))",
      "A learned bias per clipped distance j - i is added to the dot product.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"clip"}; }, no_note,
