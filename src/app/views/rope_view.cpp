@@ -156,8 +156,8 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
     factor_ = clamped("factor", s.factor, 1.0, kMaxFactor);
     f.keys.push_back("factor");
   }
-  const int64_t trained = scaling_ != RopeScalingType::None && s.original_max_position_embeddings > 0
-                              ? s.original_max_position_embeddings
+  const int64_t trained = scaling_ != RopeScalingType::None
+                              ? trained_length(s.original_max_position_embeddings, r.original_max_position_embeddings)
                               : r.original_max_position_embeddings;
   orig_ = int(clamped("original length", double(trained), 16, kMaxContext));
   target_ = int(clamped("max length", double(r.max_position_embeddings), 16, kMaxContext));
