@@ -11,7 +11,8 @@
 (function () {
   'use strict';
 
-  // Significant digits a logarithmic range's value is rounded to (as the app's arrow keys do).
+  // A point on a logarithmic track, rounded to 3 significant digits (a short URL); the arrow keys' steps
+  // come from the app (the declaration's "steps").
   function round3(v) {
     if (!(v > 0)) return v;
     const mag = Math.pow(10, Math.floor(Math.log10(v)) - 2);
@@ -58,8 +59,8 @@
     }
 
     // A logarithmic real (a base from 2 to 1e7): a slider of its own (role=slider), since a native range
-    // would move and speak its exponent. Its value is the app's exact value; an arrow multiplies it by the
-    // declared step factor (100 steps end to end, as the app's arrow keys), Page Up/Down by 10 steps,
+    // would move and speak its exponent. Its value is the app's exact value; an arrow moves it one step of
+    // the app's arrow keys (the declaration's "steps": the app computes them), Page Up/Down 10 steps,
     // Home/End go to the ends; a press or drag on the track sets the value at that point.
     function makeLogSlider(d, label) {
       const el = document.createElement('div');
@@ -77,12 +78,8 @@
         let next;
         if (e.key === 'Home') next = decl.min;
         else if (e.key === 'End') next = decl.max;
-        else if (keys[e.key]) {
-          const n = keys[e.key] * (e.shiftKey ? 10 : 1);
-          next = v * Math.pow(decl.step, n);
-          const r = round3(next);
-          if (n > 0 ? r > v : r < v) next = r;  // 3 digits keep the URL short, while the value still moves
-        } else return;
+        else if (keys[e.key] && decl.steps) next = decl.steps[String(keys[e.key] * (e.shiftKey ? 10 : 1))];
+        else return;
         e.preventDefault();
         next = Math.min(decl.max, Math.max(decl.min, next));
         if (next !== v) commit(d.key, numberText(next));
