@@ -1,3 +1,6 @@
+// The GPU heatmap (heatmap.h). Sections, top to bottom: the shader program; GpuHeatmap (textures,
+// quantised uploads, the colouring pass); HeatmapWidget::draw's phases (layout, axes, colorbar, hovered
+// cell, then draw itself); zoom and pan.
 #include "app/heatmap.h"
 
 #include <posenc_shaders.h>

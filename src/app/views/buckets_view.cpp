@@ -1,6 +1,9 @@
 // Bias buckets: how relative schemes turn the distance j - i into a bucket, a clipped index or a bias —
 // T5 buckets (bidirectional / causal) with a seeded bias per bucket, DeBERTa log buckets, Shaw's clip
 // window, ALiBi's per-head lines — each as curves over j - i and as the n x n matrix they induce.
+//
+// Sections, top to bottom: curve helpers (steps, symmetric_range); the view's keys, texts and numbers;
+// controls; recompute (curves and matrix per scheme); upload and export; the readout; draw_figure.
 #include <algorithm>
 #include <cmath>
 #include <string>

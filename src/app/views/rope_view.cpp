@@ -3,6 +3,10 @@
 // ratio; rotation angle at the target length vs. the angle seen in training). A real model
 // (model=<preset id>, or a loaded config) fills the keys: dim = its rotary dims, base, scaling and its
 // parameters, trained and target lengths.
+//
+// Sections, top to bottom: the view's keys (params) and numbers; scaling and filling from a model
+// (scaling_for, fill_from_model); recompute; controls; the rotation dial and the pair tooltip; the export;
+// the animation; draw_figure (dial, decay bound, per-pair extension plots).
 #include <algorithm>
 #include <cmath>
 #include <numbers>

@@ -5,6 +5,11 @@
 // and scaling; for ALiBi its head count. A model's layer (layer=<i>) adds what that layer runs: its mask
 // (sliding window or chunks over the causal one), an attention sink as an extra column of the logits and
 // weights, its query scale by position, NoPE; drop_rope scores a RoPE model without the rotation (DroPE).
+//
+// This file declares, draws and uploads; scores_model.cpp computes. Sections, top to bottom: the view's
+// keys (params), export, numbers and notes; controls (the scheme's own keys from its table row); the RoPE
+// position the scores use (the keys', or a layer's own); recompute; upload (textures and colour scales);
+// the readout (draw_hover); draw_figure (the tiles' grid) and the sink column's label.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
