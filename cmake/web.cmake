@@ -74,18 +74,28 @@ if(POSENC_BUILD_APP)
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
 
-  # The site: index.html is the shell output; the page script (posenc-page.js, minified), other pages and
-  # static assets from web/ are copied beside it, each whenever it changes (no relink needed).
+  # The site: index.html is the shell output; the page script (posenc-page.js, assembled from web/page/ and
+  # minified), other pages and static assets from web/ are copied beside it, each whenever it changes (no
+  # relink needed).
   file(GLOB POSENC_WEB_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.css ${PROJECT_SOURCE_DIR}/web/*.js
        ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png ${PROJECT_SOURCE_DIR}/web/*.html)
   list(FILTER POSENC_WEB_ASSETS EXCLUDE REGEX "shell\\.html$")
+  find_program(POSENC_NODE NAMES node nodejs REQUIRED)  # emcc needs it anyway
+  # The page script: the ES modules of web/page/ assembled into one classic script, posenc-page.js
+  # (scripts/assemble-js.mjs), then minified like the other scripts.
+  file(GLOB POSENC_PAGE_MODULES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/page/*.js)
+  set(_page_assembled ${CMAKE_BINARY_DIR}/page/posenc-page.js)
+  add_custom_command(OUTPUT ${_page_assembled}
+    COMMAND ${POSENC_NODE} ${PROJECT_SOURCE_DIR}/scripts/assemble-js.mjs ${PROJECT_SOURCE_DIR}/web/page/main.js
+            ${_page_assembled}
+    DEPENDS ${POSENC_PAGE_MODULES} ${PROJECT_SOURCE_DIR}/scripts/assemble-js.mjs VERBATIM)
+  list(APPEND POSENC_WEB_ASSETS ${_page_assembled})
   add_custom_command(TARGET posenc-web POST_BUILD
     COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_SITE_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
     COMMAND ${CMAKE_COMMAND} -E remove -f ${POSENC_SITE_DIR}/posenc.html
     COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_SITE_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
     VERBATIM)
   set(_posenc_site_copies)
-  find_program(POSENC_NODE NAMES node nodejs)  # emcc needs it anyway
   foreach(_asset IN LISTS POSENC_WEB_ASSETS)
     get_filename_component(_name ${_asset} NAME)
     if(_name MATCHES "\\.js$" AND POSENC_NODE)

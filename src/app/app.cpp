@@ -1,3 +1,7 @@
+// The App (app.h). Sections, top to bottom: the views and loading (models, tensors, view ids); notices,
+// state and actions the platform takes; theme; export, description and the parameter form's data; the
+// census of the shown controls and the embed's height; the frame: menu bar, notices, controls panel,
+// planning the layout, the main window, the controls area, the content area, the preferred height.
 #include "app/app.h"
 
 #include <imgui.h>

@@ -11,14 +11,12 @@
 #include <vector>
 
 #include "app/gl.h"
+#include "app/masked_cell.h"
 #include "core/kernels/quantize.h"
 
 namespace posenc::app {
 
 enum class Colormap : int { Viridis = 0, Diverging = 1 };
-
-// Cells with this value (or larger) are drawn as masked.
-inline constexpr float kMaskedCell = 3.0e38f;
 
 class GpuHeatmap {
  public:
@@ -92,6 +90,12 @@ class HeatmapWidget {
   void reset_zoom() { window_ = ImVec4(0, 0, 1, 1); }
 
  private:
+  // draw's phases: the layout, the image, the axes, the colorbar, zoom and pan, the hovered cell.
+  struct Layout;
+  Layout layout(ImVec2 size, const HeatmapAxes& axes, float vmin, float vmax) const;
+  void draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes& axes) const;
+  void draw_colorbar(ImDrawList* dl, const Layout& l, const char* probe_name, Colormap cmap, float vmin, float vmax);
+  HeatmapHover hovered_cell(ImDrawList* dl, const Layout& l) const;
   void handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size);
 
   GpuHeatmap map_;

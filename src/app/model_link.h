@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/model_keys.h"
 #include "app/notices.h"
 #include "app/params.h"
 #include "app/view.h"
@@ -34,31 +35,6 @@ class ModelSink {
   virtual const char* sink_view_id() const = 0;
   // The view's whole state as a query ("view=<id>&model=custom&...").
   virtual std::string sink_query() const = 0;
-};
-
-// The model keys the RoPE and scores views share beyond the scaling type, factor and lengths: YaRN's and
-// Llama 3's parameters, with the Model view's names and ranges. Declared by each view in its params().
-struct RopeExtraKeys {
-  double beta_fast = 32.0, beta_slow = 1.0;
-  bool truncate = true;
-  double attention_factor = 0, mscale = 0, mscale_all_dim = 0;  // 0 = derived / unset
-  double low_freq_factor = 1.0, high_freq_factor = 4.0;         // Llama 3.1's published values
-
-  void declare(ParamList& p);
-  // Copies the keys into a scaling (each type uses its own).
-  void apply(RopeScaling& s) const;
-  // Fills the keys of `type` from a model's scaling; appends their names to `filled`.
-  void fill(const RopeScaling& s, std::vector<std::string>& filled);
-  static constexpr const char* kYarnKeys[] = {"beta_fast",        "beta_slow", "truncate",
-                                              "attention_factor", "mscale",    "mscale_all_dim"};
-  static constexpr const char* kLlama3Keys[] = {"low_freq_factor", "high_freq_factor"};
-};
-
-// What a view can hold of a model: filled keys, and notices for what it cannot show.
-struct ModelFill {
-  std::vector<std::string> keys;  // the keys filled (their text is the snapshot)
-  Notices gaps;                   // what of the model the view cannot show (key "model")
-  void gap(const std::string& message) { gaps.push_back({"model", message}); }
 };
 
 class ModelLinkedView : public View, public ModelSink {

@@ -11,6 +11,32 @@
 
 namespace posenc::app {
 
+double step_value(const Param& p, double value, int steps) {
+  switch (p.kind) {
+    case ParamKind::Integer: {
+      const long long unit = p.opt.even ? 2 : 1;
+      long long v = std::clamp<long long>((long long)value + steps * unit, (long long)p.lo, (long long)p.hi);
+      if (p.opt.even && v % 2) v = v - 1 >= p.lo ? v - 1 : v + 1;  // an odd end of the range
+      return double(v);
+    }
+    case ParamKind::Real: {
+      double v = value;
+      if (p.opt.log && p.lo > 0) {
+        v = value * std::pow(p.hi / p.lo, steps / 100.0);
+        // 3 significant digits keep the URL short, as long as the value still moves that way.
+        const double mag = std::pow(10.0, std::floor(std::log10(std::abs(v))) - 2);
+        const double rounded = std::round(v / mag) * mag;
+        if (std::isfinite(rounded) && (steps > 0 ? rounded > value : rounded < value)) v = rounded;
+      } else {
+        v = value + steps * (p.hi - p.lo) / 100.0;
+      }
+      v = std::clamp(v, p.lo, p.hi);
+      return std::isfinite(v) ? v : value;
+    }
+    default: return value;
+  }
+}
+
 std::string format_number(double v) {
   char buf[32];
   for (int precision = 6; precision <= 17; ++precision) {

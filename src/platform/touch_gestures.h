@@ -105,6 +105,10 @@ class TouchGestures {
   ImVec2 centroid() const;
   float spread() const;
   bool long_press_due(double now_ms) const;
+  // on_touch by phase (`early`: the event came before a long-press was due).
+  bool on_start(std::vector<Finger>::iterator it, int id, ImVec2 pos, double event_ms);
+  bool on_move(std::vector<Finger>::iterator it, ImVec2 pos, bool cancelable, bool early);
+  bool on_end(std::vector<Finger>::iterator it, TouchPhase phase, ImVec2 pos, double event_ms, bool early);
 
   std::function<bool(ImVec2)> zoomable_;
   std::function<bool(ImVec2)> typable_;

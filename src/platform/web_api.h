@@ -1,6 +1,6 @@
-// The page ABI: every function the page (web/posenc-page.js) calls in the wasm module, through
-// Module.ccall / Module._name, and nothing else is exported. They are listed in the order the page first
-// calls them, top to bottom, so this file reads opposite posenc-page.js; the last two serve the browser
+// The page ABI: every function the page (web/page/, assembled into posenc-page.js) calls in the wasm
+// module, through Module.ccall / Module._name, and nothing else is exported. They are listed in the order
+// the page first calls them, top to bottom, so this file reads opposite the page's script; the last two serve the browser
 // tests and benchmarks only. Each reaches the explorer through the web runner (page_runner(),
 // web_runner.h), which owns the app; before the runner has started (the page may call in early) each
 // returns its empty answer (0, "" or "[]"/"{}" as noted) and does nothing else.

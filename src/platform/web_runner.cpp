@@ -1,6 +1,11 @@
 // The browser runner: the canvas follows the page's layout, the browser owns the main loop, and the
-// page (web/posenc-page.js) is told about frames, state changes and the UI's actions; the other way, the
+// page (web/page/) is told about frames, state changes and the UI's actions; the other way, the
 // page calls the functions of web_api.cpp (window.posenc), which reach this runner through page_runner().
+//
+// Sections, top to bottom: the runner and its loop (tick, wake, pause, sleeping); what the page sends
+// (touch, text input, keys, the text field it edits); each frame (new_platform_frame, after_draw,
+// present); keys and touch into ImGui (scancodes, long-press, modifiers, sliders, panel scroll); sleeping
+// when nothing changes (draw_hash, canvas size); page_runner and run_app.
 #include "platform/web_runner.h"
 
 #include <emscripten.h>

@@ -1,6 +1,9 @@
 // Bias buckets: how relative schemes turn the distance j - i into a bucket, a clipped index or a bias —
 // T5 buckets (bidirectional / causal) with a seeded bias per bucket, DeBERTa log buckets, Shaw's clip
 // window, ALiBi's per-head lines — each as curves over j - i and as the n x n matrix they induce.
+//
+// Sections, top to bottom: curve helpers (steps, symmetric_range); the view's keys, texts and numbers;
+// controls; recompute (curves and matrix per scheme); upload and export; the readout; draw_figure.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -34,7 +37,8 @@ constexpr int kMaxClip = 1024;
 constexpr int kMaxAlibiHeads = 64;
 
 enum class Scheme { T5, Deberta, Shaw, Alibi };
-constexpr const char* kSchemeNames[] = {"t5", "deberta", "shaw", "alibi"};
+constexpr const char* kSchemeNames[] = {name_of(PositionSchemeKind::T5), name_of(PositionSchemeKind::Deberta),
+                                         name_of(PositionSchemeKind::Shaw), name_of(PositionSchemeKind::Alibi)};
 constexpr const char* kSchemeLabels[] = {"T5 buckets", "DeBERTa log buckets", "Shaw clip window", "ALiBi per head"};
 // What the T5 matrix shows; drawn as the checkbox "matrix shows the bias".
 enum class Shown { Bucket, Bias };
