@@ -1,7 +1,7 @@
 // window.posenc: the page's API, used by embedders and by the browser tests.
 import { page, ready, canvas, describeEl } from './page.js';
 import { call, cappedQuery, setStateQuery, stateQuery, parseQuery } from './abi.js';
-import { linkUrl, embedCode, exportData } from './share.js';
+import { linkUrl, embedCode, exportData, exportSvg } from './share.js';
 import { describe, updateDescription, readoutText } from './describe.js';
 import { loadFile, loadModel, check } from './model-files.js';
 import { contextInfo } from './contexts.js';
@@ -50,6 +50,9 @@ export function installApi() {
     // The `check` op of posenc eval: a request -> its response object, or {error, field}.
     check: check,
     fileReads: [],
+    // SVG of the current view as the PNG export draws it: a Promise of the markup ({transparent: true}: no
+    // background). docs/figures.md.
+    exportSvg: exportSvg,
     // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
     exportPng: function () {
       return new Promise(function (resolve) {

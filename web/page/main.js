@@ -24,11 +24,13 @@ import { installFocus, installWake, installWheel } from './input.js';
 import { installTextEntry } from './text-entry.js';
 import { installTouch } from './touch.js';
 import { installContextLoss, installContexts } from './contexts.js';
+import { installShare } from './share.js';
 
 // In this order: listeners on one target run in the order they were added.
 installModelFiles();
 installModule();
 installApi();
+installShare();
 installFocus();
 installTextEntry();
 installWake();
