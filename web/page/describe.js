@@ -16,15 +16,17 @@ export function describe() {
   }
   return d;
 }
+// A sentence ends once: "max_distance." stays, "max_distance" gets its full stop.
+const sentence = function (t) { t = String(t).trim(); return /[.!?…]$/.test(t) ? t : t + '.'; };
 function describeText(d) {
   if (!d) return '';
-  const parts = [d.title ? d.title + '.' : ''];
-  if (d.formula) parts.push('Formula: ' + d.formula + '.');
+  const parts = [d.title ? sentence(d.title) : ''];
+  if (d.formula) parts.push(sentence('Formula: ' + d.formula));
   const ps = d.params || {};
   const pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
-  if (pk.length) parts.push('Parameters: ' + pk.join(', ') + '.');
+  if (pk.length) parts.push(sentence('Parameters: ' + pk.join(', ')));
   const ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
-  if (ns.length) parts.push(ns.join('; ') + '.');
+  if (ns.length) parts.push(sentence(ns.join('; ')));
   const notes = page.alive ? window.posenc.notices() : '';
   if (notes) parts.push('Notices: ' + notes);
   return parts.filter(Boolean).join(' ');

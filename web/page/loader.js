@@ -3,7 +3,7 @@
 import { page, statusEl, posterEl, canvas, modelFile, embedded, inFrame, darkQuery, fail, resolveReady, post,
   showPosterImage } from './page.js';
 import { cappedQuery, setStateQuery, stateQuery, parseQuery, pageTheme, viewId } from './abi.js';
-import { copy, linkUrl, embedCode, download, exportData } from './share.js';
+import { download, share, onSvg } from './share.js';
 import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } from './describe.js';
 import { updateTouchClaims } from './touch.js';
 import { postHeight, report } from './contexts.js';
@@ -22,7 +22,8 @@ export function installModule() {
       page.alive = true;  // exported functions may be called from now on
       if (urlQuery.length > URL_ARGUMENT_MAX) setStateQuery(cappedQuery(parseQuery(urlQuery)));
       if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
-      if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? 1 : 0);
+      // An embed in another page: one finger scrolls that page, two move a map (touch.js, docs/input.md).
+      if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? (embedded ? 2 : 1) : 0);
       statusEl.className = 'hidden';
       posterEl.className = '';
       pageTheme();
@@ -58,13 +59,13 @@ export function installModule() {
         showPosterImage(page.lastPoster, canvas.getAttribute('aria-label'));
       }
     },
+    // The Share menu's items (the app already asked itself for the PNG or SVG frame: onCapture, onSvg).
     onAction: function (name) {
-      if (name === 'copy-link') copy(linkUrl(), 'Link');
-      else if (name === 'copy-embed') copy(embedCode(), 'Embed code');
-      else if (name === 'export-csv') download('posenc-' + viewId() + '.csv', new Blob([exportData('csv')], { type: 'text/csv' }));
-      else if (name === 'export-json') download('posenc-' + viewId() + '.json', new Blob([exportData('json')], { type: 'application/json' }));
-      else if (name === 'open-model-file') { modelFile.value = ''; modelFile.click(); }
+      if (name === 'open-model-file') { modelFile.value = ''; modelFile.click(); }
+      else if (name !== 'export-png' && name !== 'export-svg') share(name);
     },
+    // The SVG export's frame is ready (share.js: the pictures become PNGs, then the document is handed on).
+    onSvg: onSvg,
     // Called right after a chrome-less frame was drawn, before the browser composites it.
     onCapture: function () {
       const url = canvas.toDataURL('image/png');

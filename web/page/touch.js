@@ -3,8 +3,15 @@
 // is the event's default (the page's scroll or zoom) prevented, so the page around an embed still
 // scrolls under a vertical swipe. Inside an iframe the page scrolls vertically (pan-y); the app's own
 // page does not scroll, so there a vertical swipe scrolls the app's panel under the finger.
-import { page, canvas, inFrame } from './page.js';
+// An embed (embed=1 in an iframe) is cooperative, as map embeds are: one finger anywhere, a map
+// included, is the page's (touch-action pan-y everywhere and no box claims the maps, so the browser
+// chains the swipe to the page around by itself, across origins and with no page script); two fingers
+// on a map are the app's (pinch-zoom is not the browser's there); the first swipe over a map says so.
+import { page, canvas, inFrame, embedded, toast } from './page.js';
 import { call } from './abi.js';
+
+const cooperative = embedded && inFrame;
+let hinted = false;
 
 // The maps are claimed before any event: the browser decides at touchstart, from CSS, what it may do
 // with a gesture, and may deliver that touchstart uncancelable (a fling still running), so a
@@ -14,7 +21,7 @@ import { call } from './abi.js';
 const claimsEl = document.createElement('div');
 let claimsKey = '';
 export function updateTouchClaims() {
-  const key = page.alive && !page.contextLost && Module._posenc_zoomable_rects ? call('posenc_zoomable_rects', 'string', [], []) : '';
+  const key = !cooperative && page.alive && !page.contextLost && Module._posenc_zoomable_rects ? call('posenc_zoomable_rects', 'string', [], []) : '';
   if (key === claimsKey) return;
   claimsKey = key;
   claimsEl.textContent = '';
@@ -28,7 +35,7 @@ export function updateTouchClaims() {
 }
 const touchTarget = function (t) { return t === canvas || t.parentNode === claimsEl; };
 export function installTouch() {
-  canvas.style.touchAction = inFrame ? 'pan-y pinch-zoom' : 'pinch-zoom';
+  canvas.style.touchAction = cooperative ? 'pan-y' : inFrame ? 'pan-y pinch-zoom' : 'pinch-zoom';
   claimsEl.id = 'touch-claims';
   claimsEl.addEventListener('contextmenu', function (e) { e.preventDefault(); });  // a long-press is the readout
   canvas.parentNode.insertBefore(claimsEl, canvas.nextSibling);
@@ -36,12 +43,15 @@ export function installTouch() {
     document.getElementById('stage').addEventListener(p[0], function (e) {
       if (!page.alive || !Module._posenc_touch || !touchTarget(e.target)) return;
       const r = canvas.getBoundingClientRect();
-      let own = false;
+      let own = false, hint = false;
       for (let i = 0; i < e.changedTouches.length; ++i) {
         const t = e.changedTouches[i];
-        own = Module._posenc_touch(p[1], t.identifier, t.clientX - r.left, t.clientY - r.top, e.cancelable ? 1 : 0, e.timeStamp) !== 0 || own;
+        const said = Module._posenc_touch(p[1], t.identifier, t.clientX - r.left, t.clientY - r.top, e.cancelable ? 1 : 0, e.timeStamp);
+        own = (said & 1) !== 0 || own;
+        hint = (said & 2) !== 0 || hint;
       }
       if (own && e.cancelable) e.preventDefault();
+      if (hint && !hinted) { hinted = true; toast('Use two fingers to move the map'); }
     }, { passive: false });
   });
 }
