@@ -1,6 +1,5 @@
 // posenc export and render as a user runs them: the exported numbers against `posenc eval`, errors,
 // output files, and the rendered PNG's structure against the view's probes.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -319,5 +318,3 @@ TEST_F(ExportCli, RenderThemeSizeAndBadState) {
   EXPECT_EQ(run("render --state view=toy --width 10 -o " + quote(png)).exit_code, 2);  // below 64 px
 }
 #endif  // POSENC_HAVE_RENDER
-
-#endif  // POSENC_HAVE_APP

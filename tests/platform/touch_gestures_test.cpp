@@ -1,6 +1,5 @@
 // The touch gesture recogniser the browser runner feeds with DOM touch events (platform/touch_gestures):
 // who owns a touch, what ImGui's mouse does frame by frame, pinch scale, long-press and panel scroll.
-#if defined(POSENC_HAVE_APP)
 #include "platform/touch_gestures.h"
 
 #include <gtest/gtest.h>
@@ -238,5 +237,3 @@ TEST(TouchGestures, BadInputNeverBreaksIt) {
   for (int i = 0; i < 6; ++i) g.frame(i);
   EXPECT_FALSE(g.needs_frame(10));
 }
-
-#endif
