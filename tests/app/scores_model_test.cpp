@@ -2,7 +2,6 @@
 // mask: the float32 pictures (the core's kernels) agree with the double-precision core on every cell, the
 // masked cells are marked, one exact row equals that row of the whole exact job (to rounding), and the scheme table
 // holds the URL names in the enum's order.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -98,4 +97,3 @@ TEST(ScoresModel, PreviewGridKeepsEveryStrideThRowAndTheLast) {
   EXPECT_EQ(m.rows(), 10);  // the exact rows stay whole
 }
 
-#endif
