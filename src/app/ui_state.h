@@ -76,6 +76,7 @@ struct UiState {
   bool file_picker = false;
   bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
+  bool compare_file_requested = false;
 
   // update_timer.h: wall-clock time of the last view recompute.
   double last_update_ms = 0.0;
