@@ -84,7 +84,9 @@ bool read_layer_types(Layers& L) {
   // their rule applied (the row's keys; an unknown family's stay unread).
   if (L.m.fam)
     for (const std::string& k : L.m.fam->keys)
-      if (k.find('.') == std::string::npos) L.r().mark(k.c_str());
+      if (is_one_of(k, {"sliding_window_pattern", "use_sliding_window", "max_window_layers", "full_attention_interval",
+                        "full_attn_idxs", "hybrid_override_pattern", "attn_type_list", "compress_ratios", "layers_block_type"}))
+        L.r().mark(k.c_str());
   L.count_check("layer_types", lt->size());
   for (int i = 0; i < L.n; ++i)
     if (!layer_type_kind(L, i, (*lt)[i]))
@@ -242,6 +244,7 @@ void nope_layers(Layers& L) {
   const int dflt = L.m.fam ? L.m.fam->nope_interval : 0;
   if (L.m.fam && dflt == 0) return;
   if (const auto nrl = r.integers("no_rope_layers"); nrl && !nrl->empty()) {
+    r.mark("no_rope_layer_interval");  // moot beside the list (the configuration derives the list from it)
     L.count_check("no_rope_layers", nrl->size());
     for (int i = 0; i < L.n; ++i) {
       if ((*nrl)[i] != 0 && (*nrl)[i] != 1) r.fail("no_rope_layers", "entries must be 0 (NoPE) or 1 (RoPE)");
@@ -269,8 +272,6 @@ void rope_on(Layers& L, bool rope) {
       l.rope = l.rope && l.attention == LayerAttention::Sliding;
     if (on == RopeOn::None) l.rope = false;
   }
-  if (!L.m.fam && rope)
-    L.m.assume("rope_layers", "every attention layer", "nothing in the config says which layers rotate, and " + L.m.not_in_table());
 }
 
 void windows(Layers& L) {

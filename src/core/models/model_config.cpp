@@ -218,6 +218,7 @@ void read_rope_model(const Model& m) {
   if (c.max_pos == 0 && m.fam) c.max_pos = m.fam->max_positions;  // class defaults (FalconConfig, Gemma3TextConfig)
   if (c.max_pos == 0) throw InvalidArgument(m.r.path("max_position_embeddings"), "missing " + m.r.path("max_position_embeddings"));
   c.layout = layout_of(m);
+  if (!m.fam) m.assume("rope_layers", "every attention layer", "nothing in the config says which layers rotate, and " + m.not_in_table());
   // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
   if (is_one_of(m.type, {"gptj", "codegen"}) && m.r.boolean("rotary").value_or(true) == false)
     m.r.fail("rotary", "false is not supported (GPTJAttention always rotates rotary_dim dims)");

@@ -25,7 +25,7 @@ constexpr const char* kPositionWords[] = {
 // Words of a key that can change which layers attend or rotate (hybrid patterns, per-layer lists, compress
 // ratios): the family table's rules read such keys, and an unread one is named.
 constexpr const char* kLayerWords[] = {"pattern", "ratios", "hybrid", "layer_type", "block_type", "linear_attn",
-                                       "full_attn", "fullatt", "kda", "compress", "attn_layer", "attention_layer"};
+                                       "full_attn", "fullatt", "kda", "compress_rat", "attn_layer", "attention_layer"};
 // Words of attention itself: a list of layer indices or a per-layer key beside one of them shapes the layers.
 constexpr const char* kAttentionWords[] = {"attn", "att_", "attention", "window", "swa", "global", "local", "linear",
                                            "conv", "mamba", "ssm", "mixer", "kind", "full"};
