@@ -684,13 +684,15 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
 void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = shown_.pos;
   const bool two = compare_shown_.has_value();
-  if (!alone() || m.position != PositionKind::Rope) draw_cards(size.x);
   if (m.position != PositionKind::Rope) {
+    if (alone() && shows("layers")) return draw_panels(shown_, size.x, true, false, false, "");
+    draw_cards(size.x);
     if (!m.per_layer.empty()) draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     draw_other_scheme(m, size);
     if (two) draw_panels(*compare_shown_, size.x, true, true, true, "B ");
     return;
   }
+  if (!alone()) draw_cards(size.x);
   if (!alone()) {
     draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     if (two) draw_panels(*compare_shown_, size.x, true, false, false, "B ");
