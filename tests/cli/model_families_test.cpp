@@ -12,7 +12,6 @@
 //  Hunyuan: HunYuanVLRotaryEmbedding (alpha), vLLM DynamicNTKAlphaRotaryEmbedding
 //  OLMo 3: models/olmo3/modular_olmo3.py @02e8340b967815b4a5417c6273a7774aae298a03 (per-layer rotary_embs)
 // YaRN numbers: a port of _compute_yarn_parameters (tests/data/rope_reference.py's formulas) in the comments.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -399,4 +398,3 @@ TEST(ModelFamilies, GgufHybridLayersAreAnAssumption) {
   EXPECT_TRUE(assumed(m, "layers"));
 }
 
-#endif  // POSENC_HAVE_EVAL

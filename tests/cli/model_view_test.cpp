@@ -1,6 +1,5 @@
 // The Model view in-process: for presets and a loaded config, its export (the double numbers behind the
 // picture) matches the `model` op of posenc eval for the same config, and its state round-trips.
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -325,9 +324,7 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   EXPECT_EQ(long_interpolated, expected[size_t(PairBehaviour::Interpolated)]);
   EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
-#endif
 
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 // The layer strip's data, the context-extension panel and the unread keys, in-process. The extension
 // numbers are core/analysis/context_extension's for the model's own RoPE (Llama-3.1-8B: rotary 128, theta
 // 5e5, original 8192; the literals are tests/data/context_extension_reference.py's, as in
@@ -374,9 +371,7 @@ TEST(ModelView, LayerStripExtensionAndUnreadKeys) {
   const std::string words = json::parse(oss.describe())["formula"];
   EXPECT_NE(words.find("sliding attention (window 128), RoPE, sinks"), std::string::npos) << words;
 }
-#endif
 
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 // compare=<preset>: both models' tables (the second's led by "compare "), the numeric differences, and the
 // description carrying them; a second model loaded from a file is compare=custom, which a link cannot carry.
 TEST(ModelView, CompareShowsBothAndTheirDifferences) {
@@ -428,4 +423,3 @@ TEST(ModelView, Gemma4IsTheModelItself) {
   EXPECT_EQ(cell(table(edited, "layers.sliding_attention: summary"), 0, "base"), 10000.0);
   EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "rotary_dim"), 512.0);
 }
-#endif
