@@ -277,6 +277,15 @@ TEST(ModelFamilies, DeepseekV4MainAndCompress) {
   EXPECT_EQ(r["per_layer"][2]["attention"], "compressed");
   EXPECT_EQ(r["per_layer"][2]["ratio"], 4);
   EXPECT_EQ(r["layers"]["compress"]["rope_type"], "yarn");
+  // What DeepSeek-V4 does that posenc does not model is answered as assumptions (from the family table), no
+  // layout one: the output's rotation back by the query's position (K = V), and the compressed keys' positions.
+  EXPECT_FALSE(assumed(m, "layout"));
+  ASSERT_EQ(m.assumptions.size(), 2u);
+  EXPECT_EQ(m.assumptions[0].what, "output rotation");
+  EXPECT_EQ(m.assumptions[0].value, "none (the q.k rotation only)");
+  EXPECT_NE(m.assumptions[0].why.find("apply_rotary_pos_emb(attn_output, cos, -sin)"), std::string::npos);
+  EXPECT_EQ(m.assumptions[1].what, "compressed key positions");
+  EXPECT_EQ(r["assumptions"][0]["what"], "output rotation");
 }
 
 // MiniMax: rotary_dim 64 of 128 (NeoX); attn_type_list 0 = lightning linear attention.
