@@ -212,7 +212,8 @@ double ScoresKeys::alibi_slope() const { return alibi_slopes(heads)[size_t(shown
 LayerMask ScoresModel::layer_mask(const LayerSpec* l) const {
   LayerMask m;
   if (!l || keys.scheme == ScoresScheme::Sinusoidal) return m;
-  if (l->attention == LayerAttention::Sliding) m.kind = MaskKind::Sliding, m.window = l->window;
+  if (l->attention == LayerAttention::Sliding || l->attention == LayerAttention::Compressed)
+    m.kind = MaskKind::Sliding, m.window = l->window;
   if (l->attention == LayerAttention::Chunked) m.kind = MaskKind::Chunked, m.window = l->window;
   if (l->sinks) m.sink = keys.sink_logit;
   return m;
@@ -234,6 +235,11 @@ std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
       t += "chunked C = " + std::to_string(l->window) + " (keys j <= i in the query's chunk floor(j / C) = floor(i / C))";
       break;
     case LayerAttention::Linear: t += "linear attention (no softmax scores)"; break;
+    case LayerAttention::Compressed:
+      t += "compressed: sliding window W = " + std::to_string(l->window) + " drawn (its pooled keys, one per " +
+           std::to_string(l->ratio) + ", not modelled)";
+      break;
+    case LayerAttention::None: t += "no token mixing (no scores)"; break;
   }
   t += l->rope ? (l->rope_key.empty() ? ", RoPE" : ", RoPE (" + l->rope_key + ")") : ", NoPE (no rotation)";
   if (l->rope && keys.drop_rope && keys.scheme == ScoresScheme::Rope) t += " dropped";
@@ -355,7 +361,8 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
   k.layer = std::clamp(k.layer, 0, std::max(0, int(m.per_layer.size()) - 1));
   // A decoder's layer masks (sliding, chunked, sinks) are defined over its causal mask: on with them.
   for (const LayerSpec& l : m.per_layer)
-    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked || l.sinks) {
+    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked ||
+        l.attention == LayerAttention::Compressed || l.sinks) {
       k.causal = true;
       f.keys.push_back("causal");
       break;

@@ -116,11 +116,15 @@ class ScoresView final : public ModelLinkedView {
   void notes(Notices& out) const override {
     ModelLinkedView::notes(out);
     const LayerSpec* l = layer_spec();
-    if (l && l->attention == LayerAttention::Linear)
+    if (l && (l->attention == LayerAttention::Linear || l->attention == LayerAttention::None))
       out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
-                                  " is a linear-attention (or state-space) layer: it computes no softmax scores and uses no "
-                                  "position encoding, so the scores drawn are not what this layer runs (pick a full or sliding "
-                                  "layer)."});
+                                  " is a linear-attention (or state-space) layer or a block without token mixing: it computes "
+                                  "no softmax scores and uses no position encoding, so the scores drawn are not what this layer "
+                                  "runs (pick a full or sliding layer)."});
+    if (l && l->attention == LayerAttention::Compressed)
+      out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
+                                  " is a compressed layer: its sliding window is drawn; the pooled keys it also attends to "
+                                  "(one per " + std::to_string(l->ratio) + " earlier keys) are not modelled."});
     if (l && k_.scheme == ScoresScheme::Sinusoidal)
       out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
                                   ": the sinusoidal scheme is drawn without the layer's mask, sink and query scale (they apply "
