@@ -23,13 +23,16 @@
 #include "core/encodings/t5.h"
 #include "check.h"
 #include "command.h"
-#include "json_fields.h"
+#include "model_io/json_fields.h"
 #include "model_io/check_json.h"
 #include "model_io/config_json.h"
 
 namespace posenc::cli {
 namespace {
 
+using model_io::Fields;
+
+using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------- input / output helpers
