@@ -26,11 +26,16 @@
 #include "model_io/json_fields.h"
 #include "model_io/check_json.h"
 #include "model_io/config_json.h"
+#include "model_io/json_request.h"
+#include "model_io/rope_fields.h"
 
 namespace posenc::cli {
 namespace {
 
 using model_io::Fields;
+using model_io::parse_request;
+using model_io::read_layout;
+using model_io::read_scaling;
 
 using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
@@ -75,69 +80,6 @@ ojson vector_json(const std::vector<double>& v, const char* blame) {
 
 // ---------------------------------------------------------------- shared request pieces
 
-RopeScaling read_scaling(const Fields& parent, const char* key) {
-  RopeScaling s;
-  if (!parent.has(key)) return s;
-  const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast", "beta_slow",
-                                       "low_freq_factor", "high_freq_factor", "attention_factor", "mscale", "mscale_all_dim",
-                                       "truncate", "short_factor", "long_factor", "partial_rotary_factor"});
-  const std::string type = f.string("type");
-  const auto t = rope_scaling_type_from_name(type);
-  if (!t) {
-    std::string names;
-    for (const char* name : names_of<RopeScalingType>()) names += (names.empty() ? "" : ", ") + std::string(name);
-    throw InvalidArgument(f.path("type"), f.path("type") + " must be one of " + names);
-  }
-  s.type = *t;
-  const std::string what = "a '" + type + "' scaling";
-  const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
-  if (s.type != RopeScalingType::Dynamic && !longrope) f.forbid("seq_len", what);
-  if (!yarn) {
-    for (const char* k : {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"}) f.forbid(k, what);
-  }
-  if (!yarn && !longrope) f.forbid("attention_factor", what);
-  if (!longrope) {
-    f.forbid("short_factor", what);
-    f.forbid("long_factor", what);
-  }
-  if (s.type != RopeScalingType::Llama3) {
-    f.forbid("low_freq_factor", what);
-    f.forbid("high_freq_factor", what);
-  }
-  if (s.type != RopeScalingType::Proportional) f.forbid("partial_rotary_factor", what);
-  if (s.type == RopeScalingType::Proportional) {
-    // Gemma 4 p-RoPE: factor defaults to 1 (rope_parameters.get("factor", 1.0)).
-    s.factor = f.opt_number("factor").value_or(1.0);
-    s.partial_rotary_factor = f.opt_number("partial_rotary_factor").value_or(1.0);
-    return s;
-  }
-  // factor and original_max_position_embeddings are common to every type; read (and type-check) them
-  // when present, require them where the type uses them (longrope's factor defaults to 1).
-  const bool needs_factor = s.type != RopeScalingType::None && !longrope;
-  const bool needs_length = s.type == RopeScalingType::Dynamic || yarn || longrope || s.type == RopeScalingType::Llama3;
-  if (needs_factor || f.has("factor")) s.factor = f.number("factor");
-  if (needs_length || f.has("original_max_position_embeddings"))
-    s.original_max_position_embeddings = f.integer("original_max_position_embeddings");
-  if (s.type == RopeScalingType::Dynamic || longrope) s.seq_len = f.opt_integer("seq_len");
-  if (yarn) {
-    s.beta_fast = f.opt_number("beta_fast").value_or(32.0);
-    s.beta_slow = f.opt_number("beta_slow").value_or(1.0);
-    s.mscale = f.opt_number("mscale");
-    s.mscale_all_dim = f.opt_number("mscale_all_dim");
-    if (f.has("truncate")) s.truncate = f.boolean("truncate");
-  }
-  if (yarn || longrope) s.attention_factor = f.opt_number("attention_factor");
-  if (longrope) {
-    s.short_factor = f.number_array("short_factor");
-    s.long_factor = f.number_array("long_factor");
-  }
-  if (s.type == RopeScalingType::Llama3) {
-    s.low_freq_factor = f.number("low_freq_factor");
-    s.high_freq_factor = f.number("high_freq_factor");
-  }
-  return s;
-}
-
 // Core errors about "scaling.*", "base", "bias", ... are re-rooted under `prefix` (e.g. "position.").
 template <class F>
 auto under(const std::string& prefix, F&& f) {
@@ -145,11 +87,6 @@ auto under(const std::string& prefix, F&& f) {
     if (prefix.empty() || e.field().rfind(prefix, 0) == 0) return e;
     return InvalidArgument(prefix + e.field(), e.what());
   });
-}
-
-RopeLayout read_layout(const Fields& f) {
-  if (auto layout = from_name<RopeLayout>(f.string("layout"))) return *layout;
-  throw InvalidArgument(f.path("layout"), f.path("layout") + " must be \"half\" or \"interleaved\"");
 }
 
 int read_dim(const Fields& f) {
@@ -527,113 +464,6 @@ const std::map<std::string, Op>& op_table() {
       {"check", op_check},
   };
   return table;
-}
-
-// A SAX pass over the request that builds nothing: it rejects a document whose top-level field carries
-// more numbers than any input may hold (2^24, limits.h) before the DOM parse would allocate for them.
-class SizeScan : public nlohmann::json_sax<json> {
- public:
-  std::string too_large;  // the field that exceeded the limit
-  bool too_deep = false;  // nesting beyond kMaxJsonDepth (stopped there: nothing deeper is read)
-
-  bool null() override { return count(); }
-  bool boolean(bool) override { return count(); }
-  bool number_integer(number_integer_t) override { return count(); }
-  bool number_unsigned(number_unsigned_t) override { return count(); }
-  bool number_float(number_float_t, const string_t&) override { return count(); }
-  bool string(string_t&) override { return count(); }
-  bool binary(binary_t&) override { return count(); }
-  bool start_object(std::size_t) override { return enter(); }
-  bool end_object() override {
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) override { return enter(); }
-  bool end_array() override {
-    --depth_;
-    return true;
-  }
-  bool key(string_t& k) override {
-    if (depth_ == 1) {
-      top_ = k.substr(0, kMaxEchoedKey);
-      values_ = 0;
-    }
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  bool enter() {
-    if (++depth_ > kMaxJsonDepth) {
-      too_deep = true;
-      return false;
-    }
-    return true;
-  }
-  bool count() {
-    if (depth_ >= 2 && ++values_ > kMaxCells) {
-      too_large = top_;
-      return false;
-    }
-    return true;
-  }
-  int depth_ = 0;
-  int64_t values_ = 0;
-  std::string top_;
-};
-
-// Parses strictly: one value, no comments, no NaN/Infinity, no duplicate keys (the parser would
-// silently keep the last one).
-json parse_request(const std::string& text) {
-  if (text.size() > kMaxRequestBytes)
-    throw InvalidArgument("", "the request is " + std::to_string(text.size()) + " bytes; the limit is 1 GiB");
-  {
-    SizeScan scan;
-    // Syntax errors are reported by the full parse below, with nlohmann's message.
-    nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
-    if (scan.too_deep)
-      throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    if (!scan.too_large.empty()) throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
-  }
-  struct Frame {
-    std::set<std::string> keys;
-    std::string last;
-  };
-  std::vector<Frame> stack;
-  std::string duplicate;
-  auto callback = [&](int, json::parse_event_t ev, json& parsed) {
-    switch (ev) {
-      case json::parse_event_t::object_start: stack.emplace_back(); break;
-      case json::parse_event_t::object_end:
-        if (!stack.empty()) stack.pop_back();
-        break;
-      case json::parse_event_t::key: {
-        // By reference: a long key is not copied again (the set holds the one copy duplicates need).
-        const std::string& key = parsed.get_ref<const std::string&>();
-        if (!stack.empty()) {
-          if (!stack.back().keys.insert(key).second && duplicate.empty()) {
-            for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last.substr(0, kMaxEchoedKey) + ".";
-            duplicate += key.substr(0, kMaxEchoedKey);
-          }
-          stack.back().last = key.substr(0, kMaxEchoedKey);  // only echoed in a duplicate's path
-        }
-        break;
-      }
-      default: break;
-    }
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the sentence is for people.
-    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    throw InvalidArgument("", "malformed JSON: " + what);
-  }
-  if (!duplicate.empty()) throw InvalidArgument(duplicate, "duplicate field '" + duplicate + "'");
-  return j;
 }
 
 }  // namespace
