@@ -1,8 +1,11 @@
 #include "core/analysis/rope_check.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
+#include <limits>
 #include <numeric>
+#include <stdexcept>
 
 #include "core/analysis/rope_check_detail.h"
 #include "core/bounds.h"
@@ -14,19 +17,14 @@ using namespace rope_check_detail;
 
 // ---------------------------------------------------------------- tolerance
 
-// Per-pair relative angle error of a float32 computation (docs/cli.md): the exponent 2i/r rounded
-// (ln(1/w) u), pow, division, scaling and the product p * w (a few u), doubled for safety.
-std::vector<double> angle_rel_error(const std::vector<double>& inv_freq) {
-  std::vector<double> rho(inv_freq.size());
-  for (size_t i = 0; i < inv_freq.size(); ++i) rho[i] = 2 * (std::max(0.0, std::log(1 / inv_freq[i])) + 7) * kUnitRoundoff;
-  return rho;
-}
-
 Matrix default_tolerance(const Problem& pb, const Setting& ref, const Matrix& expected) {
   const std::vector<double> rho = angle_rel_error(ref.inv_freq);
   const double u = kUnitRoundoff, a = std::fabs(ref.magnitude);
+  // A pair of frequency 0 passes through: its angle is exactly 0 (rho 0), only the rounding of cos / sin
+  // and of the products remains.
   auto dtheta = [&](int64_t p, int i) {
-    return rho[static_cast<size_t>(i)] * std::fabs(static_cast<double>(p) * ref.inv_freq[static_cast<size_t>(i)]) + 4 * u;
+    const double w = ref.inv_freq[static_cast<size_t>(i)];
+    return (w > 0 ? rho[static_cast<size_t>(i)] * std::fabs(static_cast<double>(p) * w) : 0.0) + 4 * u;
   };
   Matrix tol(expected.rows(), expected.cols());
   switch (pb.kind) {
@@ -75,7 +73,8 @@ Matrix default_tolerance(const Problem& pb, const Setting& ref, const Matrix& ex
 
 // ---------------------------------------------------------------- validation
 
-void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& pb) {
+// The reference normalised (rotary_dim, softmax_scale set) and checked; errors name "reference.<field>".
+RopeCheckReference checked_reference(const RopeCheckReference& r0) {
   RopeCheckReference r = r0;
   require(r.dim >= 2 && r.dim <= kMaxDim && r.dim % 2 == 0, "reference.dim",
           "reference.dim must be even and in [2, " + std::to_string(kMaxDim) + "]");
@@ -95,69 +94,136 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
   if (!r.softmax_scale) r.softmax_scale = 1.0 / std::sqrt(static_cast<double>(r.dim));
   require(std::isfinite(*r.softmax_scale) && *r.softmax_scale > 0, "reference.softmax_scale",
           "reference.softmax_scale must be a finite number > 0");
+  return r;
+}
+
+std::string shape_text(Eigen::Index rows, Eigen::Index cols) { return std::to_string(rows) + " x " + std::to_string(cols); }
+
+// The shapes of the tensors (rows x cols each; x, q, k 0 x 0 when not given).
+struct Shapes {
+  Eigen::Index a_rows = 0, a_cols = 0, x_rows = 0, x_cols = 0, q_rows = 0, q_cols = 0, k_rows = 0, k_cols = 0;
+  Eigen::Index a_size() const { return a_rows * a_cols; }
+};
+
+Shapes shapes_of(const RopeCheckInput& in) {
+  return {in.actual.rows(), in.actual.cols(), in.x.rows(), in.x.cols(), in.q.rows(), in.q.cols(), in.k.rows(), in.k.cols()};
+}
+
+// The tensor's shape against the kind, len(positions) = n and the heads axis; sets pb.rows / pb.cols.
+void check_shapes(CheckKind kind, const Shapes& sh, Problem& pb) {
+  const Eigen::Index n = pb.n, h = std::max(1, pb.heads), hn = h * n;
+  // With a heads axis the shapes read H x n x width (stacked (H n) x width).
+  const std::string lead = pb.heads > 0 ? std::to_string(pb.heads) + " x " : "";
+  const std::string given = " (given " + lead + shape_text(pb.heads > 0 ? sh.a_rows / h : sh.a_rows, sh.a_cols) + ")";
+  if (kind != CheckKind::InvFreq) require(n >= 1, "positions", "positions must have at least one entry");
+  require(pb.heads == 0 || kind == CheckKind::Cos || kind == CheckKind::Sin || kind == CheckKind::Rotated, "actual",
+          "a heads axis (H x n x width) is read for kinds cos, sin and rotated, not " + std::string(check_kind_name(kind)));
+  switch (kind) {
+    case CheckKind::InvFreq:
+      require((sh.a_rows == 1 || sh.a_cols == 1) && sh.a_size() == pb.pairs, "actual",
+              "actual must hold rotary_dim/2 = " + std::to_string(pb.pairs) + " numbers for kind inv_freq" + given);
+      pb.rows = 1, pb.cols = pb.pairs;
+      break;
+    case CheckKind::Cos:
+    case CheckKind::Sin:
+      require(sh.a_rows == hn && (sh.a_cols == pb.rotary_dim || sh.a_cols == pb.pairs), "actual",
+              "actual must be " + lead + "n x rotary_dim = " + lead + shape_text(n, pb.rotary_dim) + " or " + lead +
+                  "n x rotary_dim/2 = " + lead + shape_text(n, pb.pairs) + " (n = len(positions))" + given);
+      pb.half_width = sh.a_cols == pb.pairs && pb.pairs != pb.rotary_dim;
+      pb.rows = hn, pb.cols = sh.a_cols;
+      break;
+    case CheckKind::Rotated:
+      require(sh.x_rows == hn && sh.x_cols == pb.dim, "x",
+              "x must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + " (n = len(positions); given " + lead +
+                  shape_text(pb.heads > 0 ? sh.x_rows / h : sh.x_rows, sh.x_cols) + ")");
+      require(sh.a_rows == hn && sh.a_cols == pb.dim, "actual",
+              "actual must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + " for kind rotated" + given);
+      pb.rows = hn, pb.cols = pb.dim;
+      break;
+    case CheckKind::Logits:
+      require(n <= 2048, "positions", "kind logits takes at most 2048 positions (n x n logits, each fit a copy)");
+      require(static_cast<double>(n) * static_cast<double>(n) * pb.dim <= static_cast<double>(kMaxWork), "positions",
+              "len(positions)^2 * dim must be <= 2^31");
+      require(sh.q_rows == n && sh.q_cols == pb.dim, "q",
+              "q must be n x dim = " + shape_text(n, pb.dim) + " (given " + shape_text(sh.q_rows, sh.q_cols) + ")");
+      require(sh.k_rows == n && sh.k_cols == pb.dim, "k",
+              "k must be n x dim = " + shape_text(n, pb.dim) + " (given " + shape_text(sh.k_rows, sh.k_cols) + ")");
+      require(sh.a_rows == n && sh.a_cols == n, "actual",
+              "actual must be n x n = " + shape_text(n, n) + " for kind logits (query = key positions)" + given);
+      pb.rows = n, pb.cols = n;
+      break;
+  }
+}
+
+void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& pb) {
+  const RopeCheckReference r = checked_reference(r0);
   pb.ref = r;
   pb.kind = in.kind;
   pb.dim = r.dim;
   pb.rotary_dim = r.rotary_dim;
   pb.pairs = r.rotary_dim / 2;
-  pb.positions = in.positions;
-  require(static_cast<int64_t>(pb.positions.size()) <= kMaxCells, "positions", "positions has more than 2^24 entries");
-  for (int64_t p : pb.positions)
+  require(static_cast<int64_t>(in.positions.size()) <= kMaxCells, "positions", "positions has more than 2^24 entries");
+  for (int64_t p : in.positions)
     require(p >= -kMaxPosition && p <= kMaxPosition, "positions", "positions must lie in [-10^6, 10^6]");
+  require(in.heads >= 0 && in.heads <= kMaxHeads, "actual", "the heads axis must hold 1 to 1024 heads");
+  pb.heads = in.heads;
+  pb.n = static_cast<Eigen::Index>(in.positions.size());
+  require(static_cast<int64_t>(std::max(1, pb.heads)) * pb.n <= kMaxCells, "actual", "heads x positions exceeds 2^24 rows");
+  pb.positions.reserve(static_cast<size_t>(std::max(1, pb.heads) * pb.n));
+  for (int h = 0; h < std::max(1, pb.heads); ++h) pb.positions.insert(pb.positions.end(), in.positions.begin(), in.positions.end());
   if (in.tolerance) {
     require(std::isfinite(in.tolerance->abs) && in.tolerance->abs >= 0, "tolerance.abs",
             "tolerance.abs must be a finite number >= 0");
     require(std::isfinite(in.tolerance->rel) && in.tolerance->rel >= 0, "tolerance.rel",
             "tolerance.rel must be a finite number >= 0");
   }
+  check_shapes(in.kind, shapes_of(in), pb);
+  if (in.kind == CheckKind::Rotated) pb.x = &in.x;
+  if (in.kind == CheckKind::Logits) pb.q = &in.q, pb.k = &in.k;
   const Matrix& a = in.actual;
-  const Eigen::Index n = static_cast<Eigen::Index>(pb.positions.size());
-  auto shape = [](Eigen::Index rr, Eigen::Index cc) { return std::to_string(rr) + " x " + std::to_string(cc); };
-  const std::string given = " (given " + shape(a.rows(), a.cols()) + ")";
-  if (in.kind != CheckKind::InvFreq) require(n >= 1, "positions", "positions must have at least one entry");
-  switch (in.kind) {
-    case CheckKind::InvFreq:
-      require((a.rows() == 1 || a.cols() == 1) && a.size() == pb.pairs, "actual",
-              "actual must hold rotary_dim/2 = " + std::to_string(pb.pairs) + " numbers for kind inv_freq" + given);
-      pb.rows = 1, pb.cols = pb.pairs;
-      break;
-    case CheckKind::Cos:
-    case CheckKind::Sin:
-      require(a.rows() == n && (a.cols() == pb.rotary_dim || a.cols() == pb.pairs), "actual",
-              "actual must be n x rotary_dim = " + shape(n, pb.rotary_dim) + " or n x rotary_dim/2 = " + shape(n, pb.pairs) +
-                  " (n = len(positions))" + given);
-      pb.half_width = a.cols() == pb.pairs && pb.pairs != pb.rotary_dim;
-      pb.rows = n, pb.cols = a.cols();
-      break;
-    case CheckKind::Rotated:
-      require(in.x.rows() == n && in.x.cols() == pb.dim, "x",
-              "x must be n x dim = " + shape(n, pb.dim) + " (n = len(positions); given " + shape(in.x.rows(), in.x.cols()) + ")");
-      require(a.rows() == n && a.cols() == pb.dim, "actual",
-              "actual must be n x dim = " + shape(n, pb.dim) + " for kind rotated" + given);
-      pb.x = &in.x;
-      pb.rows = n, pb.cols = pb.dim;
-      break;
-    case CheckKind::Logits:
-      require(n <= 2048, "positions", "kind logits takes at most 2048 positions (n x n logits, each fit a copy)");
-      require(static_cast<double>(n) * static_cast<double>(n) * pb.dim <= static_cast<double>(kMaxWork), "positions",
-              "len(positions)^2 * dim must be <= 2^31");
-      require(in.q.rows() == n && in.q.cols() == pb.dim, "q",
-              "q must be n x dim = " + shape(n, pb.dim) + " (given " + shape(in.q.rows(), in.q.cols()) + ")");
-      require(in.k.rows() == n && in.k.cols() == pb.dim, "k",
-              "k must be n x dim = " + shape(n, pb.dim) + " (given " + shape(in.k.rows(), in.k.cols()) + ")");
-      require(a.rows() == n && a.cols() == n, "actual",
-              "actual must be n x n = " + shape(n, n) + " for kind logits (query = key positions)" + given);
-      pb.q = &in.q, pb.k = &in.k;
-      pb.rows = n, pb.cols = n;
-      break;
-  }
   require(static_cast<int64_t>(pb.rows) * pb.cols <= kMaxCells, "actual", "actual has more than 2^24 elements");
   for (Eigen::Index i = 0; i < a.size(); ++i)
     require(std::isfinite(a.data()[i]), "actual", "actual holds a non-finite number (NaN or infinity)");
   for (const Matrix* m : {pb.x, pb.q, pb.k})
     if (m)
       for (Eigen::Index i = 0; i < m->size(); ++i)
-        require(std::isfinite(m->data()[i]), m == pb.x ? "x" : m == pb.q ? "q" : "k", "inputs must be finite");
+        require(std::isfinite(m->data()[i]), m == pb.x ? "x" : m == pb.q ? "q" : "k",
+                std::string(m == pb.x ? "x" : m == pb.q ? "q" : "k") + " holds a non-finite number (NaN or infinity)");
+}
+
+// The index of element `flat` of the (rows x cols) tensor as the response gives it.
+std::vector<int64_t> element_index(const Problem& pb, Eigen::Index flat, Eigen::Index cols) {
+  const Eigen::Index r = flat / cols, c = flat % cols;
+  if (pb.kind == CheckKind::InvFreq) return {static_cast<int64_t>(c)};
+  if (pb.heads > 0) return {static_cast<int64_t>(r / pb.n), static_cast<int64_t>(r % pb.n), static_cast<int64_t>(c)};
+  return {static_cast<int64_t>(r), static_cast<int64_t>(c)};
+}
+
+// match, the largest errors and where they are; the element nearest its tolerance.
+void compare(const Problem& pb, RopeCheckResult& res) {
+  const Matrix& A = res.actual;
+  const Matrix& E = res.expected;
+  const double floor_e = kUnitRoundoff * (E.size() ? E.cwiseAbs().maxCoeff() : 0.0);
+  res.match = true;
+  Eigen::Index worst = 0, nearest = 0;
+  for (Eigen::Index i = 0; i < E.size(); ++i) {
+    const double e = E.data()[i], a = A.data()[i], err = std::fabs(a - e), tol = res.tolerance.data()[i];
+    if (err > tol) res.match = false;
+    if (err > res.max_abs_error) {
+      worst = i;
+      res.max_abs_error = err;
+    }
+    const double ratio = err == 0 ? 0.0 : tol > 0 ? err / tol : std::numeric_limits<double>::infinity();
+    if (ratio > res.worst_ratio) {
+      nearest = i;
+      res.worst_ratio = ratio;
+    }
+    if (std::fabs(e) >= floor_e && e != 0) res.max_rel_error = std::max(res.max_rel_error, err / std::fabs(e));
+  }
+  res.worst_index = element_index(pb, worst, E.cols());
+  res.worst_ratio_index = element_index(pb, nearest, E.cols());
+  res.worst_expected = E.data()[worst];
+  res.worst_actual = A.data()[worst];
 }
 
 Matrix as_shape(const Problem& pb, const Matrix& a) {
@@ -167,6 +233,32 @@ Matrix as_shape(const Problem& pb, const Matrix& a) {
   return out;
 }
 }  // namespace
+
+void rope_check_shape(const RopeCheckReference& reference, CheckKind kind, int64_t rows, int64_t cols, int heads, int64_t n) {
+  Problem pb;
+  const RopeCheckReference r = checked_reference(reference);
+  pb.dim = r.dim;
+  pb.rotary_dim = r.rotary_dim;
+  pb.pairs = r.rotary_dim / 2;
+  pb.heads = std::max(0, heads);
+  pb.n = static_cast<Eigen::Index>(n >= 0 ? n : rows);
+  const Eigen::Index hn = std::max(1, pb.heads) * pb.n;
+  // x, q and k as the kind needs them: only actual is judged here.
+  const Shapes sh{static_cast<Eigen::Index>(std::max(1, pb.heads) * rows), static_cast<Eigen::Index>(cols), hn, pb.dim, pb.n, pb.dim,
+                  pb.n, pb.dim};
+  check_shapes(kind, sh, pb);
+}
+
+std::string check_fit_text(const CheckFitValue& v) {
+  if (const double* d = std::get_if<double>(&v)) return num(*d);
+  if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+  const auto& idx = std::get<std::vector<int64_t>>(v);
+  std::string out = "[";
+  for (size_t i = 0; i < idx.size() && i < 16; ++i) out += (i ? ", " : "") + std::to_string(idx[i]);
+  if (idx.size() > 16) out += ", ... (" + std::to_string(idx.size()) + " in all)";
+  return out + "]";
+}
 
 RopeCheckReference rope_check_reference(const ModelPosition& model, const std::string& layer_type) {
   require(model.position == PositionKind::Rope && model.rope.has_value(), "reference.config",
@@ -219,23 +311,12 @@ RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckI
     const std::vector<double> rho = angle_rel_error(ref.inv_freq);
     res.angle_rel = rho.empty() ? 0.0 : *std::max_element(rho.begin(), rho.end());
   }
-  const double floor_e = kUnitRoundoff * (E.size() ? E.cwiseAbs().maxCoeff() : 0.0);
-  res.match = true;
-  Eigen::Index worst = 0;
-  for (Eigen::Index i = 0; i < E.size(); ++i) {
-    const double e = E.data()[i], a = A.data()[i], err = std::fabs(a - e);
-    if (err > res.tolerance.data()[i]) res.match = false;
-    if (err > res.max_abs_error) {
-      worst = i;
-      res.max_abs_error = err;
-    }
-    if (std::fabs(e) >= floor_e && e != 0) res.max_rel_error = std::max(res.max_rel_error, err / std::fabs(e));
-  }
-  const Eigen::Index wr = worst / E.cols(), wc = worst % E.cols();
-  if (pb.kind == CheckKind::InvFreq) res.worst_index = {static_cast<int64_t>(wc)};
-  else res.worst_index = {static_cast<int64_t>(wr), static_cast<int64_t>(wc)};
-  res.worst_expected = E(wr, wc);
-  res.worst_actual = A(wr, wc);
+  // A non-finite tolerance would make every comparison false: a wrong tensor would match. Never.
+  assert(res.tolerance.allFinite());
+  if (!res.tolerance.allFinite())
+    throw std::logic_error("rope_check: a non-finite tolerance (a bug of the float32 rule; please report the request)");
+  compare(pb, res);
+  res.heads = pb.heads;
 
   // Pictures: the pair of each column.
   res.column_pair.assign(static_cast<size_t>(E.cols()), -1);
@@ -258,7 +339,7 @@ RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckI
   }
   if (res.match) return res;
 
-  res.diagnosis = diagnose(pb, ref, E, A);
+  res.diagnosis = diagnose(pb, ref, E, A, res.tolerance);
   return res;
 }
 

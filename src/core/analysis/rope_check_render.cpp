@@ -9,37 +9,17 @@
 #include <numeric>
 
 #include "core/analysis/rope_check_detail.h"
+#include "core/half_float.h"
 
 namespace posenc::rope_check_detail {
 
 // ---------------------------------------------------------------- rounding to half-precision formats
 
-double round_bf16(double v) {
-  float f = static_cast<float>(v);
-  if (!std::isfinite(f)) return f;
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof bits);
-  bits += 0x7FFFu + ((bits >> 16) & 1u);  // round to nearest even on the top 16 bits
-  bits &= 0xFFFF0000u;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-
-double round_fp16(double v) {
-  if (!std::isfinite(v)) return v;
-  const double a = std::fabs(v);
-  if (a >= 65520.0) return std::copysign(std::numeric_limits<double>::infinity(), v);
-  int e = 0;
-  std::frexp(a, &e);  // a = m 2^e, m in [0.5, 1): 11 significant bits, subnormal spacing 2^-24
-  const double spacing = a >= 0x1p-14 ? std::ldexp(1.0, e - 11) : 0x1p-24;
-  return std::copysign(std::nearbyint(a / spacing) * spacing, v);
-}
-
 double apply_round(Round r, double v) {
   switch (r) {
     case Round::None: return v;
-    case Round::Bf16: return round_bf16(v);
-    case Round::Fp16: return round_fp16(v);
+    case Round::Bf16: return posenc::round_bf16(v);
+    case Round::Fp16: return posenc::round_fp16(v);
   }
   return v;
 }
@@ -54,30 +34,52 @@ std::string num(double v) {
 
 // ---------------------------------------------------------------- one way of computing the tensor
 
-double angle(const Setting& s, int64_t p, int i) {
-  const double w = apply_round(s.inv_round, s.inv_freq[static_cast<size_t>(i)]);
-  return apply_round(s.angle_round, static_cast<double>(p + s.offset) * w);
+int64_t position_of(const Problem& pb, const Setting& s, Eigen::Index row) {
+  int64_t p = pb.positions[static_cast<size_t>(row)] + s.offset + s.head_offset * pb.head_of(row);
+  if (s.cache_length > 0 && p >= s.cache_length) p = s.cache_wrap ? p % s.cache_length : s.cache_length - 1;
+  return p;
+}
+
+double angle_frequency(const Setting& s, int i) {
+  const double w0 = s.inv_freq[static_cast<size_t>(i)];
+  if (s.timescale_round == Round::None || w0 == 0) return apply_round(s.inv_round, w0);
+  return 1.0 / apply_round(s.timescale_round, 1.0 / w0);
+}
+
+double angle(const Problem& pb, const Setting& s, Eigen::Index row, int i) {
+  const double w = angle_frequency(s, i);
+  return apply_round(s.angle_round, static_cast<double>(position_of(pb, s, row)) * w);
 }
 
 // Pair i of a dim-wide row: its two columns.
 std::pair<Eigen::Index, Eigen::Index> pair_columns(const Problem& pb, const Setting& s, int i) {
   if (s.layout == RopeLayout::Interleaved) return {2 * i, 2 * i + 1};
-  return {i, i + (s.pair_by_head_half ? pb.dim / 2 : pb.pairs)};
+  return {i, i + (s.span > 0 ? s.span : pb.pairs)};
 }
 
-// Rotates the rows `idx` of m (n x dim) by the setting.
-Matrix rotate_rows(const Problem& pb, const Setting& s, const Matrix& m, const std::vector<Eigen::Index>& idx) {
+Matrix rotate_rows(const Problem& pb, const Setting& s, const Matrix& m, const std::vector<Eigen::Index>& idx,
+                   const std::vector<char>& unrotated) {
   Matrix out(static_cast<Eigen::Index>(idx.size()), m.cols());
+  const int pairs = static_cast<int>(s.inv_freq.size());
   for (size_t j = 0; j < idx.size(); ++j) {
-    const Eigen::Index r = idx[j];
-    out.row(static_cast<Eigen::Index>(j)) = m.row(r);
-    for (int i = 0; i < pb.pairs; ++i) {
-      const double a = angle(s, pb.positions[static_cast<size_t>(r)], i);
+    const Eigen::Index r = idx[j], o = static_cast<Eigen::Index>(j);
+    out.row(o) = m.row(r);
+    if (!unrotated.empty() && unrotated[static_cast<size_t>(r)]) continue;
+    for (int i = 0; i < pairs; ++i) {
+      const double a = angle(pb, s, r, i);
       const double c = std::cos(a) * s.magnitude, sn = std::sin(a) * s.magnitude * s.sin_sign;
       const auto [i0, i1] = pair_columns(pb, s, i);
       const double x0 = m(r, i0), x1 = m(r, i1);
-      out(static_cast<Eigen::Index>(j), i0) = x0 * c - x1 * sn;
-      out(static_cast<Eigen::Index>(j), i1) = x1 * c + x0 * sn;
+      if (s.alias == 1) {  // out_b reads the out_a just written over x_a
+        out(o, i0) = x0 * c - x1 * sn;
+        out(o, i1) = x1 * c + out(o, i0) * sn;
+      } else if (s.alias == 2) {  // out_a reads the out_b just written over x_b
+        out(o, i1) = x1 * c + x0 * sn;
+        out(o, i0) = x0 * c - out(o, i1) * sn;
+      } else {
+        out(o, i0) = x0 * c - x1 * sn;
+        out(o, i1) = x1 * c + x0 * sn;
+      }
     }
   }
   return out;
@@ -94,7 +96,8 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
   switch (pb.kind) {
     case CheckKind::InvFreq: {
       Matrix out(1, pb.pairs);
-      for (int i = 0; i < pb.pairs; ++i) out(0, i) = apply_round(s.inv_round, s.inv_freq[static_cast<size_t>(i)]);
+      for (int i = 0; i < pb.pairs; ++i)
+        out(0, i) = i < static_cast<int>(s.inv_freq.size()) ? angle_frequency(s, i) : 0.0;
       return out;
     }
     case CheckKind::Cos:
@@ -102,10 +105,16 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
       Matrix out(static_cast<Eigen::Index>(idx.size()), pb.cols);
       const bool is_cos = pb.kind == CheckKind::Cos;
       std::vector<double> v(static_cast<size_t>(pb.pairs));
+      const int pairs = std::min(pb.pairs, static_cast<int>(s.inv_freq.size()));
       for (size_t j = 0; j < idx.size(); ++j) {
-        const int64_t p = pb.positions[static_cast<size_t>(idx[j])];
+        const Eigen::Index r = idx[j];
+        const bool left = !s.unrotated.empty() && s.unrotated[static_cast<size_t>(r)];
         for (int i = 0; i < pb.pairs; ++i) {
-          const double a = angle(s, p, i);
+          if (left || i >= pairs) {  // no rotation: cos 1, sin 0
+            v[static_cast<size_t>(i)] = is_cos ? 1.0 : 0.0;
+            continue;
+          }
+          const double a = angle(pb, s, r, i);
           v[static_cast<size_t>(i)] = is_cos ? std::cos(a) * s.magnitude : std::sin(a) * s.magnitude * s.sin_sign;
         }
         for (Eigen::Index c = 0; c < pb.cols; ++c)
@@ -113,10 +122,10 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
       }
       return out;
     }
-    case CheckKind::Rotated: return rotate_rows(pb, s, *pb.x, idx);
+    case CheckKind::Rotated: return rotate_rows(pb, s, *pb.x, idx, s.unrotated);
     case CheckKind::Logits: {
-      const Matrix qr = rotate_rows(pb, s, *pb.q, idx);
-      const Matrix kr = rotate_rows(pb, s, *pb.k, idx);
+      const Matrix qr = rotate_rows(pb, s, *pb.q, idx, s.unrotated_q);
+      const Matrix kr = rotate_rows(pb, s, *pb.k, idx, s.unrotated_k);
       return s.logit_scale * (qr * kr.transpose());
     }
   }
@@ -260,6 +269,9 @@ double fit_scalar(const Problem& pb, const FitLevels& fl, double lo, double hi,
   double c1 = b - g * (b - a), c2 = a + g * (b - a);
   double f1 = cost(last, c1), f2 = cost(last, c2);
   for (int it = 0; it < 40; ++it) {
+    // Two costs within 1e-9 of each other are no longer told apart by the data but by the last bits of the
+    // maths library (native and wasm differ there): stop, so both answer the same fit.
+    if (std::fabs(f1 - f2) <= 1e-9 * std::max(f1, f2)) break;
     if (f1 < f2) {
       b = c2, c2 = c1, f2 = f1, c1 = b - g * (b - a), f1 = cost(last, c1);
     } else {
@@ -269,6 +281,20 @@ double fit_scalar(const Problem& pb, const FitLevels& fl, double lo, double hi,
   const double t = (a + b) / 2;
   return cost(last, t) <= cost(last, cands[0]) ? t : cands[0];
 }
+
+std::vector<double> angle_rel_error(const std::vector<double>& inv_freq) {
+  // transformers: the exponent 2i/r rounded moves w by ln(1/w) u; pow, the division, the scaling and the
+  // product p * w a few u more. MLX's exp(-i ln(base) / half) carries the argument's 3 roundings into w as
+  // 3 ln(1/w) u. llama.cpp's iterated product theta *= theta_scale adds pair after pair powf's error and a
+  // rounding: <= 3 i u at pair i. All doubled for safety (docs/cli.md derives it).
+  std::vector<double> rho(inv_freq.size());
+  for (size_t i = 0; i < inv_freq.size(); ++i) {
+    const double w = inv_freq[i];
+    rho[i] = w > 0 ? 2 * (3 * std::max(0.0, std::log(1 / w)) + 7 + 3 * static_cast<double>(i)) * kUnitRoundoff : 0.0;
+  }
+  return rho;
+}
+
 std::vector<Eigen::Index> all_rows(const Problem& pb) {
   std::vector<Eigen::Index> idx(static_cast<size_t>(pb.kind == CheckKind::InvFreq ? 1 : pb.rows));
   std::iota(idx.begin(), idx.end(), 0);
