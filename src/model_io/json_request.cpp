@@ -65,7 +65,18 @@ class SizeScan : public nlohmann::json_sax<json> {
   std::string top_;
 };
 
+void refuse_scanned(const SizeScan& scan) {
+  if (scan.too_deep) throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  if (!scan.too_large.empty()) throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
+}
+
 }  // namespace
+
+void scan_request(std::istream& in) {
+  SizeScan scan;
+  nlohmann::json::sax_parse(in, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+  refuse_scanned(scan);
+}
 
 // Parses strictly: one value, no comments, no NaN/Infinity, no duplicate keys (the parser would
 // silently keep the last one).
@@ -76,9 +87,7 @@ json parse_request(const std::string& text) {
     SizeScan scan;
     // Syntax errors are reported by the full parse below, with nlohmann's message.
     nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
-    if (scan.too_deep)
-      throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    if (!scan.too_large.empty()) throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
+    refuse_scanned(scan);
   }
   struct Frame {
     std::set<std::string> keys;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -20,5 +21,9 @@ inline constexpr std::size_t kMaxEchoedKey = 256;
 // Throws InvalidArgument: field "" for malformed or too deep JSON, the top-level key whose values exceed
 // 2^24, the duplicated key's path.
 nlohmann::json parse_request(const std::string& text);
+
+// The same size / depth scan, streamed from `in` (a request file) before its text is read: a request
+// refused for holding more than 2^24 values in a field never has its text in memory.
+void scan_request(std::istream& in);
 
 }  // namespace posenc::model_io
