@@ -25,6 +25,7 @@
 #include "command.h"
 #include "model_io/json_fields.h"
 #include "model_io/check_json.h"
+#include "model_io/check_request.h"
 #include "model_io/config_json.h"
 #include "model_io/json_request.h"
 #include "model_io/rope_fields.h"
@@ -408,46 +409,9 @@ ojson op_model(const json& req) {
   return model_io::model_position_json(m);
 }
 
-// A tensor of a check request: a number array (1 x n) or an array of rows.
-Matrix read_tensor(const Fields& f, const char* key) {
-  const json& v = f.raw().at(key);
-  if (v.is_array() && (v.empty() || !v[0].is_array())) {
-    const std::vector<double> a = f.number_array(key);
-    Matrix m(1, static_cast<Eigen::Index>(a.size()));
-    for (size_t i = 0; i < a.size(); ++i) m(0, static_cast<Eigen::Index>(i)) = a[i];
-    return m;
-  }
-  return f.matrix(key);
-}
-
 ojson op_check(const json& req) {
-  const Fields f(req, "", {"op", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"});
-  if (!f.has("reference")) throw InvalidArgument("reference", "missing field 'reference'");
-  const RopeCheckReference ref = read_check_reference(req.at("reference"));
-  const std::string kind_name = f.string("kind");
-  const auto kind = from_name<CheckKind>(kind_name);
-  if (!kind) throw InvalidArgument("kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
-  RopeCheckInput in;
-  in.kind = *kind;
-  const std::string what = "kind " + kind_name;
-  if (in.kind != CheckKind::Rotated) f.forbid("x", what);
-  if (in.kind != CheckKind::Logits) {
-    f.forbid("q", what);
-    f.forbid("k", what);
-  }
-  in.actual = read_tensor(f, "actual");
-  if (in.kind != CheckKind::InvFreq || f.has("positions")) in.positions = f.int_array("positions");
-  if (in.kind == CheckKind::Rotated) in.x = f.matrix("x");
-  if (in.kind == CheckKind::Logits) {
-    in.q = f.matrix("q");
-    in.k = f.matrix("k");
-  }
-  if (f.has("tolerance")) {
-    const Fields t = f.object("tolerance", {"abs", "rel"});
-    if (!t.has("abs") && !t.has("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
-    in.tolerance = RopeCheckTolerance{t.opt_number("abs").value_or(0.0), t.opt_number("rel").value_or(0.0)};
-  }
-  return model_io::check_response_json(rope_check(ref, in));
+  const model_io::CheckRequest c = model_io::read_check_request(req);
+  return model_io::check_response_json(rope_check(c.reference, c.input));
 }
 
 using Op = std::function<ojson(const json&)>;
@@ -467,30 +431,6 @@ const std::map<std::string, Op>& op_table() {
 }
 
 }  // namespace
-
-RopeCheckReference read_check_reference(const json& j) {
-  if (!j.is_object()) throw InvalidArgument("reference", "reference must be a JSON object");
-  if (j.contains("config")) {
-    const Fields f(j, "reference.", {"config", "layer_type"});
-    if (!j.at("config").is_object())
-      throw InvalidArgument("reference.config", "reference.config must be a JSON object (a Hugging Face config.json)");
-    const std::string layer_type = f.has("layer_type") ? f.string("layer_type") : "";
-    const ConfigValue config = model_io::config_from_json(j.at("config"), "reference.config");
-    const ModelPosition m = under("reference.config.", [&] { return read_hf_config(config); });
-    return rope_check_reference(m, layer_type);
-  }
-  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"});
-  RopeCheckReference r;
-  r.dim = static_cast<int>(std::clamp<int64_t>(f.integer("dim"), -1, kMaxDim + 1));
-  r.base = f.number("base");
-  r.scaling = read_scaling(f, "scaling");
-  if (f.has("layout")) r.layout = read_layout(f);
-  if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
-  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim",
-          "reference.rotary_dim must be even and in [2, reference.dim]");
-  r.softmax_scale = f.opt_number("softmax_scale");
-  return r;
-}
 
 void evaluate_request_to(const std::string& text, std::ostream& out) {
   const json req = parse_request(text);
@@ -557,6 +497,10 @@ int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
       std::error_code ec;
       const auto size = std::filesystem::file_size(options.file, ec);
       if (!ec) refuse_size(size, "the request file");
+      {
+        std::ifstream scan(options.file, std::ios::binary);
+        if (scan) model_io::scan_request(scan);  // counted streaming, before the text is held
+      }
       std::ifstream in(options.file, std::ios::binary);
       if (!in) throw InvalidArgument("", "cannot read request file '" + options.file + "'");
       text = read_bounded(in, kMaxRequestBytes, "the request file", ec ? 0 : static_cast<std::size_t>(size));
