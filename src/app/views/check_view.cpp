@@ -27,6 +27,7 @@
 #include "app/heatmap.h"
 #include "app/input.h"
 #include "app/model_link.h"
+#include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/view_texts.h"

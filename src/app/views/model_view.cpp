@@ -25,6 +25,7 @@
 
 #include "app/controls.h"
 #include "app/model_link.h"
+#include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -68,11 +69,13 @@ std::string join_numbers(const std::vector<double>& v) {
 
 std::string parse_numbers(const std::string& text, std::vector<double>& out) {
   std::vector<double> v;
-  for (const std::string& item : split_list(text, ',')) {
-    char* end = nullptr;
-    const double x = std::strtod(item.c_str(), &end);
-    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(x) || x <= 0)
-      return "\"" + item + "\" is not a positive number";
+  std::vector<std::string> items = split_list(text, ',');
+  if (!text.empty() && text.back() == ',') items.emplace_back();  // split_list drops a trailing empty entry
+  for (const std::string& item : items) {
+    double x = 0;
+    if (item.empty()) return "has an empty entry";
+    // Plain decimal only: "0x10" or "010" is refused, not read as 16 or 10.
+    if (!parse_decimal(item, x) || x <= 0) return "\"" + item + "\" is not a positive number";
     v.push_back(x);
     if (v.size() > size_t(kMaxFactors)) return "more than 2048 factors";
   }

@@ -794,6 +794,12 @@ std::string ScoresView::formula_words() const {
 void ScoresView::export_data(std::vector<ExportTable>& tables) const {
   if (failed() || !computed_) return;
   const int n = shown_n();
+  // Its matrices (a table each, as the tiles: the terms, logits, weights): over an export's budget the
+  // exact numbers, O(n^2 d) in double, are not even computed.
+  if (const size_t values = size_t(n) * size_t(n + 1) * tiles_.size(); !export_fits(values)) {
+    export_needs(values);
+    return;
+  }
   // The whole matrix in double precision through the core (the pictures are float32).
   const AttentionResult result = exact(-1);
   // Masked cells (key after query under the causal mask) are undefined in every tile.
