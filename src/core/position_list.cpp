@@ -13,9 +13,11 @@ int64_t integer_of(std::string_view item, std::string_view part, const std::stri
   int64_t v = 0;
   const char* end = part.data() + part.size();
   const char* begin = part.data();
-  if (begin != end && *begin == '+') ++begin;  // "+3" reads as 3, as Python's int() does
+  // Plain decimal only: no '+', no leading zero before another digit ("010" is octal to some readers).
+  const char* digits = begin != end && *begin == '-' ? begin + 1 : begin;
+  const bool leading_zero = end - digits > 1 && *digits == '0';
   const auto [ptr, ec] = std::from_chars(begin, end, v);
-  if (ec != std::errc() || ptr != end || begin == end)
+  if (ec != std::errc() || ptr != end || begin == end || leading_zero)
     throw InvalidArgument(field, field + ": '" + shown_text(std::string(item)) +
                                      "' is not a position (an integer, start:stop[:step] or a..b)");
   if (!(v >= -kMaxPosition && v <= kMaxPosition)) throw InvalidArgument(field, field + " must lie in [-10^6, 10^6]");
@@ -35,13 +37,27 @@ void append_range(int64_t start, int64_t stop, int64_t step, bool inclusive, std
 
 std::vector<int64_t> parse_position_list(std::string_view text, const std::string& field) {
   std::vector<int64_t> out;
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  auto comma = [](char c) { return c == ',' || c == ';'; };
+  // An empty entry (a comma with no item before it, since the start or the previous comma, or a comma at
+  // the end) is refused: "1,,2" and "1," are mistakes, not lists.
+  bool item_since_comma = false, any_comma = false;
   size_t i = 0;
   while (i < text.size()) {
-    auto sep = [](char c) { return c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (i < text.size() && sep(text[i])) ++i;
+    if (space(text[i])) {
+      ++i;
+      continue;
+    }
+    if (comma(text[i])) {
+      if (!item_since_comma) throw InvalidArgument(field, field + " has an empty entry");
+      item_since_comma = false;
+      any_comma = true;
+      ++i;
+      continue;
+    }
     const size_t start = i;
-    while (i < text.size() && !sep(text[i])) ++i;
-    if (i == start) break;
+    while (i < text.size() && !space(text[i]) && !comma(text[i])) ++i;
+    item_since_comma = true;
     const std::string_view item = text.substr(start, i - start);
     if (const size_t dots = item.find(".."); dots != std::string_view::npos) {
       const int64_t a = integer_of(item, item.substr(0, dots), field), b = integer_of(item, item.substr(dots + 2), field);
@@ -57,6 +73,7 @@ std::vector<int64_t> parse_position_list(std::string_view text, const std::strin
       out.push_back(integer_of(item, item, field));
     }
   }
+  if (any_comma && !item_since_comma) throw InvalidArgument(field, field + " has an empty entry");
   return out;
 }
 

@@ -32,6 +32,11 @@ TEST(PositionList, ErrorsNameTheFieldAndQuoteEscaped) {
     }
     return std::string("(no error)");
   };
+  // Plain decimal only, no empty entries (the URL values' rule).
+  for (const char* bad : {"010", "-01", "+3", "+-1", "0x10", "0x1..4", "1,,2", "1,2,", ",1", "1, ;2", "inf"})
+    EXPECT_NE(error(bad), "(no error)") << bad;
+  EXPECT_EQ(parse_position_list("0", "positions"), V{0});
+  EXPECT_EQ(parse_position_list("-10", "positions"), V{-10});
   EXPECT_NE(error("0:4:0").find("step must not be 0"), std::string::npos);
   EXPECT_NE(error("1x").find("'1x' is not a position"), std::string::npos);
   EXPECT_NE(error(std::string("3\x01", 2)).find("'3\\x01'"), std::string::npos);
