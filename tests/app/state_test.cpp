@@ -1,6 +1,5 @@
 // The URL state of every view in-process: defaults and custom states round-trip key by key, app keys,
 // and every malformed value is rejected naming its key.
-#if defined(POSENC_HAVE_APP)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -382,5 +381,3 @@ TEST(EmbedQuery, KeysAPresetFillsAreLeftOutAndAppKeysKept) {
   reopened.erase("embed");
   EXPECT_EQ(reopened, full);
 }
-
-#endif

@@ -1,7 +1,6 @@
 // SVG export (app/svg_export.h) of a frame drawn without GL: the frequencies view's plots (no heatmap
 // textures). Text is written as <text> with the words as drawn (spaces put back), each curve as one path
 // through every data point, on the same axes as the picture.
-#if defined(POSENC_HAVE_APP)
 #include "app/svg_export.h"
 
 #include <gtest/gtest.h>
@@ -126,5 +125,3 @@ TEST(SvgExport, TransparentLeavesTheBackgroundOut) {
   EXPECT_FALSE(std::regex_search(clear, bg));
   EXPECT_NE(clear.find(">pair k</text>"), std::string::npos);
 }
-
-#endif

@@ -3,7 +3,6 @@
 // (plain-Python math of transformers' src/transformers/modeling_rope_utils.py _compute_*_parameters, read at
 // zucchini-nlp/transformers@26892c16b782513fdf938920653228ef63a19d7d and
 // huggingface/transformers@ef46806472a64b0013ed413781e3afed82bfa047). Native only: JSON is not visible to emcc.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -369,4 +368,3 @@ TEST(Inspect, ConfigAndGgufFiles) {
   std::remove(cfg_path.c_str());
   std::remove(gguf_path.c_str());
 }
-#endif

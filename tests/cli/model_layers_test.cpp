@@ -15,7 +15,6 @@
 //  L: llama.cpp src/llama-model.cpp (llama4: chunked 8192 unless attention.sliding_window == 0, NoPE step 4,
 //     temperature floor 8192 / scale 0.1; smollm3: n_no_rope_layer_step = 4; openai-moe: set_swa_pattern(2);
 //     qwen2vl MROPE / qwen3vl IMROPE with rope.dimension_sections), as quoted in docs/models.md.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -695,9 +694,6 @@ TEST(GgufModels, FuzzFindings) {
   EXPECT_EQ(gguf(un).unread_keys, (std::vector<std::string>{"llama.attention.sliding_window"}));
 }
 
-#endif  // POSENC_HAVE_EVAL
-
-#ifdef POSENC_HAVE_EVAL
 #include "model_io/presets.h"
 
 // The new presets (tests/data/configs/SOURCES.md, "2026 models"), read as transformers reads them.
@@ -750,4 +746,3 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   for (const LayerSpec& l : q3.per_layer) EXPECT_EQ(l.attention, LayerAttention::Full);
   EXPECT_TRUE(q3.unread_keys.empty());
 }
-#endif  // POSENC_HAVE_EVAL

@@ -1,6 +1,5 @@
 // The Model view in-process: for presets and a loaded config, its export (the double numbers behind the
 // picture) matches the `model` op of posenc eval for the same config, and its state round-trips.
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -313,9 +312,7 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   EXPECT_EQ(long_interpolated, expected[size_t(PairBehaviour::Interpolated)]);
   EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
-#endif
 
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 // The layer strip's data, the context-extension panel and the unread keys, in-process. The extension
 // numbers are core/analysis/context_extension's for the model's own RoPE (Llama-3.1-8B: rotary 128, theta
 // 5e5, original 8192; the literals are tests/data/context_extension_reference.py's, as in
@@ -362,4 +359,3 @@ TEST(ModelView, LayerStripExtensionAndUnreadKeys) {
   const std::string words = json::parse(oss.describe())["formula"];
   EXPECT_NE(words.find("sliding attention (window 128), RoPE, sinks"), std::string::npos) << words;
 }
-#endif

@@ -1,6 +1,5 @@
 // posenc export and render as a user runs them: the exported numbers against `posenc eval`, errors,
 // output files, and the rendered PNG's structure against the view's probes.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -344,5 +343,3 @@ TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
   EXPECT_EQ(json::parse(png.err)["field"], "transparent");
 }
 #endif  // POSENC_HAVE_RENDER
-
-#endif  // POSENC_HAVE_APP

@@ -1,6 +1,5 @@
 // The touch gesture recogniser the browser runner feeds with DOM touch events (platform/touch_gestures):
 // who owns a touch, what ImGui's mouse does frame by frame, pinch scale, long-press and panel scroll.
-#if defined(POSENC_HAVE_APP)
 #include "platform/touch_gestures.h"
 
 #include <gtest/gtest.h>
@@ -313,5 +312,3 @@ TEST(TouchGestures, CooperativeKeepsSlidersAndTapsOutsideMaps) {
   EXPECT_TRUE(move(g, 1, 60, 32));  // sideways outside a map: a slider drag, the app's
   EXPECT_FALSE(g.take_hint());
 }
-
-#endif
