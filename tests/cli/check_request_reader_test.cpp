@@ -1,7 +1,6 @@
 // The one reader of the check request (model_io/check_request.h), as posenc eval and the page call it: Gemma
 // 4's proportional reference (partial_rotary_factor, no factor) is read by both; positions as the position
 // grammar; heads of rows; a tensor's field named without an element index.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -119,4 +118,3 @@ TEST(CheckRequestReader, FieldsAreNamedWithoutAnIndex) {
   const std::string dup = R"({"op":"check","kind":"cos","kind":"sin"})";
   EXPECT_EQ(field_of(dup), "kind");
 }
-#endif  // POSENC_HAVE_EVAL

@@ -3,7 +3,6 @@
 // versions other than 1.0 / 2.0 / 3.0 are refused; a quoted token never cuts at a NUL (control bytes are
 // escaped); text and JSON tensors are counted before anything is kept; heads of rows read as H x n x w; a
 // PyTorch file is refused with what to write instead.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <string>
@@ -113,5 +112,3 @@ TEST(TensorFileBounds, PytorchFilesAreRefusedWithAdvice) {
     EXPECT_NE(what.find(".safetensors"), std::string::npos);
   }
 }
-
-#endif  // POSENC_HAVE_EVAL
