@@ -498,6 +498,7 @@ void App::frame() {
 
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
   if (take_model_file_request()) action_ = AppAction::OpenModelFile;
+  if (take_compare_file_request()) action_ = AppAction::OpenCompareFile;
   end_controls_frame();
   if (capturing) {
     keys_.embed = saved_keys.embed;

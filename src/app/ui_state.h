@@ -78,6 +78,7 @@ struct UiState {
   bool file_picker = false;
   bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
+  bool compare_file_requested = false;
 
   // svg_export.h: the curves line_plot drew in the frame an SVG export draws.
   bool svg_recording = false;

@@ -109,7 +109,8 @@ class DesktopRunner : public SdlRunner {
       case app::AppAction::CopyEmbedCode: SDL_SetClipboardText(("?" + app_->state_query()).c_str()); break;
       case app::AppAction::ExportPng: app_->request_capture(); break;
       case app::AppAction::ExportSvg: app_->request_svg(); break;
-      case app::AppAction::OpenModelFile: break;  // no file picker natively (the button is not shown)
+      case app::AppAction::OpenModelFile:
+      case app::AppAction::OpenCompareFile: break;  // no file picker natively (the buttons are not shown)
       case app::AppAction::ExportCsv:
       case app::AppAction::ExportJson: {
         const bool csv = action == app::AppAction::ExportCsv;

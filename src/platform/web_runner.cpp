@@ -175,6 +175,7 @@ class WebRunner : public SdlRunner, public PageRunner {
       case app::AppAction::ExportCsv: name = "export-csv"; break;
       case app::AppAction::ExportJson: name = "export-json"; break;
       case app::AppAction::OpenModelFile: name = "open-model-file"; break;
+      case app::AppAction::OpenCompareFile: name = "open-compare-file"; break;
     }
     if (name)
       EM_ASM(

@@ -491,7 +491,9 @@ TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
   EXPECT_EQ(m.rope->mrope_section, (std::vector<int>{16, 24, 24}));
   EXPECT_FALSE(m.rope->mrope_interleaved);
   for (const LayerSpec& l : m.per_layer) EXPECT_EQ(l.attention, LayerAttention::Full);
-  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.window_size"}));
+  // The vision tower's window and its full-attention blocks (which of its layers attend how) are not modelled:
+  // both named.
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.fullatt_block_indexes", "vision_config.window_size"}));
 }
 
 // A top-level copy of a text_config key is that key when the values are equal; when they differ, the copy
@@ -739,7 +741,8 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   // file transformers re-saves keeps both, Qwen2_5_VLConfig reads text_config) equal the read ones: read, not
   // named. The top-level sliding_window (32768) differs from text_config's (null, with use_sliding_window
   // false): named.
-  EXPECT_EQ(vl.unread_keys, (std::vector<std::string>{"sliding_window", "vision_config.window_size"}));
+  EXPECT_EQ(vl.unread_keys,
+            (std::vector<std::string>{"sliding_window", "vision_config.fullatt_block_indexes", "vision_config.window_size"}));
   // Qwen3 (8B architecture): 36 full RoPE layers (use_sliding_window false), everything read.
   const ModelPosition q3 = read_hf_config(model_io::preset_config("qwen3-8b"));
   EXPECT_EQ(q3.per_layer.size(), 36u);
