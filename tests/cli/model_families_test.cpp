@@ -102,6 +102,25 @@ TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
   EXPECT_FALSE(has_unread(m, "moe_layer_freq"));  // about experts, not attention
 }
 
+// rope_scaling.type beside rope_type: transformers reads rope_type (standardize_rope_params). Saying the same it
+// is moot; saying something else it is named in unread_keys and the choice is an assumption.
+TEST(ModelFamilies, LegacyTypeBesideRopeTypeIsNamedWhenItDiffers) {
+  json c = {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_attention_heads", 32}, {"num_hidden_layers", 2},
+            {"max_position_embeddings", 131072}, {"rope_theta", 500000.0},
+            {"rope_scaling", {{"rope_type", "llama3"}, {"type", "linear"}, {"factor", 8.0}, {"low_freq_factor", 1.0},
+                              {"high_freq_factor", 4.0}, {"original_max_position_embeddings", 8192}}}};
+  const ModelPosition differs = read(c);
+  EXPECT_EQ(differs.rope->scaling.type, RopeScalingType::Llama3);
+  EXPECT_TRUE(has_unread(differs, "rope_scaling.type"));
+  ASSERT_TRUE(assumed(differs, "rope_type"));
+  EXPECT_EQ(differs.assumptions.front().value, "llama3");
+  EXPECT_NE(differs.assumptions.front().why.find("rope_scaling.type says 'linear'"), std::string::npos);
+  c["rope_scaling"]["type"] = "llama3";
+  const ModelPosition same = read(c);
+  EXPECT_FALSE(has_unread(same, "rope_scaling.type"));
+  EXPECT_TRUE(same.assumptions.empty());
+}
+
 // ERNIE 4.5: GLM's rotate_half with cos repeat_interleave -> interleaved pairs; theta 500000, 128 dims.
 TEST(ModelFamilies, Ernie45IsInterleaved) {
   const ModelPosition m = preset("ernie-4.5-0.3b");
@@ -277,6 +296,15 @@ TEST(ModelFamilies, DeepseekV4MainAndCompress) {
   EXPECT_EQ(r["per_layer"][2]["attention"], "compressed");
   EXPECT_EQ(r["per_layer"][2]["ratio"], 4);
   EXPECT_EQ(r["layers"]["compress"]["rope_type"], "yarn");
+  // What DeepSeek-V4 does that posenc does not model is answered as assumptions (from the family table), no
+  // layout one: the output's rotation back by the query's position (K = V), and the compressed keys' positions.
+  EXPECT_FALSE(assumed(m, "layout"));
+  ASSERT_EQ(m.assumptions.size(), 2u);
+  EXPECT_EQ(m.assumptions[0].what, "output rotation");
+  EXPECT_EQ(m.assumptions[0].value, "none (the q.k rotation only)");
+  EXPECT_NE(m.assumptions[0].why.find("apply_rotary_pos_emb(attn_output, cos, -sin)"), std::string::npos);
+  EXPECT_EQ(m.assumptions[1].what, "compressed key positions");
+  EXPECT_EQ(r["assumptions"][0]["what"], "output rotation");
 }
 
 // MiniMax: rotary_dim 64 of 128 (NeoX); attn_type_list 0 = lightning linear attention.

@@ -267,6 +267,7 @@ void read_layers(const std::string& arch, const Meta& m, int64_t block_count, Mo
   const int n = static_cast<int>(block_count);
   out.num_hidden_layers = n;
   const ModelFamily* fam = find_gguf_family(arch);
+  if (fam) out.assumptions.insert(out.assumptions.end(), fam->not_modelled.begin(), fam->not_modelled.end());
   // QwenWindow: llama.cpp's qwen2 / qwen3 graphs have no sliding window (use_sliding_window is false in the
   // published configs): every layer full, as read.
   const bool modelled = fam &&

@@ -117,14 +117,22 @@ struct ScalingRead {
 };
 
 // rope_type (or the legacy type) of a dict: "default" when absent; Phi-3's "su" and Qwen2-VL's "mrope" renamed.
-std::string read_type(const std::optional<Reader>& p, const char** type_key) {
+std::string read_type(const Model& m, const std::optional<Reader>& p, const char** type_key) {
   std::string type = "default";
   *type_key = "rope_type";
   if (p) {
-    // standardize_rope_params: rope_type wins; a legacy "type" beside it is moot (looked at, not used).
+    // standardize_rope_params: rope_type wins; a legacy "type" beside it is moot when it says the same. When it
+    // says something else it stays unread (named in unread_keys) and the choice is an assumption.
     if (const auto t = p->string("rope_type")) {
       type = *t;
-      p->mark("type");
+      // Looked at without marking it read (Reader::has and string mark the key).
+      const ConfigValue* legacy = p->value().find("type");
+      if (!legacy || legacy->is_null() || (legacy->is_string() && legacy->as_string() == *t)) p->mark("type");
+      else
+        m.assume("rope_type", *t,
+                 p->path("rope_type") + " is '" + *t + "' and " + p->path("type") + " says " +
+                     (legacy->is_string() ? "'" + legacy->as_string() + "'" : std::string("something else")) +
+                     ": transformers' standardize_rope_params reads rope_type");
     } else if (const auto t2 = p->string("type")) {
       type = *t2;
       *type_key = "type";
@@ -166,7 +174,7 @@ ScalingRead read_scaling(const Model& m, const std::optional<Reader>& p, int64_t
   ScalingRead out;
   RopeScaling& s = out.scaling;
   const char* type_key = "rope_type";
-  const std::string type = read_type(p, &type_key);
+  const std::string type = read_type(m, p, &type_key);
   // Original (pre-extension) length, standardize_rope_params: Phi-3's top-level key wins, then the rope
   // parameters' own, then max_position_embeddings.
   int64_t original = max_pos;

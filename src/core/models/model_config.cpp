@@ -242,6 +242,7 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   if (!fam) fam = find_model_family(out.model_type);  // a wrapper whose text_config names no model_type of its own
   out.family = fam ? fam->family : "";
   const Model m{root, r, inner_type, fam, seq_len, out};
+  if (fam) out.assumptions.insert(out.assumptions.end(), fam->not_modelled.begin(), fam->not_modelled.end());
   out.position = position_of(m);
   if (out.position == PositionKind::Rope || out.position == PositionKind::None) {
     read_rope_model(m);

@@ -70,6 +70,18 @@ ModelFamily read_row(const generated::FamilyRow& row) {
     f.flags |= 1u << (it - kFamilyFlagNames.begin());
   }
   f.source = row.source;
+  // not_modelled: "what\tvalue\twhy\n" per entry (cmake/model_families.cmake).
+  for (std::string_view rest = row.not_modelled; !rest.empty();) {
+    const size_t end = rest.find('\n');
+    const std::string_view entry = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+    const size_t t1 = entry.find('\t'), t2 = t1 == std::string_view::npos ? t1 : entry.find('\t', t1 + 1);
+    if (t2 == std::string_view::npos || t1 == 0 || t2 == t1 + 1 || t2 + 1 == entry.size())
+      throw std::logic_error(std::string("data/model_families.json: family '") + row.family +
+                             "': every not_modelled entry needs what, value and why");
+    f.not_modelled.push_back({std::string(entry.substr(0, t1)), std::string(entry.substr(t1 + 1, t2 - t1 - 1)),
+                              std::string(entry.substr(t2 + 1))});
+  }
   if (f.model_types.empty() || f.source.empty())
     throw std::logic_error(std::string("data/model_families.json: family '") + row.family + "' needs model_types and a source");
   return f;
@@ -162,6 +174,8 @@ std::string model_families_markdown() {
     out += (rope ? std::string(name_of(f.layout)) : std::string("—")) + " | ";
     out += (rope ? number(f.base) : std::string("—")) + " | " + cell(layers_words(f)) + " | " + name_of(f.rope_on);
     if (f.sliding_rope != SlidingRope::Same) out += std::string("; sliding layers: ") + name_of(f.sliding_rope);
+    for (size_t i = 0; i < f.not_modelled.size(); ++i)
+      out += (i == 0 ? "; not modelled: " : ", ") + cell(f.not_modelled[i].what);
     out += " | " + cell(join(f.keys)) + " | " + cell(f.source) + " |\n";
   }
   return out;

@@ -122,6 +122,9 @@ struct ModelFamily {
   std::string parallel_mixer;  // a mixer beside every attention layer
   unsigned flags = 0;
   std::string source;  // reference file and commit
+  // What the family does that posenc does not model: every model of it answers these as assumptions (e.g.
+  // DeepSeek-V4's attention output rotated back by the query's position).
+  std::vector<Assumption> not_modelled;
   bool has(FamilyFlag f) const { return (flags & f) != 0; }
 };
 
