@@ -88,11 +88,30 @@ export function loadModel(data) {
 }
 // The `check` op of posenc eval: a request object ({op: 'check', reference, kind, actual, ...}) ->
 // exactly its response object, or {error, field} as posenc eval reports bad input.
+// Any argument gets an answer, never an exception: what JSON cannot write (a cycle, a BigInt, a getter
+// that throws) is {error, field} naming the request's top-level key that holds it.
 export function check(request) {
-  const b = new TextEncoder().encode(typeof request === 'string' ? request : JSON.stringify(request));
-  const p = Module._posenc_model_buffer(b.length);
-  if (p) Module.HEAPU8.set(b, p);
-  return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+  let text;
+  try {
+    text = typeof request === 'string' ? request : JSON.stringify(request);
+  } catch (e) {
+    let field = null;
+    if (request && typeof request === 'object') {
+      Object.keys(request).some(function (k) {
+        try { JSON.stringify(request[k]); return false; } catch (_) { field = k; return true; }
+      });
+    }
+    const why = String((e && e.message) || e).replace(/\s+/g, ' ').slice(0, 200);
+    return { error: (field ? field + ': ' : '') + 'the request cannot be written as JSON (' + why + ')', field: field };
+  }
+  try {
+    const b = new TextEncoder().encode(text === undefined ? '' : text);
+    const p = Module._posenc_model_buffer(b.length);
+    if (p) Module.HEAPU8.set(b, p);
+    return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+  } catch (e) {
+    return { error: 'the request could not be checked: ' + String((e && e.message) || e).slice(0, 200), field: null };
+  }
 }
 export function installModelFiles() {
   modelFile.addEventListener('change', function () {
