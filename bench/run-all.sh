@@ -56,9 +56,9 @@ step "kernel parity: posenc, reference, tfjs-backend-wasm in one node process" \
   bash -c "bench/run-wasm.sh $parity_budget '' parity >/dev/null"
 
 if (( ! parity_only )); then
-  cmake --preset native >/dev/null
-  step "build the native benchmark" cmake --build --preset native --target posenc_kernels_bench
-  step "native (Google Benchmark)" build/native/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
+  cmake --preset bench >/dev/null
+  step "build the native benchmark" cmake --build --preset bench
+  step "native (Google Benchmark)" build/bench/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
     --benchmark_min_time=$native_min --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/native.json" --benchmark_out_format=json
   # The SIMD128 driver (every kernel; ours and the reference GEMM interleaved rep by rep), ROUNDS times.

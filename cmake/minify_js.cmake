@@ -1,7 +1,7 @@
 # cmake -DNODE=... -DEMSCRIPTEN_ROOT=... -DIN=... -DOUT=... -P minify_js.cmake
 # The page script as served: Emscripten's own JS optimizer (tools/acorn-optimizer.js, the pass emcc runs
 # on posenc.js) re-prints it without comments and whitespace (about 5 KB less gzip); the
-# readable source stays web/posenc-page.js.
+# readable source is web/page/ (assembled by scripts/assemble-js.mjs).
 if(NOT DEFINED ENV{NODE_PATH})
   set(ENV{NODE_PATH} "/usr/share/nodejs")  # Debian's acorn, as scripts/env.sh sets it for emcc
 endif()

@@ -11,23 +11,24 @@
 (function () {
   'use strict';
 
-  // Significant digits a logarithmic range's value is rounded to (as the app's arrow keys do).
+  // A point on a logarithmic track, rounded to 3 significant digits (a short URL); the arrow keys' steps
+  // come from the app (the declaration's "steps").
   function round3(v) {
     if (!(v > 0)) return v;
-    var mag = Math.pow(10, Math.floor(Math.log10(v)) - 2);
+    const mag = Math.pow(10, Math.floor(Math.log10(v)) - 2);
     return Math.round(v / mag) * mag;
   }
   // The shortest text of a number (no float noise like 0.30000000000000004).
   function numberText(v) { return String(Number(v.toPrecision(12))); }
 
   window.PosencParamForm = function (api) {
-    var root = api.root, status = api.status;
-    var rowsEl = root.querySelector('.param-rows');
-    var headingEl = root.querySelector('.param-heading');
-    var rows = {};        // key -> {row, el, exact, msg, decl}
-    var view = '';
-    var announce = null;  // the key a form change set: the status region says its new value at the next sync
-    var rejected = {};    // key -> text the user committed that the app refused (shown with its notice)
+    const root = api.root, status = api.status;
+    const rowsEl = root.querySelector('.param-rows');
+    const headingEl = root.querySelector('.param-heading');
+    let rows = {};        // key -> {row, el, exact, msg, decl}
+    let view = '';
+    let announce = null;  // the key a form change set: the status region says its new value at the next sync
+    let rejected = {};    // key -> text the user committed that the app refused (shown with its notice)
 
     function idFor(key, part) { return 'param-' + key.replace(/[^A-Za-z0-9_-]/g, '_') + (part ? '-' + part : ''); }
     function isRange(d) { return d.kind === 'integer' || d.kind === 'real'; }
@@ -35,12 +36,12 @@
     // integers stay linear so an arrow key is one unit.
     function logRange(d) { return d.kind === 'real' && d.log; }
     function fromRange(d, x) {
-      var v = Number(x);
+      let v = Number(x);
       v = Math.min(d.max, Math.max(d.min, v));
       return d.kind === 'integer' ? String(Math.round(v)) : numberText(v);
     }
     function choiceLabel(d, name) {
-      for (var i = 0; i < d.choices.length; ++i) if (d.choices[i].name === name) return d.choices[i].label;
+      for (let i = 0; i < d.choices.length; ++i) if (d.choices[i].name === name) return d.choices[i].label;
       return name;
     }
     // The value as the status region says it.
@@ -52,45 +53,42 @@
 
     function commit(key, value) {
       announce = key;
-      var partial = {};
+      const partial = {};
       partial[key] = value;
       api.set(partial);
     }
 
     // A logarithmic real (a base from 2 to 1e7): a slider of its own (role=slider), since a native range
-    // would move and speak its exponent. Its value is the app's exact value; an arrow multiplies it by the
-    // declared step factor (100 steps end to end, as the app's arrow keys), Page Up/Down by 10 steps,
+    // would move and speak its exponent. Its value is the app's exact value; an arrow moves it one step of
+    // the app's arrow keys (the declaration's "steps": the app computes them), Page Up/Down 10 steps,
     // Home/End go to the ends; a press or drag on the track sets the value at that point.
     function makeLogSlider(d, label) {
-      var el = document.createElement('div');
+      const el = document.createElement('div');
       el.setAttribute('role', 'slider');
       el.tabIndex = 0;
       el.className = 'param-log';
       label.id = idFor(d.key, 'label');
       el.setAttribute('aria-labelledby', label.id);
-      var thumb = document.createElement('span');
+      const thumb = document.createElement('span');
       thumb.className = 'param-thumb';
       el.appendChild(thumb);
-      var keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+      const keys = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
       el.addEventListener('keydown', function (e) {
-        var decl = rows[d.key].decl, v = Number(decl.value), next;
+        const decl = rows[d.key].decl, v = Number(decl.value);
+        let next;
         if (e.key === 'Home') next = decl.min;
         else if (e.key === 'End') next = decl.max;
-        else if (keys[e.key]) {
-          var n = keys[e.key] * (e.shiftKey ? 10 : 1);
-          next = v * Math.pow(decl.step, n);
-          var r = round3(next);
-          if (n > 0 ? r > v : r < v) next = r;  // 3 digits keep the URL short, while the value still moves
-        } else return;
+        else if (keys[e.key] && decl.steps) next = decl.steps[String(keys[e.key] * (e.shiftKey ? 10 : 1))];
+        else return;
         e.preventDefault();
         next = Math.min(decl.max, Math.max(decl.min, next));
         if (next !== v) commit(d.key, numberText(next));
       });
-      var dragging = false;
+      let dragging = false;
       function at(e) {
-        var decl = rows[d.key].decl, box = el.getBoundingClientRect();
-        var t = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
-        var v = round3(Math.pow(10, Math.log10(decl.min) + t * (Math.log10(decl.max) - Math.log10(decl.min))));
+        const decl = rows[d.key].decl, box = el.getBoundingClientRect();
+        const t = Math.min(1, Math.max(0, (e.clientX - box.left) / Math.max(1, box.width)));
+        let v = round3(Math.pow(10, Math.log10(decl.min) + t * (Math.log10(decl.max) - Math.log10(decl.min))));
         v = Math.min(decl.max, Math.max(decl.min, v));
         if (numberText(v) !== decl.value) commit(d.key, numberText(v));
       }
@@ -102,12 +100,13 @@
     }
 
     function makeRow(d) {
-      var row = document.createElement('div');
+      const row = document.createElement('div');
       row.className = 'param-row param-' + d.kind;
-      var label = document.createElement('label');
+      const label = document.createElement('label');
       label.className = 'param-label';
       label.textContent = d.label;
-      var el, exact = null, msg = document.createElement('span');
+      const msg = document.createElement('span');
+      let el, exact = null;
       msg.className = 'param-msg';
       msg.id = idFor(d.key, 'msg');
       if (isRange(d)) {
@@ -125,7 +124,7 @@
       } else if (d.kind === 'choice' && d.widget !== 'checkbox') {
         el = document.createElement('select');
         d.choices.forEach(function (c) {
-          var o = document.createElement('option');
+          const o = document.createElement('option');
           o.value = c.name;
           o.textContent = c.label;
           el.appendChild(o);
@@ -135,13 +134,15 @@
         el = document.createElement('input');
         el.type = 'checkbox';
         el.addEventListener('change', function () {
-          var decl = rows[d.key].decl;
+          const decl = rows[d.key].decl;
           commit(d.key, decl.kind === 'flag' ? (el.checked ? '1' : '0') : decl.choices[el.checked ? 1 : 0].name);
         });
         row.className += ' param-check';
       } else {
-        el = document.createElement('input');
-        el.type = 'text';
+        // A multi-line text (the Check view's tensor: one row a line) is a textarea: Enter starts a row,
+        // Tab leaves the field (the browser's default), the value is applied when it loses focus.
+        el = document.createElement(d.multiline ? 'textarea' : 'input');
+        if (d.multiline) { el.rows = 4; el.wrap = 'off'; } else el.type = 'text';
         el.spellcheck = false;
         el.autocomplete = 'off';
         el.addEventListener('input', function () { el.dataset.dirty = '1'; });
@@ -154,7 +155,7 @@
       if (el.type === 'checkbox') { row.appendChild(el); row.appendChild(label); }
       else {
         row.appendChild(label);
-        var line = document.createElement('span');
+        const line = document.createElement('span');
         line.className = 'param-line';
         line.appendChild(el);
         if (exact) line.appendChild(exact);
@@ -167,13 +168,13 @@
     // Values, ranges and validation of one row from the declaration `d`.
     function update(r, d) {
       r.decl = d;
-      var el = r.el, focused = document.activeElement;
+      const el = r.el, focused = document.activeElement;
       if (isRange(d) && logRange(d)) {
         el.setAttribute('aria-valuemin', String(d.min));
         el.setAttribute('aria-valuemax', String(d.max));
         el.setAttribute('aria-valuenow', d.value);
         el.setAttribute('aria-valuetext', d.value);
-        var t = (Math.log10(Number(d.value)) - Math.log10(d.min)) / (Math.log10(d.max) - Math.log10(d.min));
+        const t = (Math.log10(Number(d.value)) - Math.log10(d.min)) / (Math.log10(d.max) - Math.log10(d.min));
         el.firstChild.style.left = (100 * Math.min(1, Math.max(0, t))) + '%';
       } else if (isRange(d)) {
         // Integers on their grid (1, or 2 when even); reals exact (step any: the arrows move 1/100 of the
@@ -192,10 +193,10 @@
       } else {
         // Text the app refused stays in the field with the reason until the value moves another way.
         if (rejected[d.key] !== undefined && (!d.notice || rejected[d.key].value !== d.value)) delete rejected[d.key];
-        var want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
+        const want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
         if (!(focused === el && el.dataset.dirty) && el.value !== want) el.value = want;
       }
-      var notice = d.notice || '';
+      const notice = d.notice || '';
       if (r.msg.textContent !== notice) r.msg.textContent = notice;
       [el, r.exact].forEach(function (c) {
         if (!c) return;
@@ -208,14 +209,14 @@
     // Rows for the shown parameters in declaration order; a row whose key stays keeps its element (and
     // the focus).
     function reconcile(shown) {
-      var keep = {};
+      const keep = {};
       shown.forEach(function (d) { keep[d.key] = true; });
       Object.keys(rows).forEach(function (k) {
         if (!keep[k]) { rows[k].row.remove(); delete rows[k]; }
       });
-      var ref = rowsEl.firstChild;
+      let ref = rowsEl.firstChild;
       shown.forEach(function (d) {
-        var r = rows[d.key];
+        let r = rows[d.key];
         if (r && r.decl.kind !== d.kind) { r.row.remove(); r = null; }
         if (!r) r = rows[d.key] = makeRow(d);
         if (r.row === ref) ref = ref.nextSibling;
@@ -224,7 +225,7 @@
     }
 
     function sync() {
-      var f = api.read();
+      const f = api.read();
       if (!f || !f.params) return;
       root.hidden = f.controls === false;
       if (f.view !== view) {
@@ -235,11 +236,11 @@
         headingEl.textContent = f.title + ' parameters';
         root.setAttribute('aria-label', f.title + ' parameters');
       }
-      var shown = f.params.filter(function (d) { return d.shown; });
+      const shown = f.params.filter(function (d) { return d.shown; });
       reconcile(shown);
       shown.forEach(function (d) { update(rows[d.key], d); });
       if (announce !== null) {
-        var d = f.params.filter(function (p) { return p.key === announce; })[0];
+        const d = f.params.filter(function (p) { return p.key === announce; })[0];
         announce = null;
         if (d) status.textContent = d.label + ': ' + spoken(d) + (d.notice ? '. ' + d.notice : '');
       }
@@ -248,19 +249,19 @@
     // Enter in a text field applies it (the form is never submitted).
     root.addEventListener('submit', function (e) {
       e.preventDefault();
-      var el = document.activeElement;
+      const el = document.activeElement;
       if (el && el.getAttribute && el.getAttribute('data-param') && el.type === 'text') {
         delete el.dataset.dirty;
-        var key = el.getAttribute('data-param');
-        var before = rows[key] ? rows[key].decl.value : null;
+        const key = el.getAttribute('data-param');
+        const before = rows[key] ? rows[key].decl.value : null;
         if (el.value !== before) commit(key, el.value);
       }
     });
     // A committed text the app refused: kept in the field (with the notice) until the value moves.
-    var set = api.set;
+    const set = api.set;
     api.set = function (partial) {
       Object.keys(partial).forEach(function (k) {
-        var r = rows[k];
+        const r = rows[k];
         if (r && r.el.type === 'text') rejected[k] = { text: String(partial[k]), value: r.decl.value };
       });
       set(partial);
@@ -268,7 +269,7 @@
     // Visible while a control has the focus (a sighted keyboard user sees what they change); the figure
     // keeps the rest of the page (the page lays the canvas out above it).
     root.addEventListener('focusin', function (e) {
-      var opening = !document.body.classList.contains('form-open');
+      const opening = !document.body.classList.contains('form-open');
       document.body.classList.add('form-open');
       // The browser scrolled the control into view while the form was still hidden: again, now it shows.
       if (opening) {

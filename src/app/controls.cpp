@@ -156,27 +156,14 @@ bool step_param(const Param& p, int steps) {
   if (steps == 0) return false;
   switch (p.kind) {
     case ParamKind::Integer: {
-      const long long unit = p.opt.even ? 2 : 1;
-      long long v = std::clamp<long long>(*p.i + steps * unit, (long long)p.lo, (long long)p.hi);
-      if (p.opt.even && v % 2) v = v - 1 >= p.lo ? v - 1 : v + 1;  // an odd end of the range
+      const int v = int(step_value(p, *p.i, steps));
       if (v == *p.i) return false;
-      *p.i = int(v);
+      *p.i = v;
       return true;
     }
     case ParamKind::Real: {
-      const double old = *p.d;
-      double v = old;
-      if (p.opt.log && p.lo > 0) {
-        v = old * std::pow(p.hi / p.lo, steps / 100.0);
-        // 3 significant digits keep the URL short, as long as the value still moves that way.
-        const double mag = std::pow(10.0, std::floor(std::log10(std::abs(v))) - 2);
-        const double rounded = std::round(v / mag) * mag;
-        if (std::isfinite(rounded) && (steps > 0 ? rounded > old : rounded < old)) v = rounded;
-      } else {
-        v = old + steps * (p.hi - p.lo) / 100.0;
-      }
-      v = std::clamp(v, p.lo, p.hi);
-      if (!std::isfinite(v) || v == old) return false;
+      const double v = step_value(p, *p.d, steps);
+      if (v == *p.d) return false;
       *p.d = v;
       return true;
     }

@@ -36,10 +36,9 @@ bool controls_census();
 // shown there (after the field was left): one notice per key, naming the text, why, and the value used.
 Notices field_notices(const std::string& scope);
 
-// Moves a declared slider's value by `steps` units, clamped to its range; true when it changed. The unit
-// (docs/input.md, "Arrow keys"): integers 1 (2 for even parameters); reals 1/100 of the range, or for a
-// logarithmic slider a factor of (hi/lo)^(1/100), rounded to 3 significant digits when that still moves
-// it. Other kinds do not step. The arrow keys step the focused slider with it (Shift: 10 units).
+// Moves a declared slider's value by `steps` units (params.h step_value: the unit and its rounding),
+// clamped to its range; true when it changed. Other kinds do not step. The arrow keys step the focused
+// slider with it (Shift: 10 units).
 bool step_param(const Param& p, int steps);
 
 // For a slider a view draws itself for the declared parameter `p` (call right after it): holding it makes

@@ -1,3 +1,6 @@
+// The GPU heatmap (heatmap.h). Sections, top to bottom: the shader program; GpuHeatmap (textures,
+// quantised uploads, the colouring pass); HeatmapWidget::draw's phases (layout, axes, colorbar, hovered
+// cell, then draw itself); zoom and pan.
 #include "app/heatmap.h"
 
 #include <posenc_shaders.h>
@@ -6,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "app/input.h"
@@ -76,7 +80,34 @@ HeatmapProgram& heatmap_program() {
 
 }  // namespace
 
+namespace {
+// Every heatmap's picture texture, for read_heatmap_texture.
+std::map<GLuint, const GpuHeatmap*>& pictures() {
+  static std::map<GLuint, const GpuHeatmap*> by_texture;
+  return by_texture;
+}
+}  // namespace
+
+bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba) {
+  const auto it = pictures().find(GLuint(intptr_t(texture)));
+  if (it == pictures().end()) return false;
+  it->second->read_picture(width, height, rgba);
+  return width > 0 && height > 0;
+}
+
+void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const {
+  width = out_w_;
+  height = out_h_;
+  rgba.assign(size_t(width) * size_t(height) * 4, 0);
+  if (rgba.empty()) return;
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
 GpuHeatmap::~GpuHeatmap() {
+  if (out_tex_) pictures().erase(out_tex_);
   if (values_tex_) glDeleteTextures(1, &values_tex_);
   if (out_tex_) glDeleteTextures(1, &out_tex_);
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -169,6 +200,7 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   if (!out_tex_) {
     glGenTextures(1, &out_tex_);
     glGenFramebuffers(1, &fbo_);
+    pictures()[out_tex_] = this;
   }
   if (width_px != out_w_ || height_px != out_h_) {
     glBindTexture(GL_TEXTURE_2D, out_tex_);
@@ -220,23 +252,31 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   return (ImTextureID)(intptr_t)out_tex_;
 }
 
-HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap, float vmin,
-                                 float vmax) {
-  HeatmapHover hover;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeight();
-  const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
-  // Room for the y tick labels on the left, the x labels below and the colorbar on the right. Wide
-  // enough for any label at full size (so zooming or a new range never moves the image); in a small
-  // size only what this matrix's labels and this colorbar's ticks need.
+// The widget's rectangles: the image, the colorbar beside it, and the room for the labels around them.
+struct HeatmapWidget::Layout {
+  ImVec2 origin;
+  float line = 0;                     // the text line height
+  std::vector<std::string> row_text;  // row labels as drawn (cut to fit); empty: numbered rows
+  std::vector<double> cb_ticks;       // the colorbar's ticks
+  float colorbar_w = 14, colorbar_gap = 8;
+  ImVec2 img_min, img_max, img_size;
+};
+
+// Room for the y tick labels on the left, the x labels below and the colorbar on the right. Wide enough
+// for any label at full size (so zooming or a new range never moves the image); in a small size only
+// what this matrix's labels and this colorbar's ticks need.
+HeatmapWidget::Layout HeatmapWidget::layout(ImVec2 size, const HeatmapAxes& axes, float vmin, float vmax) const {
+  Layout l;
+  l.origin = ImGui::GetCursorScreenPos();
+  l.line = ImGui::GetTextLineHeight();
+  const int rows = std::max(1, map_.rows());
   const bool compact = size.x < 480.0f || size.y < 300.0f;
-  const float top = line + 4;
-  const float bottom = 2 * line + 12;
+  const float top = l.line + 4;
+  const float bottom = 2 * l.line + 12;
   const float img_h = std::max(16.0f, size.y - top - bottom);
-  const std::vector<double> cb_ticks = nice_ticks(vmin, vmax, std::max(3, int(img_h / 40)));
+  l.cb_ticks = nice_ticks(vmin, vmax, std::max(3, int(img_h / 40)));
   float left = ImGui::CalcTextSize("00000").x + 10;
-  float colorbar_w = 14, colorbar_gap = 8, colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
-  std::vector<std::string> row_text;  // row labels as drawn (cut to fit)
+  float colorbar_labels = ImGui::CalcTextSize("-0.000").x + 8;
   if (axes.row_labels) {
     // Words take the place of the row numbers: at most a quarter of the width, longer ones cut with ".".
     const float max_w = std::max(ImGui::CalcTextSize("abc.").x, size.x * (compact ? 0.2f : 0.25f));
@@ -255,7 +295,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
         t += ".";
       }
       widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
-      row_text.push_back(std::move(t));
+      l.row_text.push_back(std::move(t));
     }
     left = widest + 10;
   } else if (compact) {
@@ -264,54 +304,52 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   }
   if (compact) {
     float widest = 0;
-    for (double t : cb_ticks) widest = std::max(widest, ImGui::CalcTextSize(format_tick(t).c_str()).x);
-    colorbar_w = 10, colorbar_gap = 6, colorbar_labels = widest + 8;
+    for (double t : l.cb_ticks) widest = std::max(widest, ImGui::CalcTextSize(format_tick(t).c_str()).x);
+    l.colorbar_w = 10, l.colorbar_gap = 6, colorbar_labels = widest + 8;
   }
-  const float right = colorbar_gap + colorbar_w + colorbar_labels;
-  const ImVec2 img_min(origin.x + left, origin.y + top);
-  const ImVec2 img_size(std::max(16.0f, size.x - left - right), img_h);
-  const ImVec2 img_max(img_min.x + img_size.x, img_min.y + img_size.y);
-  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const float right = l.colorbar_gap + l.colorbar_w + colorbar_labels;
+  l.img_min = ImVec2(l.origin.x + left, l.origin.y + top);
+  l.img_size = ImVec2(std::max(16.0f, size.x - left - right), img_h);
+  l.img_max = ImVec2(l.img_min.x + l.img_size.x, l.img_min.y + l.img_size.y);
+  return l;
+}
 
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  if (map_.rows() > 0) {
-    ImTextureID tex =
-        map_.render(int(std::lround(img_size.x * scale.x)), int(std::lround(img_size.y * scale.y)), cmap, vmin, vmax, window_);
-    dl->AddImage(tex, img_min, img_max);
-  }
-  probe_rect(probe_name, img_min, img_max);
-  set_zoom_window(probe_name, window_);
-  add_zoomable(img_min, img_max);  // a touch starting here is the app's (pan, pinch), not the page's
-
+// The axes of the zoomed window: cell centres on integer ticks, or one word per visible row.
+void HeatmapWidget::draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes& axes) const {
+  const int rows = std::max(1, map_.rows()), cols = std::max(1, map_.cols());
   // Axes label cell centres: column c spans [c, c+1) in cell units; only the zoomed window is shown.
   const double st = axes.cell_step;
   const double x_lo = axes.x_first + (-0.5 + window_.x * cols) * st, y_lo = axes.y_first + (-0.5 + window_.y * rows) * st;
-  AxisMap ax{x_lo, x_lo + window_.z * cols * st, img_min.x, img_max.x};
-  AxisMap ay{y_lo, y_lo + window_.w * rows * st, img_min.y, img_max.y};
+  AxisMap ax{x_lo, x_lo + window_.z * cols * st, l.img_min.x, l.img_max.x};
+  AxisMap ay{y_lo, y_lo + window_.w * rows * st, l.img_min.y, l.img_max.y};
   // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
-  draw_axis_x(dl, img_min, img_max, ax, axes.x_title, true);
-  if (row_text.empty()) {
-    draw_axis_y(dl, img_min, img_max, ay, axes.y_title, true, origin.x);
-  } else {
-    // One word per visible row, every k-th when the rows are thinner than a line of text.
-    const double row_px = img_size.y / (window_.w * rows);
-    const int every = std::max(1, int(std::ceil(line / std::max(1e-3, row_px))));
-    const int r0 = std::max(0, int(std::floor(window_.y * rows))),
-              r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
-    for (int r = r0; r < r1 && r < int(row_text.size()); ++r) {
-      if (r % every) continue;
-      const float y = ay.to_px(axes.y_first + r);
-      if (y < img_min.y - 0.5f || y > img_max.y + 0.5f) continue;
-      const ImVec2 sz = ImGui::CalcTextSize(row_text[size_t(r)].c_str());
-      dl->AddText(ImVec2(img_min.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), row_text[size_t(r)].c_str());
-    }
-    if (axes.y_title && *axes.y_title) {
-      const float x = std::max(origin.x, dl->GetClipRectMin().x + 2);
-      dl->AddText(ImVec2(x, img_min.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), axes.y_title);
-    }
+  draw_axis_x(dl, l.img_min, l.img_max, ax, axes.x_title, true);
+  if (l.row_text.empty()) {
+    draw_axis_y(dl, l.img_min, l.img_max, ay, axes.y_title, true, l.origin.x);
+    return;
   }
+  // One word per visible row, every k-th when the rows are thinner than a line of text.
+  const double row_px = l.img_size.y / (window_.w * rows);
+  const int every = std::max(1, int(std::ceil(l.line / std::max(1e-3, row_px))));
+  const int r0 = std::max(0, int(std::floor(window_.y * rows))),
+            r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
+  for (int r = r0; r < r1 && r < int(l.row_text.size()); ++r) {
+    if (r % every) continue;
+    const float y = ay.to_px(axes.y_first + r);
+    if (y < l.img_min.y - 0.5f || y > l.img_max.y + 0.5f) continue;
+    const ImVec2 sz = ImGui::CalcTextSize(l.row_text[size_t(r)].c_str());
+    dl->AddText(ImVec2(l.img_min.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text),
+                l.row_text[size_t(r)].c_str());
+  }
+  if (axes.y_title && *axes.y_title) {
+    const float x = std::max(l.origin.x, dl->GetClipRectMin().x + 2);
+    dl->AddText(ImVec2(x, l.img_min.y - l.line - 4), ImGui::GetColorU32(ImGuiCol_Text), axes.y_title);
+  }
+}
 
-  // Colorbar: the same shader over a ramp from vmax (top) to vmin (bottom).
+// The colorbar: the same shader over a ramp from vmax (top) to vmin (bottom), with its ticks.
+void HeatmapWidget::draw_colorbar(ImDrawList* dl, const Layout& l, const char* probe_name, Colormap cmap, float vmin,
+                                  float vmax) {
   if (colorbar_vmin_ != vmin || colorbar_vmax_ != vmax || colorbar_.rows() == 0) {
     std::vector<float> ramp(256);
     for (int i = 0; i < 256; ++i) ramp[i] = vmax + (vmin - vmax) * (i + 0.5f) / 256.0f;
@@ -319,49 +357,70 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     colorbar_vmin_ = vmin;
     colorbar_vmax_ = vmax;
   }
-  const ImVec2 cb_min(img_max.x + colorbar_gap, img_min.y);
-  const ImVec2 cb_max(cb_min.x + colorbar_w, img_max.y);
-  dl->AddImage(colorbar_.render(int(colorbar_w * scale.x), int(img_size.y * scale.y), cmap, vmin, vmax), cb_min, cb_max);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  const ImVec2 cb_min(l.img_max.x + l.colorbar_gap, l.img_min.y);
+  const ImVec2 cb_max(cb_min.x + l.colorbar_w, l.img_max.y);
+  dl->AddImage(colorbar_.render(int(l.colorbar_w * scale.x), int(l.img_size.y * scale.y), cmap, vmin, vmax), cb_min, cb_max);
   dl->AddRect(cb_min, cb_max, ImGui::GetColorU32(ImGuiCol_Border));
   AxisMap acb{vmax, vmin, cb_min.y, cb_max.y};
-  for (double t : cb_ticks) {
+  for (double t : l.cb_ticks) {
     const float y = acb.to_px(t);
     dl->AddLine(ImVec2(cb_max.x, y), ImVec2(cb_max.x + 4, y), ImGui::GetColorU32(ImGuiCol_Text));
     const std::string s = format_tick(t);
-    dl->AddText(ImVec2(cb_max.x + 6, y - line * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), s.c_str());
+    dl->AddText(ImVec2(cb_max.x + 6, y - l.line * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), s.c_str());
   }
   probe_rect((std::string(probe_name) + ".colorbar").c_str(), cb_min, cb_max);
+}
 
-  // Hover: the cell under the mouse.
-  ImGui::SetCursorScreenPos(img_min);
-  ImGui::InvisibleButton(probe_name, img_size);
-  handle_zoom_and_pan(img_min, img_size);
-  // Hover: a mouse anywhere on the map; a finger only during a long-press (a touch pans).
-  if (ImGui::IsItemHovered() && map_.rows() > 0 && readout_allowed()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const double u = window_.x + (m.x - img_min.x) / img_size.x * window_.z;
-    const double v = window_.y + (m.y - img_min.y) / img_size.y * window_.w;
-    hover.col = std::clamp(int(u * map_.cols()), 0, map_.cols() - 1);
-    hover.row = std::clamp(int(v * map_.rows()), 0, map_.rows() - 1);
-    hover.active = true;
-    // Outline the hovered cell when cells are big enough to see.
-    const float cw = img_size.x / (map_.cols() * window_.z), ch = img_size.y / (map_.rows() * window_.w);
-    if (cw >= 3 && ch >= 3) {
-      const ImVec2 a(img_min.x + float((double(hover.col) / map_.cols() - window_.x) / window_.z) * img_size.x,
-                     img_min.y + float((double(hover.row) / map_.rows() - window_.y) / window_.w) * img_size.y);
-      dl->PushClipRect(img_min, img_max, true);
-      dl->AddRect(a, ImVec2(a.x + cw, a.y + ch), IM_COL32(255, 255, 255, 220));
-      dl->PopClipRect();
-    }
+// The cell under the mouse (or a long-pressing finger: a touch pans), outlined when cells are big enough.
+HeatmapHover HeatmapWidget::hovered_cell(ImDrawList* dl, const Layout& l) const {
+  HeatmapHover hover;
+  if (!ImGui::IsItemHovered() || map_.rows() == 0 || !readout_allowed()) return hover;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const double u = window_.x + (m.x - l.img_min.x) / l.img_size.x * window_.z;
+  const double v = window_.y + (m.y - l.img_min.y) / l.img_size.y * window_.w;
+  hover.col = std::clamp(int(u * map_.cols()), 0, map_.cols() - 1);
+  hover.row = std::clamp(int(v * map_.rows()), 0, map_.rows() - 1);
+  hover.active = true;
+  const float cw = l.img_size.x / (map_.cols() * window_.z), ch = l.img_size.y / (map_.rows() * window_.w);
+  if (cw >= 3 && ch >= 3) {
+    const ImVec2 a(l.img_min.x + float((double(hover.col) / map_.cols() - window_.x) / window_.z) * l.img_size.x,
+                   l.img_min.y + float((double(hover.row) / map_.rows() - window_.y) / window_.w) * l.img_size.y);
+    dl->PushClipRect(l.img_min, l.img_max, true);
+    dl->AddRect(a, ImVec2(a.x + cw, a.y + ch), IM_COL32(255, 255, 255, 220));
+    dl->PopClipRect();
   }
+  return hover;
+}
+
+HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const HeatmapAxes& axes, Colormap cmap, float vmin,
+                                 float vmax) {
+  const Layout l = layout(size, axes, vmin, vmax);
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  if (map_.rows() > 0) {
+    ImTextureID tex = map_.render(int(std::lround(l.img_size.x * scale.x)), int(std::lround(l.img_size.y * scale.y)), cmap, vmin,
+                                  vmax, window_);
+    dl->AddImage(tex, l.img_min, l.img_max);
+  }
+  probe_rect(probe_name, l.img_min, l.img_max);
+  set_zoom_window(probe_name, window_);
+  add_zoomable(l.img_min, l.img_max);  // a touch starting here is the app's (pan, pinch), not the page's
+  draw_axes(dl, l, axes);
+  draw_colorbar(dl, l, probe_name, cmap, vmin, vmax);
+
+  ImGui::SetCursorScreenPos(l.img_min);
+  ImGui::InvisibleButton(probe_name, l.img_size);
+  handle_zoom_and_pan(l.img_min, l.img_size);
+  const HeatmapHover hover = hovered_cell(dl, l);
   if (window_.z < 1 || window_.w < 1) {
     const char* hint = touch_frame().touch ? "zoomed: double-tap to reset" : "zoomed: double-click to reset";
-    const ImVec2 at(img_min.x + 4, img_max.y - ImGui::GetTextLineHeight() - 2);
-    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ImGui::CalcTextSize(hint).x + 2, img_max.y - 1),
+    const ImVec2 at(l.img_min.x + 4, l.img_max.y - ImGui::GetTextLineHeight() - 2);
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ImGui::CalcTextSize(hint).x + 2, l.img_max.y - 1),
                       ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));
     dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), hint);
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  ImGui::SetCursorScreenPos(ImVec2(l.origin.x, l.origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
   return hover;
 }

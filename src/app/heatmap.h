@@ -11,14 +11,12 @@
 #include <vector>
 
 #include "app/gl.h"
+#include "app/masked_cell.h"
 #include "core/kernels/quantize.h"
 
 namespace posenc::app {
 
 enum class Colormap : int { Viridis = 0, Diverging = 1 };
-
-// Cells with this value (or larger) are drawn as masked.
-inline constexpr float kMaskedCell = 3.0e38f;
 
 class GpuHeatmap {
  public:
@@ -40,6 +38,8 @@ class GpuHeatmap {
   // returns it for ImGui::Image.
   ImTextureID render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
                      const ImVec4& window = ImVec4(0, 0, 1, 1));
+  // The last coloured picture's RGBA pixels, rows in the texture's order (row 0 at v = 0).
+  void read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const;
 
  private:
   // Allocates (or keeps) the rows x cols code texture and binds it.
@@ -55,6 +55,10 @@ class GpuHeatmap {
   float last_vmin_ = 0, last_vmax_ = 0;
   ImVec4 last_window_{0, 0, 0, 0};
 };
+
+// The picture a heatmap coloured (an ImGui::Image texture of this frame) as RGBA, row 0 at v = 0, for a
+// vector export; false for a texture no heatmap made.
+bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba);
 
 // A heatmap with axes, colorbar and hover, as one widget.
 struct HeatmapAxes {
@@ -86,6 +90,12 @@ class HeatmapWidget {
   void reset_zoom() { window_ = ImVec4(0, 0, 1, 1); }
 
  private:
+  // draw's phases: the layout, the image, the axes, the colorbar, zoom and pan, the hovered cell.
+  struct Layout;
+  Layout layout(ImVec2 size, const HeatmapAxes& axes, float vmin, float vmax) const;
+  void draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes& axes) const;
+  void draw_colorbar(ImDrawList* dl, const Layout& l, const char* probe_name, Colormap cmap, float vmin, float vmax);
+  HeatmapHover hovered_cell(ImDrawList* dl, const Layout& l) const;
   void handle_zoom_and_pan(ImVec2 img_min, ImVec2 img_size);
 
   GpuHeatmap map_;

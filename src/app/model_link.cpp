@@ -33,6 +33,19 @@ bool take_model_file_request() {
   return r;
 }
 
+bool take_compare_file_request() {
+  const bool r = current_ui().compare_file_requested;
+  current_ui().compare_file_requested = false;
+  return r;
+}
+
+void draw_compare_file_button() {
+  if (!current_ui().file_picker) return;  // without a picker, a second model is a preset (the combo above)
+  if (ImGui::Button("Load second model")) current_ui().compare_file_requested = true;
+  probe_last_item("button.load_compare");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A config.json or .gguf to show beside the model (a link cannot carry it).");
+}
+
 void draw_model_file_button() {
   if (!current_ui().file_picker) {
     // What loads a config on this platform (the desktop window takes a dropped file; a headless render
@@ -59,6 +72,15 @@ namespace {
 // `view` if it takes models, else the Model view.
 std::string send_to_sinks(const ModelPosition* m, const std::optional<Notice>& error, const std::string& view) {
   const ModelSink* shown = nullptr;
+  if (view == "compare") {  // the Model view's second model
+    for (ModelSink* s : current_ui().model_sinks)
+      if (std::strcmp(s->sink_view_id(), "model") == 0) {
+        if (error) s->set_model_load_error(*error);
+        else s->set_compare_model(*m);
+        return s->sink_query();
+      }
+    return "view=model";
+  }
   for (ModelSink* s : current_ui().model_sinks) {
     if (error) s->set_model_load_error(*error);
     else s->set_loaded_model(*m);
@@ -107,53 +129,6 @@ std::string other_layer_ropes(const ModelPosition& m) {
 std::string model_label(const std::string& id) {
   if (const auto* p = model_io::find_model_preset(id)) return p->label;
   return id;
-}
-
-// ---------------------------------------------------------------- RopeExtraKeys
-
-void RopeExtraKeys::declare(ParamList& p) {
-  p.real("beta_fast", beta_fast, 0.0, 1024.0, {.label = "YaRN beta_fast", .format = "beta_fast = %.6g"});
-  p.real("beta_slow", beta_slow, 0.0, 1024.0, {.label = "YaRN beta_slow", .format = "beta_slow = %.6g"});
-  p.flag("truncate", truncate, {.label = "YaRN truncate (floor/ceil the correction range)"});
-  // Not YaRN's alone: LongRoPE's cos/sin magnitude too (the Model view).
-  p.real("attention_factor", attention_factor, 0.0, 100.0,
-         {.label = "attention_factor (0 = derived)", .format = "%.6g", .help = "cos/sin magnitude; 0 = derived"});
-  p.real("mscale", mscale, 0.0, 100.0, {.label = "YaRN mscale (0 = unset)", .format = "mscale = %.6g"});
-  p.real("mscale_all_dim", mscale_all_dim, 0.0, 100.0,
-         {.label = "YaRN mscale_all_dim (0 = unset)", .format = "mscale_all_dim = %.6g"});
-  p.real("low_freq_factor", low_freq_factor, 0.0, 1024.0, {.label = "Llama 3 low_freq_factor", .format = "%.6g"});
-  p.real("high_freq_factor", high_freq_factor, 0.0, 1024.0, {.label = "Llama 3 high_freq_factor", .format = "%.6g"});
-}
-
-void RopeExtraKeys::apply(RopeScaling& s) const {
-  s.beta_fast = beta_fast;
-  s.beta_slow = beta_slow;
-  s.truncate = truncate;
-  s.attention_factor.reset();
-  s.mscale.reset();
-  s.mscale_all_dim.reset();
-  if (attention_factor > 0) s.attention_factor = attention_factor;
-  if (mscale > 0) s.mscale = mscale;
-  if (mscale_all_dim > 0) s.mscale_all_dim = mscale_all_dim;
-  s.low_freq_factor = low_freq_factor;
-  s.high_freq_factor = high_freq_factor;
-}
-
-void RopeExtraKeys::fill(const RopeScaling& s, std::vector<std::string>& filled) {
-  if (s.type == RopeScalingType::Yarn) {
-    beta_fast = std::clamp(s.beta_fast, 0.0, 1024.0);
-    beta_slow = std::clamp(s.beta_slow, 0.0, 1024.0);
-    truncate = s.truncate;
-    attention_factor = std::clamp(s.attention_factor.value_or(0.0), 0.0, 100.0);
-    mscale = std::clamp(s.mscale.value_or(0.0), 0.0, 100.0);
-    mscale_all_dim = std::clamp(s.mscale_all_dim.value_or(0.0), 0.0, 100.0);
-    filled.insert(filled.end(), std::begin(kYarnKeys), std::end(kYarnKeys));
-  }
-  if (s.type == RopeScalingType::Llama3) {
-    low_freq_factor = std::clamp(s.low_freq_factor, 0.0, 1024.0);
-    high_freq_factor = std::clamp(s.high_freq_factor, 0.0, 1024.0);
-    filled.insert(filled.end(), std::begin(kLlama3Keys), std::end(kLlama3Keys));
-  }
 }
 
 // ---------------------------------------------------------------- ModelLinkedView

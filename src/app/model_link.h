@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/model_keys.h"
 #include "app/notices.h"
 #include "app/params.h"
 #include "app/view.h"
@@ -30,35 +31,12 @@ class ModelSink {
   ModelSink(const ModelSink&) = delete;
   ModelSink& operator=(const ModelSink&) = delete;
   virtual void set_loaded_model(const ModelPosition& m) = 0;
+  // A second model to show beside the first (the Model view's compare=custom); other views ignore it.
+  virtual void set_compare_model(const ModelPosition& /*m*/) {}
   virtual void set_model_load_error(const Notice& n) = 0;
   virtual const char* sink_view_id() const = 0;
   // The view's whole state as a query ("view=<id>&model=custom&...").
   virtual std::string sink_query() const = 0;
-};
-
-// The model keys the RoPE and scores views share beyond the scaling type, factor and lengths: YaRN's and
-// Llama 3's parameters, with the Model view's names and ranges. Declared by each view in its params().
-struct RopeExtraKeys {
-  double beta_fast = 32.0, beta_slow = 1.0;
-  bool truncate = true;
-  double attention_factor = 0, mscale = 0, mscale_all_dim = 0;  // 0 = derived / unset
-  double low_freq_factor = 1.0, high_freq_factor = 4.0;         // Llama 3.1's published values
-
-  void declare(ParamList& p);
-  // Copies the keys into a scaling (each type uses its own).
-  void apply(RopeScaling& s) const;
-  // Fills the keys of `type` from a model's scaling; appends their names to `filled`.
-  void fill(const RopeScaling& s, std::vector<std::string>& filled);
-  static constexpr const char* kYarnKeys[] = {"beta_fast",        "beta_slow", "truncate",
-                                              "attention_factor", "mscale",    "mscale_all_dim"};
-  static constexpr const char* kLlama3Keys[] = {"low_freq_factor", "high_freq_factor"};
-};
-
-// What a view can hold of a model: filled keys, and notices for what it cannot show.
-struct ModelFill {
-  std::vector<std::string> keys;  // the keys filled (their text is the snapshot)
-  Notices gaps;                   // what of the model the view cannot show (key "model")
-  void gap(const std::string& message) { gaps.push_back({"model", message}); }
 };
 
 class ModelLinkedView : public View, public ModelSink {
@@ -114,6 +92,10 @@ void set_model_file_drop(bool available);
 // take models note it as a failed load; returns the state query to load (as load_model_bytes).
 std::string model_load_failed(const Notice& error, const std::string& view);
 bool take_model_file_request();
+// The Model view's "Load second model" button: pressing it is taken once by the app
+// (AppAction::OpenCompareFile); the page then loads the file with view "compare" (load_model_bytes).
+bool take_compare_file_request();
+void draw_compare_file_button();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();
 

@@ -69,6 +69,17 @@ std::string param_form_json(const std::string& view, const std::string& title, c
         e["min"] = p.lo;
         e["max"] = p.hi;
         e["step"] = form_step(p);
+        {
+          // The values 1, 10 and 100 arrow-key steps away, both ways (the app's one step rule, step_value):
+          // the form's arrows, Page Up/Down and Shift with them.
+          const double v = p.kind == ParamKind::Integer ? double(*p.i) : *p.d;
+          nlohmann::json steps;
+          for (int n : {1, 10, 100}) {
+            steps[std::to_string(n)] = step_value(p, v, n);
+            steps[std::to_string(-n)] = step_value(p, v, -n);
+          }
+          e["steps"] = steps;
+        }
         e["log"] = p.opt.log && p.lo > 0;
         if (p.kind == ParamKind::Integer) e["even"] = p.opt.even;
         break;
@@ -80,6 +91,9 @@ std::string param_form_json(const std::string& view, const std::string& title, c
         e["widget"] = widget_name(p.opt.widget);
         break;
       }
+      case ParamKind::Text:
+        e["multiline"] = p.opt.multiline;
+        break;
       case ParamKind::Numbers:
         e["count"] = p.count;
         e["min"] = p.lo;

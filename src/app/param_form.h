@@ -13,8 +13,9 @@ namespace posenc::app {
 // JSON {view, title, shown, params: [...]}: one entry per declared parameter in declaration order,
 // {key, label, kind (integer|real|choice|flag|numbers|text), value (its URL text), shown (the current
 // state's controls show it: it matters for the current scheme), help, notice (what a notice for this key
-// says, "" when none)} and by kind: integer/real {min, max, step, log} (integer: even; a logarithmic
-// real's step is a factor), choice {choices: [{name, label}], widget (combo|radio|checkbox)},
+// says, "" when none)} and by kind: integer/real {min, max, step, log, steps} (integer: even; a
+// logarithmic real's step is a factor; steps: {"1", "-1", "10", "-10", "100", "-100"} -> the value that
+// many arrow-key steps away, params.h step_value), choice {choices: [{name, label}], widget (combo|radio|checkbox)},
 // numbers {count, min, max}. `shown_keys` empty: every parameter is shown.
 std::string param_form_json(const std::string& view, const std::string& title, const ParamList& list,
                             const std::vector<std::string>& shown_keys, const Notices& notices, bool controls_shown);

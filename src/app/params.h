@@ -35,6 +35,7 @@ struct ParamOptions {
   bool even = false;             // integers: only even values (an odd URL value becomes value - 1)
   ChoiceWidget widget = ChoiceWidget::Combo;
   std::span<const char* const> labels = {};  // choices: what the control shows (the names when empty)
+  bool multiline = false;  // text: rows of text (a tensor): the page's form shows a multi-line field
 };
 
 // Parses a text parameter: on success applies the value and returns ""; otherwise returns why not
@@ -102,6 +103,13 @@ class ParamList {
 // The range of every frequency base slider (sinusoidal, RoPE, Transformer-XL).
 inline constexpr double kBaseMin = 2.0;
 inline constexpr double kBaseMax = 1.0e7;
+
+// The value `steps` units of the declared slider `p` away from `value`, clamped to its range (docs/input.md,
+// "Arrow keys"): integers 1 (2 for even parameters; an odd end of the range moves inwards); reals 1/100 of
+// the range, or for a logarithmic slider a factor of (hi/lo)^(1/100), rounded to 3 significant digits
+// when that still moves it. Other kinds do not step (the value is returned). The one home of the rule:
+// the controls' arrow keys (step_param) and the page's form (param_form.h's "steps") read it.
+double step_value(const Param& p, double value, int steps);
 
 // Shortest text that reads back as the same double.
 std::string format_number(double v);

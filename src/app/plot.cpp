@@ -1,3 +1,9 @@
+// The plotting layer shared by all views (plot.h). Sections, top to bottom:
+//   ticks and labels     nice_ticks, integer_ticks, format_tick
+//   axes                 draw_axis_x, draw_axis_y
+//   colours              palette_color, readable_color
+//   screen geometry      segments against a rectangle, plot_y, nearest_index, screen_runs (decimation)
+//   line_plot's phases   fit, axes, items, legend, hover; line_plot runs them in that order
 #include "app/plot.h"
 
 #include <algorithm>
@@ -112,6 +118,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/svg_export.h"
 #include "app/theme.h"
 
 namespace posenc::app {
@@ -239,21 +246,29 @@ std::vector<std::vector<ImVec2>> screen_runs(const Series& s, const AxisMap& ax,
   return runs;
 }
 
-}  // namespace
+// line_plot's phases, in the order ImPlot runs its own (SetupAxes ... PlotLine ... legend, hover): fit
+// (the layout and the data bounds -> the axis maps), axes (background, grid, ticks, titles), items (the
+// curves, returned as drawn), legend (placed where it covers the fewest curves), hover (the readout).
+struct LinePlotFrame {
+  ImVec2 origin;      // the plot's top-left corner, titles and ticks included
+  float line = 0;     // the text line height
+  ImVec2 pmin, pmax;  // the data rectangle
+  AxisMap ax, ay;     // data -> pixels (ay on log10 values on a log axis)
+};
 
-PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& opt) {
-  PlotHover hover;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeight();
+LinePlotFrame fit_line_plot(ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& opt) {
+  LinePlotFrame f;
+  f.origin = ImGui::GetCursorScreenPos();
+  f.line = ImGui::GetTextLineHeight();
   float left = 0;
   {
     const NumberFontScope numbers;  // the tick labels' face
     left = ImGui::CalcTextSize("-0.0000").x + 12;
   }
   const float right = 12;
-  const float top = line + 10, bottom = 2 * line + 14;
-  const ImVec2 pmin(origin.x + left, origin.y + top);
-  const ImVec2 pmax(origin.x + std::max(left + 40, size.x - right), origin.y + std::max(top + 40, size.y - bottom));
+  const float top = f.line + 10, bottom = 2 * f.line + 14;
+  f.pmin = ImVec2(f.origin.x + left, f.origin.y + top);
+  f.pmax = ImVec2(f.origin.x + std::max(left + 40, size.x - right), f.origin.y + std::max(top + 40, size.y - bottom));
 
   // Data bounds.
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
@@ -283,59 +298,72 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
     if (!std::isfinite(opt.y_min)) y0 -= pad;
     if (!std::isfinite(opt.y_max)) y1 += pad;
   }
-  const AxisMap ax{x0, x1, pmin.x, pmax.x};
-  const AxisMap ay{y0, y1, pmax.y, pmin.y};
+  f.ax = AxisMap{x0, x1, f.pmin.x, f.pmax.x};
+  f.ay = AxisMap{y0, y1, f.pmax.y, f.pmin.y};
+  return f;
+}
 
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(pmin, pmax, ImGui::GetColorU32(ImGuiCol_FrameBg));
+// A log10 y axis: 1, 2, 5 x 10^k over less than two decades, else decade ticks 1e<k>; the title above.
+void draw_log_axis_y(ImDrawList* dl, const LinePlotFrame& f, const char* title) {
+  const double y0 = f.ay.lo, y1 = f.ay.hi;
+  auto tick = [&](double k, const std::string& label) {
+    const NumberFontScope numbers;
+    const float y = f.ay.to_px(k);
+    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+    dl->AddLine(ImVec2(f.pmin.x - 4, y), ImVec2(f.pmin.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
+    dl->AddText(ImVec2(f.pmin.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+  };
+  if (y1 - y0 < 2.0) {
+    // Less than two decades: 1, 2, 5 x 10^k, written as plain numbers (0.2, 0.5, 1, 2, ...).
+    for (double k = std::floor(y0); k <= std::ceil(y1); ++k)
+      for (double m : {1.0, 2.0, 5.0}) {
+        const double v = k + std::log10(m);
+        if (v >= y0 - 1e-9 && v <= y1 + 1e-9) tick(v, format_tick(m * std::pow(10.0, k)));
+      }
+  } else {
+    // Decade ticks labelled 1e<k>.
+    for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "1e%g", k + 0.0);  // + 0.0: never "1e-0"
+      tick(k, buf);
+    }
+  }
+  if (title && *title) dl->AddText(ImVec2(f.origin.x, f.pmin.y - f.line - 4), ImGui::GetColorU32(ImGuiCol_Text), title);
+}
+
+void draw_line_plot_axes(ImDrawList* dl, const LinePlotFrame& f, const std::vector<Series>& series, const LinePlotOptions& opt) {
+  dl->AddRectFilled(f.pmin, f.pmax, ImGui::GetColorU32(ImGuiCol_FrameBg));
   // Grid at the y ticks.
-  for (double t : nice_ticks(y0, y1, std::max(2, int((pmax.y - pmin.y) / 40))))
-    dl->AddLine(ImVec2(pmin.x, ay.to_px(t)), ImVec2(pmax.x, ay.to_px(t)), IM_COL32(128, 128, 128, 40));
+  for (double t : nice_ticks(f.ay.lo, f.ay.hi, std::max(2, int((f.pmax.y - f.pmin.y) / 40))))
+    dl->AddLine(ImVec2(f.pmin.x, f.ay.to_px(t)), ImVec2(f.pmax.x, f.ay.to_px(t)), IM_COL32(128, 128, 128, 40));
   // An index axis (every x an integer: positions, pairs, heads) is ticked on integers only.
   bool integer_x = true;
   for (const Series& s : series)
     for (double x : s.x)
       if (std::isfinite(x) && x != std::round(x)) integer_x = false;
-  draw_axis_x(dl, pmin, pmax, ax, opt.x_title, integer_x);
-  if (opt.log_y) {
-    auto tick = [&](double k, const std::string& label) {
-      const NumberFontScope numbers;
-      const float y = ay.to_px(k);
-      const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
-      dl->AddLine(ImVec2(pmin.x - 4, y), ImVec2(pmin.x, y), ImGui::GetColorU32(ImGuiCol_TextDisabled));
-      dl->AddText(ImVec2(pmin.x - 6 - sz.x, y - sz.y * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
-    };
-    if (y1 - y0 < 2.0) {
-      // Less than two decades: 1, 2, 5 x 10^k, written as plain numbers (0.2, 0.5, 1, 2, ...).
-      for (double k = std::floor(y0); k <= std::ceil(y1); ++k)
-        for (double m : {1.0, 2.0, 5.0}) {
-          const double v = k + std::log10(m);
-          if (v >= y0 - 1e-9 && v <= y1 + 1e-9) tick(v, format_tick(m * std::pow(10.0, k)));
-        }
-    } else {
-      // Decade ticks labelled 1e<k>.
-      for (double k = std::ceil(y0); k <= y1 + 1e-9; k += std::max(1.0, std::floor((y1 - y0) / 6))) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "1e%g", k + 0.0);  // + 0.0: never "1e-0"
-        tick(k, buf);
-      }
-    }
-    if (opt.y_title && *opt.y_title)
-      dl->AddText(ImVec2(origin.x, pmin.y - line - 4), ImGui::GetColorU32(ImGuiCol_Text), opt.y_title);
-  } else {
-    draw_axis_y(dl, pmin, pmax, ay, opt.y_title, false, origin.x);
-  }
+  draw_axis_x(dl, f.pmin, f.pmax, f.ax, opt.x_title, integer_x);
+  if (opt.log_y) draw_log_axis_y(dl, f, opt.y_title);
+  else draw_axis_y(dl, f.pmin, f.pmax, f.ay, opt.y_title, false, f.origin.x);
+}
 
-  dl->PushClipRect(pmin, pmax, true);
-  std::vector<std::vector<ImVec2>> drawn;  // every polyline as drawn, for the legend to avoid
+ImU32 series_color(const std::vector<Series>& series, size_t si) {
+  return readable_color(series[si].color ? series[si].color : palette_color(int(si)));
+}
+
+// The curves, clipped to the data rectangle; returns every polyline as drawn (for the legend to avoid).
+std::vector<std::vector<ImVec2>> draw_line_plot_items(ImDrawList* dl, const LinePlotFrame& f, const std::vector<Series>& series,
+                                                      const LinePlotOptions& opt) {
+  dl->PushClipRect(f.pmin, f.pmax, true);
+  std::vector<std::vector<ImVec2>> drawn;
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
-    const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
-    const std::vector<std::vector<ImVec2>> runs = screen_runs(s, ax, ay, opt.log_y, pmax.x - pmin.x);
+    const ImU32 color = series_color(series, si);
+    const int idx_begin = dl->IdxBuffer.Size;
+    const std::vector<std::vector<ImVec2>> runs = screen_runs(s, f.ax, f.ay, opt.log_y, f.pmax.x - f.pmin.x);
     // Decimated runs zigzag within a pixel column: anti-aliased joins would fold over (and cost more
     // vertices), so draw them as plain quads.
     const ImDrawListFlags saved_flags = dl->Flags;
-    if (is_decimated(s, pmax.x - pmin.x)) dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
+    if (is_decimated(s, f.pmax.x - f.pmin.x)) dl->Flags &= ~ImDrawListFlags_AntiAliasedLines;
     for (const std::vector<ImVec2>& run : runs) {
       if (s.steps) {
         std::vector<ImVec2> stairs;
@@ -354,13 +382,21 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
         for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
     }
     dl->Flags = saved_flags;
+    // An SVG export writes the curve through every point (the screen's polyline may be decimated).
+    if (svg_recording())
+      record_svg_curve({dl, idx_begin, dl->IdxBuffer.Size, screen_runs(s, f.ax, f.ay, opt.log_y, std::numeric_limits<float>::infinity()),
+                        color, 2.0f, s.steps, s.markers, s.label});
   }
   dl->PopClipRect();
-  dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));
+  dl->AddRect(f.pmin, f.pmax, ImGui::GetColorU32(ImGuiCol_Border));
+  return drawn;
+}
 
-  // Legend: inside the plot where it covers no drawn curve (a corner first, then along the edges and
-  // through the middle); when every place covers some, on one line above the plot, right of the y title,
-  // if it fits there; else where it covers the fewest segments.
+// Legend: inside the plot where it covers no drawn curve (a corner first, then along the edges and
+// through the middle); when every place covers some, on one line above the plot, right of the y title,
+// if it fits there; else where it covers the fewest segments.
+void draw_line_plot_legend(ImDrawList* dl, const LinePlotFrame& f, const std::vector<Series>& series, const LinePlotOptions& opt,
+                           const std::vector<std::vector<ImVec2>>& drawn) {
   float legend_w = 0, legend_h = 0, legend_line_w = 0;
   for (const Series& s : series) {
     if (s.label.empty()) continue;
@@ -369,67 +405,83 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
     legend_h += sz.y + 2;
     legend_line_w += sz.x + 34;
   }
+  if (legend_h <= 0) return;
   auto entry = [&](size_t si, ImVec2 at) {
-    const ImU32 color = readable_color(series[si].color ? series[si].color : palette_color(int(si)));
+    const ImU32 color = series_color(series, si);
     const ImVec2 sz = ImGui::CalcTextSize(series[si].label.c_str());
     dl->AddLine(ImVec2(at.x + 4, at.y + sz.y * 0.5f), ImVec2(at.x + 20, at.y + sz.y * 0.5f), color, 2.0f);
     dl->AddText(ImVec2(at.x + 24, at.y), ImGui::GetColorU32(ImGuiCol_Text), series[si].label.c_str());
     return sz;
   };
-  if (legend_h > 0) {
-    const float inset = 3;
-    const float x_lo = pmin.x + inset, x_hi = pmax.x - inset - legend_w;
-    const float y_lo = pmin.y + inset, y_hi = pmax.y - inset - legend_h;
-    std::vector<ImVec2> places = {ImVec2(x_hi, y_lo), ImVec2(x_lo, y_lo), ImVec2(x_hi, y_hi), ImVec2(x_lo, y_hi)};
-    for (int row : {0, 8, 1, 7, 2, 6, 3, 5, 4})  // the top and bottom edges first, then inwards
-      for (int col = 0; col <= 8; ++col)
-        places.push_back(ImVec2(x_lo + (x_hi - x_lo) * float(col) / 8, y_lo + (y_hi - y_lo) * float(row) / 8));
-    ImVec2 at = places[0];
-    size_t fewest = SIZE_MAX;
-    if (x_hi >= x_lo && y_hi >= y_lo)
-      for (const ImVec2& c : places) {
-        const size_t n = segments_through(drawn, c, ImVec2(c.x + legend_w, c.y + legend_h));
-        if (n < fewest) fewest = n, at = c;
-        if (n == 0) break;
-      }
-    const float title_end = pmin.x + (opt.y_title ? ImGui::CalcTextSize(opt.y_title).x : 0.0f);
-    if (fewest > 0 && pmax.x - legend_line_w > title_end + 12) {
-      ImVec2 pos(pmax.x - legend_line_w, pmin.y - line - 4);
-      for (size_t si = 0; si < series.size(); ++si)
-        if (!series[si].label.empty()) pos.x += entry(si, pos).x + 34;
-    } else {
-      dl->AddRectFilled(at, ImVec2(at.x + legend_w, at.y + legend_h), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
-      float ly = at.y + 1;
-      for (size_t si = 0; si < series.size(); ++si)
-        if (!series[si].label.empty()) ly += entry(si, ImVec2(at.x, ly)).y + 2;
+  const float inset = 3;
+  const float x_lo = f.pmin.x + inset, x_hi = f.pmax.x - inset - legend_w;
+  const float y_lo = f.pmin.y + inset, y_hi = f.pmax.y - inset - legend_h;
+  std::vector<ImVec2> places = {ImVec2(x_hi, y_lo), ImVec2(x_lo, y_lo), ImVec2(x_hi, y_hi), ImVec2(x_lo, y_hi)};
+  for (int row : {0, 8, 1, 7, 2, 6, 3, 5, 4})  // the top and bottom edges first, then inwards
+    for (int col = 0; col <= 8; ++col)
+      places.push_back(ImVec2(x_lo + (x_hi - x_lo) * float(col) / 8, y_lo + (y_hi - y_lo) * float(row) / 8));
+  ImVec2 at = places[0];
+  size_t fewest = SIZE_MAX;
+  if (x_hi >= x_lo && y_hi >= y_lo)
+    for (const ImVec2& c : places) {
+      const size_t n = segments_through(drawn, c, ImVec2(c.x + legend_w, c.y + legend_h));
+      if (n < fewest) fewest = n, at = c;
+      if (n == 0) break;
     }
+  const float title_end = f.pmin.x + (opt.y_title ? ImGui::CalcTextSize(opt.y_title).x : 0.0f);
+  if (fewest > 0 && f.pmax.x - legend_line_w > title_end + 12) {
+    ImVec2 pos(f.pmax.x - legend_line_w, f.pmin.y - f.line - 4);
+    for (size_t si = 0; si < series.size(); ++si)
+      if (!series[si].label.empty()) pos.x += entry(si, pos).x + 34;
+  } else {
+    dl->AddRectFilled(at, ImVec2(at.x + legend_w, at.y + legend_h), ImGui::GetColorU32(ImGuiCol_WindowBg, 0.75f));
+    float ly = at.y + 1;
+    for (size_t si = 0; si < series.size(); ++si)
+      if (!series[si].label.empty()) ly += entry(si, ImVec2(at.x, ly)).y + 2;
   }
-  probe_rect(probe_name, pmin, pmax);
+}
 
-  ImGui::SetCursorScreenPos(pmin);
-  ImGui::InvisibleButton(probe_name, ImVec2(pmax.x - pmin.x, pmax.y - pmin.y));
-  if (ImGui::IsItemHovered() && readout_allowed()) {
-    hover.active = true;
-    hover.x = ax.to_value(ImGui::GetIO().MousePos.x);
-    dl->AddLine(ImVec2(ImGui::GetIO().MousePos.x, pmin.y), ImVec2(ImGui::GetIO().MousePos.x, pmax.y),
-                IM_COL32(255, 255, 255, 90));
-    begin_readout();
-    for (size_t si = 0; si < series.size(); ++si) {
-      const Series& s = series[si];
-      if (s.x.empty()) continue;
-      const size_t i = nearest_index(s.x, hover.x);
-      const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
-      ImGui::PushStyleColor(ImGuiCol_Text, readable_text(color));
-      char value[64];
-      std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);
-      ImGui::Text("%s  x = %s: %s", s.label.empty() ? "·" : s.label.c_str(), format_tick(s.x[i]).c_str(), value);
-      ImGui::PopStyleColor();
-      const ImVec2 p(ax.to_px(s.x[i]), ay.to_px(plot_y(s.y[i], opt.log_y)));
-      if (std::isfinite(p.y)) dl->AddCircle(p, 4.0f, color);
-    }
-    end_readout();
+// The plot rectangle as an item (probe, hover); under the mouse: a cursor line, the nearest point of every
+// series ringed, and their values in the readout.
+PlotHover line_plot_hover(ImDrawList* dl, const LinePlotFrame& f, const char* probe_name, const std::vector<Series>& series,
+                          const LinePlotOptions& opt) {
+  PlotHover hover;
+  probe_rect(probe_name, f.pmin, f.pmax);
+  ImGui::SetCursorScreenPos(f.pmin);
+  ImGui::InvisibleButton(probe_name, ImVec2(f.pmax.x - f.pmin.x, f.pmax.y - f.pmin.y));
+  if (!ImGui::IsItemHovered() || !readout_allowed()) return hover;
+  hover.active = true;
+  hover.x = f.ax.to_value(ImGui::GetIO().MousePos.x);
+  dl->AddLine(ImVec2(ImGui::GetIO().MousePos.x, f.pmin.y), ImVec2(ImGui::GetIO().MousePos.x, f.pmax.y),
+              IM_COL32(255, 255, 255, 90));
+  begin_readout();
+  for (size_t si = 0; si < series.size(); ++si) {
+    const Series& s = series[si];
+    if (s.x.empty()) continue;
+    const size_t i = nearest_index(s.x, hover.x);
+    const ImU32 color = series_color(series, si);
+    ImGui::PushStyleColor(ImGuiCol_Text, readable_text(color));
+    char value[64];
+    std::snprintf(value, sizeof value, opt.hover_format, s.y[i]);
+    ImGui::Text("%s  x = %s: %s", s.label.empty() ? "·" : s.label.c_str(), format_tick(s.x[i]).c_str(), value);
+    ImGui::PopStyleColor();
+    const ImVec2 p(f.ax.to_px(s.x[i]), f.ay.to_px(plot_y(s.y[i], opt.log_y)));
+    if (std::isfinite(p.y)) dl->AddCircle(p, 4.0f, color);
   }
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+  end_readout();
+  return hover;
+}
+
+}  // namespace
+
+PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& opt) {
+  const LinePlotFrame frame = fit_line_plot(size, series, opt);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  draw_line_plot_axes(dl, frame, series, opt);
+  const std::vector<std::vector<ImVec2>> drawn = draw_line_plot_items(dl, frame, series, opt);
+  draw_line_plot_legend(dl, frame, series, opt, drawn);
+  const PlotHover hover = line_plot_hover(dl, frame, probe_name, series, opt);
+  ImGui::SetCursorScreenPos(ImVec2(frame.origin.x, frame.origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
   return hover;
 }

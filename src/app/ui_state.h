@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/svg_export.h"
+
 namespace posenc::app {
 
 class ModelSink;
@@ -76,6 +78,11 @@ struct UiState {
   bool file_picker = false;
   bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
+  bool compare_file_requested = false;
+
+  // svg_export.h: the curves line_plot drew in the frame an SVG export draws.
+  bool svg_recording = false;
+  std::vector<SvgCurve> svg_curves;
 
   // update_timer.h: wall-clock time of the last view recompute.
   double last_update_ms = 0.0;

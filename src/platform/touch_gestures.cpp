@@ -44,37 +44,7 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
   touch_pointer_ = true;
   last_touch_ms_ = event_ms;
   auto it = std::find_if(fingers_.begin(), fingers_.end(), [id](const Finger& f) { return f.id == id; });
-
-  if (phase == TouchPhase::Start) {
-    if (it != fingers_.end()) fingers_.erase(it);  // a finger whose end we never saw
-    fingers_.push_back({id, pos, pos});
-    if (fingers_.size() == 1) {
-      down_ms_ = event_ms;
-      moved_ = long_press_ = several_ = false;
-      second_tap_ = event_ms - last_tap_ms_ <= kDoubleTapMs && distance(pos, last_tap_pos_) <= kDoubleTapDistance;
-      last_spread_ = 0;
-      if (zoomable_ && zoomable_(pos)) {
-        mode_ = Mode::Owned;
-        push({true, pos, true}, false, false, second_tap_);
-        return true;
-      }
-      mode_ = Mode::Pending;
-      push({true, pos, false});
-      return false;
-    }
-    several_ = true;
-    switch (mode_) {
-      case Mode::Owned: push({true, centroid(), true}, true); return true;
-      case Mode::Pending:
-        mode_ = Mode::Ignored;
-        push_off();
-        return false;  // the browser's pinch-zoom
-      case Mode::Scrolling:
-      case Mode::Inspect: return true;  // the gesture stays what it was
-      default: return false;
-    }
-  }
-
+  if (phase == TouchPhase::Start) return on_start(it, id, pos, event_ms);
   if (it == fingers_.end()) {
     if (phase != TouchPhase::Move) return true;
     return mode_ != Mode::Ignored && mode_ != Mode::Pending && mode_ != Mode::Idle;
@@ -84,52 +54,104 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
   // moved or lifted sooner was only late to arrive (a busy page): the gesture is what the finger did.
   const bool early = event_ms - down_ms_ < kLongPressMs;
 
-  if (phase == TouchPhase::Move) {
-    const ImVec2 prev = it->pos;
-    it->pos = pos;
-    if (distance(pos, it->start) > kSlop) moved_ = true;
-    if (mode_ == Mode::Inspect && moved_ && early) mode_ = Mode::Pending, long_press_ = false;
-    // On a heatmap the readout stays while the finger rests; moving on pans again.
-    if (mode_ == Mode::Owned && moved_) long_press_ = false;
-    switch (mode_) {
-      case Mode::Pending: {
-        if (!cancelable) {  // the browser scrolls already
-          mode_ = Mode::Ignored;
-          push_off();
-          return false;
-        }
-        if (!moved_) {
-          push({true, pos, false});
-          return false;
-        }
-        const float dx = pos.x - it->start.x, dy = pos.y - it->start.y;
-        if (std::abs(dx) >= std::abs(dy)) {  // sideways: press where the finger went down, then drag
-          mode_ = Mode::Owned;
-          push({true, it->start, true});
-          push({true, pos, true});
-          return true;
-        }
-        if (page_scrolls_) {
-          mode_ = Mode::Ignored;
-          push_off();
-          return false;
-        }
-        mode_ = Mode::Scrolling;
-        scroll_dy_ += dy;
-        push({true, pos, false});
+  if (phase == TouchPhase::Move) return on_move(it, pos, cancelable, early);
+  return on_end(it, phase, pos, event_ms, early);
+}
+
+// A finger goes down: the first decides who owns the gesture; a second makes it a pinch or the page's.
+bool TouchGestures::on_start(std::vector<Finger>::iterator it, int id, ImVec2 pos, double event_ms) {
+  if (it != fingers_.end()) fingers_.erase(it);  // a finger whose end we never saw
+  fingers_.push_back({id, pos, pos});
+  if (fingers_.size() == 1) {
+    down_ms_ = event_ms;
+    moved_ = long_press_ = several_ = false;
+    second_tap_ = event_ms - last_tap_ms_ <= kDoubleTapMs && distance(pos, last_tap_pos_) <= kDoubleTapDistance;
+    last_spread_ = 0;
+    on_map_ = zoomable_ && zoomable_(pos);
+    if (on_map_ && !cooperative_) {
+      mode_ = Mode::Owned;
+      push({true, pos, true}, false, false, second_tap_);
+      return true;
+    }
+    mode_ = Mode::Pending;
+    push({true, pos, false});
+    return false;
+  }
+  several_ = true;
+  switch (mode_) {
+    case Mode::Owned: push({true, centroid(), true}, true); return true;
+    case Mode::Pending:
+      // Cooperative: two fingers with one on a map are the map's (the page's pinch-zoom is off there).
+      if (cooperative_ && (on_map_ || (zoomable_ && zoomable_(pos)))) {
+        mode_ = Mode::Owned;
+        push({true, centroid(), true}, true);
         return true;
       }
-      case Mode::Owned: push({true, centroid(), true}); return true;
-      case Mode::Scrolling:
-        if (it == fingers_.begin()) scroll_dy_ += pos.y - prev.y;
-        push({true, fingers_.front().pos, false});
-        return true;
-      case Mode::Inspect: push({true, fingers_.front().pos, false}); return moved_;  // the readout follows
-      default: return false;
-    }
+      mode_ = Mode::Ignored;
+      push_off();
+      return false;  // the browser's pinch-zoom
+    case Mode::Scrolling:
+    case Mode::Inspect: return true;  // the gesture stays what it was
+    default: return false;
   }
+}
 
-  // End or Cancel.
+// A finger moves: a pending gesture shows what it is (a drag, a scroll, the page's); an owned one follows.
+bool TouchGestures::on_move(std::vector<Finger>::iterator it, ImVec2 pos, bool cancelable, bool early) {
+  const ImVec2 prev = it->pos;
+  it->pos = pos;
+  if (distance(pos, it->start) > kSlop) moved_ = true;
+  if (mode_ == Mode::Inspect && moved_ && early) mode_ = Mode::Pending, long_press_ = false;
+  // On a heatmap the readout stays while the finger rests; moving on pans again.
+  if (mode_ == Mode::Owned && moved_) long_press_ = false;
+  switch (mode_) {
+    case Mode::Pending: {
+      if (!cancelable) {  // the browser scrolls already
+        hint_ = hint_ || (on_map_ && cooperative_);
+        mode_ = Mode::Ignored;
+        push_off();
+        return false;
+      }
+      if (!moved_) {
+        push({true, pos, false});
+        return false;
+      }
+      const float dx = pos.x - it->start.x, dy = pos.y - it->start.y;
+      if (on_map_ && cooperative_) {  // one finger on a map: the page's (a vertical swipe scrolls it)
+        hint_ = true;
+        mode_ = Mode::Ignored;
+        push_off();
+        return false;
+      }
+      if (std::abs(dx) >= std::abs(dy)) {  // sideways: press where the finger went down, then drag
+        mode_ = Mode::Owned;
+        push({true, it->start, true});
+        push({true, pos, true});
+        return true;
+      }
+      if (page_scrolls_) {
+        mode_ = Mode::Ignored;
+        push_off();
+        return false;
+      }
+      mode_ = Mode::Scrolling;
+      scroll_dy_ += dy;
+      push({true, pos, false});
+      return true;
+    }
+    case Mode::Owned: push({true, centroid(), true}); return true;
+    case Mode::Scrolling:
+      if (it == fingers_.begin()) scroll_dy_ += pos.y - prev.y;
+      push({true, fingers_.front().pos, false});
+      return true;
+    case Mode::Inspect: push({true, fingers_.front().pos, false}); return moved_;  // the readout follows
+    default: return false;
+  }
+}
+
+// A finger lifts or is cancelled: with the last one the gesture ends as a tap, a drag's release, a
+// long-press (a slider's text field) or nothing.
+bool TouchGestures::on_end(std::vector<Finger>::iterator it, TouchPhase phase, ImVec2 pos, double event_ms, bool early) {
   const ImVec2 last = phase == TouchPhase::End ? pos : it->pos;
   fingers_.erase(it);
   const bool cancelled = phase == TouchPhase::Cancel;

@@ -1,7 +1,6 @@
 // The parameter form's data (app/param_form.h): every declared parameter with its kind, label, range,
 // step, choices, value and notice; and App's record of the parameters the current state's controls show
 // (the form's rows and the description's parameters), the same whether the controls are drawn or hidden.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include "app/param_form.h"
 
 #include <gtest/gtest.h>
@@ -14,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app.h"
+#include "app/controls.h"
 #include "app_test_util.h"
 
 namespace {
@@ -62,6 +62,26 @@ TEST(ParamForm, EveryKindWithItsRangeStepAndChoices) {
   EXPECT_EQ(p[2]["log"], true);
   EXPECT_NEAR(std::pow(p[2]["step"].get<double>(), 100.0), 1e7 / 2, 1e-6 * 1e7 / 2);
   EXPECT_EQ(p[3]["step"], 0.01) << "the power of ten at or below 1/100 of the range 3";
+  // "steps": the values 1, 10 and 100 arrow-key steps away, as the app's own arrow keys move them
+  // (step_param on the same declaration), so the page's form has no step rule of its own.
+  for (size_t k : {size_t(0), size_t(1), size_t(2), size_t(3)})
+    for (int s : {1, -1, 10, -10, 100, -100}) {
+      ParamList copy;
+      int n2 = n, even2 = even;
+      double base2 = base, ratio2 = ratio;
+      copy.integer("n", n2, 1, 4096, {.log = true});
+      copy.integer("d", even2, 2, 1024, {.even = true});
+      copy.real("base", base2, 2, 1e7, {.log = true});
+      copy.real("ratio", ratio2, 0, 3);
+      const posenc::app::Param& q = copy.items()[k];
+      posenc::app::step_param(q, s);
+      const double moved = q.kind == posenc::app::ParamKind::Integer ? double(*q.i) : *q.d;
+      EXPECT_EQ(p[k]["steps"][std::to_string(s)].get<double>(), moved) << p[k]["key"] << " " << s;
+    }
+  EXPECT_EQ(p[0]["steps"]["1"], 65.0);
+  EXPECT_EQ(p[1]["steps"]["-10"], 2.0) << "even: 20 down from 8, clamped to the range";
+  EXPECT_EQ(p[2]["steps"]["1"], 11700.0) << "10000 x (1e7 / 2)^(1/100) = 11667.8..., to 3 digits";
+  EXPECT_EQ(p[3]["steps"]["10"], 0.8) << "0.5 + 10 x 3 / 100";
   EXPECT_EQ(p[4]["kind"], "choice");
   EXPECT_EQ(p[4]["value"], "b");
   EXPECT_EQ(p[4]["choices"][2]["name"], "c");
@@ -103,4 +123,3 @@ TEST(ParamForm, ShownKeysAreTheSameWithTheControlsDrawnOrHidden) {
 }
 
 }  // namespace
-#endif

@@ -1,7 +1,8 @@
 // End-to-end, Share -> Copy embed code: the snippet of docs/embedding.md. Its URL holds only the keys that
 // differ from a fresh view's (plus embed=1 and the app-level keys that are set), its height is the
-// documented rule (the embed layout at a 720 px column), the page script is one line (embed.js, the same
-// code as docs/embedding.md's inline form); pasted into a page
+// documented rule (the embed layout at a 720 px column), it sits in a <posenc-figure> tag and asks to fit
+// (data-posenc-fit), the page script is one line (embed.js, the same code as docs/embedding.md's inline
+// form); pasted into a page
 // on another origin it shows the same state and keeps the height it was given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -52,8 +53,10 @@ test('embed code: only non-default keys, embed=1, the height of the rule, the on
       if (!APP_KEYS.includes(key) && value !== defaults[key]) assert.equal(q[key], value, `${query}: changed key ${key}`);
     for (const key of ['controls', 'theme']) assert.equal(q[key], state[key], `${query}: app key ${key}`);
     assert.equal(height, ruleHeight(q), `${query}: the height of the documented rule`);
-    // The page script: one line, embed.js beside the site's page.
-    assert.ok(code.endsWith(`</iframe>\n<script src="${env.server.url}/embed.js" async></script>`), code);
+    // The tag around the iframe, which asks to fit; the page script: one line, embed.js beside the site's page.
+    assert.ok(code.startsWith('<posenc-figure state="'), code);
+    assert.match(code, /<iframe [^>]* data-posenc-fit><\/iframe>/);
+    assert.ok(code.endsWith(`</iframe>\n</posenc-figure>\n<script src="${env.server.url}/embed.js" async></script>`), code);
   }
 });
 

@@ -2,7 +2,8 @@
 // CDP's Input.dispatchTouchEvent: a tap checks a checkbox, a sideways drag moves a slider, a vertical
 // swipe outside the heatmaps scrolls the app's plots, one finger pans a heatmap, two fingers pinch it
 // about their midpoint, a double-tap resets it, a long-press shows the hover readout; in a blog post on
-// another origin a vertical swipe outside the plots scrolls the page, one on a heatmap is the app's.
+// another origin a vertical swipe scrolls the page, outside the plots and on a heatmap alike (an embed's
+// gestures are cooperative: two fingers move a map; tests/e2e/hugo.test.mjs pinches one).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -145,7 +146,7 @@ async function embedFrame(page, id) {
   return frame;
 }
 
-test('touch: in a blog post a vertical swipe outside plots scrolls the page; on a heatmap it is the app\'s', async () => {
+test('touch: in a blog post a vertical swipe scrolls the page, outside plots and on a heatmap', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-touch-'));
   const site = env.server.url.replace('127.0.0.1', 'localhost');  // another origin
   fs.writeFileSync(path.join(dir, 'index.html'), blogPage(site));
@@ -177,24 +178,21 @@ test('touch: in a blog post a vertical swipe outside plots scrolls the page; on 
     assert.ok(prevented.every((p) => !p), `no touchmove outside a heatmap is preventDefault()ed: ${prevented}`);
     assert.ok(y1 > y0 + 100, `the blog page scrolled under the swipe: ${y0} -> ${y1}`);
 
-    // The heatmap embed: a swipe that starts on the heatmap is the app's (the page stays).
+    // The heatmap embed: one finger that starts on the heatmap scrolls the page too (the canvas lets the
+    // browser pan vertically there, no box claims the map); the map does not move.
     await page.evaluate(() => window.scrollTo(0, document.getElementById('heatmap').offsetTop - 100));
     const scores = await embedFrame(page, 'heatmap');
     const hbox = await (await page.$('#heatmap')).boundingBox();
     const total = await scores.evaluate(() => window.posenc.itemRect('plot.total'));
     assert.ok(total, 'the scores embed shows plot.total');
-    // The map is claimed before any event: what lies under the finger there has touch-action: none
-    // (the browser decides at touchstart, and may deliver that touchstart uncancelable).
     const hx = hbox.x + total.x + total.width / 2, hy = hbox.y + total.y + total.height * 0.7;
-    // (The boxes follow the frame once its picture settles.)
-    await scores.waitForFunction(([x, y]) => document.elementFromPoint(x, y).parentNode.id === 'touch-claims',
-      [hx - hbox.x, hy - hbox.y], { timeout: 15000, polling: 100 });
     const action = await scores.evaluate(([x, y]) => getComputedStyle(document.elementFromPoint(x, y)).touchAction, [hx - hbox.x, hy - hbox.y]);
-    assert.equal(action, 'none', 'a box with touch-action: none lies over the map');
-    // The page at rest first (the first swipe's fling, the scrollTo), then not one pixel moved.
+    assert.equal(action, 'pan-y', 'the browser may pan vertically over the map');
     const y2 = await settledScroll(page);
     await gesture(null, cdp, [[hx, hy]], [[hx, hy - 150]], 10);
-    assert.equal(await settledScroll(page), y2, 'a swipe on a heatmap does not scroll the page (0 px)');
+    const y3 = await settledScroll(page);
+    assert.ok(y3 - y2 >= 75, `a swipe on a heatmap scrolls the page by at least half the finger's travel: ${y3 - y2} px`);
+    assert.deepEqual(await inFrame(scores, () => window.posenc.zoom('plot.total')), { x: 0, y: 0, width: 1, height: 1 });
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

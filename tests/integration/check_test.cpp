@@ -2,7 +2,6 @@
 // diagnosis for a tensor broken the way its bug report broke it; `posenc check` reads .npy, .safetensors,
 // JSON and text files written here by the test (no committed binaries) and exits 0 / 1 / 2; and the eval
 // input bounds (size from the length, nesting depth, capped echo, the key "").
-#if defined(POSENC_HAVE_EVAL) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -16,7 +15,7 @@
 
 #include "core/encodings/rope.h"
 #include "core/rng.h"
-#include "../common/rope_tables.h"
+#include "rope_tables.h"
 #include "process.h"
 
 using nlohmann::json;
@@ -348,6 +347,10 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   const Proc a = run("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(a.exit_code, 0) << a.out << a.err;
   EXPECT_NE(a.out.find("MATCH"), std::string::npos);
+  // How close the worst element came, not a raw relative error of a near-zero element.
+  EXPECT_NE(a.out.find("worst element at "), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(" of its float32 tolerance"), std::string::npos) << a.out;
+  EXPECT_EQ(a.out.find("relative error"), std::string::npos) << a.out;
   // transformers' (1, n, dim) cos: the leading 1 is dropped.
   write_npy(npy, c32, "<f4", false, "(1, 512, 128)");
   EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);
@@ -486,5 +489,3 @@ TEST_F(Check, EvalInputBounds) {
   EXPECT_EQ(f.substr(0, 256), key.substr(0, 256));
   EXPECT_NE(f.find("1000000 bytes"), std::string::npos);
 }
-
-#endif

@@ -14,7 +14,7 @@ namespace posenc::app {
 ExtensionPanel extension_panel(const ModelRope& rope, int64_t target) {
   ExtensionPanel p;
   p.target = target;
-  p.trained = rope.original_max_position_embeddings > 0 ? rope.original_max_position_embeddings : rope.max_position_embeddings;
+  p.trained = trained_length(rope.original_max_position_embeddings, rope.max_position_embeddings);
   p.factor = std::max(1.0, double(target) / double(p.trained));
   const RopeScaling& s = rope.scaling;
   p.model_long_factors = s.type == RopeScalingType::Longrope && int(s.long_factor.size()) == rope.rotary_dim / 2;

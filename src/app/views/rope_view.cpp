@@ -3,6 +3,10 @@
 // ratio; rotation angle at the target length vs. the angle seen in training). A real model
 // (model=<preset id>, or a loaded config) fills the keys: dim = its rotary dims, base, scaling and its
 // parameters, trained and target lengths.
+//
+// Sections, top to bottom: the view's keys (params) and numbers; scaling and filling from a model
+// (scaling_for, fill_from_model); recompute; controls; the rotation dial and the pair tooltip; the export;
+// the animation; draw_figure (dial, decay bound, per-pair extension plots).
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -156,8 +160,8 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
     factor_ = clamped("factor", s.factor, 1.0, kMaxFactor);
     f.keys.push_back("factor");
   }
-  const int64_t trained = scaling_ != RopeScalingType::None && s.original_max_position_embeddings > 0
-                              ? s.original_max_position_embeddings
+  const int64_t trained = scaling_ != RopeScalingType::None
+                              ? trained_length(s.original_max_position_embeddings, r.original_max_position_embeddings)
                               : r.original_max_position_embeddings;
   orig_ = int(clamped("original length", double(trained), 16, kMaxContext));
   target_ = int(clamped("max length", double(r.max_position_embeddings), 16, kMaxContext));
@@ -215,10 +219,7 @@ void RopeView::controls(Controls& c) {
   c.draw("base");
   c.draw("scaling");
   c.draw("factor");
-  if (scaling_ == RopeScalingType::Yarn)
-    for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
-  if (scaling_ == RopeScalingType::Llama3)
-    for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
+  for (const char* k : RopeExtraKeys::keys_of(scaling_)) c.draw(k);
   c.draw("orig");
   if (c.draw("target")) pos_ = std::min(pos_, target_ - 1);
   if (ImGui::SmallButton("T = f L")) {

@@ -3,6 +3,7 @@
 // each term beside the total.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -12,6 +13,7 @@
 
 #include "core/attention/layer_mask.h"
 #include "core/encodings/rope.h"
+#include "core/names.h"
 #include "core/types.h"
 
 namespace posenc {
@@ -66,6 +68,16 @@ struct LearnedBiasPosition {  // learned clipped relative bias: table (2 max + 1
 
 using PositionScheme = std::variant<NoPosition, RopePosition, T5Position, AlibiPosition, ShawPosition, DebertaPosition,
                                     XlPosition, LearnedBiasPosition>;
+
+// The position schemes by name, one per PositionScheme alternative in its order: the one spelling of a
+// scheme for posenc eval's position.scheme, the scores and buckets views' scheme= values and the exports.
+enum class PositionSchemeKind { None, Rope, T5, Alibi, Shaw, Deberta, Xl, Learned };
+template <>
+struct EnumNames<PositionSchemeKind> {
+  static constexpr std::array<const char*, 8> names{"none", "rope", "t5", "alibi", "shaw", "deberta", "xl", "learned"};
+};
+static_assert(std::variant_size_v<PositionScheme> == EnumNames<PositionSchemeKind>::names.size());
+inline PositionSchemeKind position_kind(const PositionScheme& p) { return static_cast<PositionSchemeKind>(p.index()); }
 
 struct AttentionSpec {
   PositionScheme position;

@@ -44,6 +44,13 @@ struct RopeScaling {
   double partial_rotary_factor = 1.0;
 };
 
+// The length a RoPE model was trained at: its original_max_position_embeddings where a config sets one
+// (> 0), else `fallback` (its max_position_embeddings, or the context length a GGUF header gives), as
+// docs/models.md's "original length" row reads it (transformers v5 standardize_rope_params).
+constexpr int64_t trained_length(int64_t original_max_position_embeddings, int64_t fallback) {
+  return original_max_position_embeddings > 0 ? original_max_position_embeddings : fallback;
+}
+
 // Throws InvalidArgument with fields "scaling.<name>" (or "dim"/"base") if the configuration is unusable.
 void validate_rope_scaling(const RopeScaling& s, int dim, double base);
 

@@ -1,0 +1,94 @@
+// window.posenc: the page's API, used by embedders and by the browser tests.
+import { page, ready, canvas, describeEl } from './page.js';
+import { call, cappedQuery, setStateQuery, stateQuery, parseQuery } from './abi.js';
+import { linkUrl, embedCode, exportData, exportSvg } from './share.js';
+import { describe, updateDescription, readoutText } from './describe.js';
+import { loadFile, loadModel, check } from './model-files.js';
+import { contextInfo } from './contexts.js';
+
+export function installApi() {
+  window.posenc = {
+    ready: ready,
+    frameCount: function () { return page.alive ? Module._posenc_frame_count() : 0; },
+    // Draw again (the app draws only on change; input, setState and resizes wake it by themselves).
+    wake: function () { if (page.alive) Module._posenc_wake(); },
+    // The text the live region reads (title, formula, parameters, numbers), and its parts.
+    description: function () { updateDescription(); return describeEl.textContent; },
+    describe: describe,
+    getState: function () { return parseQuery(stateQuery()); },
+    setState: function (partial) {
+      let current = this.getState();
+      partial = partial || {};
+      // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
+      if (partial.view && partial.view !== current.view) {
+        current = { embed: current.embed, controls: current.controls, theme: current.theme };
+        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
+      }
+      // Another preset model likewise: the previous model's keys would be read over the new model's (a
+      // fresh ?model=<id> holds none of them). (none keeps the keys; custom is a loaded config's.)
+      else if (current.model !== undefined && ['', 'none', 'custom', current.model].indexOf(String(partial.model || '')) < 0) {
+        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme };
+        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
+      }
+      setStateQuery(cappedQuery(Object.assign(current, partial)));
+      Module.onStateChange();
+    },
+    notices: function () { return call('posenc_notices', 'string', [], []); },
+    // The same, structured: [{key, message}], one entry per URL key.
+    noticeList: function () { return JSON.parse(call('posenc_notice_list', 'string', [], []) || '[]'); },
+    // Every view id in menu order.
+    views: function () { return (call('posenc_view_ids', 'string', [], []) || '').split(',').filter(Boolean); },
+    linkUrl: linkUrl,
+    embedCode: embedCode,
+    exportData: exportData,
+    // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
+    loadModel: loadModel,
+    // A File or Blob (file picker, drop): config.json as text (8 MiB at most), a GGUF through Blob.slice
+    // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
+    // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).
+    loadFile: loadFile,
+    // The `check` op of posenc eval: a request -> its response object, or {error, field}.
+    check: check,
+    fileReads: [],
+    // SVG of the current view as the PNG export draws it: a Promise of the markup ({transparent: true}: no
+    // background). docs/figures.md.
+    exportSvg: exportSvg,
+    // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.
+    exportPng: function () {
+      return new Promise(function (resolve) {
+        window.posenc.quietCapture = true;
+        const before = window.posenc.lastCapture;
+        call('posenc_request_capture', null, [], []);
+        (function wait() {
+          if (window.posenc.lastCapture && window.posenc.lastCapture !== before) {
+            window.posenc.quietCapture = false; resolve(window.posenc.lastCapture);
+          } else requestAnimationFrame(wait);
+        })();
+      });
+    },
+    // Rectangle of a named UI item in page CSS pixels: {x, y, width, height}, or null.
+    itemRect: function (name) {
+      const s = call('posenc_item_rect', 'string', ['string'], [name]);
+      if (!s) return null;
+      const p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
+      return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
+    },
+    // The key of the focused slider (the one the arrow keys step: last clicked, dragged or entered), or "".
+    focusedSlider: function () { return page.alive ? call('posenc_focused_slider', 'string', [], []) : ''; },
+    // The hover readout of the last frame (what its tooltip says; "" if none), lines joined by "\n".
+    readout: readoutText,
+    // The visible part of a zoomable plot (heatmap.<name> or plot.<figure>) as fractions of the whole
+    // matrix: {x, y, width, height} in [0, 1] ({0, 0, 1, 1} unzoomed), or null if it was not drawn.
+    zoom: function (name) {
+      const s = call('posenc_zoom', 'string', ['string'], [name]);
+      if (!s) return null;
+      const p = s.split(',').map(Number);
+      return { x: p[0], y: p[1], width: p[2], height: p[3] };
+    },
+    probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
+    started: function () { return page.started; },
+    // Whether this page holds (or is creating) a WebGL context; how the page coordinates it (tests).
+    hasContext: function () { return page.started && !page.releasing; },
+    contextInfo: contextInfo
+  };
+}

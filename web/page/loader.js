@@ -1,0 +1,108 @@
+// The loader: Emscripten's Module (how the app talks to the page: frames, state changes, the UI's
+// actions), starting posenc.js and posenc.wasm, and the page's theme.
+import { page, statusEl, posterEl, canvas, modelFile, embedded, inFrame, darkQuery, fail, resolveReady, post,
+  showPosterImage } from './page.js';
+import { cappedQuery, setStateQuery, stateQuery, parseQuery, pageTheme, viewId } from './abi.js';
+import { download, share, onSvg } from './share.js';
+import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } from './describe.js';
+import { updateTouchClaims } from './touch.js';
+import { postHeight, report } from './contexts.js';
+
+const urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
+export function installModule() {
+  window.Module = {
+    canvas: canvas,
+    // The URL's state (a long one is set after the start, through the heap: argv is copied onto the stack).
+    arguments: urlQuery && urlQuery.length <= URL_ARGUMENT_MAX ? ['--state', urlQuery] : [],
+    print: function (t) { console.log(t); },
+    printErr: function (t) { console.warn(t); },
+    onAbort: function (what) { fail(String(what)); },
+    onStartFailure: function (what) { fail(what); },  // e.g. no GL context (fail() then names WebGL2)
+    onFirstFrame: function () {
+      page.alive = true;  // exported functions may be called from now on
+      if (urlQuery.length > URL_ARGUMENT_MAX) setStateQuery(cappedQuery(parseQuery(urlQuery)));
+      if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
+      // An embed in another page: one finger scrolls that page, two move a map (touch.js, docs/input.md).
+      if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? (embedded ? 2 : 1) : 0);
+      statusEl.className = 'hidden';
+      posterEl.className = '';
+      pageTheme();
+      buildViewLinks();
+      buildParamForm();
+      updateDescription();
+      updateTouchClaims();
+      resolveReady();
+      postHeight();
+    },
+    // The app changed its state through the UI: mirror it into the address bar without reloading.
+    // dragging: a slider is held; the description (which asks the view for its exact numbers, a double
+    // computation that can take longer than a frame at full size) then waits for onSettled.
+    onStateChange: function (dragging) {
+      const q = stateQuery();
+      history.replaceState(null, '', '?' + q);
+      pageTheme();
+      post({ type: 'posenc:state', state: parseQuery(q) });
+      postHeight();
+      if (!dragging) updateDescription();
+    },
+    // The app stopped drawing (nothing changes any more); we are still inside its last frame, so the
+    // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
+    onSettled: function () {
+      updateTouchClaims();
+      updateDescription();
+      postHeight();
+      scheduleReadout();
+      if (!embedded || page.contextLost) return;
+      try { page.lastPoster = canvas.toDataURL('image/png'); } catch (e) { page.lastPoster = null; }
+      if (page.lastPoster) {
+        try { sessionStorage.setItem('posenc:poster:?' + stateQuery(), page.lastPoster); } catch (e) { /* too large */ }
+        showPosterImage(page.lastPoster, canvas.getAttribute('aria-label'));
+      }
+    },
+    // The Share menu's items (the app already asked itself for the PNG or SVG frame: onCapture, onSvg).
+    onAction: function (name) {
+      if (name === 'open-model-file') { modelFile.value = ''; modelFile.click(); }
+      else if (name !== 'export-png' && name !== 'export-svg') share(name);
+    },
+    // The SVG export's frame is ready (share.js: the pictures become PNGs, then the document is handed on).
+    onSvg: onSvg,
+    // Called right after a chrome-less frame was drawn, before the browser composites it.
+    onCapture: function () {
+      const url = canvas.toDataURL('image/png');
+      window.posenc.lastCapture = url;
+      if (!window.posenc.quietCapture) {
+        canvas.toBlob(function (blob) { if (blob) download('posenc-' + viewId() + '.png', blob); }, 'image/png');
+      }
+    }
+  };
+}
+
+export function start() {
+  if (page.started) return;
+  page.started = true;
+  report();
+  // With the poster still up, its note says we are loading (not the status drawn over it).
+  if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
+  else statusEl.className = '';
+  const tmpl = document.getElementById('posenc-loader').content.querySelector('script');
+  // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is
+  // what Emscripten's streaming fetch then takes: same URL, CORS mode, same-origin credentials).
+  const wasm = document.createElement('link');
+  wasm.rel = 'preload';
+  wasm.as = 'fetch';
+  wasm.crossOrigin = 'anonymous';
+  wasm.href = new URL('posenc.wasm', new URL(tmpl.getAttribute('src'), window.location.href)).href;
+  document.head.appendChild(wasm);
+  const s = document.createElement('script');
+  s.src = tmpl.getAttribute('src');
+  s.async = true;
+  s.onerror = function () { fail('could not load ' + s.src); };
+  document.body.appendChild(s);
+}
+
+// The system's colour scheme changed: the app is told (posenc_set_system_dark), then the page's own theme follows.
+export function installSystemTheme() {
+  if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', function (e) {
+    if (page.alive) { Module._posenc_set_system_dark(e.matches ? 1 : 0); setTimeout(pageTheme, 50); }
+  });
+}

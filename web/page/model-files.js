@@ -1,0 +1,139 @@
+// Model files: a config.json, a GGUF header or (in the Check view) a tensor, from the file picker, a drop,
+// a paste or the API, as bytes into the wasm buffer and then posenc_load_model / posenc_load_tensor.
+import { page, ready, canvas, modelFile } from './page.js';
+import { call, parseQuery, viewId } from './abi.js';
+import { updateDescription } from './describe.js';
+
+const GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
+// Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
+function loadBytes(bytes, size, prefix) {
+  const p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
+  if (p) Module.HEAPU8.set(bytes, p);
+  return call('posenc_load_model', 'string', ['number', 'number', 'number', 'string'],
+    [p, size, prefix ? 1 : 0, viewId()]);
+}
+// UTF-8 bytes of a string, without encoding it.
+function utf8Length(text) {
+  let n = 0;
+  for (let i = 0; i < text.length; ++i) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) { n += 4; ++i; }
+    else n += 3;
+  }
+  return n;
+}
+function applyLoaded(query) {
+  window.posenc.setState(parseQuery(query));
+  return window.posenc.noticeList();
+}
+function readSlice(file, end) {
+  window.posenc.fileReads.push([0, end]);
+  const part = file.slice(0, end);
+  return part.arrayBuffer ? part.arrayBuffer() : new Response(part).arrayBuffer();
+}
+// A tensor for the Check view: the whole file (64 MiB at most) into posenc_load_tensor.
+const TENSOR_MAX_BYTES = 64 << 20;
+function loadTensorBytes(bytes, size, name) {
+  const p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
+  if (p) Module.HEAPU8.set(bytes, p);
+  return call('posenc_load_tensor', 'string', ['number', 'number', 'string'], [p, size, name || '']);
+}
+export function loadFile(file) {
+  // The sniff reads 4 bytes (GGUF's magic); the Check view reads 16 to tell a .npy or text from a config.
+  return ready.then(function () { return readSlice(file, Math.min(viewId() === 'check' ? 16 : 4, file.size)); }).then(function (head) {
+    const h = new Uint8Array(head);
+    const gguf = h.length >= 4 && h[0] === 71 && h[1] === 71 && h[2] === 85 && h[3] === 70;  // "GGUF"
+    // In the Check view a .npy (its magic "\x93NUMPY"), a text or a JSON array is a tensor; a JSON
+    // object is still a config.json for the reference.
+    const npy = h.length >= 6 && h[0] === 0x93 && h[1] === 78 && h[2] === 85 && h[3] === 77 && h[4] === 80 && h[5] === 89;
+    const first = String.fromCharCode.apply(null, Array.prototype.slice.call(h)).replace(/^[\s\ufeff]+/, '').charAt(0);
+    if (viewId() === 'check' && !gguf && (npy || first !== '{')) {
+      if (file.size > TENSOR_MAX_BYTES) return applyLoaded(loadTensorBytes(null, file.size, file.name));
+      return readSlice(file, file.size).then(function (all) {
+        return applyLoaded(loadTensorBytes(new Uint8Array(all), file.size, file.name));
+      });
+    }
+    if (!gguf) {
+      if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false));  // a notice, not a read
+      return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false)); });
+    }
+    const step = function (n) {
+      return readSlice(file, n).then(function (buf) {
+        const more = n < file.size && n < GGUF_MAX_READ;
+        const query = loadBytes(new Uint8Array(buf), n, more);
+        return query ? applyLoaded(query) : step(Math.min(file.size, GGUF_MAX_READ, n * 4));
+      });
+    };
+    return step(Math.min(file.size, GGUF_FIRST_READ));
+  });
+}
+// A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
+// Nothing over the limits is copied into the app (config.json: 8 MiB; a GGUF header is read from
+// prefixes of the bytes, as loadFile reads a file): the app names the size in a notice.
+export function loadModel(data) {
+  if (typeof data === 'string') {
+    const size = utf8Length(data);
+    if (size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, size, false));
+    data = new TextEncoder().encode(data);
+  }
+  const b = new Uint8Array(data);
+  const gguf = b.length >= 4 && b[0] === 71 && b[1] === 71 && b[2] === 85 && b[3] === 70;  // "GGUF"
+  if (!gguf) return applyLoaded(b.length > CONFIG_MAX_BYTES ? loadBytes(null, b.length, false) : loadBytes(b, b.length, false));
+  for (let n = Math.min(b.length, GGUF_FIRST_READ); ; n = Math.min(b.length, GGUF_MAX_READ, n * 4)) {
+    const query = loadBytes(b.subarray(0, n), n, n < b.length && n < GGUF_MAX_READ);
+    if (query) return applyLoaded(query);
+  }
+}
+// The `check` op of posenc eval: a request object ({op: 'check', reference, kind, actual, ...}) ->
+// exactly its response object, or {error, field} as posenc eval reports bad input.
+// Any argument gets an answer, never an exception: what JSON cannot write (a cycle, a BigInt, a getter
+// that throws) is {error, field} naming the request's top-level key that holds it.
+export function check(request) {
+  let text;
+  try {
+    text = typeof request === 'string' ? request : JSON.stringify(request);
+  } catch (e) {
+    let field = null;
+    if (request && typeof request === 'object') {
+      Object.keys(request).some(function (k) {
+        try { JSON.stringify(request[k]); return false; } catch (_) { field = k; return true; }
+      });
+    }
+    const why = String((e && e.message) || e).replace(/\s+/g, ' ').slice(0, 200);
+    return { error: (field ? field + ': ' : '') + 'the request cannot be written as JSON (' + why + ')', field: field };
+  }
+  try {
+    const b = new TextEncoder().encode(text === undefined ? '' : text);
+    const p = Module._posenc_model_buffer(b.length);
+    if (p) Module.HEAPU8.set(b, p);
+    return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+  } catch (e) {
+    return { error: 'the request could not be checked: ' + String((e && e.message) || e).slice(0, 200), field: null };
+  }
+}
+export function installModelFiles() {
+  modelFile.addEventListener('change', function () {
+    const f = modelFile.files && modelFile.files[0];
+    if (f) loadFile(f).then(updateDescription);
+  });
+  // A file dropped anywhere on the page; config.json text pasted while the canvas has the focus.
+  window.addEventListener('dragover', function (e) {
+    if (e.dataTransfer && Array.prototype.indexOf.call(e.dataTransfer.types || [], 'Files') >= 0) e.preventDefault();
+  });
+  window.addEventListener('drop', function (e) {
+    const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+    if (!f) return;
+    e.preventDefault();
+    if (page.alive) loadFile(f).then(updateDescription);
+  });
+  document.addEventListener('paste', function (e) {
+    if (!page.alive || document.activeElement !== canvas || !e.clipboardData) return;
+    const text = e.clipboardData.getData('text/plain') || e.clipboardData.getData('text');
+    if (!/^\s*\{/.test(text || '')) return;  // only a JSON object: ImGui's own text fields keep other pastes
+    e.preventDefault();
+    window.posenc.loadModel(text);
+    updateDescription();
+  });
+}
