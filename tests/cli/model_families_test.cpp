@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -407,6 +408,13 @@ TEST(ModelFamilies, CompareNamesDifferences) {
   EXPECT_NE(find("rope.extrapolated_at_131072"), nullptr);
   EXPECT_EQ(find("rope.rotary_dim"), nullptr);  // 128 both
   EXPECT_TRUE(compare_models(a, a, 131072).empty());
+  // As JSON (inspect A B --json): counts as integers, texts as strings.
+  const json j = model_io::differences_json(d);
+  std::map<std::string, std::string> dumped;
+  for (const json& x : j) dumped[x["what"]] = x["a"].dump() + " " + x["b"].dump();
+  EXPECT_EQ(dumped["num_attention_heads"], "32 28");
+  EXPECT_EQ(dumped["rope.base"], "500000 1000000");
+  EXPECT_EQ(dumped["rope.rope_type"], "\"llama3\" \"default\"");
   EXPECT_EQ(layer_pattern_text(preset("gemma-3-1b").per_layer), "[sliding 512 rope x5, full rope] x4, sliding 512 rope x2");
 }
 
