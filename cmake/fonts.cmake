@@ -69,3 +69,23 @@ add_custom_command(OUTPUT ${POSENC_FONT_HEADER}
           -DTEXT_RANGES=${_text_ranges} -DMONO_RANGES=${_mono_ranges} -P ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
   DEPENDS ${_font_dir}/text.otf ${_font_dir}/mono.ttf ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
   COMMENT "Embedding the subset fonts" VERBATIM)
+
+# The CJK face: WenQuanYi Micro Hei (fonts-wqy-microhei) subset by scripts/cjk_font.py to the Chinese
+# catalogue (i18n/zh.json), GB2312 level 1, CJK punctuation, the full-width forms and the CJK characters of
+# the presets and example sentences. Not compiled into the page: the site serves it beside it
+# (posenc-cjk.ttf, fetched when the interface is Chinese or CJK text appears); native programs compile it
+# in with the catalogue (posenc_app_languages).
+find_file(POSENC_CJK_FONT wqy-microhei.ttc PATHS /usr/share/fonts/truetype/wqy NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT POSENC_CJK_FONT)
+  message(FATAL_ERROR "CJK font not found (wqy-microhei.ttc): run scripts/bootstrap (apt: fonts-wqy-microhei)")
+endif()
+set(POSENC_ZH_CATALOGUE ${PROJECT_SOURCE_DIR}/i18n/zh.json)
+set(POSENC_CJK_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/cjk_font.py)
+set(_cjk_examples ${PROJECT_SOURCE_DIR}/tests/data/configs/presets.json
+    ${PROJECT_SOURCE_DIR}/src/app/views/permutation_view.cpp ${PROJECT_SOURCE_DIR}/src/app/views/toy_view.cpp)
+set(POSENC_CJK_FONT_FILE ${_font_dir}/cjk.ttf)
+add_custom_command(OUTPUT ${POSENC_CJK_FONT_FILE}
+  COMMAND ${POSENC_FONT_PYTHON} ${POSENC_CJK_SCRIPT} subset ${POSENC_CJK_FONT} ${POSENC_CJK_FONT_FILE}
+          --catalogue ${POSENC_ZH_CATALOGUE} --examples ${_cjk_examples}
+  DEPENDS ${POSENC_CJK_FONT} ${POSENC_CJK_SCRIPT} ${POSENC_ZH_CATALOGUE} ${_cjk_examples}
+  COMMENT "Subsetting ${POSENC_CJK_FONT}" VERBATIM)

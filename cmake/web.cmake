@@ -100,6 +100,14 @@ if(POSENC_BUILD_APP)
     endif()
     list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/${_name})
   endforeach()
+  # The Chinese interface, fetched only when needed: the catalogue (whitespace dropped) and the CJK face.
+  add_custom_command(OUTPUT ${POSENC_SITE_DIR}/posenc-zh.json
+    COMMAND ${POSENC_FONT_PYTHON} ${POSENC_CJK_SCRIPT} catalogue ${POSENC_ZH_CATALOGUE} ${POSENC_SITE_DIR}/posenc-zh.json
+    DEPENDS ${POSENC_ZH_CATALOGUE} ${POSENC_CJK_SCRIPT} VERBATIM)
+  add_custom_command(OUTPUT ${POSENC_SITE_DIR}/posenc-cjk.ttf
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_CJK_FONT_FILE} ${POSENC_SITE_DIR}/posenc-cjk.ttf
+    DEPENDS ${POSENC_CJK_FONT_FILE} VERBATIM)
+  list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/posenc-zh.json ${POSENC_SITE_DIR}/posenc-cjk.ttf)
   add_custom_target(posenc-web-assets ALL DEPENDS ${_posenc_site_copies})
   add_dependencies(posenc-web posenc-web-assets)
 endif()

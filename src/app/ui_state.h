@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/i18n.h"
+
 namespace posenc::app {
 
 class ModelSink;
@@ -45,6 +47,9 @@ struct UiState {
   ~UiState();
   UiState(const UiState&) = delete;
   UiState& operator=(const UiState&) = delete;
+
+  // i18n.h: the language the App shows (its lang key).
+  Lang lang = Lang::En;
 
   // probe.h: the named rectangles of the last frame, and whether a widget asked for the wheel.
   std::map<std::string, std::pair<ImVec2, ImVec2>> probes;
