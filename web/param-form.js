@@ -28,6 +28,8 @@
     var view = '';
     var announce = null;  // the key a form change set: the status region says its new value at the next sync
     var rejected = {};    // key -> text the user committed that the app refused (shown with its notice)
+    var words = { exact: ', exact value', on: 'on', off: 'off', empty: '(empty)' };  // the app's, per language
+    var heading = '';
 
     function idFor(key, part) { return 'param-' + key.replace(/[^A-Za-z0-9_-]/g, '_') + (part ? '-' + part : ''); }
     function isRange(d) { return d.kind === 'integer' || d.kind === 'real'; }
@@ -45,9 +47,9 @@
     }
     // The value as the status region says it.
     function spoken(d) {
-      if (d.kind === 'flag') return d.value === '1' ? 'on' : 'off';
+      if (d.kind === 'flag') return d.value === '1' ? words.on : words.off;
       if (d.kind === 'choice') return choiceLabel(d, d.value);
-      return d.value === '' ? '(empty)' : d.value;
+      return d.value === '' ? words.empty : d.value;
     }
 
     function commit(key, value) {
@@ -120,7 +122,7 @@
         exact.type = 'number';
         exact.className = 'param-exact';
         exact.setAttribute('data-param-exact', d.key);
-        exact.setAttribute('aria-label', d.label + ', exact value');
+        exact.setAttribute('aria-label', d.label + words.exact);
         exact.addEventListener('change', function () { if (exact.value !== '') commit(d.key, exact.value); });
       } else if (d.kind === 'choice' && d.widget !== 'checkbox') {
         el = document.createElement('select');
@@ -227,13 +229,17 @@
       var f = api.read();
       if (!f || !f.params) return;
       root.hidden = f.controls === false;
-      if (f.view !== view) {
+      if (f.words) words = f.words;
+      // Another view, or another language (its labels): the rows are made again.
+      var head = f.heading || f.title + ' parameters';
+      if (f.view !== view || head !== heading) {
         view = f.view;
+        heading = head;
         rowsEl.textContent = '';
         rows = {};
         rejected = {};
-        headingEl.textContent = f.title + ' parameters';
-        root.setAttribute('aria-label', f.title + ' parameters');
+        headingEl.textContent = head;
+        root.setAttribute('aria-label', head);
       }
       var shown = f.params.filter(function (d) { return d.shown; });
       reconcile(shown);
