@@ -1,6 +1,6 @@
 // The `check` request of `posenc eval` (docs/cli.md) read without the CLI, for the page's
 // window.posenc.check (posenc_cli is native-only); the response is model_io/check_json.h's, as eval's.
-// tests/unit/check_request_test.cpp checks that both give the same response for the same request. Strict:
+// tests/cli/check_request_test.cpp checks that both give the same response for the same request. Strict:
 // a key the request does not define, a wrong type or a wrong shape throws InvalidArgument naming the field
 // ("reference.dim", "actual", "tolerance.abs", ...). Bounded: the text's length and the JSON nesting depth are checked while
 // parsing, before anything is built from it.

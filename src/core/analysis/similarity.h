@@ -5,7 +5,7 @@
 //   sine only   P_a . P_b = 1/2 sum_c [cos((a - b) w_c) - cos((a + b) w_c)]  (also on a + b)
 //   integer     P_a . P_b = a b dim,   normalised  a b dim / (n-1)^2,   binary  popcount(a & b)
 //   learned     a matrix product of the defined rows (p < max_len); other rows are undefined (NaN).
-// Every function agrees with the naive computation on absolute_encoding() (tests/unit/similarity_test.cpp).
+// Every function agrees with the naive computation on absolute_encoding() (tests/core/similarity_test.cpp).
 #pragma once
 
 #include <cstdint>

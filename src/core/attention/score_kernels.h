@@ -5,7 +5,7 @@
 //   products       content q k^T, RoPE, sinusoidal / Transformer-XL terms: the packed SIMD128 GEMM
 //   bias schemes   T5 / ALiBi / learned bias: one value per relative position, rows filled from it
 //   gathers        Shaw a^K, DeBERTa c2p / p2c, XL (b): a GEMM against the position table, then a gather
-// tests/unit/score_kernels_test.cpp checks every scheme against the double core.
+// tests/core/score_kernels_test.cpp checks every scheme against the double core.
 #pragma once
 
 #include <cstdint>

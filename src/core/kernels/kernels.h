@@ -65,7 +65,7 @@ void rope_rotate(const float* x, const float* cos, const float* sin, int n, int 
 // s, c (n x h, row-major): mult * sin / cos of the angle pos[r] * w[p]. The angle is formed in double, so
 // large positions (10^6) keep their phase: the portable path calls double sin/cos; the SIMD128 path reduces
 // the angle modulo pi/2 in double (f64x2, three-part Cody-Waite pi/2) and evaluates float polynomials on
-// [-pi/4, pi/4] (max error ~1e-7 absolute, tests/unit/kernels_tables_test.cpp).
+// [-pi/4, pi/4] (max error ~1e-7 absolute, tests/core/kernels_tables_test.cpp).
 void sin_cos_table_portable(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);
 #if defined(__wasm_simd128__)
 void sin_cos_table_simd128(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c);

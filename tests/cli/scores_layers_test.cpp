@@ -84,7 +84,7 @@ TEST(ScoresLayers, GptOssSlidingAndFullLayersWithSinks) {
 }
 
 TEST(ScoresLayers, Llama4ChunkedRopeLayerAndNoPELayerWithQueryScale) {
-  // Llama 4's layer keys (as Scout's, tests/unit/model_layers_test.cpp) with a small chunk and floor_scale
+  // Llama 4's layer keys (as Scout's, tests/cli/model_layers_test.cpp) with a small chunk and floor_scale
   // so that both show within 24 positions: layers 0-2 RoPE + chunked (C = 8), layer 3 NoPE, full, with
   // temperature tuning s_p = log(floor((p + 1) / 4) + 1) * 0.1 + 1.
   const json config = {{"model_type", "llama4_text"},

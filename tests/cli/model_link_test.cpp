@@ -2,7 +2,7 @@
 // views' own keys, the export equals the `model` op of posenc eval for the same config, the URL round-trips
 // (the model key plus the filled keys; an edited key wins), and what a view cannot show of the model
 // (LongRoPE's factors, other layer types, a softmax factor, learned absolute tables) is a notice naming
-// `model`. The model op's numbers are transformers' rules (docs/models.md; tests/unit/model_io_test.cpp
+// `model`. The model op's numbers are transformers' rules (docs/models.md; tests/cli/model_io_test.cpp
 // checks them against the reference code).
 #if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
