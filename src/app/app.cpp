@@ -253,11 +253,11 @@ void App::draw_menu_bar(bool picker) {
     ImGui::EndMenu();
   }
   probe_last_item("menu.share");
-  if (ImGui::BeginMenu("Theme")) {
+  if (ImGui::BeginMenu(tr_id("Theme").c_str())) {
     Theme& theme = keys_.theme;
-    if (ImGui::MenuItem("Follow the system", nullptr, theme == Theme::Auto)) theme = Theme::Auto, state_changed_ = true;
-    if (ImGui::MenuItem("Light", nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
-    if (ImGui::MenuItem("Dark", nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Follow the system").c_str(), nullptr, theme == Theme::Auto)) theme = Theme::Auto, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Light").c_str(), nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Dark").c_str(), nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
     ImGui::EndMenu();
   }
   // The language switch: each language named in its own script (the CJK face is fetched when the menu
@@ -294,8 +294,8 @@ void App::draw_notices() {
   // view down.
   const std::string text = trf("Notice: {0}", {notices_text(shown)});
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons =
-      ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  const float buttons = ImGui::CalcTextSize(tr("more")).x + ImGui::CalcTextSize(tr("dismiss")).x + 4 * style.FramePadding.x +
+                        2 * style.ItemSpacing.x;
   const float room = ImGui::GetContentRegionAvail().x - buttons;
   const bool fits = ImGui::CalcTextSize(text.c_str()).x <= room;
   ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
@@ -321,11 +321,11 @@ void App::draw_notices() {
   probe_last_item("notice");
   if (!fits) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(notice_more_ ? "less" : "more")) notice_more_ = !notice_more_;
+    if (ImGui::SmallButton((std::string(tr(notice_more_ ? "less" : "more")) + "###notice_more").c_str())) notice_more_ = !notice_more_;
     probe_last_item("button.notice_more");
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("dismiss")) notices_.clear(), notice_more_ = false, dismissed_notes_ = notes_text;
+  if (ImGui::SmallButton(tr_id("dismiss").c_str())) notices_.clear(), notice_more_ = false, dismissed_notes_ = notes_text;
   probe_last_item("button.notice_dismiss");
 }
 
@@ -402,7 +402,7 @@ float App::draw_controls_area(const FrameLayout& layout) {
   if (controls_open_ < 0) controls_open_ = layout.height >= 600 || controls == ControlsMode::Compact ? 1 : 0;
   bool strip_open = controls_open_ == 1;
   bool& open = narrow ? narrow_controls_open_ : strip_open;
-  if (ImGui::SmallButton(open ? "Hide controls" : "Controls")) open = !open;
+  if (ImGui::SmallButton((std::string(tr(open ? "Hide controls" : "Controls")) + "###controls_toggle").c_str())) open = !open;
   if (!narrow) controls_open_ = strip_open ? 1 : 0;
   probe_last_item("button.controls");
   if (open) {

@@ -92,7 +92,7 @@ std::unique_ptr<Template> parse_template(const std::string& key, bool printf) {
 }
 
 // Whether text[ti..] matches segments[si..], recording the captures of numbered placeholders. `prefix`:
-// the text may end anywhere inside the pattern. A placeholder captures at least one byte.
+// the text may end anywhere inside the pattern. A placeholder may capture nothing (a printf "%s" of "").
 bool match_from(const std::vector<Segment>& segs, size_t si, std::string_view text, size_t ti, bool prefix,
                 std::array<std::string_view, 10>& caps) {
   if (si == segs.size()) return ti == text.size();
@@ -107,17 +107,16 @@ bool match_from(const std::vector<Segment>& segs, size_t si, std::string_view te
     if (seg.index >= 0 && seg.index < 10) caps[size_t(seg.index)] = text.substr(ti, end - ti);
   };
   if (si + 1 == segs.size()) {
-    if (rest.empty()) return false;
     capture(text.size());
     return true;
   }
   const Segment& next = segs[si + 1];
   if (next.placeholder) {  // two placeholders side by side: the first takes one byte at a time
-    for (size_t end = ti + 1; end <= text.size(); ++end)
+    for (size_t end = ti; end <= text.size(); ++end)
       if (match_from(segs, si + 1, text, end, prefix, caps)) return capture(end), true;
     return false;
   }
-  for (size_t at = text.find(next.literal, ti + 1); at != std::string_view::npos; at = text.find(next.literal, at + 1))
+  for (size_t at = text.find(next.literal, ti); at != std::string_view::npos; at = text.find(next.literal, at + 1))
     if (match_from(segs, si + 1, text, at, prefix, caps)) return capture(at), true;
   // The text ends inside this placeholder or inside the literal after it.
   return prefix && rest.size() >= 1;
@@ -288,14 +287,18 @@ CatalogueMatch match_catalogue_text(Lang lang, std::string_view text, bool prefi
   const Catalogue& en = catalogue(Lang::En).loaded ? catalogue(Lang::En) : catalogue(lang);
   for (const auto& entry : en.entries)
     if (exact(entry.first)) return found(entry.first, CatalogueMatch::English);
-  for (const auto& t : en.printf_templates)
-    if (match_from(t->segments, 0, text, 0, prefix, caps)) return found(t->key, CatalogueMatch::English);
+  // A cut text (prefix) is looked for among the exact entries only: a template's placeholder would take
+  // any beginning.
+  if (!prefix)
+    for (const auto& t : en.printf_templates)
+      if (match_from(t->segments, 0, text, 0, false, caps)) return found(t->key, CatalogueMatch::English);
   if (lang == Lang::En) return CatalogueMatch::None;
   const Catalogue& c = catalogue(lang);
   for (const auto& entry : c.entries)
     if (exact(entry.second)) return found(entry.first, CatalogueMatch::Translated);
-  for (const auto& t : c.text_templates)
-    if (match_from(t->segments, 0, text, 0, prefix, caps)) return found(t->key, CatalogueMatch::Translated);
+  if (!prefix)
+    for (const auto& t : c.text_templates)
+      if (match_from(t->segments, 0, text, 0, false, caps)) return found(t->key, CatalogueMatch::Translated);
   return CatalogueMatch::None;
 }
 

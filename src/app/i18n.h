@@ -63,7 +63,7 @@ void clear_missing_keys();
 
 // For tests and tools: whether `text` is a catalogue key or a language's text, exactly or as an instance
 // of a template or printf format (its placeholders and conversions matching any text). `prefix`: a
-// prefix of such a text is enough (a label cut with an ellipsis).
+// prefix of an exact entry is enough (a label cut with an ellipsis).
 // `key`: the entry matched.
 enum class CatalogueMatch { None, English, Translated };
 CatalogueMatch match_catalogue_text(Lang lang, std::string_view text, bool prefix = false, std::string* key = nullptr);

@@ -42,8 +42,8 @@ void seen(const ImDrawList* list, const ImFont* font, const char* begin, const c
 
 void set_text_observer(TextObserver o) { observer() = std::move(o); }
 
-VerbatimText::VerbatimText() { ++g_verbatim; }
-VerbatimText::~VerbatimText() { --g_verbatim; }
+VerbatimText::VerbatimText(bool on) : on_(on) { g_verbatim += on_ ? 1 : 0; }
+VerbatimText::~VerbatimText() { g_verbatim -= on_ ? 1 : 0; }
 
 }  // namespace posenc::app
 

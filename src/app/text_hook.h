@@ -20,10 +20,14 @@ void set_text_observer(TextObserver observer);
 // sentences, a model's names. It is never translated, and the catalogue test does not look for it.
 class VerbatimText {
  public:
-  VerbatimText();
+  // `on` false: a scope that marks nothing (for a branch that draws interface text instead).
+  explicit VerbatimText(bool on = true);
   ~VerbatimText();
   VerbatimText(const VerbatimText&) = delete;
   VerbatimText& operator=(const VerbatimText&) = delete;
+
+ private:
+  bool on_;
 };
 
 }  // namespace posenc::app

@@ -165,8 +165,9 @@ void PermutationView::controls(Controls& c) {
     for (const Example& e : kExamples)
       if (sentence_ == e.sentence && shuffle_ == e.shuffle) current = &e;
     const std::string none = tr("Example sentences...");
+    const VerbatimText data(current != nullptr);  // the sentences are examples, not interface text
     if (ImGui::BeginCombo("##examples", current ? current->sentence : none.c_str())) {
-      const VerbatimText data;  // the sentences are examples, not interface text
+      const VerbatimText items;
       for (const Example& e : kExamples) {
         const std::string item = *e.shuffled ? std::string(e.sentence) + "  /  " + e.shuffled : std::string(e.sentence);
         if (ImGui::Selectable(item.c_str(), &e == current)) sentence_ = e.sentence, shuffle_ = e.shuffle;

@@ -246,7 +246,7 @@ void RopeView::controls(Controls& c) {
     // The position slider follows the animation while it plays; moving it pauses there.
     advance_animation();
     const Param& p = c.param("pos");
-    ImGui::TextUnformatted(p.label());
+    ImGui::TextUnformatted(tr(p.label()));
     int shown = play_ ? int(anim_pos_) : pos_;
     if (ImGui::SliderInt("##pos", &shown, int(p.lo), int(p.hi), p.opt.format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
@@ -324,7 +324,7 @@ void RopeView::pair_tooltip(double x) const {
   const RopePairAnalysis& p = analysis_.pairs[k];
   begin_readout();
   ImGui::Separator();
-  ImGui::Text("pair k = %d (%s): %s", k, tr_name(name_of(scaling_)), tr(pair_coverage_name(p.coverage)));
+  ImGui::Text(tr("pair k = %d (%s): %s"), k, tr_name(name_of(scaling_)), tr(pair_coverage_name(p.coverage)));
   ImGui::Text("ωₖ = %.17g, ω′ₖ = %.17g", p.inv_freq, p.inv_freq_scaled);
   ImGui::Text(tr("ratio ω′ₖ / ωₖ = %.17g, wavelength 2π / ωₖ = %.10g"), p.ratio, p.wavelength);
   ImGui::Text("L·ωₖ = %.17g rad, T·ω′ₖ = %.17g rad", p.trained_angle, p.target_angle);
