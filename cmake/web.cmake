@@ -69,7 +69,7 @@ if(POSENC_BUILD_APP)
     -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT -sTEXTDECODER=2
     # smaller than dlmalloc; the app allocates few, large blocks. No per-call GL error tracking.
     -sMALLOC=emmalloc -sGL_TRACK_ERRORS=0 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
-    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,addRunDependency,removeRunDependency
     -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)

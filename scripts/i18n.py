@@ -1,6 +1,9 @@
 #!/usr/bin/python3
 """The interface's catalogues (i18n/<lang>.json; app/i18n.h says how the app reads them).
 
+  The literals are the first argument of every tr / tr_id / trf call in src/ and of every t / tf call in
+  web/ (the page's own words).
+
   scripts/i18n.py check           every catalogue well formed: en.json maps each key to itself, every other
                                   catalogue has exactly en.json's keys, each text keeps its key's {N}
                                   placeholders and printf conversions (same conversions, same order), no
@@ -105,6 +108,15 @@ def source_keys():
                         if m.group(1) == 'tr_id' and '##' in key:
                             key = key[:key.index('##')]
                         keys.setdefault(key, os.path.relpath(path, ROOT))
+    # The page's own words: t('...') / tf('...') in web/ (JavaScript string literals, ' or ").
+    js_call = re.compile(r"""\b(?:t|tf)\(\s*(['"])((?:(?!\1)[^\\]|\\.)*)\1""")
+    for dirpath, _, files in os.walk(os.path.join(ROOT, 'web')):
+        for name in files:
+            if not name.endswith('.js'):
+                continue
+            path = os.path.join(dirpath, name)
+            for m in js_call.finditer(open(path, encoding='utf-8').read()):
+                keys.setdefault(unescape('"' + m.group(2).replace('"', '\\"') + '"'), os.path.relpath(path, ROOT))
     return keys
 
 
