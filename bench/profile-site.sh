@@ -9,9 +9,9 @@ source "$(dirname "$0")/../scripts/env.sh"
 cd "$repo"
 rm -rf build/web-prof && mkdir -p build/web-prof
 cp -r build/web/. build/web-prof/
-# The link line: "... && /usr/bin/em++ <flags> -o <site>/posenc.html <objects> && cd ... && cmake ...".
+# The link line: "... && /usr/bin/em++ <flags> -o <build>/web-link/posenc.html <objects> && cd ... && cmake ...".
 link=$(ninja -C build/web-cmake -t commands posenc-web | tail -1 | awk -F' && ' '{for (i = 1; i <= NF; ++i) if ($i ~ /em\+\+/) print $i}')
-link=${link//"$repo/build/web/posenc.html"/"$repo/build/web-prof/posenc.html"}
+link=$(sed -E "s#-o [^ ]*/posenc\.html#-o $repo/build/web-prof/posenc.html#" <<<"$link")
 (cd build/web-cmake && eval "$link --profiling-funcs")
 mv build/web-prof/posenc.html build/web-prof/index.html
 echo "build/web-prof: $(wasm-objdump -x -j name build/web-prof/posenc.wasm 2>/dev/null | grep -c 'func\[') named functions" >&2

@@ -45,9 +45,9 @@ machine="$(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1); load 
 (( quick )) && machine="$machine; --quick (fewer repetitions: not numbers to report)"
 echo "== $machine" >&2
 
-cmake --preset native >/dev/null
-step "build the native benchmark" cmake --build --preset native --target posenc_kernels_bench
-step "native (Google Benchmark)" build/native/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
+cmake --preset bench >/dev/null
+step "build the native benchmark" cmake --build --preset bench
+step "native (Google Benchmark)" build/bench/bench/posenc_kernels_bench --benchmark_repetitions=$native_reps \
   --benchmark_min_time=$native_min --benchmark_report_aggregates_only=true \
   --benchmark_out="$out/native.json" --benchmark_out_format=json
 

@@ -54,8 +54,11 @@ if(POSENC_BUILD_APP)
                             ${POSENC_PLATFORM}/web_no_default_font.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   target_compile_options(posenc-web PRIVATE -Oz)
+  # emcc writes posenc.html, posenc.js and posenc.wasm into a link folder of the build tree; the site gets
+  # them by the declared copies below (a step that deleted or renamed its own output would relink every build).
+  set(POSENC_WEB_LINK_DIR ${CMAKE_BINARY_DIR}/web-link)
   set_target_properties(posenc-web PROPERTIES OUTPUT_NAME "posenc" SUFFIX ".html"
-    RUNTIME_OUTPUT_DIRECTORY ${POSENC_SITE_DIR})
+    RUNTIME_OUTPUT_DIRECTORY ${POSENC_WEB_LINK_DIR})
   # SDL's JS glue references these two library functions; a literal $ cannot pass through CMake/Ninja.
   file(WRITE ${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt "$autoResumeAudioContext\n$dynCall\n")
   # The link's wasm-opt pass for size (-Os): LLVM has already compiled the kernels at -O3 per file; the
@@ -74,16 +77,21 @@ if(POSENC_BUILD_APP)
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
 
-  # The site: index.html is the shell output; the page script (posenc-page.js, minified), other pages and
-  # static assets from web/ are copied beside it, each whenever it changes (no relink needed).
+  # The site (POSENC_SITE_DIR): every file in it is declared by the step that writes it (the link's copies
+  # as BYPRODUCTS, every other file as the OUTPUT of its own custom command) and no step deletes or renames
+  # a file it declares, so a second `cmake --build --preset web` prints `ninja: no work to do.` (scripts/test
+  # checks it). A new site file (an assembled script, a generated asset) is one more
+  # add_custom_command(OUTPUT ${POSENC_SITE_DIR}/<name> ...) appended to _posenc_site_copies.
+  # index.html is the linked shell; the page script and other pages and static assets from web/ are
+  # copied (scripts minified) beside it, each whenever it changes (no relink needed).
   file(GLOB POSENC_WEB_ASSETS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/web/*.css ${PROJECT_SOURCE_DIR}/web/*.js
        ${PROJECT_SOURCE_DIR}/web/*.svg ${PROJECT_SOURCE_DIR}/web/*.png ${PROJECT_SOURCE_DIR}/web/*.html)
   list(FILTER POSENC_WEB_ASSETS EXCLUDE REGEX "shell\\.html$")
   add_custom_command(TARGET posenc-web POST_BUILD
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_SITE_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
-    COMMAND ${CMAKE_COMMAND} -E remove -f ${POSENC_SITE_DIR}/posenc.html
-    COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_SITE_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
-    VERBATIM)
+    COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_WEB_LINK_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
+    COMMAND ${CMAKE_COMMAND} -E copy ${POSENC_WEB_LINK_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
+    COMMAND ${CMAKE_COMMAND} -E copy ${POSENC_WEB_LINK_DIR}/posenc.js ${POSENC_WEB_LINK_DIR}/posenc.wasm ${POSENC_SITE_DIR}
+    BYPRODUCTS ${POSENC_SITE_DIR}/index.html ${POSENC_SITE_DIR}/posenc.js ${POSENC_SITE_DIR}/posenc.wasm VERBATIM)
   set(_posenc_site_copies)
   find_program(POSENC_NODE NAMES node nodejs)  # emcc needs it anyway
   foreach(_asset IN LISTS POSENC_WEB_ASSETS)

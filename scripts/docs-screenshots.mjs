@@ -12,6 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
 import { llama4, qwen2vl, pasteConfig } from '../tests/e2e/model-configs.mjs';
 
+// A model_type outside the family table (its rules assumed, each named on the card and as a notice).
+const assumedConfig = { model_type: 'made_up_2026', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 24,
+  max_position_embeddings: 32768, sliding_window: 4096, rope_theta: 1000000 };
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The views come from the app itself (window.posenc.views(), i.e. App::view_ids()); these are the
 // non-default states some pictures use. A view without an entry is shot in its default state.
@@ -67,6 +71,10 @@ try {
     { name: 'qwen2-vl', paste: qwen2vl, state: 'mrope_positions=image' },
     { name: 'gpt-oss-20b', query: 'model=gpt-oss-20b' },
     { name: 'qwen3.6-35b-a3b', query: 'model=qwen3.6-35b-a3b' },
+    { name: 'gemma-4-31b', query: 'model=gemma-4-31b' },
+    { name: 'deepseek-v4-flash', query: 'model=deepseek-v4-flash' },
+    { name: 'compare-llama-3.1-8b-qwen2-7b', query: 'model=llama-3.1-8b&compare=qwen2-7b' },
+    { name: 'assumed', paste: assumedConfig },
   ];
   // The scores view with a model layer: gpt-oss-20b layer 0, its sliding window of 128 and the sink column.
   const LAYER_SHOT = { view: 'scores', state: 'model=gpt-oss-20b&layer=0&n=200' };

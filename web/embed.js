@@ -1,15 +1,18 @@
 // posenc embed script: <script src="https://YOUR-HOST/posenc/embed.js" async></script>, once per page
 // (docs/embedding.md). Optional: without it the embeds still work, each fitting the height its iframe has.
-// It sizes each posenc embed to the height it asks for (posenc:height), except an iframe that says
-// data-posenc-height="fixed", and keeps at most LIMIT embeds live (holding a WebGL context) at a time;
-// the others show a picture of their state until scrolled to. An embed asks for a context when it
-// scrolls into view (posenc:context, want); the page grants one while fewer than LIMIT are live,
-// otherwise it asks the embed least recently in view to give its context back (posenc:release: it
-// reloads into a picture of its state) and grants the freed context to the oldest request. A document
-// id in every message keeps a reloaded embed's fresh document (which holds nothing) apart from the old
-// one. The same code, inline in a <script> element, is the embed code's long form.
+// It defines <posenc-figure state="view=rope&factor=8" theme="dark|light|auto" height lang figure
+// controls>, which renders the embed's iframe near the viewport and removes it far away (keeping its
+// height and the reader's state). It sizes each embed to the height it asks for (posenc:height), but only
+// an iframe it created or one that asks (data-posenc-fit), never one marked data-posenc-height="fixed":
+// any other iframe keeps the height its author gave it. It keeps at most LIMIT embeds live (holding a
+// WebGL context) at a time; the others show a picture of their state until scrolled to. An embed asks
+// for a context when it scrolls into view (posenc:context, want); the page grants one while fewer than
+// LIMIT are live, otherwise it asks the embed least recently in view to give its context back
+// (posenc:release: it reloads into a picture of its state) and grants the freed context to the oldest
+// request. A document id in every message keeps a reloaded embed's fresh document (which holds nothing)
+// apart from the old one. The same code, inline in a <script> element, is the embed code's long form.
 window.posencEmbeds = window.posencEmbeds || (() => {
-  const LIMIT = 6, embeds = new Map();
+  const LIMIT = 6, embeds = new Map(), script = document.currentScript;
   let clock = 0;
   const frameOf = (w) => [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === w);
   const live = () => [...embeds.values()].filter((s) => s.live).length;
@@ -31,7 +34,8 @@ window.posencEmbeds = window.posencEmbeds || (() => {
   addEventListener('message', (e) => {
     const m = e.data, f = m && typeof m.type === 'string' && frameOf(e.source);
     if (!f) return;
-    if (m.type === 'posenc:height' && m.height > 0 && f.dataset.posencHeight !== 'fixed') f.style.height = m.height + 'px';
+    if (m.type === 'posenc:height' && m.height > 0 && f.hasAttribute('data-posenc-fit') && f.dataset.posencHeight !== 'fixed') f.style.height = m.height + 'px';
+    if (m.type === 'posenc:state' && m.state && f.parentNode && f.parentNode.localName === 'posenc-figure') f.parentNode.lastState = m.state;
     if (m.type !== 'posenc:context') return;
     let s = embeds.get(e.source);
     if (!s || s.doc !== m.doc) embeds.set(e.source, s = { doc: m.doc, live: false, since: ++clock, seen: 0 });
@@ -44,5 +48,80 @@ window.posencEmbeds = window.posencEmbeds || (() => {
   });
   // Loaded after the embeds spoke (async): tell them a coordinator is here; they say it all again.
   for (const f of document.querySelectorAll('iframe')) if (f.contentWindow) f.contentWindow.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, '*');
+
+  // <posenc-figure>: the site is where this script came from (or, pasted inline, where the figure's own
+  // fallback iframe points). Each view's title names the iframe before it loads (a test keeps the list
+  // equal to the app's views).
+  const TITLES = { waves: 'PE waves', frequencies: 'Frequencies', similarity: 'Similarity', buckets: 'Bias buckets',
+    scores: 'Scores', rope: 'RoPE', permutation: 'Permutation', toy: 'Toy sentence', model: 'Model', check: 'Check' };
+  const KEYS = ['lang', 'figure', 'controls'], siteOf = (src) => src ? new URL(src, location.href).href.replace(/[?#].*$/, '').replace(/[^/]*$/, '') : '';
+  // The height an embed of `q` needs at `width` before it loads (docs/embedding.md: padding, the Controls
+  // line, the formula line, plots at a 4:3 box of at most 560 px); it then asks for its own.
+  const reserve = (q, width) => 16 + ({ 0: 0, false: 0, compact: 96 }[q.get('controls')] ?? 23) + 17 + Math.min(560, 0.75 * (width || 720));
+  const params = (src) => { const q = new URLSearchParams(new URL(src, location.href).search); if (q.get('theme') === 'auto') q.delete('theme'); return [...q].sort().join('&'); };
+  class PosencFigure extends HTMLElement {
+    static get observedAttributes() { return ['state', 'theme', 'height', ...KEYS]; }
+    connectedCallback() {
+      // Made within a screen of the viewport, removed past three (a far embed holds no document).
+      this.io = this.io || [new IntersectionObserver((es) => es.some((x) => x.isIntersecting) && this.render(), { rootMargin: '100% 0px' }),
+        new IntersectionObserver((es) => es.every((x) => !x.isIntersecting) && this.drop(), { rootMargin: '300% 0px' })];
+      this.io.forEach((o) => o.observe(this));
+      this.render(true);
+    }
+    disconnectedCallback() { this.io.forEach((o) => o.disconnect()); }
+    attributeChangedCallback() { if (this.frame) { this.lastState = null; this.stale = true; this.render(); } }
+    query() {
+      const state = (this.lastState ? new URLSearchParams(this.lastState).toString() : this.getAttribute('state') || '').replace(/^\?/, '');
+      const q = new URLSearchParams(state), own = ['embed', 'theme', ...KEYS.filter((k) => this.hasAttribute(k))];
+      let out = state.split('&').filter((p) => p && !own.includes(decodeURIComponent(p.split('=')[0]))).join('&');
+      out += (out ? '&' : '') + 'embed=1&theme=' + encodeURIComponent(this.getAttribute('theme') || q.get('theme') || 'auto');
+      for (const k of KEYS) if (this.hasAttribute(k)) out += '&' + k + '=' + encodeURIComponent(this.getAttribute(k));
+      return out;
+    }
+    // The iframe: adopted from the fallback inside the tag, or made when near the viewport (`first`: only
+    // reserve its height, so the text below does not move when it comes).
+    render(first) {
+      if (this.frame && !this.stale) return;
+      this.stale = false;
+      const fallback = this.querySelector(':scope > iframe'), ns = this.querySelector(':scope > noscript');
+      const site = siteOf(script && script.src) || siteOf(fallback && fallback.getAttribute('src')) ||
+        siteOf(ns && (ns.textContent.match(/src="([^"]*)"/) || [])[1]);
+      const q = this.query(), view = new URLSearchParams(q).get('view') || 'waves', h = this.getAttribute('height');
+      const height = h ? (/^\d+(\.\d+)?$/.test(h) ? h + 'px' : h) : reserve(new URLSearchParams(q), this.clientWidth) + 'px';
+      if (!site || (first && !fallback)) { if (!this.frame) this.style.minHeight = height; return; }
+      const f = this.frame || fallback || document.createElement('iframe'), src = site + 'index.html?' + q;
+      const title = 'posenc: ' + (TITLES[view] || view);
+      f.title = title;
+      f.setAttribute('aria-label', title + ' (interactive)');
+      f.toggleAttribute('data-posenc-fit', !h);
+      if (h) f.dataset.posencHeight = 'fixed'; else delete f.dataset.posencHeight;
+      if (!f.getAttribute('src') || params(f.getAttribute('src')) !== params(src)) f.src = src;
+      if (h) f.style.height = height;
+      else if (!this.frame) f.style.height = this.style.minHeight || height;
+      if (!f.isConnected) {
+        Object.assign(f, { width: '100%', loading: 'lazy' });
+        f.style.border = '0';
+        f.style.display = 'block';
+        this.appendChild(f);
+      }
+      this.style.minHeight = '';
+      this.frame = f;
+    }
+    // Far away: the iframe goes (its WebGL context and memory with it); the tag keeps its height and the
+    // state the reader left it in, for when it comes near again.
+    drop() {
+      if (!this.frame) return;
+      this.style.minHeight = this.frame.getBoundingClientRect().height + 'px';
+      this.frame.remove();
+      this.frame = null;
+      this.stale = false;
+    }
+  }
+  if (window.customElements && !customElements.get('posenc-figure')) {
+    const css = document.createElement('style');
+    css.textContent = 'posenc-figure{display:block}';
+    document.head.prepend(css);
+    customElements.define('posenc-figure', PosencFigure);
+  }
   return { limit: LIMIT, live };
 })();

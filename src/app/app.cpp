@@ -108,6 +108,20 @@ bool App::take_capture_frame() {
   return c;
 }
 
+bool App::take_svg_frame() {
+  const bool s = svg_frame_;
+  svg_frame_ = false;
+  return s;
+}
+
+SvgOptions App::svg_options() const {
+  SvgOptions o;
+  o.transparent = svg_transparent_;
+  o.title = std::string("posenc: ") + current_->title();
+  o.description = std::string("posenc ") + POSENC_VERSION + ", state " + state_query();
+  return o;
+}
+
 void App::set_system_dark(bool dark) { system_dark_ = dark; }
 
 bool App::dark() const { return keys_.theme == Theme::Auto ? system_dark_ : keys_.theme == Theme::Dark; }
@@ -119,15 +133,19 @@ void App::apply_theme() {
   applied_dark_ = want;
 }
 
-ExportData App::export_data() const {
+ExportData App::export_data(size_t max_values) const {
   ExportData data;
   data.view = current_->id();
   data.state = state_query();
   // The view's data is a cache of its parameters: bring it up to date (no GL) before reading it, so a
   // headless export that never drew a frame gets the same numbers as the app.
   current_->prepare();
+  const ExportBudget budget(max_values);
   current_->export_data(data.tables);
   current_->export_lists(data.lists);
+  data.values = budget.counted();
+  data.over = budget.over();
+  if (data.over) data.tables.clear();
   return data;
 }
 
@@ -248,6 +266,7 @@ void App::draw_menu_bar(bool picker) {
     if (ImGui::MenuItem("Copy embed code")) action_ = AppAction::CopyEmbedCode;
     ImGui::Separator();
     if (ImGui::MenuItem("Export PNG")) action_ = AppAction::ExportPng;
+    if (ImGui::MenuItem("Export SVG")) action_ = AppAction::ExportSvg;
     if (ImGui::MenuItem("Export CSV")) action_ = AppAction::ExportCsv;
     if (ImGui::MenuItem("Export JSON")) action_ = AppAction::ExportJson;
     ImGui::EndMenu();
@@ -474,9 +493,11 @@ void App::frame() {
   begin_input_frame();
   ui_.shown_now.clear();
   controls_drawn_ = false;
-  // A PNG export draws one frame with only the view, as an embed without controls would show it.
-  const bool capturing = capture_pending_;
-  capture_pending_ = false;
+  // A PNG or SVG export draws one frame with only the view, as an embed without controls would show it.
+  const bool svg = svg_pending_, png = capture_pending_;
+  const bool capturing = png || (svg && svg_chrome_less_);
+  capture_pending_ = svg_pending_ = false;
+  set_svg_recording(svg);
   const AppKeys saved_keys = keys_;
   if (capturing) keys_.embed = true, keys_.controls = ControlsMode::Hidden;
   apply_theme();
@@ -497,12 +518,14 @@ void App::frame() {
 
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
   if (take_model_file_request()) action_ = AppAction::OpenModelFile;
+  if (take_compare_file_request()) action_ = AppAction::OpenCompareFile;
   end_controls_frame();
   if (capturing) {
     keys_.embed = saved_keys.embed;
     keys_.controls = saved_keys.controls;
-    capture_frame_ = true;
   }
+  if (svg) svg_frame_ = true;
+  if (png) capture_frame_ = true;
   ++frame_count_;
 }
 

@@ -10,6 +10,7 @@
 
 #include "app/export.h"
 #include "app/params.h"
+#include "app/svg_export.h"
 #include "app/ui_state.h"
 #include "app/url_state.h"
 #include "app/view.h"
@@ -17,7 +18,8 @@
 namespace posenc::app {
 
 // Things the app asks its platform to do (clipboard, downloads, reading pixels back).
-enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportCsv, ExportJson, OpenModelFile };
+enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportSvg, ExportCsv, ExportJson, OpenModelFile,
+                       OpenCompareFile };
 
 class App {
  public:
@@ -62,6 +64,8 @@ class App {
   // The current view's notes alone (the strict CLI prints them as warnings; they do not fail a load).
   Notices view_notes();
   std::string notices() { return notices_text(notice_list()); }
+  // A notice the platform adds (an export the page refused); it goes with the next state load.
+  void add_notice(Notice notice) { notices_.push_back(std::move(notice)); }
   // Strict load for the command line: like load_state_query, but anything the lenient load would ignore
   // or correct, and a state the view cannot compute, is an error (the view's notes are not). Returns false and sets `field` (the URL
   // key of the first notice) and `message` (all notices).
@@ -96,9 +100,18 @@ class App {
   // take_capture_frame() says the frame just drawn is that one.
   void request_capture() { capture_pending_ = true; }
   bool take_capture_frame();
+  // SVG export (app/svg_export.h): the next frame is recorded for frame_svg, drawn chrome-less as the
+  // PNG export's (`chrome_less`; posenc render records the frame it draws anyway); take_svg_frame() says
+  // the frame just built (ImGui::Render done) is that one, svg_options() what its document says.
+  void request_svg(bool chrome_less = true, bool transparent = false) {
+    svg_pending_ = true, svg_chrome_less_ = chrome_less, svg_transparent_ = transparent;
+  }
+  bool take_svg_frame();
+  SvgOptions svg_options() const;
 
-  // The data behind the current view (CSV / JSON export).
-  ExportData export_data() const;
+  // The data behind the current view (CSV / JSON export). With `max_values`, a view whose tables would
+  // hold more is not built: the result says how many values (values, over) and holds no table.
+  ExportData export_data(size_t max_values = SIZE_MAX) const;
 
   // The current view in words, as JSON: {title, formula, params: {key: value}, numbers: [{name, value}]}.
   std::string describe();
@@ -167,6 +180,7 @@ class App {
   int applied_dark_ = -1;  // theme applied to ImGui's style (-1 = none yet)
   int preferred_height_ = 480;
   bool capture_pending_ = false, capture_frame_ = false;
+  bool svg_pending_ = false, svg_chrome_less_ = true, svg_transparent_ = false, svg_frame_ = false;
   uint64_t frame_count_ = 0;
 };
 

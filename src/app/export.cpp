@@ -1,5 +1,6 @@
 #include "app/export.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,21 @@ std::string csv_escape(const std::string& s) {
 }
 
 }  // namespace
+
+namespace {
+ExportBudget* g_budget = nullptr;
+}  // namespace
+
+ExportBudget::ExportBudget(size_t max_values) : max_(max_values), outer_(g_budget) { g_budget = this; }
+ExportBudget::~ExportBudget() { g_budget = outer_; }
+
+bool export_fits(size_t values) { return !g_budget || g_budget->counted_ + values <= g_budget->max_; }
+
+bool export_needs(size_t values) {
+  if (!g_budget) return true;
+  g_budget->counted_ += values;
+  return !g_budget->over();
+}
 
 std::string format_coordinate(double v) {
   char buf[40];
@@ -42,6 +58,9 @@ ExportTable matrix_table(std::string name, std::string row_label, std::string co
 ExportTable curve_table(std::string name, std::string x_label, std::string y_label, std::string x_header,
                         const std::vector<ExportSeries>& series) {
   ExportTable t{std::move(name), std::move(x_label), std::move(y_label), {std::move(x_header)}, {}};
+  size_t points = 0;
+  for (const ExportSeries& s : series) points += std::min(s.x.size(), s.y.size());
+  if (!export_needs(points * 2)) return t;  // at most a row (x and a value) per point
   // x -> one value per series; a std::map keeps the rows sorted by x.
   std::map<double, std::vector<double>> rows;
   for (size_t s = 0; s < series.size(); ++s) {

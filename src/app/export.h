@@ -1,7 +1,9 @@
 // The data behind a view, for CSV / JSON export (in the app and headless from the CLI).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,33 @@ struct ExportData {
   std::string state;  // URL query string of the state that produced it
   std::vector<ExportTable> tables;
   std::vector<ExportList> lists;
+  size_t values = 0;   // the values the tables hold (or, over the budget, would hold)
+  bool over = false;   // over the budget: the tables were not built (see ExportBudget)
 };
+
+// A bound on the values an export builds (the page's: a view whose tables would hold more is refused
+// before they, or the exact numbers behind them, are computed). While one is in force, a view asks
+// export_needs(values) before computing something big for its export, and matrix_table / curve_table
+// count their own values; once over, nothing more is built, only counted.
+class ExportBudget {
+ public:
+  explicit ExportBudget(size_t max_values);
+  ~ExportBudget();
+  ExportBudget(const ExportBudget&) = delete;
+  ExportBudget& operator=(const ExportBudget&) = delete;
+  size_t counted() const { return counted_; }
+  bool over() const { return counted_ > max_; }
+
+ private:
+  friend bool export_needs(size_t values);
+  friend bool export_fits(size_t values);
+  size_t max_, counted_ = 0;
+  ExportBudget* outer_;
+};
+// Counts `values` against the budget in force (if any); false once it is exceeded: build nothing then.
+bool export_needs(size_t values);
+// Whether `values` more would stay within the budget in force (counts nothing).
+bool export_fits(size_t values);
 
 // "3" for integers, shortest round-trip text otherwise (column headers of matrix coordinates).
 std::string format_coordinate(double v);
@@ -40,6 +68,7 @@ template <class ValueAt>
 ExportTable matrix_table(std::string name, std::string row_label, std::string col_label, std::string row_header, int rows,
                          int cols, ValueAt value, double row_first = 0, double col_first = 0, int defined_rows = -1) {
   ExportTable t{std::move(name), std::move(row_label), std::move(col_label), {std::move(row_header)}, {}};
+  if (!export_needs(size_t(std::max(rows, 0)) * size_t(std::max(cols, 0) + 1))) return t;
   for (int c = 0; c < cols; ++c) t.columns.push_back(format_coordinate(col_first + c));
   if (defined_rows < 0) defined_rows = rows;
   t.rows.reserve(size_t(rows));

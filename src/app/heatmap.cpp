@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <vector>
 
 #include "app/i18n.h"
@@ -78,7 +79,34 @@ HeatmapProgram& heatmap_program() {
 
 }  // namespace
 
+namespace {
+// Every heatmap's picture texture, for read_heatmap_texture.
+std::map<GLuint, const GpuHeatmap*>& pictures() {
+  static std::map<GLuint, const GpuHeatmap*> by_texture;
+  return by_texture;
+}
+}  // namespace
+
+bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba) {
+  const auto it = pictures().find(GLuint(intptr_t(texture)));
+  if (it == pictures().end()) return false;
+  it->second->read_picture(width, height, rgba);
+  return width > 0 && height > 0;
+}
+
+void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const {
+  width = out_w_;
+  height = out_h_;
+  rgba.assign(size_t(width) * size_t(height) * 4, 0);
+  if (rgba.empty()) return;
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
 GpuHeatmap::~GpuHeatmap() {
+  if (out_tex_) pictures().erase(out_tex_);
   if (values_tex_) glDeleteTextures(1, &values_tex_);
   if (out_tex_) glDeleteTextures(1, &out_tex_);
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -171,6 +199,7 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   if (!out_tex_) {
     glGenTextures(1, &out_tex_);
     glGenFramebuffers(1, &fbo_);
+    pictures()[out_tex_] = this;
   }
   if (width_px != out_w_ || height_px != out_h_) {
     glBindTexture(GL_TEXTURE_2D, out_tex_);

@@ -40,6 +40,8 @@ class GpuHeatmap {
   // returns it for ImGui::Image.
   ImTextureID render(int width_px, int height_px, Colormap cmap, float vmin, float vmax,
                      const ImVec4& window = ImVec4(0, 0, 1, 1));
+  // The last coloured picture's RGBA pixels, rows in the texture's order (row 0 at v = 0).
+  void read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const;
 
  private:
   // Allocates (or keeps) the rows x cols code texture and binds it.
@@ -55,6 +57,10 @@ class GpuHeatmap {
   float last_vmin_ = 0, last_vmax_ = 0;
   ImVec4 last_window_{0, 0, 0, 0};
 };
+
+// The picture a heatmap coloured (an ImGui::Image texture of this frame) as RGBA, row 0 at v = 0, for a
+// vector export; false for a texture no heatmap made.
+bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba);
 
 // A heatmap with axes, colorbar and hover, as one widget.
 struct HeatmapAxes {

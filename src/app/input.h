@@ -45,4 +45,9 @@ bool find_zoom_window(const std::string& name, ImVec4* window);
 // Called by the app at the start of every frame: forgets the last frame's readout and zoomable areas.
 void begin_input_frame();
 
+// Called by the platform before ImGui::NewFrame: Enter (and the keypad's) activates what the keyboard
+// navigation has reached in a menu (the menu bar, a menu or a combo's list) as Space does. ImGui 1.86 maps
+// Enter only to "input" (a slider's text entry), which a menu ignores; elsewhere Enter keeps that role.
+void map_enter_in_menus();
+
 }  // namespace posenc::app

@@ -35,6 +35,19 @@ bool take_model_file_request() {
   return r;
 }
 
+bool take_compare_file_request() {
+  const bool r = current_ui().compare_file_requested;
+  current_ui().compare_file_requested = false;
+  return r;
+}
+
+void draw_compare_file_button() {
+  if (!current_ui().file_picker) return;  // without a picker, a second model is a preset (the combo above)
+  if (ImGui::Button("Load second model")) current_ui().compare_file_requested = true;
+  probe_last_item("button.load_compare");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A config.json or .gguf to show beside the model (a link cannot carry it).");
+}
+
 void draw_model_file_button() {
   if (!current_ui().file_picker) {
     // What loads a config on this platform (the desktop window takes a dropped file; a headless render
@@ -60,6 +73,15 @@ namespace {
 // `view` if it takes models, else the Model view.
 std::string send_to_sinks(const ModelPosition* m, const std::optional<Notice>& error, const std::string& view) {
   const ModelSink* shown = nullptr;
+  if (view == "compare") {  // the Model view's second model
+    for (ModelSink* s : current_ui().model_sinks)
+      if (std::strcmp(s->sink_view_id(), "model") == 0) {
+        if (error) s->set_model_load_error(*error);
+        else s->set_compare_model(*m);
+        return s->sink_query();
+      }
+    return "view=model";
+  }
   for (ModelSink* s : current_ui().model_sinks) {
     if (error) s->set_model_load_error(*error);
     else s->set_loaded_model(*m);

@@ -30,6 +30,8 @@ class ModelSink {
   ModelSink(const ModelSink&) = delete;
   ModelSink& operator=(const ModelSink&) = delete;
   virtual void set_loaded_model(const ModelPosition& m) = 0;
+  // A second model to show beside the first (the Model view's compare=custom); other views ignore it.
+  virtual void set_compare_model(const ModelPosition& /*m*/) {}
   virtual void set_model_load_error(const Notice& n) = 0;
   virtual const char* sink_view_id() const = 0;
   // The view's whole state as a query ("view=<id>&model=custom&...").
@@ -114,6 +116,10 @@ void set_model_file_drop(bool available);
 // take models note it as a failed load; returns the state query to load (as load_model_bytes).
 std::string model_load_failed(const Notice& error, const std::string& view);
 bool take_model_file_request();
+// The Model view's "Load second model" button: pressing it is taken once by the app
+// (AppAction::OpenCompareFile); the page then loads the file with view "compare" (load_model_bytes).
+bool take_compare_file_request();
+void draw_compare_file_button();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();
 

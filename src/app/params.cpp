@@ -4,7 +4,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <climits>
 #include <cstdlib>
+
+#include "app/number_text.h"
 
 namespace posenc::app {
 
@@ -22,17 +25,15 @@ namespace {
 // key="value" with the value made safe to show (see quote_for_notice).
 std::string quoted(const std::string& key, const std::string& value) { return key + "=\"" + quote_for_notice(value) + "\""; }
 
+// Plain decimal only (app/number_text.h): "0x10", "010", "inf" are not numbers here.
 bool parse_int(const std::string& s, int& out) {
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && ptr == s.data() + s.size();
+  long long v = 0;
+  if (!parse_decimal_int(s, v) || v < INT_MIN || v > INT_MAX) return false;
+  out = int(v);
+  return true;
 }
 
-bool parse_finite(const std::string& s, double& out) {
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(out);
-}
+bool parse_finite(const std::string& s, double& out) { return parse_decimal(s, out); }
 
 std::string join_names(std::span<const char* const> names, const char* sep = ", ") {
   std::string out;
@@ -118,7 +119,7 @@ std::string Param::apply_text(const std::string& s) const {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  if (int(values.size()) != count) return needs;
+  if (int(values.size()) != count) return needs;  // (an empty entry, "1,,2", is no number: refused above)
   for (double v : values)
     if (v < lo || v > hi) return "has a number outside [" + format_number(lo) + ", " + format_number(hi) + "]";
   std::copy(values.begin(), values.end(), d);

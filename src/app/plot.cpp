@@ -112,6 +112,7 @@ void draw_axis_y(ImDrawList* dl, ImVec2 min, ImVec2 max, const AxisMap& ax, cons
 
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/svg_export.h"
 #include "app/theme.h"
 
 namespace posenc::app {
@@ -331,6 +332,7 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   for (size_t si = 0; si < series.size(); ++si) {
     const Series& s = series[si];
     const ImU32 color = readable_color(s.color ? s.color : palette_color(int(si)));
+    const int idx_begin = dl->IdxBuffer.Size;
     const std::vector<std::vector<ImVec2>> runs = screen_runs(s, ax, ay, opt.log_y, pmax.x - pmin.x);
     // Decimated runs zigzag within a pixel column: anti-aliased joins would fold over (and cost more
     // vertices), so draw them as plain quads.
@@ -354,6 +356,10 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
         for (const ImVec2& p : run) dl->AddCircleFilled(p, 2.5f, color);
     }
     dl->Flags = saved_flags;
+    // An SVG export writes the curve through every point (the screen's polyline may be decimated).
+    if (svg_recording())
+      record_svg_curve({dl, idx_begin, dl->IdxBuffer.Size, screen_runs(s, ax, ay, opt.log_y, std::numeric_limits<float>::infinity()),
+                        color, 2.0f, s.steps, s.markers, s.label});
   }
   dl->PopClipRect();
   dl->AddRect(pmin, pmax, ImGui::GetColorU32(ImGuiCol_Border));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app/i18n.h"
+#include "app/svg_export.h"
 
 namespace posenc::app {
 
@@ -81,6 +82,11 @@ struct UiState {
   bool file_picker = false;
   bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
+  bool compare_file_requested = false;
+
+  // svg_export.h: the curves line_plot drew in the frame an SVG export draws.
+  bool svg_recording = false;
+  std::vector<SvgCurve> svg_curves;
 
   // update_timer.h: wall-clock time of the last view recompute.
   double last_update_ms = 0.0;

@@ -11,7 +11,10 @@
 #include "command.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/models/gguf.h"
+#include "core/models/model_compare.h"
+#include "core/models/model_families.h"
 #include "eval.h"
+#include "core/bounds.h"
 #include "model_io/config_json.h"
 
 namespace posenc::cli {
@@ -85,11 +88,15 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
       << " pairs (" << (r.mrope_interleaved ? "interleaved, Qwen3-VL" : "contiguous, Qwen2-VL") << ")\n";
 }
 
-// One line per run of equal layers: "0-2  sliding 128, rope" (per_layer of the model op).
+// The layer pattern in short, then one line per run of equal layers ("0-2  sliding 128, rope") when the runs
+// are few (per_layer of the model op).
 void layer_lines(std::ostringstream& o, const ModelPosition& m) {
   auto describe = [](const LayerSpec& l) {
     std::string d = layer_attention_name(l.attention);
-    if (l.window > 0) d += " " + std::to_string(l.window);
+    if (l.attention == LayerAttention::Compressed) d += " " + std::to_string(l.ratio) + " (window " + std::to_string(l.window) + ")";
+    else if (l.window > 0) d += " " + std::to_string(l.window);
+    if (!l.mixer.empty()) d += " " + l.mixer;
+    if (!l.parallel_mixer.empty()) d += " + " + l.parallel_mixer;
     d += l.rope ? ", rope" : ", no position";
     if (!l.rope_key.empty()) d += " (" + l.rope_key + ")";
     if (l.query_scale.rule != QueryScale::Rule::None)
@@ -97,16 +104,18 @@ void layer_lines(std::ostringstream& o, const ModelPosition& m) {
     if (l.sinks) d += ", sinks";
     return d;
   };
-  o << "layers           " << m.per_layer.size() << "\n";
-  std::size_t i = 0;
-  while (i < m.per_layer.size()) {
+  o << "layers           " << m.per_layer.size() << ": " << layer_pattern_text(m.per_layer) << "\n";
+  std::vector<std::pair<std::string, std::pair<std::size_t, std::size_t>>> runs;
+  for (std::size_t i = 0; i < m.per_layer.size();) {
     const std::string d = describe(m.per_layer[i]);
     std::size_t j = i;
-    // A repeating pattern is listed as its first period only when runs are short; runs of equals merge.
     while (j + 1 < m.per_layer.size() && describe(m.per_layer[j + 1]) == d) ++j;
-    o << "  " << i << (j > i ? "-" + std::to_string(j) : "") << "  " << d << "\n";
+    runs.push_back({d, {i, j}});
     i = j + 1;
   }
+  if (runs.size() > 12) return;  // the pattern line says it
+  for (const auto& [d, r] : runs)
+    o << "  " << r.first << (r.second > r.first ? "-" + std::to_string(r.second) : "") << "  " << d << "\n";
 }
 
 }  // namespace
@@ -131,7 +140,7 @@ ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_l
 
 std::string inspect_summary(const ModelPosition& m) {
   std::ostringstream o;
-  o << "model_type       " << m.model_type << "\n";
+  o << "model_type       " << m.model_type << (m.family.empty() ? std::string() : " (" + m.family + ")") << "\n";
   o << "position         " << position_kind_name(m.position) << "\n";
   o << "head_dim         " << m.head_dim << " (" << m.num_attention_heads << " heads)\n";
   switch (m.position) {
@@ -166,26 +175,82 @@ std::string inspect_summary(const ModelPosition& m) {
     for (std::size_t i = 0; i < m.unread_keys.size(); ++i) o << (i ? ", " : "") << m.unread_keys[i];
     o << " (positional keys posenc does not model)\n";
   }
+  for (const Assumption& a : m.assumptions) o << "assumed          " << a.what << " = " << a.value << " (" << a.why << ")\n";
   return o.str();
 }
 
 CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options) {
-  CLI::App* cmd = app.add_subcommand("inspect", "A model's positional encoding from config.json or a .gguf header");
-  cmd->add_option("FILE", options.file, "config.json or .gguf file")->required();
-  cmd->add_flag("--json", options.json, "Print the `model` response (docs/cli.md) instead of the summary");
+  CLI::App* cmd = app.add_subcommand("inspect", "A model's positional encoding from config.json or a .gguf header (two: compared)");
+  cmd->add_option("FILE", options.files, "config.json or .gguf file; a second one compares the two")->required()->expected(1, 2);
+  cmd->add_flag("--json", options.json, "Print the `model` response (docs/cli.md) instead of the summary; two files: {a, b, differences}");
   cmd->add_option("--seq-len", options.seq_len, "Current sequence length (dynamic NTK, LongRoPE short/long)");
+  cmd->add_option("--target-len", options.target_len, "Two files: count extrapolated pairs at this length (default: the larger max length)");
   return cmd;
 }
+
+namespace {
+
+int64_t max_length(const ModelPosition& m) {
+  if (m.rope) return m.rope->max_position_embeddings;
+  if (m.position == PositionKind::Learned) return m.learned_max_position_embeddings;
+  return 0;
+}
+
+int run_compare(const InspectOptions& options, const std::optional<int64_t>& seq_len, std::ostream& out) {
+  const ModelPosition a = inspect_file(options.files[0], seq_len);
+  const ModelPosition b = inspect_file(options.files[1], seq_len);
+  int64_t target = options.target_len;
+  if (target == 0) target = std::max<int64_t>({max_length(a), max_length(b), 1});
+  if (target < 1 || target > kMaxLength) throw InvalidArgument("target_len", "--target-len must be in [1, 2^30]");
+  const std::vector<ModelDifference> diffs = compare_models(a, b, target);
+  if (options.json) {
+    nlohmann::ordered_json o;
+    o["a"] = model_io::model_position_json(a);
+    o["b"] = model_io::model_position_json(b);
+    o["differences"] = model_io::differences_json(diffs);
+    out << o.dump() << "\n";
+    return 0;
+  }
+  out << "A: " << options.files[0] << "\n" << inspect_summary(a) << "\nB: " << options.files[1] << "\n" << inspect_summary(b);
+  out << "\ndifferences (A vs B; extrapolated pairs at " << target << ")\n";
+  out << (diffs.empty() ? std::string("  none\n") : differences_text(diffs));
+  return 0;
+}
+
+}  // namespace
 
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
   return run_command(err, "reading the model", "internal error: ", [&] {
     std::optional<int64_t> seq_len;
     if (options.seq_len != 0) seq_len = options.seq_len;
-    const ModelPosition m = inspect_file(options.file, seq_len);
+    if (options.files.size() == 2) {
+      run_compare(options, seq_len, out);
+      return flushed(out, err, "the output");
+    }
+    const ModelPosition m = inspect_file(options.files.at(0), seq_len);
     if (options.json) out << model_io::model_position_json(m).dump() << "\n";
     else out << inspect_summary(m);
     return flushed(out, err, "the output");
   });
+}
+
+CLI::App* add_families_command(CLI::App& app, FamiliesOptions& options) {
+  CLI::App* cmd = app.add_subcommand("families", "The model families posenc reads by their reference (data/model_families.json)");
+  cmd->add_flag("--markdown", options.markdown, "The table as docs/models.md carries it");
+  return cmd;
+}
+
+int run_families(const FamiliesOptions& options, std::ostream& out) {
+  if (options.markdown) {
+    out << model_families_markdown();
+  } else {
+    for (const ModelFamily& f : model_families()) {
+      out << f.family << ":";
+      for (const std::string& t : f.model_types) out << " " << t;
+      out << "\n";
+    }
+  }
+  return out.good() ? 0 : 1;
 }
 
 }  // namespace posenc::cli

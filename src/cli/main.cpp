@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   CLI::App* check = posenc::cli::add_check_command(app, check_options);
   posenc::cli::InspectOptions inspect_options;
   CLI::App* inspect = posenc::cli::add_inspect_command(app, inspect_options);
+  posenc::cli::FamiliesOptions families_options;
+  CLI::App* families = posenc::cli::add_families_command(app, families_options);
 #if defined(POSENC_HAVE_APP)
   posenc::cli::ExportOptions export_options;
   CLI::App* export_cmd = posenc::cli::add_export_command(app, export_options);
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
   if (eval->parsed()) return posenc::cli::run_eval(eval_options, std::cout, std::cerr);
   if (check->parsed()) return posenc::cli::run_check(check_options, std::cout, std::cerr);
   if (inspect->parsed()) return posenc::cli::run_inspect(inspect_options, std::cout, std::cerr);
+  if (families->parsed()) return posenc::cli::run_families(families_options, std::cout);
 #if defined(POSENC_HAVE_APP)
   if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);
   if (views->parsed()) return posenc::cli::run_views(views_options, std::cout);

@@ -1,6 +1,7 @@
 #include "render.h"
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -30,12 +31,22 @@ std::string probes_json(int w, int h) {
   return j.dump(1) + "\n";
 }
 
+// An output named *.svg (any case) gets the SVG.
+bool is_svg_path(const std::string& path) {
+  if (path.size() < 4) return false;
+  std::string ext = path.substr(path.size() - 4);
+  for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".svg";
+}
+
 }  // namespace
 
 CLI::App* add_render_command(CLI::App& app, RenderOptions& options) {
-  CLI::App* cmd = app.add_subcommand("render", "Render one view chrome-less (embed mode) to a PNG, without a window");
+  CLI::App* cmd = app.add_subcommand(
+      "render", "Render one view chrome-less (embed mode) to a PNG or an SVG (by the output's extension), without a window");
   cmd->add_option("--state", options.state, "The view's URL state, e.g. 'view=similarity&scheme=sinusoidal'")->required();
-  cmd->add_option("-o,--output", options.output, "PNG file to write")->required();
+  cmd->add_option("-o,--output", options.output, "PNG or SVG file to write (.svg: text, curves and axes as vectors)")->required();
+  cmd->add_flag("--transparent", options.transparent, "SVG: no background (for a paper's own page)");
   cmd->add_option("--width", options.width, "Width in pixels (default 1200)")->check(CLI::Range(64, kMaxSide));
   cmd->add_option("--height", options.height, "Height in pixels (default 800)")->check(CLI::Range(64, kMaxSide));
   cmd->add_option("--theme", options.theme, "light or dark (default: the state's theme, else light)")
@@ -60,7 +71,16 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
     app->set_system_dark(false);  // no page to follow: light unless the state or --theme says dark
     load_state_strict(*app, query);
 
+    const bool svg = is_svg_path(options.output);
+    if (options.transparent && !svg)
+      throw InvalidArgument{"transparent", "--transparent is for an SVG output (-o figure.svg)"};
     platform::HeadlessRunner runner(std::move(app), w, h);
+    if (svg) {
+      const std::string document = runner.render_svg(options.frames, options.transparent);
+      if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out, "probes");
+      write_output(document, options.output, out, "output");
+      return 0;
+    }
     const platform::Image image = runner.render(options.frames);
     if (!options.probes.empty()) write_output(probes_json(w, h), options.probes, out, "probes");
     write_output(platform::encode_png(image), options.output, out, "output");

@@ -1,6 +1,7 @@
-// `posenc render --state QUERY -o fig.png [--width W --height H --theme light|dark] [--probes FILE]`: one
-// view drawn chrome-less (embed mode) by the headless runner (src/platform/headless_runner.h: OpenGL 3.3
-// through EGL, no window, no X server) and written as a PNG.
+// `posenc render --state QUERY -o fig.png|fig.svg [--width W --height H --theme light|dark] [--transparent]
+// [--probes FILE]`: one view drawn chrome-less (embed mode) by the headless runner
+// (src/platform/headless_runner.h: OpenGL 3.3 through EGL, no window, no X server) and written as a PNG, or
+// as an SVG of the same frame (app/svg_export.h) when the output ends in .svg.
 #pragma once
 
 #include <iosfwd>
@@ -14,11 +15,12 @@ namespace posenc::cli {
 
 struct RenderOptions {
   std::string state;
-  std::string output;  // PNG path
+  std::string output;  // PNG path, or SVG (*.svg)
   int width = 1200, height = 800;
   std::string theme;   // light | dark; empty: the state's theme, else light
   std::string probes;  // optional JSON sidecar: the named rectangles (heatmaps, plots) in pixels
   int frames = 4;      // ImGui needs a few frames to settle its layout
+  bool transparent = false;  // SVG: no background
 };
 
 CLI::App* add_render_command(CLI::App& app, RenderOptions& options);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/models/rope_assembly.h"
 #include "core/types.h"
 
 namespace posenc::model_io {
@@ -63,6 +64,14 @@ ojson rope_json(const ModelRope& r) {
   o["softmax_scale"] = finite(r.softmax_scale, "softmax_scale");
   o["max_position_embeddings"] = r.max_position_embeddings;
   o["original_max_position_embeddings"] = r.original_max_position_embeddings;
+  // What the pairs do at max_position_embeddings (the Model view's summary counts, by the same rule).
+  const PairBehaviourCounts c = rope_pair_counts(r, r.max_position_embeddings);
+  o["pairs_at_max"] = {{"length", r.max_position_embeddings},
+                       {"full_turn", c[size_t(PairBehaviour::FullTurn)]},
+                       {"less_than_once", c[size_t(PairBehaviour::LessThanOnce)]},
+                       {"interpolated", c[size_t(PairBehaviour::Interpolated)]},
+                       {"extrapolated", c[size_t(PairBehaviour::Extrapolated)]},
+                       {"no_rotation", c[size_t(PairBehaviour::NoRotation)]}};
   if (!r.mrope_section.empty()) {
     o["mrope_section"] = r.mrope_section;
     o["mrope_interleaved"] = r.mrope_interleaved;
@@ -73,7 +82,13 @@ ojson rope_json(const ModelRope& r) {
 ojson layer_json(const LayerSpec& l) {
   ojson o;
   o["attention"] = layer_attention_name(l.attention);
-  if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked) o["window"] = l.window;
+  if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked ||
+      l.attention == LayerAttention::Compressed)
+    o["window"] = l.window;
+  if (l.attention == LayerAttention::Compressed) o["ratio"] = l.ratio;
+  if (l.attention == LayerAttention::Linear) o["mixer"] = l.mixer;
+  if (l.attention == LayerAttention::None) o["block"] = l.mixer;
+  if (!l.parallel_mixer.empty()) o["parallel_mixer"] = l.parallel_mixer;
   o["position"] = l.rope ? "rope" : "none";
   if (l.rope && !l.rope_key.empty()) o["rope"] = l.rope_key;
   if (l.query_scale.rule != QueryScale::Rule::None) {
@@ -113,6 +128,7 @@ ConfigValue parse_config_text(std::string_view text) {
 nlohmann::ordered_json model_position_json(const ModelPosition& m) {
   ojson o;
   o["model_type"] = m.model_type;
+  o["family"] = m.family;
   o["position"] = position_kind_name(m.position);
   o["head_dim"] = m.head_dim;
   o["num_attention_heads"] = m.num_attention_heads;
@@ -142,7 +158,20 @@ nlohmann::ordered_json model_position_json(const ModelPosition& m) {
     o["per_layer"] = std::move(layers);
   }
   o["unread_keys"] = m.unread_keys;
+  ojson assumed = ojson::array();
+  for (const Assumption& a : m.assumptions) assumed.push_back({{"what", a.what}, {"value", a.value}, {"why", a.why}});
+  o["assumptions"] = std::move(assumed);
   return o;
+}
+
+nlohmann::ordered_json differences_json(const std::vector<ModelDifference>& diffs) {
+  ojson out = ojson::array();
+  auto value = [](const DiffValue& v) -> ojson {
+    if (v.number) return finite(*v.number, "difference");
+    return v.text;
+  };
+  for (const ModelDifference& d : diffs) out.push_back({{"what", d.what}, {"a", value(d.a)}, {"b", value(d.b)}});
+  return out;
 }
 
 }  // namespace posenc::model_io

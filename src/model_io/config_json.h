@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/models/config_value.h"
+#include "core/models/model_compare.h"
 #include "core/models/model_config.h"
 
 namespace posenc::model_io {
@@ -24,5 +25,8 @@ ConfigValue parse_config_text(std::string_view text);
 // The `model` response: model_type, position, head_dim, num_attention_heads and the scheme's fields.
 // Non-finite numbers throw InvalidArgument (they never reach output).
 nlohmann::ordered_json model_position_json(const ModelPosition& m);
+
+// Two models' differences: [{"what", "a", "b"}], a and b numbers where the value is one, else strings.
+nlohmann::ordered_json differences_json(const std::vector<ModelDifference>& d);
 
 }  // namespace posenc::model_io

@@ -81,6 +81,15 @@ class DesktopRunner : public SdlRunner {
     }
   }
 
+  // Share -> Export SVG: the recorded frame's document, beside the PNG export's file.
+  void on_svg(std::string svg) override {
+    const std::string path = std::string("posenc-") + app_->current_view()->id() + ".svg";
+    std::ofstream out(path, std::ios::binary);
+    out << svg;
+    out.close();
+    std::fprintf(stderr, out ? "posenc-app: wrote %s\n" : "posenc-app: could not write %s\n", path.c_str());
+  }
+
  private:
   static bool save_png(const std::string& path, int fb_width, int fb_height) {
     try {
@@ -100,7 +109,9 @@ class DesktopRunner : public SdlRunner {
       case app::AppAction::CopyLink:
       case app::AppAction::CopyEmbedCode: SDL_SetClipboardText(("?" + app_->state_query()).c_str()); break;
       case app::AppAction::ExportPng: app_->request_capture(); break;
-      case app::AppAction::OpenModelFile: break;  // no file picker natively (the button is not shown)
+      case app::AppAction::ExportSvg: app_->request_svg(); break;
+      case app::AppAction::OpenModelFile:
+      case app::AppAction::OpenCompareFile: break;  // no file picker natively (the buttons are not shown)
       case app::AppAction::ExportCsv:
       case app::AppAction::ExportJson: {
         const bool csv = action == app::AppAction::ExportCsv;

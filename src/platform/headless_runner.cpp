@@ -148,6 +148,14 @@ unsigned HeadlessRunner::framebuffer() const { return gl_->framebuffer.id(); }
 
 void HeadlessRunner::present() { glFinish(); }
 
+std::string HeadlessRunner::render_svg(int frames, bool transparent) {
+  for (int f = 0; f < frames; ++f) {
+    if (f == frames - 1) app_->request_svg(false, transparent);  // the frame the PNG would be
+    frame();
+  }
+  return svg_;
+}
+
 Image HeadlessRunner::render(int frames) {
   for (int f = 0; f < frames; ++f) frame();
   try {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "platform/runner.h"
 
@@ -19,6 +20,8 @@ class HeadlessRunner : public Runner {
 
   // Draws `frames` frames (ImGui needs a few to settle its layout) and reads the last one back.
   Image render(int frames);
+  // The same frames, the last one written as SVG (app/svg_export.h); `transparent`: no background.
+  std::string render_svg(int frames, bool transparent);
 
  protected:
   void new_platform_frame() override;
@@ -26,10 +29,12 @@ class HeadlessRunner : public Runner {
   // Waits for the frame's GL work: with no swap to end a frame, Mesa's software rasteriser would keep
   // queueing frames (and every frame's vertex buffers) until a read-back.
   void present() override;
+  void on_svg(std::string svg) override { svg_ = std::move(svg); }
 
  private:
   struct Gl;  // EGL context, offscreen framebuffer, ImGui
   int width_, height_;
+  std::string svg_;
   std::unique_ptr<Gl> gl_;
   std::unique_ptr<app::App> owned_app_;  // declared last: released first, while its GL context is alive
 };

@@ -10,6 +10,8 @@
 #include "app/app.h"
 #include "app/fonts.h"
 #include "app/gl.h"
+#include "app/input.h"
+#include "app/svg_export.h"
 
 namespace posenc::platform {
 
@@ -42,6 +44,7 @@ void ImGuiGl::set_pixel_ratio(float pixel_ratio) {
 
 void Runner::frame() {
   new_platform_frame();
+  app::map_enter_in_menus();
   ImGui_ImplOpenGL3_NewFrame();
   // New glyphs (the Chinese interface's, characters drawn that the atlas lacked): a new atlas and font
   // texture before this frame draws.
@@ -52,6 +55,13 @@ void Runner::frame() {
   ImGui::NewFrame();
   app_->frame();
   ImGui::Render();
+  if (app_->take_svg_frame()) {
+    // The heatmaps' pictures are read back before this frame is drawn over anything.
+    app::SvgOptions options = app_->svg_options();
+    options.image_href = [this](const app::SvgImage& image) { return svg_image_href(image); };
+    const ImGuiIO& sio = ImGui::GetIO();
+    on_svg(app::frame_svg(*ImGui::GetDrawData(), sio.DisplaySize.x, sio.DisplaySize.y, options));
+  }
 
   const ImGuiIO& io = ImGui::GetIO();
   const int fb_width = int(io.DisplaySize.x * io.DisplayFramebufferScale.x);
@@ -65,6 +75,14 @@ void Runner::frame() {
   after_draw(fb_width, fb_height);
   present();
 }
+
+#if defined(POSENC_HAVE_PNG_ENCODER)
+std::string Runner::svg_image_href(const app::SvgImage& image) {
+  return "data:image/png;base64," + app::base64(encode_png(Image{image.width, image.height, image.rgba}));
+}
+#else
+std::string Runner::svg_image_href(const app::SvgImage&) { return {}; }
+#endif
 
 Image read_framebuffer(unsigned framebuffer, int width, int height) {
   Image image{width, height, std::vector<unsigned char>(size_t(width) * size_t(height) * 4)};

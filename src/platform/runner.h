@@ -9,6 +9,7 @@
 
 namespace posenc::app {
 class App;
+struct SvgImage;
 }
 
 namespace posenc::platform {
@@ -47,6 +48,10 @@ class Runner {
   virtual unsigned framebuffer() const { return 0; }
   // After drawing, before presenting: the frame's pixels are still there to read.
   virtual void after_draw(int /*fb_width*/, int /*fb_height*/) {}
+  // The SVG of a frame the app recorded for a vector export (App::request_svg), and how a picture in it
+  // (a heatmap) is referenced: a PNG data: URL unless the runner has its own way.
+  virtual void on_svg(std::string /*svg*/) {}
+  virtual std::string svg_image_href(const app::SvgImage& image);
   virtual void present() {}
 
   app::App* app_ = nullptr;  // owned by the concrete runner, which releases it before its GL context

@@ -53,7 +53,8 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
       moved_ = long_press_ = several_ = false;
       second_tap_ = event_ms - last_tap_ms_ <= kDoubleTapMs && distance(pos, last_tap_pos_) <= kDoubleTapDistance;
       last_spread_ = 0;
-      if (zoomable_ && zoomable_(pos)) {
+      on_map_ = zoomable_ && zoomable_(pos);
+      if (on_map_ && !cooperative_) {
         mode_ = Mode::Owned;
         push({true, pos, true}, false, false, second_tap_);
         return true;
@@ -66,6 +67,12 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
     switch (mode_) {
       case Mode::Owned: push({true, centroid(), true}, true); return true;
       case Mode::Pending:
+        // Cooperative: two fingers with one on a map are the map's (the page's pinch-zoom is off there).
+        if (cooperative_ && (on_map_ || (zoomable_ && zoomable_(pos)))) {
+          mode_ = Mode::Owned;
+          push({true, centroid(), true}, true);
+          return true;
+        }
         mode_ = Mode::Ignored;
         push_off();
         return false;  // the browser's pinch-zoom
@@ -94,6 +101,7 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
     switch (mode_) {
       case Mode::Pending: {
         if (!cancelable) {  // the browser scrolls already
+          hint_ = hint_ || (on_map_ && cooperative_);
           mode_ = Mode::Ignored;
           push_off();
           return false;
@@ -103,6 +111,12 @@ bool TouchGestures::on_touch(TouchPhase phase, int id, ImVec2 pos, bool cancelab
           return false;
         }
         const float dx = pos.x - it->start.x, dy = pos.y - it->start.y;
+        if (on_map_ && cooperative_) {  // one finger on a map: the page's (a vertical swipe scrolls it)
+          hint_ = true;
+          mode_ = Mode::Ignored;
+          push_off();
+          return false;
+        }
         if (std::abs(dx) >= std::abs(dy)) {  // sideways: press where the finger went down, then drag
           mode_ = Mode::Owned;
           push({true, it->start, true});

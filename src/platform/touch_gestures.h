@@ -13,12 +13,17 @@
 //   value can be typed, lifting opens its text field: a ctrl+click, which a phone cannot make); a
 //   browser that already scrolls (an uncancelable move) or a second finger (the browser's pinch-zoom):
 //   the page's.
+// Cooperative (an embed in a blog post, as map embeds do): one finger is never the map's; a touch that
+// starts on a map is pending like any other (a vertical swipe scrolls the page, a rest is the readout,
+// a tap a click), a swipe there asks for the hint once (take_hint), and a second finger with either
+// finger on a map makes the gesture the app's: two fingers pan and pinch the map.
 #pragma once
 
 #include <imgui.h>
 
 #include <deque>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include "app/input.h"
@@ -46,6 +51,11 @@ class TouchGestures {
   // Whether a vertical drag outside zoomable plots scrolls the page (true in an iframe embed) or the
   // app's panel under the finger (the app fills its own page, which does not scroll).
   void set_page_scrolls(bool page_scrolls) { page_scrolls_ = page_scrolls; }
+  // Cooperative gestures (an embed in a page that scrolls): one finger on a map scrolls the page.
+  void set_cooperative(bool cooperative) { cooperative_ = cooperative; }
+  // Whether a one-finger swipe started on a map since the last call (cooperative): the page then says
+  // that two fingers move the map.
+  bool take_hint() { return std::exchange(hint_, false); }
 
   // One changed touch point of a DOM touch event (`cancelable`: the event's, false once the browser
   // scrolls; `event_ms`: its timeStamp, on the clock frame() gets). Returns whether the page should call
@@ -99,6 +109,9 @@ class TouchGestures {
   std::function<bool(ImVec2)> zoomable_;
   std::function<bool(ImVec2)> typable_;
   bool page_scrolls_ = false;
+  bool cooperative_ = false;
+  bool on_map_ = false;  // this gesture's first finger went down on a map (cooperative)
+  bool hint_ = false;
   bool touch_pointer_ = false;
   double last_touch_ms_ = -1e9;
   Mode mode_ = Mode::Idle;

@@ -6,7 +6,9 @@
 #include <imgui_internal.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +21,7 @@
 #include "app/input.h"
 #include "app/notices.h"
 #include "app/probe.h"
+#include "app/svg_export.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
 #include "model_io/check_request.h"
@@ -40,6 +43,23 @@ constexpr std::size_t kMaxModelBytes = std::size_t{64} << 20;  // GGUF headers; 
 std::vector<unsigned char>& model_buffer() {
   static std::vector<unsigned char> buffer;
   return buffer;
+}
+
+// exportData: the page writes at most this many values (about 120 MB of JSON, a few seconds); a view
+// whose tables hold more is refused before they are built: "" and a notice naming the size and the
+// command line that writes it (posenc export runs natively, in double, without the page's memory bound).
+constexpr std::size_t kPageExportMaxValues = std::size_t{1} << 22;
+
+std::string export_refusal(const posenc::app::ExportData& data, const std::string& format) {
+  const bool csv = format == "csv";
+  const double mb = double(data.values) * (csv ? 25.0 : 30.0) / 1e6;  // ~25-30 bytes a value as text
+  char size[160];
+  std::snprintf(size, sizeof size, "%zu values (about %.0f MB of %s)", data.values, mb, csv ? "CSV" : "JSON");
+  std::string state = data.state;
+  for (std::size_t p; (p = state.find('\'')) != std::string::npos;) state.replace(p, 1, "%27");
+  return "exportData: this view's tables hold " + std::string(size) + ", more than the page exports (" +
+         std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state +
+         "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
 }
 
 }  // namespace
@@ -140,9 +160,21 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
   static std::string out;
+  out.clear();
   if (!page_app() || !format) return "";
-  const posenc::app::ExportData data = page_app()->export_data();
-  out = std::string(format) == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
+  const std::string f = format;
+  try {
+    const posenc::app::ExportData data = page_app()->export_data(kPageExportMaxValues);
+    if (data.over) {
+      page_app()->add_notice({"export", export_refusal(data, f)});
+      wake_runner();  // the notice line shows
+      return "";
+    }
+    out = f == "csv" ? posenc::app::export_csv(data) : posenc::app::export_json(data);
+  } catch (const std::exception& e) {  // never a bare exception pointer for the page: a notice that says it
+    out.clear();
+    page_app()->add_notice({"export", std::string("exportData failed: ") + e.what()});
+  }
   return out.c_str();
 }
 
@@ -151,7 +183,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_export(const char* format) {
 EMSCRIPTEN_KEEPALIVE int posenc_preferred_height() { return page_app() ? page_app()->preferred_height() : 0; }
 
 EMSCRIPTEN_KEEPALIVE void posenc_set_page_scrolls(int on) {
-  if (page_runner()) page_runner()->set_page_scrolls(on != 0);
+  if (page_runner()) page_runner()->set_page_scrolls(on == 1 || on == 2 ? on : 0);
 }
 
 // ---- window.posenc
@@ -187,6 +219,25 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
 EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
   if (page_app()) page_app()->request_capture();
   wake_runner();
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_request_svg(int transparent) {
+  if (page_app()) page_app()->request_svg(true, transparent != 0);
+  wake_runner();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_svg() { return page_runner() ? page_runner()->svg().c_str() : ""; }
+
+EMSCRIPTEN_KEEPALIVE int posenc_svg_image_count() { return page_runner() ? int(page_runner()->svg_images().size()) : 0; }
+
+// "width,height,address" of picture i's RGBA bytes (rows from the top), "" past the last.
+EMSCRIPTEN_KEEPALIVE const char* posenc_svg_image(int i) {
+  static std::string out;
+  out.clear();
+  if (!page_runner() || i < 0 || i >= int(page_runner()->svg_images().size())) return "";
+  const posenc::app::SvgImage& image = page_runner()->svg_images()[size_t(i)];
+  out = std::to_string(image.width) + "," + std::to_string(image.height) + "," + std::to_string(uintptr_t(image.rgba.data()));
+  return out.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
@@ -227,8 +278,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() { return page_runner() ? pa
 
 EMSCRIPTEN_KEEPALIVE int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms) {
   if (!page_runner() || phase < 0 || phase > 3) return 0;
-  return page_runner()->touch(posenc::platform::TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0, time_ms) ? 1
-                                                                                                                             : 0;
+  return page_runner()->touch(posenc::platform::TouchPhase(phase), id, ImVec2(float(x), float(y)), cancelable != 0, time_ms);
 }
 
 // ---- readout

@@ -59,8 +59,9 @@ const char* posenc_export(const char* format);
 // ---- postHeight: the height an embed asks its parent for (0 before start)
 int posenc_preferred_height();
 
-// ---- onFirstFrame: whether the page around the app scrolls (an iframe embed: a vertical swipe outside
-// plots is the page's)
+// ---- onFirstFrame: whether the page around the app scrolls (1: an iframe, a vertical swipe outside
+// plots is the page's; 2: an embed in an iframe, cooperative: one finger anywhere is the page's, two
+// fingers move a map; 0: the app's own page)
 void posenc_set_page_scrolls(int on);
 
 // ---- window.posenc
@@ -79,6 +80,14 @@ const char* posenc_notice_list();
 const char* posenc_view_ids();
 // exportPng: the next frame is drawn chrome-less; the page reads the canvas in Module.onCapture.
 void posenc_request_capture();
+// exportSvg / Share -> Export SVG: the next frame is recorded (chrome-less; transparent: no background);
+// Module.onSvg() is called with it ready: posenc_svg() is the document, whose pictures are referenced as
+// href="posenc-image:<i>", each posenc_svg_image(i) = "width,height,address" of its RGBA bytes (rows from
+// the top; valid only during onSvg).
+void posenc_request_svg(int transparent);
+const char* posenc_svg();
+int posenc_svg_image_count();
+const char* posenc_svg_image(int i);
 // itemRect: "x,y,w,h" of a named UI item in CSS pixels relative to the canvas, "" if not drawn last frame.
 const char* posenc_item_rect(const char* name);
 // focusedSlider: the key of the focused slider (the one the arrow keys step), "" if none.
@@ -101,8 +110,9 @@ const char* posenc_text_field();
 
 // ---- touch on the canvas
 // One changed touch point of a DOM touch event (phase 0 start, 1 move, 2 end, 3 cancel; x, y in CSS
-// pixels relative to the canvas; cancelable and time_ms: the event's). 1: the page should
-// preventDefault().
+// pixels relative to the canvas; cancelable and time_ms: the event's). Bit 1: the page should
+// preventDefault(); bit 2: a one-finger swipe started on a map of a cooperative embed (the page hints
+// that two fingers move it).
 int posenc_touch(int phase, int id, double x, double y, int cancelable, double time_ms);
 
 // ---- readout: the hover readout of the last frame (the tooltip's text, lines joined by newlines; "")

@@ -18,6 +18,7 @@
 #include "app/app.h"
 #include "app/fonts.h"
 #include "app/i18n.h"
+#include "app/svg_export.h"
 #include "app/model_link.h"
 #include "app/input.h"
 #include "app/probe.h"
@@ -77,8 +78,8 @@ class WebRunner : public SdlRunner, public PageRunner {
   bool sleeping() const override { return sleeping_; }
 
   // One changed touch point of a DOM touch event (event_ms: its timeStamp, the clock of
-  // emscripten_get_now()); true: the page prevents its default.
-  bool touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) override {
+  // emscripten_get_now()); bit 1: the page prevents its default, bit 2: it says two fingers move a map.
+  int touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) override {
     const double now = emscripten_get_now();
     if (!(event_ms > now - 60000 && event_ms <= now + 1000)) event_ms = now;  // no usable timeStamp
     const bool own = touch_.on_touch(phase, id, pos, cancelable, event_ms);
@@ -88,9 +89,12 @@ class WebRunner : public SdlRunner, public PageRunner {
     if (phase == TouchPhase::Start)
       emscripten_set_timeout(&WebRunner::long_press_check, std::max(0.0, event_ms + TouchGestures::kLongPressMs - now) + 10,
                              this);
-    return own;
+    return (own ? 1 : 0) | (touch_.take_hint() ? 2 : 0);
   }
-  void set_page_scrolls(bool on) override { touch_.set_page_scrolls(on); }
+  void set_page_scrolls(int mode) override {
+    touch_.set_page_scrolls(mode != 0);
+    touch_.set_cooperative(mode == 2);
+  }
 
   // Phone text entry (README, "Input"): the page's hidden text element forwards what a phone keyboard
   // typed. Both go in as SDL events, the same path as the canvas's own keys on a desktop (so the order of
@@ -166,9 +170,14 @@ class WebRunner : public SdlRunner, public PageRunner {
         app_->request_capture();
         name = "export-png";
         break;
+      case app::AppAction::ExportSvg:
+        app_->request_svg();
+        name = "export-svg";
+        break;
       case app::AppAction::ExportCsv: name = "export-csv"; break;
       case app::AppAction::ExportJson: name = "export-json"; break;
       case app::AppAction::OpenModelFile: name = "open-model-file"; break;
+      case app::AppAction::OpenCompareFile: name = "open-compare-file"; break;
     }
     if (name)
       EM_ASM(
@@ -207,6 +216,23 @@ class WebRunner : public SdlRunner, public PageRunner {
             if (Module.onStateChange) Module.onStateChange($0);
           },
           app_->dragging());
+  }
+
+  // Share -> Export SVG and window.posenc.exportSvg(): the page encodes the pictures (its canvas makes
+  // PNGs; the module carries no PNG encoder) and puts them in place of their references.
+  const std::string& svg() const override { return svg_; }
+  const std::vector<app::SvgImage>& svg_images() const override { return svg_images_; }
+  std::string svg_image_href(const app::SvgImage& image) override {
+    svg_images_.push_back(image);
+    return "posenc-image:" + std::to_string(svg_images_.size() - 1);
+  }
+  void on_svg(std::string svg) override {
+    svg_ = std::move(svg);
+    // The page reads the document and its pictures while it is told (synchronously); then they go.
+    EM_ASM({
+      if (Module.onSvg) Module.onSvg();
+    });
+    svg_images_.clear();
   }
 
  private:
@@ -379,6 +405,8 @@ class WebRunner : public SdlRunner, public PageRunner {
   ImGuiID text_field_id_ = 0;      // the text field active after the last frame (0: none)
   bool text_field_touch_ = false;  // it was opened by touch
   std::string text_field_;         // what the page was last told about it (JSON, "" for none)
+  std::string svg_;                       // the last SVG export (PageRunner::svg)
+  std::vector<app::SvgImage> svg_images_;  // its pictures while the page is told
 
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
   static uint64_t draw_hash() {

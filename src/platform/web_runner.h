@@ -5,11 +5,13 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "platform/touch_gestures.h"
 
 namespace posenc::app {
 class App;
+struct SvgImage;
 }
 
 namespace posenc::platform {
@@ -26,15 +28,20 @@ class PageRunner {
   virtual bool sleeping() const = 0;
   // One changed touch point of a DOM touch event (event_ms: its timeStamp); true: the page prevents its
   // default.
-  virtual bool touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) = 0;
-  // Whether the page around the app scrolls (an iframe embed).
-  virtual void set_page_scrolls(bool on) = 0;
+  virtual int touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) = 0;
+  // Whether the page around the app scrolls: 0 no (the app's own page), 1 yes (an iframe), 2 yes and
+  // gestures are cooperative (an embed in an iframe: one finger scrolls the page, two move a map).
+  virtual void set_page_scrolls(int mode) = 0;
   // Phone text entry: text a keyboard inserted (UTF-8), one key press by its DOM `key` name (mods: 1 Ctrl,
   // 2 Shift, 4 Alt, 8 Meta; false for a key the app has no use for), and the text field being edited as
   // JSON {x, y, w, h, name, text, touch} ("" when none is active).
   virtual void text_input(const char* utf8) = 0;
   virtual bool key(const char* dom_key, int mods) = 0;
   virtual const std::string& text_field() const = 0;
+  // The last SVG export (Module.onSvg says when one is ready) and its pictures: each is referenced in the
+  // document as href="posenc-image:<index>" until the page puts its own PNG there.
+  virtual const std::string& svg() const = 0;
+  virtual const std::vector<app::SvgImage>& svg_images() const = 0;
 
  protected:
   ~PageRunner() = default;

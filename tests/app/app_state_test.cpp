@@ -1,7 +1,6 @@
 // Two Apps in one process share no UI state (app/ui_state.h): each App's frames record their own probes,
 // a loaded model reaches only the App it is loaded into, touch and the file picker are set per App; and
 // the layout width classes (layout_mode) and the URL grammar of the app-level keys (app/url_state.h).
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -112,4 +111,3 @@ TEST(AppState, AppKeysAreWrittenOnlyWhenSet) {
 }
 
 }  // namespace
-#endif

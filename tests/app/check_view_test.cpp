@@ -1,7 +1,6 @@
 // The Check view through the app (no GL): the example's diagnosis, a pasted tensor in the URL (rows
 // separated by ';', since a URL value holds no newline) round-tripping and diagnosed, errors naming keys,
 // and the verdict in describe() (what the page's live region reads).
-#if defined(POSENC_HAVE_APP)
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -98,5 +97,3 @@ TEST(CheckView, ErrorsNameTheKey) {
   EXPECT_FALSE(a.load_state_query_strict("view=check&tensor=1%20zz", field, message));
   EXPECT_EQ(field, "tensor") << message;  // not a number: refused as a value
 }
-
-#endif  // POSENC_HAVE_APP

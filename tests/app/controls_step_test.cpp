@@ -1,6 +1,5 @@
 // The arrow keys' step of a declared slider (app/controls.h step_param): one unit through the Param,
 // clamped to its range, even parameters by 2, reals by 1/100 of the range or its 100th root (log).
-#if defined(POSENC_HAVE_APP)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -67,4 +66,3 @@ TEST(StepParam, OtherKindsDoNotStep) {
   EXPECT_FALSE(flag);
   EXPECT_EQ(choice, 0);
 }
-#endif

@@ -1,6 +1,5 @@
 // The translate functions (app/i18n.h) against the catalogues as they are in the tree (i18n/*.json), and
 // the lang key of the URL state.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include "app/i18n.h"
 
 #include <gtest/gtest.h>
@@ -134,4 +133,3 @@ TEST(I18nState, NoticesAndTheDescriptionSpeakTheLanguage) {
   EXPECT_NE(notices[0].message.find("bogus"), std::string::npos);
   app.load_state_query("lang=en");
 }
-#endif

@@ -1,7 +1,6 @@
 // The parameter form's data (app/param_form.h): every declared parameter with its kind, label, range,
 // step, choices, value and notice; and App's record of the parameters the current state's controls show
 // (the form's rows and the description's parameters), the same whether the controls are drawn or hidden.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include "app/param_form.h"
 
 #include <gtest/gtest.h>
@@ -103,4 +102,3 @@ TEST(ParamForm, ShownKeysAreTheSameWithTheControlsDrawnOrHidden) {
 }
 
 }  // namespace
-#endif

@@ -1,7 +1,6 @@
 // The RoPE view playing: in every frame the position slider and the rotation's text show the same position
 // (the animation advances once per frame, before either is drawn), and it moves from frame to frame.
 // Frames run through ImGui without a renderer; ImGui's text log records what each frame drew.
-#if defined(POSENC_HAVE_APP)
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -70,4 +69,3 @@ TEST(RopePlay, SliderAndRotationShowThePositionOfTheSameFrame) {
   }
   ImGui::DestroyContext();
 }
-#endif

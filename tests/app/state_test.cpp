@@ -1,6 +1,5 @@
 // The URL state of every view in-process: defaults and custom states round-trip key by key, app keys,
 // and every malformed value is rejected naming its key.
-#if defined(POSENC_HAVE_APP)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -218,6 +217,61 @@ TEST(StateNotices, DimsOutOfRangeOrTooManyAreNoticed) {
   EXPECT_EQ(field, "dims");
 }
 
+// Numbers are plain decimal: hexadecimal (strtod reads "0x10" as 16), a leading zero ("010", octal to
+// some readers) and an empty list entry are refused naming the key, for every numeric key of every view.
+TEST(StateNotices, HexOctalAndEmptyListEntriesAreRefused) {
+  auto plain_number = [](const std::string& v) {
+    return !v.empty() && v.find_first_not_of("-0123456789.") == std::string::npos;
+  };
+  int checked = 0;
+  for (const std::string& view : App::view_ids()) {
+    App probe;
+    probe.load_state_query("view=" + view);
+    StateMap keys;
+    probe.current_view()->save_state(keys);
+    for (const auto& [key, value] : keys) {
+      if (!plain_number(value)) continue;
+      for (const char* bad : {"0x10", "010", "0x1p3", "inf", " 5", "+-1"}) {
+        App a;
+        std::string field, message;
+        const std::string q = "view=" + view + "&" + key + "=" + std::string(bad);
+        EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
+        EXPECT_EQ(field, key) << q << " -> " << message;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 40);
+  // Lists: an empty entry is no number.
+  for (const auto& [q, key] : std::vector<std::pair<std::string, std::string>>{
+           {"view=waves&dims=,", "dims"},
+           {"view=waves&dims=1,,2", "dims"},
+           {"view=waves&dims=1,", "dims"},
+           {"view=waves&dims=0x1", "dims"},
+           {"view=waves&dims=01", "dims"},
+           {"view=toy&x1=1,,2", "x1"},
+           {"view=toy&x1=0x1,2", "x1"},
+           {"view=model&model=custom&rope_type=longrope&short_factor=1,,2", "short_factor"},
+           {"view=model&model=custom&rope_type=longrope&short_factor=1,0x2", "short_factor"},
+           {"view=check&positions=1,,2", "positions"},
+           {"view=check&positions=1,2,", "positions"},
+           {"view=check&positions=0x1..4", "positions"},
+           {"view=check&positions=010", "positions"},
+       }) {
+    App a;
+    std::string field, message;
+    EXPECT_FALSE(a.load_state_query_strict(q, field, message)) << q;
+    EXPECT_EQ(field, key) << q << " -> " << message;
+  }
+  // What stays valid: an empty list, spaces around entries, exponents, a lone zero, 0.5.
+  for (const char* q : {"view=waves&dims=", "view=waves&dims=0,%201", "view=frequencies&base=1e4", "view=toy&x1=0,0.5",
+                        "view=check&positions=0%201,2", "view=check&positions=0..3"}) {
+    App a;
+    std::string field, message;
+    EXPECT_TRUE(a.load_state_query_strict(q, field, message)) << q << " -> " << field << ": " << message;
+  }
+}
+
 TEST(StateNotices, ThetaBoundIsPi) {
   EXPECT_TRUE(notices_of("view=toy&theta=3.141592653589793").empty());
   EXPECT_TRUE(notices_of("view=toy&theta=-3.141592653589793").empty());
@@ -327,5 +381,3 @@ TEST(EmbedQuery, KeysAPresetFillsAreLeftOutAndAppKeysKept) {
   reopened.erase("embed");
   EXPECT_EQ(reopened, full);
 }
-
-#endif

@@ -1,9 +1,8 @@
 // window.posenc.check's request reader (model_io/check_request.h) against posenc eval's `check` op: the
 // same request gives the same response (keys, order, values) through both, and bad requests name the field.
-// Native builds only: model_io, nlohmann-json and the eval code reach the unit tests through posenc_cli.
+// A cli test: the eval side is posenc eval in-process (cli/eval.h).
 #include <gtest/gtest.h>
 
-#ifdef POSENC_HAVE_EVAL
 #include <string>
 #include <vector>
 
@@ -140,5 +139,3 @@ TEST(CheckJson, SameResponseAsPosencEval) {
     EXPECT_EQ(page, eval) << text << "\npage: " << page.dump() << "\neval: " << eval.dump();
   }
 }
-
-#endif  // POSENC_HAVE_EVAL

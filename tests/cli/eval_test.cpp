@@ -1,5 +1,4 @@
 // The `posenc eval` contract, in-process (native builds only: nlohmann-json is not visible to emcc).
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -249,4 +248,3 @@ TEST(Eval, BadInputNamesTheField) {
   EXPECT_EQ(bad_field(R"({"op":"attention","q":[[1]],"k":[[1]],"query_positions":[0],"key_positions":[0],"causal":1})"),
             "causal");
 }
-#endif  // POSENC_HAVE_EVAL

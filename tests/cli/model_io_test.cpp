@@ -3,7 +3,6 @@
 // (plain-Python math of transformers' src/transformers/modeling_rope_utils.py _compute_*_parameters, read at
 // zucchini-nlp/transformers@26892c16b782513fdf938920653228ef63a19d7d and
 // huggingface/transformers@ef46806472a64b0013ed413781e3afed82bfa047). Native only: JSON is not visible to emcc.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -247,8 +246,10 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   const auto r = nlohmann::ordered_json::parse(cli::evaluate_request(R"({"op":"model","config":)" + cfg + "}"));
   std::vector<std::string> keys;
   for (const auto& [k, v] : r.items()) keys.push_back(k);
-  EXPECT_EQ(keys, (std::vector<std::string>{"model_type", "position", "head_dim", "num_attention_heads", "rope",
-                                            "num_hidden_layers", "per_layer", "unread_keys"}));
+  EXPECT_EQ(keys, (std::vector<std::string>{"model_type", "family", "position", "head_dim", "num_attention_heads", "rope",
+                                            "num_hidden_layers", "per_layer", "unread_keys", "assumptions"}));
+  EXPECT_EQ(r["family"], "Llama");
+  EXPECT_EQ(r["assumptions"], nlohmann::ordered_json::array());
   // Llama-3.1-8B: 32 full-attention RoPE layers, every positional key read.
   EXPECT_EQ(r["per_layer"].size(), 32u);
   EXPECT_EQ(r["per_layer"][31], nlohmann::ordered_json({{"attention", "full"}, {"position", "rope"}}));
@@ -257,7 +258,8 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
   EXPECT_EQ(rope_keys,
             (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq", "attention_scaling",
-                                      "softmax_scale", "max_position_embeddings", "original_max_position_embeddings"}));
+                                      "softmax_scale", "max_position_embeddings", "original_max_position_embeddings",
+                                      "pairs_at_max"}));
   EXPECT_EQ(r["rope"]["rope_type"], "llama3");
   EXPECT_EQ(r["rope"]["inv_freq"].size(), 64u);
   EXPECT_EQ(r["rope"]["inv_freq"][20].get<double>(), preset("llama-3.1-8b").rope->frequencies.inv_freq[20]);
@@ -333,13 +335,31 @@ TEST(Inspect, ConfigAndGgufFiles) {
   EXPECT_EQ(m.rope->base, 1e6);
   std::ostringstream out, err;
   cli::InspectOptions o;
-  o.file = cfg_path;
+  o.files = {cfg_path};
   EXPECT_EQ(cli::run_inspect(o, out, err), 0);
   EXPECT_NE(out.str().find("pairs at 32768"), std::string::npos) << out.str();
   o.json = true;
   std::ostringstream jout;
   EXPECT_EQ(cli::run_inspect(o, jout, err), 0);
   EXPECT_EQ(json::parse(jout.str()), json(model_io::model_position_json(m)));
+  // Two files: {"a", "b", "differences": [{"what", "a", "b"}]}; the same file twice differs in nothing.
+  {
+    cli::InspectOptions two;
+    two.files = {cfg_path, cfg_path};
+    two.json = true;
+    std::ostringstream tout, terr;
+    EXPECT_EQ(cli::run_inspect(two, tout, terr), 0) << terr.str();
+    const json r = json::parse(tout.str());
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : r.items()) keys.push_back(k);
+    EXPECT_EQ(keys, (std::vector<std::string>{"a", "b", "differences"}));
+    EXPECT_EQ(r["a"], json(model_io::model_position_json(m)));
+    EXPECT_EQ(r["differences"], json::array());
+    two.json = false;
+    std::ostringstream text;
+    EXPECT_EQ(cli::run_inspect(two, text, terr), 0);
+    EXPECT_NE(text.str().find("differences (A vs B"), std::string::npos) << text.str();
+  }
   // A GGUF header (magic decides the reader).
   const std::string gguf_path = ::testing::TempDir() + "posenc_inspect.gguf";
   {
@@ -361,7 +381,7 @@ TEST(Inspect, ConfigAndGgufFiles) {
     u32(4);
     u32(12);
   }
-  o.file = gguf_path;
+  o.files = {gguf_path};
   o.json = false;
   std::ostringstream gout, gerr;
   EXPECT_EQ(cli::run_inspect(o, gout, gerr), 2);  // no embedding_length: a clear error
@@ -369,4 +389,3 @@ TEST(Inspect, ConfigAndGgufFiles) {
   std::remove(cfg_path.c_str());
   std::remove(gguf_path.c_str());
 }
-#endif

@@ -15,7 +15,6 @@
 //  L: llama.cpp src/llama-model.cpp (llama4: chunked 8192 unless attention.sliding_window == 0, NoPE step 4,
 //     temperature floor 8192 / scale 0.1; smollm3: n_no_rope_layer_step = 4; openai-moe: set_swa_pattern(2);
 //     qwen2vl MROPE / qwen3vl IMROPE with rope.dimension_sections), as quoted in docs/models.md.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -492,7 +491,9 @@ TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
   EXPECT_EQ(m.rope->mrope_section, (std::vector<int>{16, 24, 24}));
   EXPECT_FALSE(m.rope->mrope_interleaved);
   for (const LayerSpec& l : m.per_layer) EXPECT_EQ(l.attention, LayerAttention::Full);
-  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.window_size"}));
+  // The vision tower's window and its full-attention blocks (which of its layers attend how) are not modelled:
+  // both named.
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.fullatt_block_indexes", "vision_config.window_size"}));
 }
 
 // A top-level copy of a text_config key is that key when the values are equal; when they differ, the copy
@@ -695,9 +696,6 @@ TEST(GgufModels, FuzzFindings) {
   EXPECT_EQ(gguf(un).unread_keys, (std::vector<std::string>{"llama.attention.sliding_window"}));
 }
 
-#endif  // POSENC_HAVE_EVAL
-
-#ifdef POSENC_HAVE_EVAL
 #include "model_io/presets.h"
 
 // The new presets (tests/data/configs/SOURCES.md, "2026 models"), read as transformers reads them.
@@ -743,11 +741,11 @@ TEST(NewPresets, ReadAsTransformersDoes) {
   // file transformers re-saves keeps both, Qwen2_5_VLConfig reads text_config) equal the read ones: read, not
   // named. The top-level sliding_window (32768) differs from text_config's (null, with use_sliding_window
   // false): named.
-  EXPECT_EQ(vl.unread_keys, (std::vector<std::string>{"sliding_window", "vision_config.window_size"}));
+  EXPECT_EQ(vl.unread_keys,
+            (std::vector<std::string>{"sliding_window", "vision_config.fullatt_block_indexes", "vision_config.window_size"}));
   // Qwen3 (8B architecture): 36 full RoPE layers (use_sliding_window false), everything read.
   const ModelPosition q3 = read_hf_config(model_io::preset_config("qwen3-8b"));
   EXPECT_EQ(q3.per_layer.size(), 36u);
   for (const LayerSpec& l : q3.per_layer) EXPECT_EQ(l.attention, LayerAttention::Full);
   EXPECT_TRUE(q3.unread_keys.empty());
 }
-#endif  // POSENC_HAVE_EVAL

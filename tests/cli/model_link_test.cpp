@@ -4,7 +4,6 @@
 // (LongRoPE's factors, other layer types, a softmax factor, learned absolute tables) is a notice naming
 // `model`. The model op's numbers are transformers' rules (docs/models.md; tests/cli/model_io_test.cpp
 // checks them against the reference code).
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -282,4 +281,3 @@ TEST(ModelLink, ALoadedConfigFillsTheViewItIsLoadedIn) {
   rope.load_state_query(posenc::app::load_model_bytes(reinterpret_cast<const unsigned char*>(bad.data()), bad.size(), "rope"));
   EXPECT_EQ(notice_keys(rope), std::vector<std::string>{"rope_scaling.factor"});
 }
-#endif

@@ -13,7 +13,6 @@
 // and modeling_cohere2.py at @015bfeb86891c5f5e450f48942260ac3e2cd2bf2 (RoPE only when sliding_window is set;
 // rotate_half over x[..., ::2] / x[..., 1::2]; ROPE_INIT_FUNCTIONS, no rotary_pct); models/qwen3_vl
 // (apply_interleaved_mrope); models/ministral3/modeling_ministral3.py (_get_llama_4_attn_scale).
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -516,4 +515,3 @@ TEST(Presets2026, ModelOpReadsThePublishedFiles) {
     EXPECT_EQ(r.at("rope").at("inv_freq").size(), static_cast<size_t>(m.rope->rotary_dim / 2));
   }
 }
-#endif  // POSENC_HAVE_EVAL

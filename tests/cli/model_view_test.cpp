@@ -1,6 +1,5 @@
 // The Model view in-process: for presets and a loaded config, its export (the double numbers behind the
 // picture) matches the `model` op of posenc eval for the same config, and its state round-trips.
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -42,11 +41,19 @@ void expect_rope(const json& exported, const std::string& name, const json& rope
   const json& inv = rope["inv_freq"];
   ASSERT_EQ(pairs["rows"].size(), inv.size());
   for (size_t i = 0; i < inv.size(); ++i) EXPECT_EQ(cell(pairs, int(i), "inv_freq"), inv[i].get<double>()) << name << " " << i;
+  // The pair classes at max_position_embeddings, by the same rule (rope_pair_counts).
+  const json& c = rope["pairs_at_max"];
+  EXPECT_EQ(cell(summary, 0, "full_turns"), c["full_turn"].get<double>()) << name;
+  EXPECT_EQ(cell(summary, 0, "less_than_once"), c["less_than_once"].get<double>()) << name;
+  EXPECT_EQ(cell(summary, 0, "interpolated"), c["interpolated"].get<double>()) << name;
+  EXPECT_EQ(cell(summary, 0, "extrapolated"), c["extrapolated"].get<double>()) << name;
+  EXPECT_EQ(cell(summary, 0, "no_rotation"), c["no_rotation"].get<double>()) << name;
   (void)head_dim;
 }
 
 void expect_matches(const json& exported, const json& model) {
   const json& head = table(exported, "model: ");
+  EXPECT_EQ(head["name"], "model: " + model["model_type"].get<std::string>() + " (" + model["position"].get<std::string>() + ")");
   EXPECT_EQ(cell(head, 0, "head_dim"), model["head_dim"].get<double>());
   EXPECT_EQ(cell(head, 0, "num_attention_heads"), model["num_attention_heads"].get<double>());
   EXPECT_NE(head["name"].get<std::string>().find(model["position"].get<std::string>()), std::string::npos);
@@ -77,6 +84,7 @@ std::vector<std::string> unread_of(const char* id) {
   std::vector<std::string> out;
   const json response = model_op(preset_json(id));
   for (const json& k : response["unread_keys"]) out.push_back(k.get<std::string>());
+  for (size_t i = 0; i < response["assumptions"].size(); ++i) out.push_back("model");  // one notice per assumption
   return out;
 }
 std::vector<std::string> notice_keys(App& app) {
@@ -86,14 +94,17 @@ std::vector<std::string> notice_keys(App& app) {
 }
 }  // namespace
 
+// Every preset: the view renders the model it was given (no "edited", the model's own model_type, every layer
+// type's RoPE and pair classes as the model op reads them), and its saved state loads back to the same numbers.
 TEST(ModelView, PresetExportMatchesModelOp) {
-  for (const char* id : {"llama-3.1-8b", "qwen2.5-7b-yarn", "phi-3-mini-128k", "gemma-3-1b", "deepseek-v3", "gpt-neox-20b",
-                         "gpt-j-6b", "bloom", "t5-base", "llama-2-7b"}) {
+  for (const auto& preset : posenc::model_io::model_presets()) {
+    const char* id = preset.id.c_str();
     SCOPED_TRACE(id);
     App app;
     app.load_state_query(std::string("view=model&model=") + id);
     EXPECT_EQ(notice_keys(app), unread_of(id));
     expect_matches(export_of(app), model_op(preset_json(id)));
+    EXPECT_EQ(app.notices().find("edited"), std::string::npos);
     // The saved state (model plus every positional key) loads back to the same numbers.
     App again;
     again.load_state_query(app.state_query());
@@ -313,9 +324,7 @@ TEST(ModelView, PairClassesSayWhatThePairsDoAtTheLengthNamed) {
   EXPECT_EQ(long_interpolated, expected[size_t(PairBehaviour::Interpolated)]);
   EXPECT_EQ(long_exceed, -1);  // no pair: not listed among the numbers
 }
-#endif
 
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 // The layer strip's data, the context-extension panel and the unread keys, in-process. The extension
 // numbers are core/analysis/context_extension's for the model's own RoPE (Llama-3.1-8B: rotary 128, theta
 // 5e5, original 8192; the literals are tests/data/context_extension_reference.py's, as in
@@ -362,4 +371,55 @@ TEST(ModelView, LayerStripExtensionAndUnreadKeys) {
   const std::string words = json::parse(oss.describe())["formula"];
   EXPECT_NE(words.find("sliding attention (window 128), RoPE, sinks"), std::string::npos) << words;
 }
-#endif
+
+// compare=<preset>: both models' tables (the second's led by "compare "), the numeric differences, and the
+// description carrying them; a second model loaded from a file is compare=custom, which a link cannot carry.
+TEST(ModelView, CompareShowsBothAndTheirDifferences) {
+  App app;
+  app.load_state_query("view=model&model=llama-3.1-8b&compare=qwen2-7b");
+  EXPECT_EQ(app.current_view()->error(), std::nullopt);
+  const json exported = export_of(app);
+  EXPECT_EQ(table(exported, "model: ")["name"], "model: llama (rope)");
+  EXPECT_EQ(table(exported, "compare model: ")["name"], "compare model: qwen2 (rope)");
+  const json& b = table(exported, "compare rope: summary");
+  EXPECT_EQ(cell(b, 0, "base"), 1e6);
+  const json& d = table(exported, "compare: differences");
+  EXPECT_EQ(cell(d, 0, "rope.base"), 500000.0);
+  EXPECT_EQ(cell(d, 1, "rope.base"), 1e6);
+  EXPECT_NE(app.current_view()->formula_words().find("Compared with Qwen2-7B"), std::string::npos);
+  EXPECT_NE(app.current_view()->formula_words().find("rope.base 500000 vs 1000000"), std::string::npos);
+  // The state carries compare and round-trips.
+  App again;
+  again.load_state_query(app.state_query());
+  EXPECT_EQ(posenc::app::export_json(again.export_data()), posenc::app::export_json(app.export_data()));
+  // A second model from a file.
+  const std::string text = preset_json("gemma-3-1b").dump();
+  app.load_state_query(app.load_model(reinterpret_cast<const unsigned char*>(text.data()), text.size(), "compare"));
+  EXPECT_EQ(posenc::app::parse_query(app.state_query()).at("compare"), "custom");
+  EXPECT_EQ(table(export_of(app), "compare model: ")["name"], "compare model: gemma3_text (rope)");
+  bool said = false;
+  for (const auto& n : app.notice_list()) said |= n.key == "compare";
+  EXPECT_TRUE(said);
+  // Dropping the comparison.
+  app.load_state_query("view=model&model=llama-3.1-8b&compare=");
+  for (const json& t : export_of(app)["tables"]) EXPECT_EQ(t["name"].get<std::string>().rfind("compare", 0), std::string::npos);
+}
+
+// A fresh ?view=model&model=gemma-4-31b renders Gemma 4 itself: full layers 512 rotary dims over 256 pairs
+// (64 rotating), sliding layers at base 1e4; no "edited".
+TEST(ModelView, Gemma4IsTheModelItself) {
+  App app;
+  app.load_state_query("view=model&model=gemma-4-31b");
+  const json exported = export_of(app);
+  EXPECT_EQ(table(exported, "model: ")["name"], "model: gemma4 (rope)");
+  const json& full = table(exported, "layers.full_attention: summary");
+  EXPECT_EQ(cell(full, 0, "rotary_dim"), 512.0);
+  EXPECT_EQ(cell(full, 0, "no_rotation"), 192.0);
+  EXPECT_EQ(cell(table(exported, "layers.sliding_attention: summary"), 0, "base"), 10000.0);
+  // An edit applies to the main (full-attention) RoPE and is said.
+  app.load_state_query("view=model&model=gemma-4-31b&base=500000");
+  const json edited = export_of(app);
+  EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "base"), 500000.0);
+  EXPECT_EQ(cell(table(edited, "layers.sliding_attention: summary"), 0, "base"), 10000.0);
+  EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "rotary_dim"), 512.0);
+}

@@ -6,7 +6,6 @@
 //     (eager_attention_forward: the sink logit joins the softmax as an extra column, dropped after it)
 //   transformers modeling_llama4.py Llama4TextAttention: attn_scales = log(floor((p + 1) / floor_scale) + 1)
 //     * attn_scale + 1 multiplies query_states on NoPE layers (attn_temperature_tuning)
-#if defined(POSENC_HAVE_APP) && defined(POSENC_HAVE_EVAL)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -169,5 +168,3 @@ TEST(ScoresLayers, EvalAttentionTakesTheMask) {
   EXPECT_EQ(field({{"attention", "diagonal"}}), "mask.attention");
   EXPECT_EQ(field({{"window", 4}, {"attention", "sliding"}, {"extra", 1}}), "mask.extra");
 }
-
-#endif

@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "core/analysis/rope_check.h"
-#include "../common/rope_tables.h"
+#include "rope_tables.h"
 #include "test_util.h"
 
 using namespace posenc;

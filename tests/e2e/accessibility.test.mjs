@@ -7,7 +7,7 @@ import { useBrowser, openState, waitFrames } from './harness.mjs';
 const env = useBrowser();
 
 test('accessibility: view links, a labelled canvas and a live region that follows setState', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&n=64');
+  const { page, context, errors } = await openState(env, 'view=waves&n=64', { reuse: true });
   const views = await page.evaluate(() => window.posenc.views());
   const links = await page.evaluate(() => [...document.querySelectorAll('nav#views a')].map((a) => a.getAttribute('href')));
   assert.deepEqual(links, views.map((v) => `?view=${v}`), 'one link per view, in menu order');
@@ -30,7 +30,7 @@ test('accessibility: view links, a labelled canvas and a live region that follow
 });
 
 test('accessibility: no view links in an embed', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&embed=1');
+  const { page, context, errors } = await openState(env, 'view=waves&embed=1', { reuse: true });
   assert.equal(await page.evaluate(() => document.getElementById('views').hidden), true);
   assert.equal(await page.locator('nav#views a:visible').count(), 0);
   assert.deepEqual(errors, []);
@@ -38,7 +38,7 @@ test('accessibility: no view links in an embed', async () => {
 });
 
 test('accessibility: the hover readout is mirrored into a polite live region once the pointer rests', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=128&base=10000');
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=128&base=10000', { reuse: true });
   const region = page.locator('#readout');
   assert.equal(await region.getAttribute('aria-live'), 'polite');
   const describedBefore = await page.locator('#describe').textContent();

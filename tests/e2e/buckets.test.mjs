@@ -12,7 +12,7 @@ const BUCKETS = 'view=buckets&n=64&bidirectional=0&num_buckets=32&max_distance=1
   '&bucket_size=32&max_position=512&clip=8&heads=8&head=0';
 
 test('buckets: causal T5 matrix is a Toeplitz staircase with a uniform upper triangle', async () => {
-  const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=t5`, { exact: true, shot: 'web-buckets-t5-causal.png' });
+  const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=t5`, { exact: true, shot: 'web-buckets-t5-causal.png', reuse: true });
   const r = await itemRect(page, 'heatmap.buckets');
   await itemRect(page, 'plot.buckets.index');
   const n = 64;
@@ -42,7 +42,7 @@ test('buckets: causal T5 matrix is a Toeplitz staircase with a uniform upper tri
 });
 
 test('buckets: ALiBi matrix is darkest far from the diagonal, symmetric in i and j', async () => {
-  const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=alibi`, { exact: true, shot: 'web-buckets-alibi.png' });
+  const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=alibi`, { exact: true, shot: 'web-buckets-alibi.png', reuse: true });
   const r = await itemRect(page, 'heatmap.buckets');
   const n = 64;
   const diag = luminance(cellPixel(png, r, n, n, 30, 30));
@@ -57,7 +57,7 @@ test('buckets: ALiBi matrix is darkest far from the diagonal, symmetric in i and
 
 test('buckets: DeBERTa and Shaw draw signed, clipped distances', async () => {
   for (const scheme of ['deberta', 'shaw']) {
-    const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=${scheme}`, { exact: true, shot: `web-buckets-${scheme}.png` });
+    const { page, context, errors, png } = await openDeepLink(env, `${BUCKETS}&scheme=${scheme}`, { exact: true, shot: `web-buckets-${scheme}.png`, reuse: true });
     const r = await itemRect(page, 'heatmap.buckets');
     const n = 64;
     const below = cellPixel(png, r, n, n, 60, 2), above = cellPixel(png, r, n, n, 2, 60);

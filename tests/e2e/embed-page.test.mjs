@@ -1,8 +1,9 @@
 // End-to-end, embeds in a blog post on another origin (docs/embedding.md): an embed fits the height its
 // iframe has (no inner scroll), the wheel over a bare iframe (no page script) scrolls the post, Ctrl +
-// wheel over a map zooms it (and a first plain wheel over a map says so); the one-line embed code's
-// embed.js sizes embeds, keeps the height of an iframe marked data-posenc-height="fixed", and a
-// 400x300 embed keeps its height as it starts (the text below never jumps); scripts/site writes a
+// wheel over a map zooms it (and a first plain wheel over a map says so); the embed code's embed.js sizes
+// the embeds that ask (data-posenc-fit), keeps the height of an unmarked iframe and of one marked
+// data-posenc-height="fixed", and a 400x300 embed keeps its height as it starts (the text below never
+// jumps); scripts/site writes a
 // folder that serves the app from a sub-path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -115,10 +116,12 @@ test('embed: Ctrl + wheel over a map zooms it and does not scroll the post; the 
   } finally { await context.close(); }
 });
 
-test('embed.js: sizes an embed, keeps a fixed one, and a 400x300 embed starts without moving the text below', async () => {
-  const body = `${prose(2)}<iframe id="auto" src="${site()}/?view=buckets&amp;embed=1" width="100%" height="420" style="border:0"></iframe>
+test('embed.js: sizes an embed that asks, keeps an unmarked one and a fixed one, a 400x300 embed starts without moving the text below', async () => {
+  const body = `${prose(2)}<iframe id="auto" data-posenc-fit src="${site()}/?view=buckets&amp;embed=1" width="100%" height="420" style="border:0"></iframe>
 <p id="after-auto">after auto</p>
-<iframe id="fixed" data-posenc-height="fixed" src="${site()}/?view=rope&amp;embed=1&amp;theme=dark" width="100%" height="420" style="border:0"></iframe>
+<iframe id="unmarked" src="${site()}/?view=waves&amp;embed=1" width="100%" height="420" style="border:0"></iframe>
+<p id="after-unmarked">after unmarked</p>
+<iframe id="fixed" data-posenc-fit data-posenc-height="fixed" src="${site()}/?view=rope&amp;embed=1&amp;theme=dark" width="100%" height="420" style="border:0"></iframe>
 <p id="after-fixed">after fixed</p>
 <iframe id="small" src="${site()}/?view=scores&amp;embed=1" width="400" height="300" style="border:0"></iframe>
 <p id="after-small">after small</p>${prose(10)}
@@ -126,7 +129,7 @@ test('embed.js: sizes an embed, keeps a fixed one, and a 400x300 embed starts wi
   const p = await post(body);
   try {
     await p.page.waitForFunction(() => window.posencEmbeds && window.posencEmbeds.limit === 6, null, { timeout: 10000 });
-    for (const id of ['auto', 'fixed', 'small']) {
+    for (const id of ['auto', 'unmarked', 'fixed', 'small']) {
       const before = await p.page.evaluate((i) => document.getElementById('after-' + i).getBoundingClientRect().top + scrollY, id);
       await p.page.evaluate((i) => document.getElementById(i).scrollIntoView({ block: 'center' }), id);
       const frame = await live(p.page, id);

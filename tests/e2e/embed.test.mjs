@@ -9,12 +9,12 @@ import { useBrowser, openPage, openState, waitReady, waitFrames, screenshot, pix
 const env = useBrowser();
 
 test('embed mode has no menu bar; controls=0 hides the controls', async () => {
-  const full = await openState(env, 'view=waves&n=64', { frames: 2 });
+  const full = await openState(env, 'view=waves&n=64', { frames: 2, reuse: true });
   assert.ok(await full.page.evaluate(() => window.posenc.itemRect('menu.share')), 'the app has its menu');
   const fullPng = await screenshot(full.page, 'web-full.png');
   await full.context.close();
 
-  const { page, context, errors } = await openState(env, 'view=waves&n=64&embed=1', { frames: 2 });
+  const { page, context, errors } = await openState(env, 'view=waves&n=64&embed=1', { frames: 2, reuse: true });
   assert.equal((await page.evaluate(() => window.posenc.getState())).embed, '1');
   assert.equal(await page.evaluate(() => window.posenc.itemRect('menu.share')), null, 'no menu in an embed');
   assert.ok(await page.evaluate(() => window.posenc.itemRect('slider.n')), 'the view keeps its own controls');
@@ -36,7 +36,7 @@ test('embed mode has no menu bar; controls=0 hides the controls', async () => {
 test('theme=light and theme=dark set the picture, and follow prefers-color-scheme by default', async () => {
   const bg = {};
   for (const theme of ['light', 'dark']) {
-    const { page, context } = await openState(env, `view=frequencies&embed=1&theme=${theme}`, { frames: 2 });
+    const { page, context } = await openState(env, `view=frequencies&embed=1&theme=${theme}`, { frames: 2, reuse: true });
     bg[theme] = luminance(pixel(await screenshot(page, `web-theme-${theme}.png`), 5, 400));
     await context.close();
   }

@@ -1,6 +1,24 @@
 // Shared browser-test harness: a static server for build/web, Debian's Chromium through
 // playwright-core, console-error capture, opening a state and checking it was restored, probes
 // (named item rectangles), slider drags, and PNG pixel helpers. Test files are named by their subject.
+//
+// Writing a fast e2e test (the suite runs on 2 cores; a new file should take about 90 s or less):
+// - `const env = useBrowser()` once per file: one static server and one browser for the file (scripts/test
+//   starts one Chromium for the whole run and every file connects to it: POSENC_E2E_BROWSER).
+// - `sharedPage(env, query, viewport)` (or `reuse: true` to openState / openDeepLink) instead of a fresh
+//   page wherever loading is not the subject: one page per device kind (plain, or phone: touch, mobile,
+//   deviceScaleFactor) for the whole file, brought to `query`'s exact URL state by setState (every key
+//   `query` leaves out goes back to its default, as on a fresh load) and to the viewport's size by
+//   setViewportSize, then `frames` frames. Its `errors` start empty for each call; its context's close()
+//   does nothing. A fresh page (openState without reuse) where the load itself is what is tested: deep
+//   links, the first frame, notices at load, start-up, a context option (colour scheme, init scripts).
+//   What the shared page does not reset: zoom windows, a focused slider, an open panel or popup, text
+//   left in a field: a test that depends on those sets them itself.
+// - Sizes and themes: loop over them on the one shared page (setViewportSize / theme=...), not one page each.
+// - Wait on the app, never on time: `waitFrames(page, n)` (n more frames drawn), `waitAsleep(page)` (the
+//   main loop paused: nothing left to draw), `page.waitForFunction(...)` on window.posenc state.
+// - Typing: `page.keyboard.type(text)` needs no delay (ImGui queues characters); keys that ImGui reads as
+//   held (Enter, arrows, Ctrl+A) are `page.keyboard.press`, each followed by the frames it needs.
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -26,7 +44,12 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
 
+// A browser with CHROMIUM_ARGS (+ extraArgs). Without extra arguments, and when scripts/test started one
+// Chromium for the run (tests/e2e/browser-server.mjs: POSENC_E2E_BROWSER is its endpoint), a connection
+// to that one: close() then only disconnects.
 export async function launchBrowser(extraArgs = []) {
+  const shared = process.env.POSENC_E2E_BROWSER;
+  if (shared && extraArgs.length === 0) return chromium.connect(shared, { timeout: 30000 });
   return chromium.launch({
     executablePath: process.env.POSENC_CHROMIUM || '/usr/bin/chromium',
     args: [...CHROMIUM_ARGS, ...extraArgs],
@@ -107,8 +130,74 @@ export async function waitFrames(page, frames = 3) {
   }, start + frames, { timeout: 20000 });
 }
 
-// Opens /?query and waits for `frames` frames. Returns {page, context, errors}.
-export async function openState(env, query, { frames = 3, ...viewport } = {}) {
+// Waits until the app's main loop is paused (window.Module._posenc_sleeping(): nothing changed since the
+// last frame, no animation): the app state "idle", without waking it. Returns the frame count then.
+export async function waitAsleep(page, timeout = 20000) {
+  await page.waitForFunction(() => window.Module._posenc_sleeping() === 1, null, { timeout, polling: 20 });
+  return page.evaluate(() => window.posenc.frameCount());
+}
+
+// The app-level keys as a fresh load has them (App::app_params, the theme): a state that leaves one out
+// gets it back at this value.
+const APP_KEY_DEFAULTS = { embed: '0', controls: '1', theme: 'auto', figure: '' };
+
+// One page per device kind for the whole file, brought to `query`'s state and the viewport's size without
+// a reload (see the top of this file). Returns {page, context, errors}; `errors` holds only what this
+// call's test causes. The first call per kind loads the page and records every view's fresh state.
+export async function sharedPage(env, query, { width = 1280, height = 800, deviceScaleFactor = 1, isMobile = false,
+                                                hasTouch = false, frames = 3 } = {}) {
+  env.shared ??= new Map();
+  const kind = `${deviceScaleFactor}/${isMobile}/${hasTouch}`;
+  let shared = env.shared.get(kind);
+  if (!shared || shared.page.isClosed()) {
+    shared = await openPage(env.browser, `${env.server.url}/`, { width, height, deviceScaleFactor, isMobile, hasTouch });
+    await waitReady(shared.page);
+    // Every view's state as a fresh load shows it (views are made at start-up and keep their keys).
+    shared.fresh = await shared.page.evaluate(() => {
+      const out = {};
+      for (const view of window.posenc.views()) {
+        window.posenc.setState({ view });
+        out[view] = window.posenc.getState();
+      }
+      return out;
+    });
+    env.shared.set(kind, shared);
+  }
+  const { page } = shared;
+  shared.errors.length = 0;
+  const size = page.viewportSize();
+  if (size.width !== width || size.height !== height) await page.setViewportSize({ width, height });
+  const target = Object.fromEntries(new URLSearchParams(query));
+  await page.evaluate(({ target, fresh, appDefaults }) => {
+    const view = target.view || window.posenc.views()[0];
+    if (target.model && !['none', 'custom'].includes(target.model)) {
+      // A preset model: the view starts afresh when the model changes (the page's setState and the app
+      // both do that), so leave any model first; the preset then gives the view its own defaults.
+      window.posenc.setState({ view, model: 'none' });
+      window.posenc.setState({ ...appDefaults, ...target, view });
+    } else {
+      window.posenc.setState({ ...appDefaults, ...fresh[view], ...target, view });
+    }
+  }, { target, fresh: shared.fresh, appDefaults: APP_KEY_DEFAULTS });
+  await page.mouse.move(1, 1);
+  await waitFrames(page, frames);
+  return { page, context: keepOpen(shared.context), errors: shared.errors };
+}
+
+// The shared page's context as a test sees it: everything but close() (the next test reuses it; the file's
+// browser closes it at the end).
+const keepOpen = (context) => new Proxy(context, {
+  get(target, prop) {
+    if (prop === 'close') return async () => {};
+    const value = Reflect.get(target, prop);
+    return typeof value === 'function' ? value.bind(target) : value;
+  },
+});
+
+// Opens /?query and waits for `frames` frames. Returns {page, context, errors}. With `reuse`, the file's
+// shared page in that state instead (sharedPage: no reload, for tests whose subject is not the load).
+export async function openState(env, query, { frames = 3, reuse = false, ...viewport } = {}) {
+  if (reuse) return sharedPage(env, query, { frames, ...viewport });
   const opened = await openPage(env.browser, `${env.server.url}/?${query}`, viewport);
   await waitReady(opened.page);
   await waitFrames(opened.page, frames);
@@ -118,8 +207,8 @@ export async function openState(env, query, { frames = 3, ...viewport } = {}) {
 // Opens a deep link and checks it was restored: every URL key in getState() (with `exact`, getState()
 // is the URL state and nothing else) and no notices. With `shot`, parks the mouse away from the view
 // (no tooltip) and saves a screenshot as `png`. Returns {page, context, errors, state, png}.
-export async function openDeepLink(env, query, { exact = false, shot = null, frames = 3 } = {}) {
-  const opened = await openState(env, query, { frames });
+export async function openDeepLink(env, query, { exact = false, shot = null, frames = 3, reuse = false } = {}) {
+  const opened = await openState(env, query, { frames, reuse });
   const state = await opened.page.evaluate(() => window.posenc.getState());
   if (exact) assert.deepEqual(state, Object.fromEntries(new URLSearchParams(query)), 'getState() equals the URL state');
   else for (const [key, value] of new URLSearchParams(query)) assert.equal(state[key], value, `getState().${key}`);
@@ -166,7 +255,7 @@ export async function typeIntoField(page, key, text) {
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
   await waitFrames(page, 2);
   await page.keyboard.press('Control+A');
-  await page.keyboard.type(text, { delay: 10 });
+  await page.keyboard.type(text);
   await page.keyboard.press('Enter');
   await page.mouse.move(1, 1);
   await waitFrames(page, 3);

@@ -3,22 +3,19 @@
 // play) keeps drawing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, waitReady } from './harness.mjs';
+import { useBrowser, openState, waitReady, waitAsleep } from './harness.mjs';
 
 const env = useBrowser();
 
-// Waits (without waking the app) until its frame count stops moving; returns it.
-async function settled(page) {
-  await page.waitForFunction(() => new Promise((resolve) => {
-    const f = window.posenc.frameCount();
-    setTimeout(() => resolve(window.posenc.frameCount() === f), 300);
-  }), null, { timeout: 20000, polling: 100 });
-  return page.evaluate(() => window.posenc.frameCount());
+// Waits (without waking the app) until its main loop is paused (_posenc_sleeping(): the app's own idle
+// state); returns the frame count then.
+const settled = (page) => waitAsleep(page);
+// The frame count after `ms` in the page (a fact: equal or not, whatever the machine's speed). The long
+// window (2 s) once per test; between the wakes of one test, the loop's paused state plus a short window.
+async function countAfter(page, ms = 2000) {
+  return page.evaluate((t) => new Promise((resolve) => setTimeout(() => resolve(window.posenc.frameCount()), t)), ms);
 }
-// The frame count after a 2 s wait in the page (a fact: equal or not, whatever the machine's speed).
-async function countAfter2s(page) {
-  return page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(window.posenc.frameCount()), 2000)));
-}
+const countAfter2s = (page) => countAfter(page, 2000);
 
 test('idle: frameCount() stays constant on an idle view=waves; input wakes it', async () => {
   const { page, context, errors } = await openState(env, 'view=waves');
@@ -45,7 +42,9 @@ test('idle: RoPE playing keeps drawing, paused it does not', async () => {
   const { page, context, errors } = await openState(env, 'view=rope&play=1');
   await page.mouse.move(1, 1);
   const a = await page.evaluate(() => window.posenc.frameCount());
-  assert.ok(await countAfter2s(page) > a, 'the animation draws');
+  // The animation draws: frames keep coming with nothing waking the app (waited on, not timed).
+  await page.waitForFunction((c) => window.posenc.frameCount() >= c + 10, a, { timeout: 10000 });
+  assert.equal(await page.evaluate(() => window.Module._posenc_sleeping()), 0, 'the main loop runs');
   await page.evaluate(() => window.posenc.setState({ play: '0' }));
   const f = await settled(page);
   assert.equal(await countAfter2s(page), f, 'paused: idle');
@@ -68,11 +67,11 @@ test('idle: the main loop is paused (no animation frames requested); each kind o
   await page.goto(`${env.server.url}/?view=waves`);
   await waitReady(page);
   await page.mouse.move(1, 1);
-  const idle = async () => {
+  const idle = async (ms = 250) => {
     const f = await settled(page);
-    await page.waitForFunction(() => window.Module._posenc_sleeping() === 1, null, { timeout: 5000 });
     const calls = await page.evaluate(() => window.__rafCalls);
-    assert.equal(await countAfter2s(page), f, 'no frames');
+    assert.equal(await countAfter(page, ms), f, 'no frames');
+    assert.equal(await page.evaluate(() => window.Module._posenc_sleeping()), 1, 'the main loop stays paused');
     assert.equal(await page.evaluate(() => window.__rafCalls), calls, 'no animation frames requested while idle');
     return f;
   };
@@ -90,7 +89,7 @@ test('idle: the main loop is paused (no animation frames requested); each kind o
   await wakes('a resize', () => page.setViewportSize({ width: 900, height: 650 }));
   await wakes('setState', () => page.evaluate(() => window.posenc.setState({ n: '40' })));
   await wakes('wake()', () => page.evaluate(() => window.posenc.wake()));
-  await idle();
+  await idle(2000);
   assert.deepEqual(errors, []);
   await context.close();
 });

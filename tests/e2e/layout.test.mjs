@@ -5,7 +5,7 @@
 // and the app-level keys figure= and controls=compact, window.posenc.probes() and posenc_describe().
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, PHONE, waitFrames, screenshot } from './harness.mjs';
+import { useBrowser, sharedPage, openState, PHONE, waitFrames, screenshot } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -22,8 +22,9 @@ const SIZES = [
   { name: 'phone', width: 390, height: 844, query: '', phone: true },
 ];
 
-// A size's page: a phone is PHONE (touch, mobile, deviceScaleFactor 3), the others a plain viewport.
-const open = (query, size) => openState(env, query, size.phone ? PHONE : { width: size.width, height: size.height });
+// A size's page: a phone is PHONE (touch, mobile, deviceScaleFactor 3), the others a plain viewport. The
+// layout is the subject, not the load: one page per device kind, brought to each state and size in turn.
+const open = (query, size) => sharedPage(env, query, size.phone ? PHONE : { width: size.width, height: size.height });
 
 // Every probe drawn in the last frame with its rectangle (page CSS pixels).
 async function probeRects(page) {
@@ -60,10 +61,9 @@ for (const size of SIZES) {
   test(`${size.name} ${size.width}x${size.height}: every view draws its plots with no text or control over them`, async () => {
     const probe = await open('view=waves' + size.query, size);
     const views = await probe.page.evaluate(() => window.posenc.views());
-    await probe.context.close();
     assert.ok(views.length >= 8);
     for (const view of views) {
-      const { page, context, errors } = await open(`view=${view}${size.query}`, size);
+      const { page, errors } = await open(`view=${view}${size.query}`, size);
       const probes = await probeRects(page);
       const plots = probes.filter((p) => isPlot(p.name));
       assert.ok(plots.length >= 1, `${size.name} ${view}: at least one plot drawn (${probes.map((p) => p.name)})`);
@@ -78,7 +78,6 @@ for (const size of SIZES) {
       await waitFrames(page, 1);
       await screenshot(page, `layout-${size.name}-${view}.png`);
       assert.deepEqual(errors, []);
-      await context.close();
     }
   });
 }
@@ -86,18 +85,17 @@ for (const size of SIZES) {
 test('400x300 embed without controls: the main figure covers at least half the frame', async () => {
   const size = { width: 400, height: 300 };
   for (const [view, figure] of Object.entries(MAIN_FIGURE)) {
-    const { page, context, errors } = await open(`view=${view}&embed=1&controls=0`, size);
+    const { page, errors } = await open(`view=${view}&embed=1&controls=0`, size);
     const r = await page.evaluate((n) => window.posenc.itemRect(n), `plot.${figure}`);
     assert.ok(r, `${view}: plot.${figure} drawn`);
     assert.ok(area(r) >= 0.5 * 400 * 300, `${view}: plot.${figure} covers ${(area(r) / (400 * 300)).toFixed(3)} of the frame`);
     assert.deepEqual(errors, []);
-    await context.close();
   }
 });
 
 test('phone: every view is reachable by tapping the view picker', async () => {
   const size = { width: 390, height: 844, phone: true };
-  const { page, context, errors } = await open('view=waves', size);
+  const { page, errors } = await open('view=waves', size);
   const views = await page.evaluate(() => window.posenc.views());
   for (const view of [...views.slice(1), views[0]]) {
     const picker = await page.evaluate(() => window.posenc.itemRect('menu.view'));
@@ -113,12 +111,11 @@ test('phone: every view is reachable by tapping the view picker', async () => {
     assert.equal((await page.evaluate(() => window.posenc.getState())).view, view, `tapping menu.view.${view}`);
   }
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('figure= shows one plot alone, round-trips, and a bad name is a notice', async () => {
   const size = { width: 1280, height: 800 };
-  const { page, context, errors } = await open('view=scores&scheme=sinusoidal&figure=weights', size);
+  const { page, errors } = await open('view=scores&scheme=sinusoidal&figure=weights', size);
   assert.equal((await page.evaluate(() => window.posenc.getState())).figure, 'weights');
   assert.equal(await page.evaluate(() => window.posenc.notices()), '');
   const probes = await page.evaluate(() => window.posenc.probes());
@@ -137,12 +134,11 @@ test('figure= shows one plot alone, round-trips, and a bad name is a notice', as
   assert.deepEqual(notices.map((n) => n.key), ['figure']);
   assert.match(notices[0].message, /figure="nope" is not a figure of the scores view \(total, weights/);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('controls=compact is a third value of controls: a strip above the plots; 0/1/true/false still work', async () => {
-  const size = { width: 1280, height: 800 };
-  const { page, context, errors } = await open('view=waves&controls=compact', size);
+  // A fresh page: the strip's first state (open or closed) is decided at load, from the controls key.
+  const { page, context, errors } = await openState(env, 'view=waves&controls=compact');
   assert.equal((await page.evaluate(() => window.posenc.getState())).controls, 'compact');
   const slider = await page.evaluate(() => window.posenc.itemRect('slider.n'));
   const plot = await page.evaluate(() => window.posenc.itemRect('plot.pe'));
@@ -162,17 +158,16 @@ test('controls=compact is a third value of controls: a strip above the plots; 0/
 });
 
 test('probes() lists the names drawn in the last frame', async () => {
-  const { page, context, errors } = await open('view=rope', { width: 1280, height: 800 });
+  const { page, errors } = await open('view=rope', { width: 1280, height: 800 });
   const names = await page.evaluate(() => window.posenc.probes());
   for (const n of ['slider.dim', 'slider.base', 'combo.scaling', 'check.compare', 'plot.angles', 'plot.ratio',
     'plot.decay', 'plot.rotation', 'menu.view', 'menu.view.rope', 'menu.share', 'text.caption'])
     assert.ok(names.includes(n), `${n} in probes(): ${names}`);
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('posenc_describe(): title, formula in words, params and the numbers that matter, updated by setState', async () => {
-  const { page, context, errors } = await open('view=rope&scaling=linear&factor=4&orig=2048&target=8192', { width: 1280, height: 800 });
+  const { page, errors } = await open('view=rope&scaling=linear&factor=4&orig=2048&target=8192', { width: 1280, height: 800 });
   const describe = () => page.evaluate(() => JSON.parse(window.Module.ccall('posenc_describe', 'string', [], [])));
   const d = await describe();
   assert.equal(d.title, 'RoPE');
@@ -204,13 +199,12 @@ test('posenc_describe(): title, formula in words, params and the numbers that ma
     assert.ok(dv.numbers.length >= 3 && dv.numbers.length <= 6, `${view}: 3-6 numbers, got ${dv.numbers.length}`);
   }
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('a long notice takes one line, with a "more" toggle', async () => {
   const long = 'x'.repeat(50);
   const query = 'view=waves&' + Array.from({ length: 12 }, (_, i) => `unknown${i}=${long}`).join('&');
-  const { page, context, errors } = await open(query, { width: 1280, height: 800 });
+  const { page, errors } = await open(query, { width: 1280, height: 800 });
   const notice = await page.evaluate(() => window.posenc.itemRect('notice'));
   assert.ok(notice && notice.height < 24, `one line: ${JSON.stringify(notice)}`);
   const more = await page.evaluate(() => window.posenc.itemRect('button.notice_more'));
@@ -227,5 +221,4 @@ test('a long notice takes one line, with a "more" toggle', async () => {
   const open_ = await page.evaluate(() => window.posenc.itemRect('notice'));
   assert.ok(open_.height > notice.height, 'more shows every line');
   assert.deepEqual(errors, []);
-  await context.close();
 });

@@ -11,7 +11,7 @@ const env = useBrowser();
 const WHITE = [247, 247, 247];   // diverging colormap at 0
 
 async function permutationPixels(query, name) {
-  const { page, context, errors, state } = await openDeepLink(env, query);
+  const { page, context, errors, state } = await openDeepLink(env, query, { reuse: true });
   const png = await screenshot(page, name);
   const diff = await itemRect(page, 'heatmap.perm.difference');
   const pooled = await itemRect(page, 'heatmap.perm.pooled');

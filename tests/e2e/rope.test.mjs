@@ -14,7 +14,7 @@ const PLAIN_COLOR = [86, 180, 233];  // rope_view.cpp: no scaling = palette_colo
 test('rope: linear scaling ratio is flat at 1/f, the decay bound starts at 1 and falls, a drag of f moves the line', async () => {
   const f = 4;
   const { page, context, errors, state } = await openDeepLink(env, 
-    `view=rope&scaling=linear&factor=${f}&compare=0&play=0&dim=64&orig=4096&target=16384&pos=1000&pair=20`);
+    `view=rope&scaling=linear&factor=${f}&compare=0&play=0&dim=64&orig=4096&target=16384&pos=1000&pair=20`, { reuse: true });
   const png = await screenshot(page, 'web-rope-linear.png');
   const r = await itemRect(page, 'plot.ratio');
   // y axis fixed to [0, 1.05]: 1/f sits at this pixel row.
@@ -64,7 +64,7 @@ test('rope: linear scaling ratio is flat at 1/f, the decay bound starts at 1 and
 });
 
 test('rope: playing animates the rotating vector without changing the state', async () => {
-  const { page, context, errors } = await openDeepLink(env, 'view=rope&play=1&pair=0&dim=64&target=256&orig=128&scaling=none');
+  const { page, context, errors } = await openDeepLink(env, 'view=rope&play=1&pair=0&dim=64&target=256&orig=128&scaling=none', { reuse: true });
   const c = await itemRect(page, 'canvas.rotation');
   const a = await screenshot(page, 'web-rope-play-a.png');
   await waitFrames(page, 20);

@@ -4,20 +4,18 @@
 // fresh page opened at the same state draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, itemRect, waitFrames } from './harness.mjs';
+import { useBrowser, openState, itemRect, waitFrames, waitAsleep } from './harness.mjs';
 
 const env = useBrowser();
 const QUERY = 'view=scores&scheme=xl&n=2048&d=64';
 const TILES = ['heatmap.scores.term0', 'heatmap.scores.term1', 'heatmap.scores.term2', 'heatmap.scores.term3',
   'heatmap.scores.logits', 'heatmap.scores.weights'];
 
-// Waits (waking the app) until a few frames are drawn and then none for a while: the picture is final.
+// Waits (waking the app) until a few frames are drawn and then the app is idle (its main loop paused:
+// nothing left to draw): the picture is final.
 async function settle(page) {
   await waitFrames(page, 3);
-  await page.waitForFunction(() => new Promise((resolve) => {
-    const f = window.posenc.frameCount();
-    setTimeout(() => resolve(window.posenc.frameCount() === f), 300);
-  }), null, { timeout: 30000, polling: 100 });
+  await waitAsleep(page, 30000);
 }
 
 // The tiles' pixels (each heatmap image's rectangle on the canvas).

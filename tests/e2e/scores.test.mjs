@@ -12,7 +12,7 @@ const MASKED = [140, 140, 148];  // heatmap.cpp: masked cells (0.55, 0.55, 0.58)
 
 test('scores: causal T5 masks the upper triangle of every tile, hover-free, and a drag of n changes the picture', async () => {
   const n = 32;
-  const { page, context, errors, state } = await openDeepLink(env, `view=scores&scheme=t5&causal=1&n=${n}&d=16`);
+  const { page, context, errors, state } = await openDeepLink(env, `view=scores&scheme=t5&causal=1&n=${n}&d=16`, { reuse: true });
   assert.equal(state.view, 'scores');
   const png = await screenshot(page, 'web-scores-t5-causal.png');
   for (const name of ['heatmap.scores.term0', 'heatmap.scores.term1', 'heatmap.scores.logits', 'heatmap.scores.weights']) {
@@ -49,7 +49,7 @@ test('scores: causal T5 masks the upper triangle of every tile, hover-free, and 
 
 test('scores: ALiBi with constant content puts the most weight on the diagonal, logits constant along diagonals', async () => {
   const n = 24;
-  const { page, context, errors } = await openDeepLink(env, `view=scores&scheme=alibi&content=constant&n=${n}&d=16&head=0&heads=8`);
+  const { page, context, errors } = await openDeepLink(env, `view=scores&scheme=alibi&content=constant&n=${n}&d=16&head=0&heads=8`, { reuse: true });
   const png = await screenshot(page, 'web-scores-alibi-constant.png');
   const w = await itemRect(page, 'heatmap.scores.weights');
   for (const i of [0, 5, 12, 23]) {
@@ -77,7 +77,7 @@ test('scores: ALiBi with constant content puts the most weight on the diagonal, 
 });
 
 test('scores: n above the cap is computed at 1024 with a visible message, never a hang', async () => {
-  const { page, context, errors } = await openDeepLink(env, 'view=scores&scheme=none&n=4096&d=8');
+  const { page, context, errors } = await openDeepLink(env, 'view=scores&scheme=none&n=4096&d=8', { reuse: true });
   const r = await itemRect(page, 'heatmap.scores.logits');
   assert.ok(r.width > 100);
   await screenshot(page, 'web-scores-capped.png');

@@ -11,7 +11,7 @@ const env = useBrowser();
 const SIMILARITY = 'view=similarity&scheme=sinusoidal&n=64&d=32&base=10000&pstep=8&max_len=512&seed=0';
 
 test('similarity: sinusoidal P P^T is brightest on its diagonal and constant along diagonals; n drag redraws', async () => {
-  const { page, context, errors, png } = await openDeepLink(env, SIMILARITY, { exact: true, shot: 'web-similarity.png' });
+  const { page, context, errors, png } = await openDeepLink(env, SIMILARITY, { exact: true, shot: 'web-similarity.png', reuse: true });
   const r = await itemRect(page, 'heatmap.similarity');
   for (const name of ['plot.curves_sinusoidal', 'plot.curves_sine_only', 'plot.neighbour']) await itemRect(page, name);
   const n = 64;
@@ -42,7 +42,7 @@ test('similarity: sinusoidal P P^T is brightest on its diagonal and constant alo
 });
 
 test('similarity: sine-only P P^T depends on absolute position (P_0 = 0, diagonal not constant)', async () => {
-  const { page, context, errors, png } = await openDeepLink(env, SIMILARITY.replace('sinusoidal', 'sine_only'), { exact: true, shot: 'web-similarity-sine-only.png' });
+  const { page, context, errors, png } = await openDeepLink(env, SIMILARITY.replace('sinusoidal', 'sine_only'), { exact: true, shot: 'web-similarity-sine-only.png', reuse: true });
   const r = await itemRect(page, 'heatmap.similarity');
   const n = 64;
   // Row 0 is P_0 . P_b = 0 for every b: one colour.
@@ -56,7 +56,7 @@ test('similarity: sine-only P P^T depends on absolute position (P_0 = 0, diagona
 });
 
 test('similarity: n beyond the heatmap cap shows the cap, binary with too few bits explains itself', async () => {
-  const { page, context, errors } = await openState(env, 'view=similarity&n=4096&d=8&scheme=binary');
+  const { page, context, errors } = await openState(env, 'view=similarity&n=4096&d=8&scheme=binary', { reuse: true });
   await screenshot(page, 'web-similarity-binary-too-few-bits.png');
   assert.equal((await page.evaluate(() => window.posenc.getState())).n, '4096');
   assert.equal(await page.evaluate(() => window.posenc.itemRect('heatmap.similarity')), null, 'no heatmap when d bits cannot code n');

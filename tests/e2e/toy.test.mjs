@@ -12,7 +12,7 @@ const env = useBrowser();
 const TOY = 'view=toy&x1=1,0&x2=0,1&x3=1,1&p1=0.1,0.2&p2=0.2,0.3&p3=0.3,0.4&bias=0,2,-1&theta=0.5&order=forward&show=scores';
 
 test('toy: the seed example gives the expected signs, and reversing the words only permutes no-PE scores', async () => {
-  const { page, context, errors, png } = await openDeepLink(env, TOY, { exact: true, shot: 'web-toy.png' });
+  const { page, context, errors, png } = await openDeepLink(env, TOY, { exact: true, shot: 'web-toy.png', reuse: true });
   const rect = {};
   for (const k of ['none', 'absolute', 'relative', 'rope']) rect[k] = await itemRect(page, `heatmap.toy.${k}`);
   // Sample near a cell corner, away from the printed number. Rows and columns are positions 1..3.

@@ -1,5 +1,4 @@
 // Round trips through the posenc binary: exit code, stdout and stderr exactly as the eval contract says.
-#if defined(POSENC_HAVE_EVAL) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -117,4 +116,3 @@ TEST_F(Cli, EveryBadInputClass) {
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(json::parse(missing.err)["field"], nullptr);
 }
-#endif

@@ -1,6 +1,5 @@
 // posenc export and render as a user runs them: the exported numbers against `posenc eval`, errors,
 // output files, and the rendered PNG's structure against the view's probes.
-#if defined(POSENC_HAVE_APP) && !defined(__EMSCRIPTEN__)
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -318,6 +317,29 @@ TEST_F(ExportCli, RenderThemeSizeAndBadState) {
   EXPECT_EQ(json::parse(bad.err)["field"], "n");
   EXPECT_EQ(run("render --state view=toy --width 10 -o " + quote(png)).exit_code, 2);  // below 64 px
 }
-#endif  // POSENC_HAVE_RENDER
 
-#endif  // POSENC_HAVE_APP
+// -o *.svg: the same frame as SVG. The heatmap is an embedded PNG under vector axes (titles and ticks as
+// <text>); --transparent leaves the background out and is refused for a PNG.
+TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
+  const std::string svg = testing::TempDir() + "posenc_render_similarity.svg";
+  const Proc r = run("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme light -o " +
+                     quote(svg));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string doc = slurp(svg);
+  EXPECT_EQ(doc.rfind("<?xml", 0), 0u);
+  EXPECT_NE(doc.find("width=\"900\" height=\"560\""), std::string::npos);
+  EXPECT_NE(doc.find(">position b</text>"), std::string::npos);
+  EXPECT_NE(doc.find(">position a</text>"), std::string::npos);
+  EXPECT_NE(doc.find("<image "), std::string::npos);
+  EXPECT_NE(doc.find("href=\"data:image/png;base64,iVBORw0KGgo"), std::string::npos);  // a PNG's signature
+  EXPECT_NE(doc.find("<desc>posenc "), std::string::npos);
+  EXPECT_NE(doc.find("view=similarity"), std::string::npos);
+  const std::string clear = testing::TempDir() + "posenc_render_clear.svg";
+  ASSERT_EQ(run("render --state 'view=frequencies&figure=wavelength&controls=0' --transparent -o " + quote(clear)).exit_code, 0);
+  EXPECT_NE(slurp(clear).find("class=\"curve\""), std::string::npos);
+  EXPECT_EQ(slurp(clear).find("<path d=\"M0 0L1200 0L1200 800Z"), std::string::npos);  // no background
+  const Proc png = run("render --state view=waves --transparent -o " + quote(testing::TempDir() + "x.png"));
+  EXPECT_EQ(png.exit_code, 2);
+  EXPECT_EQ(json::parse(png.err)["field"], "transparent");
+}
+#endif  // POSENC_HAVE_RENDER

@@ -1,6 +1,5 @@
 // Tensor files for posenc check: .npy bytes built here (NumPy format 1.0), text rows, and the squeeze to a
 // matrix; every malformed header is an InvalidArgument naming the field before any data is allocated.
-#ifdef POSENC_HAVE_EVAL
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -77,5 +76,3 @@ TEST(TensorFile, TextRowsAndSqueeze) {
   TensorData cube{{2, 3, 1}, {1, 2, 3, 4, 5, 6}};
   EXPECT_THROW(tensor_matrix(cube, "actual"), InvalidArgument);  // only leading 1s drop: 2 x 3 x 1 is no matrix
 }
-
-#endif  // POSENC_HAVE_EVAL

@@ -1,6 +1,5 @@
 // The touch gesture recogniser the browser runner feeds with DOM touch events (platform/touch_gestures):
 // who owns a touch, what ImGui's mouse does frame by frame, pinch scale, long-press and panel scroll.
-#if defined(POSENC_HAVE_APP)
 #include "platform/touch_gestures.h"
 
 #include <gtest/gtest.h>
@@ -239,4 +238,77 @@ TEST(TouchGestures, BadInputNeverBreaksIt) {
   EXPECT_FALSE(g.needs_frame(10));
 }
 
-#endif
+// Cooperative gestures (an embed in a blog post): one finger on a map is the page's, two are the map's.
+TouchGestures cooperative() {
+  TouchGestures g = make(true);
+  g.set_cooperative(true);
+  return g;
+}
+
+TEST(TouchGestures, CooperativeOneFingerOnAMapIsThePagesSwipeAndAsksForTheHintOnce) {
+  TouchGestures g = cooperative();
+  EXPECT_FALSE(start(g, 1, 150, 150));  // pending, not the app's: the browser may scroll
+  EXPECT_FALSE(move(g, 1, 150, 145));   // within the slop
+  EXPECT_FALSE(move(g, 1, 150, 120));   // a vertical swipe: never prevented
+  EXPECT_TRUE(g.take_hint());
+  EXPECT_FALSE(g.take_hint());          // asked once per swipe
+  EXPECT_FALSE(move(g, 1, 150, 80));
+  EXPECT_TRUE(end(g, 1, 150, 80));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(g.frame(i).mouse.down);  // nothing pressed: no pan
+  // A sideways swipe that starts on the map does not pan it either.
+  EXPECT_FALSE(start(g, 1, 150, 150, 1000));
+  EXPECT_FALSE(move(g, 1, 180, 152, 1010));
+  EXPECT_TRUE(g.take_hint());
+  EXPECT_TRUE(end(g, 1, 180, 152, 1020));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(g.frame(1000 + i).mouse.down);
+  // A browser already scrolling (an uncancelable move) also asks.
+  EXPECT_FALSE(start(g, 1, 150, 150, 2000));
+  EXPECT_FALSE(move(g, 1, 150, 100, 2010, false));
+  EXPECT_TRUE(g.take_hint());
+}
+
+TEST(TouchGestures, CooperativeTwoFingersOnAMapPanAndPinchIt) {
+  TouchGestures g = cooperative();
+  EXPECT_FALSE(start(g, 1, 150, 150));
+  EXPECT_TRUE(start(g, 2, 170, 150));  // the second finger makes it the map's: prevented
+  g.frame(0);                          // the first finger's hover
+  auto f = g.frame(1);
+  EXPECT_TRUE(f.mouse.down);
+  EXPECT_EQ(f.touch.fingers, 2);
+  EXPECT_FLOAT_EQ(f.touch.centre.x, 160);
+  EXPECT_TRUE(move(g, 1, 140, 150));
+  EXPECT_TRUE(move(g, 2, 180, 150));
+  f = g.frame(2);
+  EXPECT_FLOAT_EQ(f.touch.scale, 2);  // spread 20 -> 40
+  EXPECT_FALSE(g.take_hint());
+  EXPECT_TRUE(end(g, 2, 180, 150));
+  EXPECT_TRUE(end(g, 1, 140, 150));
+  // Two fingers that start away from every map stay the page's (its pinch-zoom, if any).
+  EXPECT_FALSE(start(g, 1, 20, 20, 1000));
+  EXPECT_FALSE(start(g, 2, 40, 20, 1001));
+  EXPECT_FALSE(move(g, 2, 60, 20, 1010));
+}
+
+TEST(TouchGestures, CooperativeLongPressOnAMapShowsTheReadoutAndKeepsIt) {
+  TouchGestures g = cooperative();
+  EXPECT_FALSE(start(g, 1, 150, 150, 0));
+  g.frame(10);
+  auto f = g.frame(600);  // resting past the long-press time
+  EXPECT_TRUE(f.touch.long_press);
+  EXPECT_TRUE(f.mouse.valid);
+  EXPECT_FALSE(f.mouse.down);  // a readout, not a press
+  // Moving on after the long-press: the readout follows the finger, the page does not scroll.
+  EXPECT_TRUE(move(g, 1, 150, 130, 700));
+  f = g.frame(710);
+  EXPECT_TRUE(f.touch.long_press);
+  EXPECT_FLOAT_EQ(f.mouse.pos.y, 130);
+  EXPECT_FALSE(g.take_hint());
+  EXPECT_TRUE(end(g, 1, 150, 130, 800));
+}
+
+TEST(TouchGestures, CooperativeKeepsSlidersAndTapsOutsideMaps) {
+  TouchGestures g = cooperative();
+  EXPECT_FALSE(start(g, 1, 20, 30));
+  EXPECT_TRUE(move(g, 1, 60, 32));  // sideways outside a map: a slider drag, the app's
+  EXPECT_FALSE(g.take_hint());
+}

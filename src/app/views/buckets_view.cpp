@@ -48,6 +48,17 @@ Series steps(std::string label, int64_t r0, const std::vector<double>& y, ImU32 
   return s;
 }
 
+// A sequential colour scale for many lines (viridis: matplotlib's values at 0, 1/4, 1/2, 3/4 and 1,
+// interpolated linearly between them), t in [0, 1].
+ImU32 head_scale_color(double t) {
+  static constexpr unsigned char kStops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  const double x = std::clamp(t, 0.0, 1.0) * 4;
+  const int k = std::min(3, int(x));
+  const double f = x - k;
+  auto mix = [&](int c) { return int(std::lround(kStops[k][c] + f * (kStops[k + 1][c] - kStops[k][c]))); };
+  return IM_COL32(mix(0), mix(1), mix(2), 255);
+}
+
 void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
   double m = 0;
   for (double x : v) m = std::max(m, std::abs(x));
@@ -98,8 +109,10 @@ class BucketsView final : public View {
       case Scheme::Shaw:
         return "Shaw adds a learned vector to each key, chosen by the distance j - i clipped to plus or minus K.";
       case Scheme::Alibi:
-        return "ALiBi subtracts m_h times the distance from each score, with a slope m_h = 2 to the power -8h/H "
-               "for heads h = 1 to H.";
+        return "ALiBi subtracts m_h times the distance from each score. Heads are numbered h = 0 to H - 1; with P "
+               "the largest power of two not above H, the first P heads take m_h = 2 to the power -8(h + 1)/P, "
+               "the other H - P heads the odd-numbered slopes of 2P heads, 2 to the power -4(2k + 1)/P for "
+               "k = 0, 1 and on (Press et al.)";
     }
     return "";
   }
@@ -118,8 +131,8 @@ class BucketsView final : public View {
       case Scheme::Shaw: out.push_back({"clip distance K", double(clip_)}); break;
       case Scheme::Alibi:
         if (!alibi_slopes_.empty()) {
-          out.push_back({"slope of head 1", alibi_slopes_.front()});
-          out.push_back({"slope of head H", alibi_slopes_.back()});
+          out.push_back({"slope of head 0", alibi_slopes_.front()});
+          out.push_back({"slope of head H - 1", alibi_slopes_.back()});
         }
         break;
     }
@@ -200,7 +213,9 @@ const char* BucketsView::caption() const {
       return "T5: score = qᵢ · kⱼ + b[bucket(j − i)]; exact buckets below max_exact, log-spaced up to max_distance";
     case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (⌈log ratio · (mid−1)⌉ + mid)";
     case Scheme::Shaw: return "Shaw: eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d; distances past K share the end vector";
-    case Scheme::Alibi: return "ALiBi: score = qᵢ · kⱼ − mₕ |i − j|, slopes mₕ = 2^(−8h/H) for heads h = 1…H (Press et al.)";
+    case Scheme::Alibi:
+      return "ALiBi: qᵢ · kⱼ − mₕ |i − j|; h = 0…H−1, P = largest power of 2 ≤ H: mₕ = 2^(−8(h+1)/P) for h < P, "
+             "then the odd slopes of 2P heads";
   }
   return "";
 }
@@ -291,10 +306,17 @@ void BucketsView::recompute() {
       }
       index_title_ = "bias -m_h |j - i| of every head";
       value_title_ = "slope m_h per head";
+      // Up to 8 heads: a palette colour and a legend entry each. More: a colour scale over the heads
+      // (dark to light by h) whose legend names five heads spread over it, first and last included.
       for (int h = 0; h < heads_; ++h) {
         std::vector<double> x = {double(r0), 0.0, double(n_ - 1)};
         std::vector<double> y = {-alibi_slopes_[size_t(h)] * (n_ - 1), 0.0, -alibi_slopes_[size_t(h)] * (n_ - 1)};
-        Series s{heads_ <= 8 ? "h = " + std::to_string(h) : std::string(), x, y, palette_color(h), false, false};
+        const bool few = heads_ <= 8;
+        bool named = few;
+        for (int k = 0; k <= 4; ++k) named = named || h == int(std::lround(k * (heads_ - 1) / 4.0));
+        // From 0.2 of the scale: its darkest purple would not read on the dark theme.
+        Series s{named ? "h = " + std::to_string(h) : std::string(), x, y,
+                 few ? palette_color(h) : head_scale_color(0.2 + 0.8 * h / (heads_ - 1)), false, false};
         index_series_.push_back(std::move(s));
       }
       Series slopes{"m_h", {}, alibi_slopes_, palette_color(0), true, false};

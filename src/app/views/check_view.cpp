@@ -23,6 +23,7 @@
 #include "app/heatmap.h"
 #include "app/input.h"
 #include "app/model_link.h"
+#include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/view_texts.h"
@@ -73,23 +74,31 @@ Matrix normal_matrix(int rows, int cols, uint64_t seed) {
 // "" -> none; "a..b" (inclusive); or integers separated by spaces / commas.
 std::string parse_positions(const std::string& text, std::vector<int64_t>& out) {
   std::vector<int64_t> v;
+  // Plain decimal integers only ("0x10" and "010" are refused, not read as 16 or 10).
   if (const std::size_t dots = text.find(".."); dots != std::string::npos) {
-    char* end = nullptr;
-    const long long a = std::strtoll(text.c_str(), &end, 10);
-    if (end != text.c_str() + dots) return "\"" + text.substr(0, 40) + "\" is not a range a..b";
-    const char* rest = text.c_str() + dots + 2;
-    const long long b = std::strtoll(rest, &end, 10);
-    if (end == rest || *end != '\0') return "\"" + text.substr(0, 40) + "\" is not a range a..b";
+    auto trim = [](std::string s) {
+      const size_t first = s.find_first_not_of(" \t\n"), last = s.find_last_not_of(" \t\n");
+      return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+    };
+    long long a = 0, b = 0;
+    if (!parse_decimal_int(trim(text.substr(0, dots)), a) || !parse_decimal_int(trim(text.substr(dots + 2)), b))
+      return "\"" + text.substr(0, 40) + "\" is not a range a..b";
     if (b < a || b - a >= (long long)kMaxPositions) return "the range a..b must have 1 to 2^20 positions";
     for (long long p = a; p <= b; ++p) v.push_back(p);
   } else {
     std::string item;
+    bool after_comma = true;  // a comma with no position since the previous one (or the start): an empty entry
     for (char c : text + " ") {
+      if (c == ',' && item.empty() && after_comma) return "has an empty entry";
+      if (c == ',' && item.empty()) {
+        after_comma = true;
+        continue;
+      }
       if (c == ' ' || c == ',' || c == '\n' || c == '\t') {
         if (item.empty()) continue;
-        char* end = nullptr;
-        const long long p = std::strtoll(item.c_str(), &end, 10);
-        if (end != item.c_str() + item.size()) return "\"" + item.substr(0, 40) + "\" is not an integer";
+        after_comma = c == ',';
+        long long p = 0;
+        if (!parse_decimal_int(item, p)) return "\"" + item.substr(0, 40) + "\" is not an integer";
         v.push_back(p);
         if (v.size() > kMaxPositions) return "more than 2^20 positions";
         item.clear();
@@ -97,6 +106,8 @@ std::string parse_positions(const std::string& text, std::vector<int64_t>& out) 
         item += c;
       }
     }
+    if (const size_t last = text.find_last_not_of(" \t\n"); last != std::string::npos && text[last] == ',')
+      return "has an empty entry";
   }
   out = std::move(v);
   return "";

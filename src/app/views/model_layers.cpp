@@ -27,6 +27,8 @@ KindStyle kind_style(LayerAttention a) {
     case LayerAttention::Sliding: return {"S", 1, "S sliding window"};
     case LayerAttention::Chunked: return {"C", 2, "C chunked"};
     case LayerAttention::Linear: return {"L", 4, "L linear (no softmax, no position)"};
+    case LayerAttention::Compressed: return {"P", 5, "P compressed (a window plus pooled keys)"};
+    case LayerAttention::None: return {"-", 7, "- no token mixing"};
   }
   return {"?", 7, "?"};
 }
@@ -96,11 +98,16 @@ void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
 }  // namespace
 
 std::string layer_text(const LayerSpec& l) {
+  if (l.attention == LayerAttention::None) return "no token mixing (" + (l.mixer.empty() ? std::string("mlp") : l.mixer) + " block)";
   std::string out = std::string(layer_attention_name(l.attention)) + " attention";
   if (l.attention == LayerAttention::Sliding) out += " (window " + std::to_string(l.window) + ")";
   if (l.attention == LayerAttention::Chunked) out += " (chunk " + std::to_string(l.window) + ")";
-  if (l.attention == LayerAttention::Linear) out += ", no position encoding";
+  if (l.attention == LayerAttention::Compressed)
+    out += " (window " + std::to_string(l.window) + " plus one pooled key per " + std::to_string(l.ratio) + ")";
+  if (l.attention == LayerAttention::Linear)
+    out = "linear " + (l.mixer.empty() ? std::string("attention") : l.mixer) + ", no position encoding";
   else out += l.rope ? ", RoPE" : ", NoPE";
+  if (!l.parallel_mixer.empty()) out += ", with a parallel " + l.parallel_mixer;
   if (l.rope && !l.rope_key.empty()) out += " layers." + l.rope_key;
   if (l.sinks) out += ", sinks";
   const QueryScale& q = l.query_scale;
@@ -199,10 +206,14 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
     end_readout();
   }
   // The legend: only what occurs.
-  bool kinds[4] = {false, false, false, false}, nope = false, sinks = false, qscale = false;
+  constexpr int kKinds = 6;
+  bool kinds[kKinds] = {}, nope = false, sinks = false, qscale = false;
+  std::string mixers;
   for (const LayerSpec& l : layers) {
     kinds[int(l.attention)] = true;
-    nope |= !l.rope && l.attention != LayerAttention::Linear;
+    if (l.attention == LayerAttention::Linear && mixers.find(l.mixer) == std::string::npos)
+      mixers += (mixers.empty() ? "" : ", ") + l.mixer;
+    nope |= !l.rope && l.attention != LayerAttention::Linear && l.attention != LayerAttention::None;
     sinks |= l.sinks;
     qscale |= l.query_scale.rule != QueryScale::Rule::None;
   }
@@ -217,12 +228,14 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
     dl->AddText(ImVec2(x + line + 6.0f, y), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
     x += w;
   };
-  for (int a = 0; a < 4; ++a)
+  for (int a = 0; a < kKinds; ++a)
     if (kinds[a]) {
       LayerSpec s;
       s.attention = LayerAttention(a);
-      s.rope = LayerAttention(a) != LayerAttention::Linear;
-      item(s, kind_style(s.attention).legend);
+      s.rope = s.attention != LayerAttention::Linear && s.attention != LayerAttention::None;
+      std::string legend = kind_style(s.attention).legend;
+      if (s.attention == LayerAttention::Linear && !mixers.empty()) legend = "L linear: " + mixers + " (no softmax, no position)";
+      item(s, legend);
     }
   if (nope) {
     LayerSpec s;

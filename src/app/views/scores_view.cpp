@@ -144,11 +144,15 @@ class ScoresView final : public ModelLinkedView {
   void notes(Notices& out) const override {
     ModelLinkedView::notes(out);
     const LayerSpec* l = layer_spec();
-    if (l && l->attention == LayerAttention::Linear)
+    if (l && (l->attention == LayerAttention::Linear || l->attention == LayerAttention::None))
       out.push_back({"layer", "layer=" + std::to_string(layer_) +
-                                  " is a linear-attention (or state-space) layer: it computes no softmax scores and uses no "
-                                  "position encoding, so the scores drawn are not what this layer runs (pick a full or sliding "
-                                  "layer)."});
+                                  " is a linear-attention (or state-space) layer or a block without token mixing: it computes "
+                                  "no softmax scores and uses no position encoding, so the scores drawn are not what this layer "
+                                  "runs (pick a full or sliding layer)."});
+    if (l && l->attention == LayerAttention::Compressed)
+      out.push_back({"layer", "layer=" + std::to_string(layer_) +
+                                  " is a compressed layer: its sliding window is drawn; the pooled keys it also attends to "
+                                  "(one per " + std::to_string(l->ratio) + " earlier keys) are not modelled."});
     if (l && scheme_ == Scheme::Sinusoidal)
       out.push_back({"layer", "layer=" + std::to_string(layer_) +
                                   ": the sinusoidal scheme is drawn without the layer's mask, sink and query scale (they apply "
@@ -396,7 +400,8 @@ LayerMask ScoresView::layer_mask() const {
   LayerMask m;
   const LayerSpec* l = layer_spec();
   if (!l || scheme_ == Scheme::Sinusoidal) return m;
-  if (l->attention == LayerAttention::Sliding) m.kind = MaskKind::Sliding, m.window = l->window;
+  if (l->attention == LayerAttention::Sliding || l->attention == LayerAttention::Compressed)
+    m.kind = MaskKind::Sliding, m.window = l->window;
   if (l->attention == LayerAttention::Chunked) m.kind = MaskKind::Chunked, m.window = l->window;
   if (l->sinks) m.sink = sink_logit_;
   return m;
@@ -416,6 +421,11 @@ std::string ScoresView::layer_text() const {
       t += "chunked C = " + std::to_string(l->window) + " (keys j <= i in the query's chunk floor(j / C) = floor(i / C))";
       break;
     case LayerAttention::Linear: t += "linear attention (no softmax scores)"; break;
+    case LayerAttention::Compressed:
+      t += "compressed: sliding window W = " + std::to_string(l->window) + " drawn (its pooled keys, one per " +
+           std::to_string(l->ratio) + ", not modelled)";
+      break;
+    case LayerAttention::None: t += "no token mixing (no scores)"; break;
   }
   t += l->rope ? (l->rope_key.empty() ? ", RoPE" : ", RoPE (" + l->rope_key + ")") : ", NoPE (no rotation)";
   if (l->rope && drop_rope_ && scheme_ == Scheme::Rope) t += " dropped";
@@ -535,7 +545,8 @@ ModelFill ScoresView::fill_from_model(const ModelPosition& m) {
   layer_ = std::clamp(layer_, 0, std::max(0, int(m.per_layer.size()) - 1));
   // A decoder's layer masks (sliding, chunked, sinks) are defined over its causal mask: on with them.
   for (const LayerSpec& l : m.per_layer)
-    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked || l.sinks) {
+    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked ||
+        l.attention == LayerAttention::Compressed || l.sinks) {
       causal_ = true;
       f.keys.push_back("causal");
       break;
@@ -794,6 +805,12 @@ std::string ScoresView::formula_words() const {
 void ScoresView::export_data(std::vector<ExportTable>& tables) const {
   if (failed() || !computed_) return;
   const int n = shown_n();
+  // Its matrices (a table each, as the tiles: the terms, logits, weights): over an export's budget the
+  // exact numbers, O(n^2 d) in double, are not even computed.
+  if (const size_t values = size_t(n) * size_t(n + 1) * tiles_.size(); !export_fits(values)) {
+    export_needs(values);
+    return;
+  }
   // The whole matrix in double precision through the core (the pictures are float32).
   const AttentionResult result = exact(-1);
   // Masked cells (key after query under the causal mask) are undefined in every tile.

@@ -26,6 +26,7 @@ std::unique_ptr<View> make_check_view();
 // with the view's keys filled; otherwise each shows the error as a notice naming the key path. Returns the
 // state query of `view` when it takes models, else the Model view's, for the page to load. `prefix`: the
 // bytes are the start of a larger file, and a GGUF header that goes on past them returns "" (read more).
+// `view` "compare": the Model view's second model (compare=custom).
 std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view = "model", bool prefix = false);
 
 // A tensor file (.npy, or text: rows of numbers / JSON arrays) dropped on the page into `check` (an App's

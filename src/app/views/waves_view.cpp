@@ -11,6 +11,7 @@
 #include "app/heatmap.h"
 #include "app/i18n.h"
 #include "app/input.h"
+#include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/view_texts.h"
@@ -76,12 +77,19 @@ class WavesView final : public View {
   // "0, 1,8" -> {0, 1, 8}: at most kMaxCurves dimensions, each below d.
   std::string parse_dims(const std::string& text) {
     std::vector<int> dims;
-    for (std::string item : split_list(text, ',')) {
+    // "" (or spaces) is no dimension; "1,,2", "1," or "," has an empty entry and "0x10" or "010" is no
+    // plain number: refused.
+    if (text.find_first_not_of(' ') == std::string::npos) {
+      dims_.clear();
+      return {};
+    }
+    std::vector<std::string> items = split_list(text, ',');
+    if (text.back() == ',') items.emplace_back();  // split_list drops a trailing empty entry
+    for (std::string item : items) {
       item.erase(std::remove(item.begin(), item.end(), ' '), item.end());
-      if (item.empty()) continue;
-      char* end = nullptr;
-      const long v = std::strtol(item.c_str(), &end, 10);
-      if (*end != '\0' || item[0] == '-' || item[0] == '+') return "is not a comma list of dimensions";
+      long long v = 0;
+      if (item.empty()) return "has an empty entry";
+      if (!parse_decimal_int(item, v) || v < 0) return "is not a comma list of dimensions";
       if (v >= d_) return "has dimension " + item + ", not below d = " + std::to_string(d_);
       dims.push_back(int(v));
     }

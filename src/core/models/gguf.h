@@ -11,6 +11,7 @@
 
 #include "core/models/config_value.h"
 #include "core/models/model_config.h"
+#include "core/models/model_families.h"  // llama_cpp_rope_type
 
 namespace posenc {
 
@@ -48,13 +49,11 @@ inline constexpr uint32_t kGgufMaxTensorDims = 4;  // GGML_MAX_DIMS
 // the bytes themselves can hold.
 GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
 
-// The model's positional encoding from the header (general.architecture and its keys).
+// The model's positional encoding from the header (general.architecture and its keys; gguf_model.cpp).
 ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
 
-// llama.cpp's llama_model_rope_type for an architecture name: "norm" (pairs of consecutive values,
-// interleaved), "neox" (pairs offset by n_rot/2, half), "none", "mrope" (Qwen2-VL sections), "imrope"
-// (Qwen3-VL interleaved sections), or nullopt when unknown. "none" is
-// followed as llama.cpp has it, GPT-J included (it lists LLM_ARCH_GPTJ as LLAMA_ROPE_TYPE_NONE).
-std::optional<std::string> llama_cpp_rope_type(const std::string& arch);
+// A GGUF string as an error message may quote it: control bytes (a NUL would end the message where C strings
+// are printed) and other non-printable bytes become \xNN.
+std::string gguf_printable(const std::string& s);
 
 }  // namespace posenc

@@ -38,9 +38,13 @@ enum class LayerAttention {
   Full,     // full_attention: causal over every earlier key
   Sliding,  // sliding_attention: query i sees keys j with i - window < j <= i (transformers' sliding_window)
   Chunked,  // chunked_attention: query i sees keys j <= i with j / window == i / window (Llama 4)
-  Linear,   // linear_attention (Gated DeltaNet) or a state-space block (Mamba): no softmax, no position
+  Linear,   // any non-softmax token mixer (LayerSpec::mixer: Gated DeltaNet, Mamba, conv, KDA, lightning): no position
+  // DeepSeek-V4's compressed layers (compressed_sparse_attention / heavily_compressed_attention): a sliding
+  // window of recent keys plus one pooled entry per `ratio` earlier keys (LayerSpec::ratio, ::window).
+  Compressed,
+  None,  // a block with no token mixing (Nemotron-H's MoE-only and MLP-only blocks; LayerSpec::mixer names it)
 };
-const char* layer_attention_name(LayerAttention a);  // "full", "sliding", "chunked", "linear"
+const char* layer_attention_name(LayerAttention a);  // "full", "sliding", "chunked", "linear", "compressed", "none"
 
 // A factor on q that depends on the query's position p (1 everywhere for None).
 struct QueryScale {
@@ -65,8 +69,12 @@ double query_scale_at(const QueryScale& s, int64_t position);
 // One decoder layer as the model's modeling file runs it.
 struct LayerSpec {
   LayerAttention attention = LayerAttention::Full;
-  int64_t window = 0;  // Sliding: sliding_window; Chunked: attention_chunk_size; 0 for Full and Linear
+  int64_t window = 0;  // Sliding and Compressed: sliding_window; Chunked: attention_chunk_size; else 0
+  int64_t ratio = 0;   // Compressed: keys pooled into one compressed entry (DeepSeek-V4's compress_ratios 4, 128)
   bool rope = true;    // position "rope" (rotary) or "none" (NoPE layer, linear layer)
+  // Linear: the token mixer ("mamba2", "conv", "kda", "lightning", "gated_deltanet"); None: the block ("moe", "mlp").
+  std::string mixer;
+  std::string parallel_mixer;  // a non-attention mixer running beside this layer's attention (Falcon-H1: "mamba2")
   // When ModelPosition::layers is not empty: the key of this layer's RoPE there (e.g. "sliding_attention");
   // empty: ModelPosition::rope applies (or the layer has no RoPE).
   std::string rope_key;
@@ -74,8 +82,16 @@ struct LayerSpec {
   bool sinks = false;  // gpt-oss: a learned per-head sink logit joins the softmax (an extra column)
 };
 
+// A default posenc took because the configuration did not say, or a rule it applied without a reference for
+// this model_type: named to the user ({"what": "layout", "value": "half", "why": "model_type 'x' is not in
+// posenc's family table"}).
+struct Assumption {
+  std::string what, value, why;
+};
+
 struct ModelPosition {
   std::string model_type;
+  std::string family;  // the family table's row (docs/models.md), "" when the model_type is not in it
   PositionKind position = PositionKind::None;
   int head_dim = 0;
   int num_attention_heads = 0;
@@ -88,8 +104,12 @@ struct ModelPosition {
   int64_t deberta_bucket_size = 0, deberta_max_position = 0;  // position == Deberta
   int64_t learned_max_position_embeddings = 0;                // position == Learned
   int num_hidden_layers = 0;                                  // 0 when the config does not say
-  // One entry per layer (num_hidden_layers of them) for RoPE models; empty otherwise.
+  // One entry per layer (num_hidden_layers of them) for RoPE models and for models with a layer list whose
+  // attention carries no position (Nemotron-H, Kimi Linear, Granite 4.0-H: position none); empty otherwise.
   std::vector<LayerSpec> per_layer;
+  // What posenc assumed (generic rules for a model_type outside the family table, class defaults it had to
+  // guess): each one named.
+  std::vector<Assumption> assumptions;
   // Config keys about positions (rope, rotary, position, nope, chunk, window, sink, temperature, ...) that
   // posenc did not read, as dotted paths ("vision_config.window_size", "rope_scaling.foo"): named, never
   // silently dropped.
@@ -106,8 +126,9 @@ ModelPosition read_hf_config(const ConfigValue& config, std::optional<int64_t> s
 // theta, swa, ...): the keys unread_keys is made of.
 bool is_positional_key(const std::string& key);
 
-// Layout of RoPE pairs for a transformers model_type: interleaved for gptj / codegen / deepseek_v2 / v3
-// (rotate_every_two or view_as_complex), half for the rotate_half family.
-RopeLayout hf_rope_layout(const std::string& model_type);
+// Layout of RoPE pairs for a transformers model_type from the family table (data/model_families.json):
+// interleaved for gptj / codegen / deepseek / llama4 / cohere / glm / ernie4_5 ..., half for the rotate_half
+// families; nullopt for a model_type the table does not list.
+std::optional<RopeLayout> hf_rope_layout(const std::string& model_type);
 
 }  // namespace posenc

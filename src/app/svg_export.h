@@ -1,0 +1,56 @@
+// Vector figures: the frame ImGui just built (the chrome-less capture frame a PNG export reads back) written
+// as SVG with the same layout and colours. Every draw list is walked: text (glyph quads of the font
+// atlas) becomes <text> with each character at its drawn position, lines and outlines (the atlas's
+// anti-aliased line texture) stroked paths, filled shapes filled paths, and each picture (a heatmap's
+// coloured texture) an embedded image; the curves line_plot drew are written as paths through every data
+// point (not the decimated polyline the screen shows), each carrying its series label.
+#pragma once
+
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace posenc::app {
+
+// RGBA pixels, rows from the top.
+struct SvgImage {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+};
+
+struct SvgOptions {
+  bool transparent = false;  // no background: the window's own fill is left out
+  std::string title;         // <title> of the document
+  std::string description;   // <desc> (the state it shows)
+  // The href of an embedded picture: a PNG data: URL natively; the page hands its own out and fills it.
+  std::function<std::string(const SvgImage&)> image_href;
+};
+
+// The SVG document of `data` (after ImGui::Render()), `width` x `height` in ImGui's display units.
+std::string frame_svg(const ImDrawData& data, float width, float height, const SvgOptions& options);
+
+// A curve line_plot drew in this frame (only while recording: an SVG capture frame): the draw list and the
+// index range its polylines took there (those triangles are replaced by the path), and its points in
+// display units through every data point (non-finite points break it into runs).
+struct SvgCurve {
+  const ImDrawList* list = nullptr;
+  int idx_begin = 0, idx_end = 0;
+  std::vector<std::vector<ImVec2>> runs;
+  ImU32 color = 0;
+  float thickness = 1.0f;
+  bool steps = false;
+  bool markers = false;  // a dot at every point (at most 256 a run, as drawn)
+  std::string label;
+};
+
+// Recording is on for the frame an SVG export draws (App::frame), off otherwise.
+void set_svg_recording(bool on);
+bool svg_recording();
+void record_svg_curve(SvgCurve curve);
+
+// Base64 of bytes (a PNG for a data: URL).
+std::string base64(const std::string& bytes);
+
+}  // namespace posenc::app

@@ -1,0 +1,126 @@
+#include "core/models/model_compare.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/models/rope_assembly.h"
+
+namespace posenc {
+namespace {
+
+std::string fmt(double x) {
+  std::ostringstream s;
+  s.precision(10);
+  s << x;
+  return s.str();
+}
+
+DiffValue num(double x) { return {fmt(x), x}; }
+DiffValue text(std::string s) { return {std::move(s), std::nullopt}; }
+
+struct Differ {
+  std::vector<ModelDifference> out;
+  void add(const std::string& what, const DiffValue& a, const DiffValue& b) {
+    if (a.text != b.text) out.push_back({what, a, b});
+  }
+};
+
+// One layer in a few words: "sliding 1024 rope", "linear mamba2", "compressed 4 rope".
+std::string layer_word(const LayerSpec& l) {
+  std::string w = layer_attention_name(l.attention);
+  if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked) w += " " + std::to_string(l.window);
+  if (l.attention == LayerAttention::Compressed) w += " " + std::to_string(l.ratio);
+  if (!l.mixer.empty()) w += " " + l.mixer;
+  if (l.attention != LayerAttention::Linear && l.attention != LayerAttention::None) w += l.rope ? " rope" : " nope";
+  if (!l.parallel_mixer.empty()) w += " + " + l.parallel_mixer;
+  return w;
+}
+
+struct Run {
+  std::string word;
+  int count = 0;
+  bool operator==(const Run& o) const { return word == o.word && count == o.count; }
+};
+
+std::string runs_text(const std::vector<Run>& runs, size_t from, size_t to) {
+  std::string out;
+  for (size_t i = from; i < to; ++i)
+    out += (i > from ? ", " : "") + runs[i].word + (runs[i].count > 1 ? " x" + std::to_string(runs[i].count) : "");
+  return out;
+}
+
+void rope_fields(Differ& d, const std::string& prefix, const ModelRope& a, const ModelRope& b) {
+  d.add(prefix + "layout", text(rope_layout_name(a.layout)), text(rope_layout_name(b.layout)));
+  d.add(prefix + "rotary_dim", num(a.rotary_dim), num(b.rotary_dim));
+  d.add(prefix + "base", num(a.base), num(b.base));
+  d.add(prefix + "rope_type", text(rope_type_name(a.scaling.type)), text(rope_type_name(b.scaling.type)));
+  d.add(prefix + "factor", num(a.scaling.type == RopeScalingType::None ? 1.0 : a.scaling.factor),
+        num(b.scaling.type == RopeScalingType::None ? 1.0 : b.scaling.factor));
+  d.add(prefix + "original_max_position_embeddings", num(double(a.original_max_position_embeddings)),
+        num(double(b.original_max_position_embeddings)));
+  d.add(prefix + "max_position_embeddings", num(double(a.max_position_embeddings)), num(double(b.max_position_embeddings)));
+  d.add(prefix + "attention_scaling", num(a.frequencies.attention_scaling), num(b.frequencies.attention_scaling));
+  d.add(prefix + "softmax_scale", num(a.softmax_scale), num(b.softmax_scale));
+}
+
+std::string layer_type_names(const ModelPosition& m) {
+  std::string out;
+  for (const auto& [name, r] : m.layers) out += (out.empty() ? "" : ", ") + name;
+  return out.empty() ? "one RoPE" : out;
+}
+
+}  // namespace
+
+std::string layer_pattern_text(const std::vector<LayerSpec>& layers) {
+  std::vector<Run> runs;
+  for (const LayerSpec& l : layers) {
+    const std::string w = layer_word(l);
+    if (!runs.empty() && runs.back().word == w) ++runs.back().count;
+    else runs.push_back({w, 1});
+  }
+  if (runs.empty()) return "";
+  // A block of runs that repeats from the start (possibly cut short at the end): written once with its count.
+  for (size_t period = 1; period * 2 <= runs.size(); ++period) {
+    size_t whole = 0;
+    while ((whole + 1) * period <= runs.size() &&
+           std::equal(runs.begin(), runs.begin() + period, runs.begin() + whole * period))
+      ++whole;
+    if (whole < 2) continue;
+    const size_t rest = whole * period;
+    std::string out = "[" + runs_text(runs, 0, period) + "] x" + std::to_string(whole);
+    if (rest < runs.size()) out += ", " + runs_text(runs, rest, runs.size());
+    return out;
+  }
+  return runs_text(runs, 0, runs.size());
+}
+
+std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelPosition& b, int64_t target_length) {
+  Differ d;
+  d.add("model_type", text(a.model_type), text(b.model_type));
+  d.add("position", text(position_kind_name(a.position)), text(position_kind_name(b.position)));
+  d.add("head_dim", num(a.head_dim), num(b.head_dim));
+  d.add("num_attention_heads", num(a.num_attention_heads), num(b.num_attention_heads));
+  if (a.rope && b.rope) {
+    rope_fields(d, "rope.", *a.rope, *b.rope);
+    d.add("layers", text(layer_type_names(a)), text(layer_type_names(b)));
+    for (const auto& [name, ra] : a.layers)
+      for (const auto& [other, rb] : b.layers)
+        if (name == other) rope_fields(d, "layers." + name + ".", ra, rb);
+  }
+  const auto extrapolated = [&](const ModelPosition& m) -> DiffValue {
+    if (!m.rope) return text("no RoPE");
+    return num(rope_pair_counts(*m.rope, target_length)[static_cast<size_t>(PairBehaviour::Extrapolated)]);
+  };
+  if (a.rope || b.rope) d.add("rope.extrapolated_at_" + std::to_string(target_length), extrapolated(a), extrapolated(b));
+  d.add("num_hidden_layers", num(a.num_hidden_layers), num(b.num_hidden_layers));
+  d.add("per_layer", text(layer_pattern_text(a.per_layer)), text(layer_pattern_text(b.per_layer)));
+  return d.out;
+}
+
+std::string differences_text(const std::vector<ModelDifference>& diffs) {
+  std::string out;
+  for (const ModelDifference& x : diffs) out += x.what + ": " + x.a.text + " vs " + x.b.text + "\n";
+  return out;
+}
+
+}  // namespace posenc

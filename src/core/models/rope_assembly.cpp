@@ -1,0 +1,56 @@
+#include "core/models/rope_assembly.h"
+
+#include "core/types.h"
+
+namespace posenc {
+
+int64_t rope_trained_length(const RopeScaling& scaling, int64_t max_position_embeddings) {
+  return scaling.original_max_position_embeddings > 0 ? scaling.original_max_position_embeddings : max_position_embeddings;
+}
+
+ModelRope assemble_rope(const RopeParts& p, const FieldRename& rename) {
+  ModelRope m;
+  m.rotary_dim = p.rotary_dim;
+  m.layout = p.layout;
+  m.base = p.base;
+  m.scaling = p.scaling;
+  m.max_position_embeddings = p.max_position_embeddings;
+  m.original_max_position_embeddings = rope_trained_length(p.scaling, p.max_position_embeddings);
+  m.mrope_section = p.mrope_section;
+  m.mrope_interleaved = p.mrope_interleaved;
+  m.frequencies = rethrow_renamed([&] { return rope_frequencies(p.rotary_dim, p.base, p.scaling); }, rename);
+  m.softmax_scale = p.softmax_scale;
+  const RopeScaling& s = p.scaling;
+  if (p.yarn_softmax_mscale && s.type == RopeScalingType::Yarn && s.mscale_all_dim && *s.mscale_all_dim != 0) {
+    const double ms = yarn_get_mscale(s.factor, *s.mscale_all_dim);
+    m.softmax_scale *= ms * ms;
+  }
+  return m;
+}
+
+ModelRope sliding_layer_rope(const ModelRope& full, double base, double softmax_scale) {
+  ModelRope m = full;
+  m.base = base;
+  m.scaling = RopeScaling{};
+  m.original_max_position_embeddings = full.max_position_embeddings;
+  m.frequencies = rope_frequencies(m.rotary_dim, base, m.scaling);
+  m.softmax_scale = softmax_scale;
+  return m;
+}
+
+std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length) {
+  const std::vector<double> plain = rope_unscaled_inv_freq(r.rotary_dim, r.base, r.scaling);
+  const std::vector<double> inv = inv_freq_at_length(r.rotary_dim, r.base, r.scaling, length, r.frequencies.inv_freq);
+  std::vector<PairBehaviour> out;
+  for (size_t i = 0; i < plain.size(); ++i)
+    out.push_back(pair_behaviour(plain[i], inv[i], r.original_max_position_embeddings, length));
+  return out;
+}
+
+PairBehaviourCounts rope_pair_counts(const ModelRope& r, int64_t length) {
+  PairBehaviourCounts counts{};
+  for (PairBehaviour b : rope_pair_classes(r, length)) ++counts[static_cast<size_t>(b)];
+  return counts;
+}
+
+}  // namespace posenc

@@ -1,0 +1,50 @@
+// One home for turning a model's RoPE settings into a ModelRope, shared by the config.json reader and the GGUF
+// reader: the trained length (the scaling's original length if set, else the max), the frequencies, YaRN's
+// softmax mscale^2 (DeepSeek's MLA, llama.cpp's yarn_log_multiplier) and the sliding layers' own RoPE
+// (Gemma 3's rope_local_base_freq, OLMo 3's unscaled sliding layers, llama.cpp's rope.freq_base_swa).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/analysis/rope_analysis.h"
+#include "core/encodings/rope.h"
+#include "core/models/model_config.h"
+
+namespace posenc {
+
+// The length a model was trained at: the scaling's original_max_position_embeddings when set, else the max.
+int64_t rope_trained_length(const RopeScaling& scaling, int64_t max_position_embeddings);
+
+struct RopeParts {
+  int rotary_dim = 0;
+  RopeLayout layout = RopeLayout::Half;
+  double base = 10000.0;
+  RopeScaling scaling;
+  int64_t max_position_embeddings = 0;
+  double softmax_scale = 0;  // what multiplies q.k before YaRN's mscale^2
+  // softmax_scale *= get_mscale(factor, mscale_all_dim)^2 for YaRN with a nonzero mscale_all_dim
+  // (modeling_deepseek_v3.py DeepseekV3Attention; llama.cpp's deepseek2 kq_scale).
+  bool yarn_softmax_mscale = false;
+  std::vector<int> mrope_section;
+  bool mrope_interleaved = false;
+};
+
+// Renames a core error ("scaling.factor", "dim") to the key of the file that carried the value.
+using FieldRename = std::function<InvalidArgument(const InvalidArgument&)>;
+
+// The ModelRope of `parts` (frequencies validated and computed; errors renamed by `rename`).
+ModelRope assemble_rope(const RopeParts& parts, const FieldRename& rename);
+
+// A sliding layer's RoPE beside `full`: the default (unscaled) RoPE at `base` over the same rotary dims,
+// layout and lengths, with `softmax_scale` (no YaRN term).
+ModelRope sliding_layer_rope(const ModelRope& full, double base, double softmax_scale);
+
+// What each pair of `r` does at `length` with the frequencies in force there (LongRoPE's short or long
+// factors, dynamic NTK's base rescaled), classed against the configuration's unscaled frequencies and its
+// trained length: the Model view's pair classes, the `model` response's pairs_at_max, `posenc inspect`.
+std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length);
+PairBehaviourCounts rope_pair_counts(const ModelRope& r, int64_t length);
+
+}  // namespace posenc

@@ -1,0 +1,156 @@
+// Models end to end, on one page reused throughout (setState + setViewportSize):
+//  - every preset in the Model view is the model `posenc inspect --json` reads: the page's exportData('json')
+//    and `posenc export --state 'view=model&model=<id>'` name the same model_type, and every layer type's
+//    rotary_dim, base, rope_type and pair classes are inspect's;
+//  - two models side by side (compare=<id>, and a second loaded config) at the four sizes in both themes, the
+//    differences in the description (the live region), Copy link saying a loaded second model cannot travel;
+//  - a soak: 500 states across every view (presets, compare, loaded configs) with the wasm heap bounded.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { useBrowser, openState, waitFrames, itemRect, repo, table, cell, exportJson } from './harness.mjs';
+
+const env = useBrowser();
+const posenc = path.join(repo, 'build', 'native', 'posenc');
+const configs = path.join(repo, 'tests', 'data', 'configs');
+const presets = JSON.parse(fs.readFileSync(path.join(configs, 'presets.json'), 'utf8'));
+const MiB = 2 ** 20;
+
+// The preset's config.json with its overlay merged (as the app reads the preset), as a file for inspect.
+function configFile(p) {
+  if (!p.overlay) return path.join(configs, p.file);
+  const c = JSON.parse(fs.readFileSync(path.join(configs, p.file), 'utf8'));
+  Object.assign(c, p.overlay);
+  const f = path.join(os.tmpdir(), `posenc-preset-${p.id}.json`);
+  fs.writeFileSync(f, JSON.stringify(c));
+  return f;
+}
+const run = (args) => execFileSync(posenc, args, { encoding: 'utf8', maxBuffer: 64 * MiB });
+const inspect = (file) => JSON.parse(run(['inspect', file, '--json']));
+const cliExport = (state) => JSON.parse(run(['export', '--state', state, '--format', 'json']));
+
+// The export of the Model view against the model response: the model's table name, and per RoPE entry its
+// summary's name (rope_type, layout), rotary_dim, base and pair classes.
+function assertSameModel(exported, model, label) {
+  assert.equal(table(exported, 'model: ').name, `model: ${model.model_type} (${model.position})`, label);
+  const ropes = model.layers ? Object.entries(model.layers).map(([k, v]) => [`layers.${k}`, v]) : model.rope ? [['rope', model.rope]] : [];
+  for (const [name, r] of ropes) {
+    const s = table(exported, `${name}: summary`);
+    assert.equal(s.name, `${name}: summary (${r.rope_type}, ${r.layout})`, `${label} ${name}`);
+    assert.equal(cell(s, 'rotary_dim'), r.rotary_dim, `${label} ${name} rotary_dim`);
+    assert.ok(Math.abs(cell(s, 'base') - r.base) <= 1e-9 * r.base, `${label} ${name} base`);
+    const c = r.pairs_at_max;
+    assert.deepEqual(
+      ['full_turns', 'less_than_once', 'interpolated', 'extrapolated', 'no_rotation'].map((k) => cell(s, k)),
+      [c.full_turn, c.less_than_once, c.interpolated, c.extrapolated, c.no_rotation], `${label} ${name} pair classes`);
+  }
+  const tables = exported.tables.filter((t) => / summary \(/.test(t.name) && !t.name.startsWith('compare'));
+  assert.equal(tables.length, ropes.length, `${label}: one summary per layer type`);
+}
+
+let shared = null;  // {page, context, errors}: opened once
+async function page() {
+  if (!shared) shared = await openState(env, 'view=model');
+  return shared.page;
+}
+async function setState(p, state) {
+  await p.evaluate((s) => window.posenc.setState(s), state);
+}
+
+test('every preset in the Model view is what posenc inspect reads (page and posenc export)', async () => {
+  const p = await page();
+  for (const preset of presets) {
+    const model = inspect(configFile(preset));
+    const state = `view=model&model=${preset.id}`;
+    assertSameModel(cliExport(state), model, `posenc export ${preset.id}`);
+    await setState(p, { view: 'model', model: preset.id });
+    assertSameModel(await exportJson(p), model, `page ${preset.id}`);
+    const notices = await p.evaluate(() => window.posenc.notices());
+    assert.doesNotMatch(notices, /edited/, preset.id);
+  }
+  assert.deepEqual(shared.errors, []);
+});
+
+test('two models side by side: both cards, the differences in the description, at every size and theme', async () => {
+  const p = await page();
+  await setState(p, { view: 'model', model: 'llama-3.1-8b', compare: 'qwen2-7b' });
+  await waitFrames(p, 2);
+  const exported = await exportJson(p);
+  assert.equal(table(exported, 'compare model: ').name, 'compare model: qwen2 (rope)');
+  assert.equal(cell(table(exported, 'compare: differences'), 'rope.base'), 500000);
+  const description = await p.evaluate(() => window.posenc.description());
+  assert.match(description, /Compared with Qwen2-7B: differences: .*rope\.base 500000 vs 1000000/);
+  for (const [width, height, theme, embed] of [[1280, 800, 'dark', false], [720, 480, 'light', false], [400, 300, 'dark', true],
+                                               [390, 844, 'light', false]]) {
+    await p.setViewportSize({ width, height });
+    await setState(p, { theme, embed: embed ? '1' : '0', controls: embed ? '0' : '1' });
+    await waitFrames(p, 3);
+    if (!embed) for (const probe of ['card.model', 'card.compare', 'text.model.differences']) await itemRect(p, probe);
+  }
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await setState(p, { theme: 'dark', embed: '0', controls: '1' });
+  // The state round-trips with compare; compare= (empty) drops it.
+  assert.equal((await p.evaluate(() => window.posenc.getState())).compare, 'qwen2-7b');
+  await setState(p, { compare: '' });
+  assert.ok(!(await exportJson(p)).tables.some((t) => t.name.startsWith('compare')));
+  assert.deepEqual(shared.errors, []);
+});
+
+// Skipped until the page script has window.posenc.loadCompareModel and copyLinkMessage (the C++ side is in:
+// the 'open-compare-file' action, view "compare" for posenc_load_model); the page script is being split first.
+test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel',
+     { skip: 'needs window.posenc.loadCompareModel and copyLinkMessage in the page script' }, async () => {
+  const p = await page();
+  await setState(p, { view: 'model', model: 'llama-3.1-8b' });
+  const text = fs.readFileSync(path.join(configs, 'gemma-3-1b-it.json'), 'utf8');
+  const notices = await p.evaluate((t) => window.posenc.loadCompareModel(t), text);
+  assert.ok(notices.some((n) => n.key === 'compare' && /cannot|not the file/.test(n.message)), JSON.stringify(notices));
+  assert.equal((await p.evaluate(() => window.posenc.getState())).compare, 'custom');
+  assert.equal(table(await exportJson(p), 'compare model: ').name, 'compare model: gemma3_text (rope)');
+  const link = await p.evaluate(() => window.posenc.copyLinkMessage());
+  assert.match(link, /second model .* cannot travel/);
+  assert.deepEqual(shared.errors, []);
+});
+
+// What the soak cycles: every view's states, the Model view's with presets, compare and loaded configs.
+function soakStates(views) {
+  const states = [];
+  const extra = {
+    model: (i) => ({ model: presets[i % presets.length].id, ...(i % 3 === 0 ? { compare: presets[(i * 7) % presets.length].id } : {}),
+                     target_len: String(4096 << (i % 9)) }),
+    rope: (i) => ({ model: presets[(i * 5) % presets.length].id }),
+    scores: (i) => ({ n: String(64 << (i % 4)) }),
+  };
+  for (let i = 0; i < 500; ++i) {
+    const view = views[i % views.length];
+    states.push({ view, ...(extra[view] ? extra[view](i) : {}) });
+  }
+  return states;
+}
+
+test('soak: 500 states across every view keep the wasm heap bounded', async () => {
+  const p = await page();
+  const views = await p.evaluate(() => window.posenc.views());
+  const configTexts = ['llama-3.1-8b.json', 'deepseek-v4-flash.json', 'nemotron-3-nano-30b-a3b.json']
+    .map((f) => fs.readFileSync(path.join(configs, f), 'utf8'));
+  const heap = () => p.evaluate(() => window.Module.HEAPU8.length);
+  const start = await heap();
+  let max = start, at = -1;
+  const states = soakStates(views);
+  for (let i = 0; i < states.length; ++i) {
+    await setState(p, states[i]);
+    if (i % 50 === 25) await p.evaluate((t) => window.posenc.loadModel(t), configTexts[(i / 50 | 0) % configTexts.length]);
+    if (i % 10 === 0) await waitFrames(p, 1);
+    const h = await heap();
+    if (h > max) max = h, at = i;
+  }
+  console.log(`# soak: wasm heap ${(start / MiB).toFixed(1)} MiB at the start, ${(max / MiB).toFixed(1)} MiB at most (step ${at})`);
+  // The bound: 128 MiB, an eighth of the 1,086 MB jump this soak once found (a Model-view state whose keys
+  // came from the one before it). The views' own largest states stay far below it.
+  assert.ok(max <= 128 * MiB, `wasm heap ${max} > 128 MiB (step ${at}: ${JSON.stringify(states[at])})`);
+  assert.deepEqual(shared.errors, []);
+  await shared.context.close();
+});
