@@ -142,8 +142,10 @@
         });
         row.className += ' param-check';
       } else {
-        el = document.createElement('input');
-        el.type = 'text';
+        // A multi-line text (the Check view's tensor: one row a line) is a textarea: Enter starts a row,
+        // Tab leaves the field (the browser's default), the value is applied when it loses focus.
+        el = document.createElement(d.multiline ? 'textarea' : 'input');
+        if (d.multiline) { el.rows = 4; el.wrap = 'off'; } else el.type = 'text';
         el.spellcheck = false;
         el.autocomplete = 'off';
         el.addEventListener('input', function () { el.dataset.dirty = '1'; });

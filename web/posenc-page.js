@@ -419,11 +419,30 @@
     loadFile: loadFile,
     // The `check` op of posenc eval: a request object ({op: 'check', reference, kind, actual, ...}) ->
     // exactly its response object, or {error, field} as posenc eval reports bad input.
+    // Any argument gets an answer, never an exception: what JSON cannot write (a cycle, a BigInt, a getter
+    // that throws) is {error, field} naming the request's top-level key that holds it.
     check: function (request) {
-      var b = new TextEncoder().encode(typeof request === 'string' ? request : JSON.stringify(request));
-      var p = Module._posenc_model_buffer(b.length);
-      if (p) Module.HEAPU8.set(b, p);
-      return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+      var text;
+      try {
+        text = typeof request === 'string' ? request : JSON.stringify(request);
+      } catch (e) {
+        var field = null;
+        if (request && typeof request === 'object') {
+          Object.keys(request).some(function (k) {
+            try { JSON.stringify(request[k]); return false; } catch (_) { field = k; return true; }
+          });
+        }
+        var why = String(e && e.message || e).replace(/\s+/g, ' ').slice(0, 200);
+        return { error: (field ? field + ': ' : '') + 'the request cannot be written as JSON (' + why + ')', field: field };
+      }
+      try {
+        var b = new TextEncoder().encode(text === undefined ? '' : text);
+        var p = Module._posenc_model_buffer(b.length);
+        if (p) Module.HEAPU8.set(b, p);
+        return JSON.parse(call('posenc_check', 'string', ['number', 'number'], [p, b.length]));
+      } catch (e) {
+        return { error: 'the request could not be checked: ' + String(e && e.message || e).slice(0, 200), field: null };
+      }
     },
     fileReads: [],
     // PNG of the current view (chrome-less, at canvas size x devicePixelRatio) as a data: URL.

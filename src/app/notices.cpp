@@ -39,10 +39,11 @@ std::string hex_escape(unsigned char c) {
 
 }  // namespace
 
-bool is_clean_text(const std::string& s) {
+bool is_clean_text(const std::string& s, bool line_breaks) {
   for (size_t i = 0; i < s.size();) {
     const size_t n = utf8_length(s, i);
-    if (n == 0 || (n == 1 && (static_cast<unsigned char>(s[i]) < 0x20 || s[i] == 0x7F))) return false;
+    const bool breaks = line_breaks && (s[i] == '\n' || s[i] == '\r' || s[i] == '\t');
+    if (n == 0 || (n == 1 && !breaks && (static_cast<unsigned char>(s[i]) < 0x20 || s[i] == 0x7F))) return false;
     i += n;
   }
   return true;

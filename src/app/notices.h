@@ -18,8 +18,9 @@ using Notices = std::vector<Notice>;
 // A URL value made safe to quote in a notice: control bytes (NUL included) and bytes that are not valid
 // UTF-8 become \xNN, and a long value is cut to its first 64 bytes followed by "...".
 std::string quote_for_notice(const std::string& value);
-// True when `s` is valid UTF-8 with no NUL or other control byte (what a URL value may hold).
-bool is_clean_text(const std::string& s);
+// True when `s` is valid UTF-8 with no NUL or other control byte (what a URL key may hold); a value may also
+// hold line breaks and tabs (`line_breaks`).
+bool is_clean_text(const std::string& s, bool line_breaks = false);
 
 // The messages joined by spaces ("" when there are none): the text `window.posenc.notices()` returns.
 std::string notices_text(const Notices& notices);

@@ -86,6 +86,9 @@ std::string param_form_json(const std::string& view, const std::string& title, c
         e["widget"] = widget_name(p.opt.widget);
         break;
       }
+      case ParamKind::Text:
+        e["multiline"] = p.opt.multiline;
+        break;
       case ParamKind::Numbers:
         e["count"] = p.count;
         e["min"] = p.lo;

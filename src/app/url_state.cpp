@@ -33,9 +33,12 @@ void AppKeys::read_lang(const std::string& value, Notices& notices) {
   else notices.push_back({"lang", "lang=\"" + quote_for_notice(value) + "\" is not en or zh: ignored."});
 }
 
-StateMap parse_clean_query(const std::string& query, Notices& notices) {
+StateMap parse_clean_query(const std::string& query, Notices& notices,
+                           const std::function<bool(const std::string&)>& line_breaks_allowed) {
   StateMap in = parse_query(query);
-  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL); nor is
+  // A value with a NUL, another control byte or invalid UTF-8 is never used (nor cut at the NUL); in a
+  // multi-line text key line breaks and tabs are text (rows of a pasted tensor: setState({tensor: "1 2\n3
+  // 4"})). Nor is
   // one longer than any key takes (the page cuts longer ones one byte past the limit before copying them).
   for (auto it = in.begin(); it != in.end();) {
     const std::string key = quote_for_notice(it->first);
@@ -45,7 +48,8 @@ StateMap parse_clean_query(const std::string& query, Notices& notices) {
       it = in.erase(it);
       continue;
     }
-    if (is_clean_text(it->first) && is_clean_text(it->second)) {
+    const bool breaks = line_breaks_allowed && line_breaks_allowed(it->first);
+    if (is_clean_text(it->first) && is_clean_text(it->second, breaks)) {
       ++it;
       continue;
     }
@@ -74,7 +78,16 @@ std::string App::state_query() const {
 void App::load_state_query(const std::string& query) {
   notices_.clear();
   time_next_update_ = true;
-  StateMap in = parse_clean_query(query, notices_);
+  // The view the query shows (its own, else the current one) says which keys are multi-line text.
+  const StateMap raw = parse_query(query);
+  const View* target = current_;
+  if (auto it = raw.find("view"); it != raw.end())
+    if (View* v = find_view(it->second)) target = v;
+  const ParamList target_params = target->param_list();
+  StateMap in = parse_clean_query(query, notices_, [&](const std::string& key) {
+    const Param* p = target_params.find(key);
+    return p && p->kind == ParamKind::Text && p->opt.multiline;
+  });
   if (auto it = in.find("view"); it != in.end()) {
     if (View* v = find_view(it->second)) {
       if (v != current_) keys_.figure.clear();

@@ -4,6 +4,8 @@
 // codec itself is app/state_params.h.
 #pragma once
 
+#include <functional>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,8 +38,10 @@ struct AppKeys {
 };
 
 // The query's keys and values, without the pairs holding a control character or invalid UTF-8 (never used,
-// nor cut at a NUL): each of those is a notice.
-StateMap parse_clean_query(const std::string& query, Notices& notices);
+// nor cut at a NUL): each of those is a notice. A key `line_breaks_allowed` names (a multi-line text
+// parameter) may hold line breaks and tabs.
+StateMap parse_clean_query(const std::string& query, Notices& notices,
+                           const std::function<bool(const std::string&)>& line_breaks_allowed = {});
 
 // The strict (command line) wording of notices: the lenient wording says what the app does instead
 // ("ignored", "using 4"); there nothing is used.

@@ -9,9 +9,11 @@
 
 #include "command.h"
 #include "core/bounds.h"
+#include "core/position_list.h"
 #include "core/models/model_config.h"
 #include "eval.h"
 #include "model_io/check_json.h"
+#include "model_io/check_request.h"
 #include "model_io/config_json.h"
 #include "model_io/json_read.h"
 #include "model_io/tensor_file.h"
@@ -26,41 +28,12 @@ std::string fmt(double v) {
   return s.str();
 }
 
-std::string fit_text(const CheckFitValue& v) {
-  if (const double* d = std::get_if<double>(&v)) return fmt(*d);
-  if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
-  return std::get<std::string>(v);
-}
-
-// "0,1,2", "0 1 2", "start:stop[:step]" (Python's range), or a tensor file of integers.
+// A file of integers (.npy, .safetensors, .json, text), or the position grammar (core/position_list.h).
 std::vector<int64_t> parse_positions(const std::string& text) {
-  std::vector<int64_t> out;
-  if (text.find(':') != std::string::npos) {
-    std::vector<int64_t> parts;
-    std::stringstream ss(text);
-    std::string item;
-    while (std::getline(ss, item, ':')) {
-      try {
-        size_t used = 0;
-        parts.push_back(std::stoll(item, &used));
-        if (used != item.size()) throw std::invalid_argument("trailing");
-      } catch (const std::exception&) {
-        throw InvalidArgument("positions", "positions: '" + item.substr(0, 32) + "' is not an integer (start:stop[:step])");
-      }
-    }
-    if (parts.size() < 2 || parts.size() > 3) throw InvalidArgument("positions", "positions must be start:stop[:step]");
-    const int64_t step = parts.size() == 3 ? parts[2] : 1;
-    require(step != 0, "positions", "positions: step must not be 0");
-    require(std::llabs(parts[0]) <= kMaxPosition && std::llabs(parts[1]) <= kMaxPosition, "positions",
-            "positions must lie in [-10^6, 10^6]");
-    for (int64_t p = parts[0]; step > 0 ? p < parts[1] : p > parts[1]; p += step) out.push_back(p);
-    return out;
-  }
-  model_io::TensorData t;
   std::error_code ec;  // a long list is no file name (is_regular_file would throw on it)
-  if (std::filesystem::is_regular_file(text, ec)) t = model_io::read_tensor_file(text, "", "positions", "positions");
-  else t = model_io::parse_tensor_text(text, "positions");
-  for (double v : t.values) {
+  if (!std::filesystem::is_regular_file(text, ec)) return parse_position_list(text, "positions");
+  std::vector<int64_t> out;
+  for (double v : model_io::read_tensor_file(text, "", "positions", "positions").values) {
     require(std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= static_cast<double>(kMaxPosition), "positions",
             "positions must be integers in [-10^6, 10^6]");
     out.push_back(static_cast<int64_t>(v));
@@ -68,8 +41,9 @@ std::vector<int64_t> parse_positions(const std::string& text) {
   return out;
 }
 
-Matrix read_matrix_file(const std::string& path, const std::string& name, const std::string& field) {
-  return model_io::tensor_matrix(model_io::read_tensor_file(path, name, field, field), field);
+// A tensor file; `heads` (for actual and x) reads an H x n x w tensor as its H blocks stacked.
+Matrix read_matrix_file(const std::string& path, const std::string& name, const std::string& field, int* heads = nullptr) {
+  return model_io::tensor_matrix(model_io::read_tensor_file(path, name, field, field), field, heads);
 }
 
 std::string read_config_text(const std::string& path) {
@@ -83,13 +57,34 @@ std::string read_config_text(const std::string& path) {
   return text;
 }
 
+std::string index_text(const RopeCheckResult& r, const std::vector<int64_t>& index) {
+  std::string s;
+  for (int64_t i : index) s += (s.empty() ? "" : ", ") + std::to_string(i);
+  s = "[" + s + "]";
+  if (index.size() == 3) s += " (head " + std::to_string(index[0]) + ")";
+  (void)r;
+  return s;
+}
+
+// Causes explaining less than this are left out of the human output (the JSON keeps them).
+constexpr double kShownExplains = 0.05;
+
 void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
-  const auto shape = std::to_string(r.actual.rows()) + " x " + std::to_string(r.actual.cols());
+  const std::string shape = (r.heads > 0 ? std::to_string(r.heads) + " x " + std::to_string(r.actual.rows() / r.heads)
+                                         : std::to_string(r.actual.rows())) +
+                            " x " + std::to_string(r.actual.cols());
   out << "posenc check: " << (r.match ? "MATCH" : "MISMATCH") << " (" << check_kind_name(kind) << ", " << shape << ")\n";
-  std::string idx;
-  for (int64_t i : r.worst_index) idx += (idx.empty() ? "" : ", ") + std::to_string(i);
-  out << "  max |error| " << fmt(r.max_abs_error) << " at [" << idx << "]: expected " << fmt(r.worst_expected) << ", actual "
-      << fmt(r.worst_actual) << "; max relative error " << fmt(r.max_rel_error) << "\n";
+  const std::string rule = r.default_tolerance ? "float32" : "given";
+  if (r.match) {
+    // How close the nearest element came to its tolerance (a relative error of a near-zero element would
+    // read as alarm where there is none).
+    out << "  worst element at " << fmt(r.worst_ratio) << " of its " << rule << " tolerance, at "
+        << index_text(r, r.worst_ratio_index) << "; max |error| " << fmt(r.max_abs_error) << "\n";
+  } else {
+    out << "  max |error| " << fmt(r.max_abs_error) << " at " << index_text(r, r.worst_index) << ": expected "
+        << fmt(r.worst_expected) << ", actual " << fmt(r.worst_actual) << "; worst element at " << fmt(r.worst_ratio)
+        << " x its " << rule << " tolerance\n";
+  }
   out << "  tolerance: "
       << (r.default_tolerance ? "float32 rounding of the angle at each position (docs/cli.md)"
                               : "abs " + fmt(r.given_tolerance.abs) + " + rel " + fmt(r.given_tolerance.rel) + " x |expected|")
@@ -97,9 +92,10 @@ void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
   if (r.equivalent_under_softmax) out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
   int n = 0;
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
+    if (d.cause != CheckCause::Unknown && d.explains < kShownExplains) continue;
     if (++n > 3) break;
     out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << fmt(100 * d.explains) << "% of the squared error)";
-    for (const auto& [k, v] : d.fitted) out << " " << k << "=" << fit_text(v);
+    for (const auto& [k, v] : d.fitted) out << " " << k << "=" << check_fit_text(v);
     out << "\n     " << d.message << "\n     fix: " << d.fix << "\n";
   }
 }
@@ -142,7 +138,7 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       ref = rope_check_reference(m, o.layer_type);
     } else if (!o.reference.empty()) {
       require(o.reference.size() <= (std::size_t{1} << 20), "reference", "--reference is larger than 1 MiB");
-      ref = read_check_reference(model_io::parse_json_within_depth(o.reference, 64, "reference", "--reference is not valid JSON",
+      ref = model_io::read_check_reference(model_io::parse_json_within_depth(o.reference, 64, "reference", "--reference is not valid JSON",
                                                                    "--reference is nested deeper than 64 levels"));
     } else {
       throw InvalidArgument("reference", "give the reference: --config FILE or --reference JSON");
@@ -152,14 +148,17 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     require(kind.has_value(), "kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
     RopeCheckInput in;
     in.kind = *kind;
-    in.actual = read_matrix_file(o.actual, o.name, "actual");
+    in.actual = read_matrix_file(o.actual, o.name, "actual", &in.heads);
     if (in.kind == CheckKind::InvFreq && in.actual.cols() == 1) in.actual.transposeInPlace();
     require(o.x.empty() || in.kind == CheckKind::Rotated, "x", "--x is for kind rotated");
     require((o.q.empty() && o.k.empty()) || in.kind == CheckKind::Logits, o.q.empty() ? "k" : "q",
             "--q and --k are for kind logits");
     if (in.kind == CheckKind::Rotated) {
       require(!o.x.empty(), "x", "kind rotated needs --x FILE (the rows before rotation)");
-      in.x = read_matrix_file(o.x, "", "x");
+      int x_heads = 0;
+      in.x = read_matrix_file(o.x, "", "x", &x_heads);
+      require(x_heads == in.heads, "x", "x must have the same heads axis as actual (" + std::to_string(in.heads) + " heads; x has " +
+                                            std::to_string(x_heads) + ")");
     }
     if (in.kind == CheckKind::Logits) {
       require(!o.q.empty(), "q", "kind logits needs --q FILE");
@@ -170,7 +169,8 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     if (!o.positions.empty()) {
       in.positions = parse_positions(o.positions);
     } else if (in.kind != CheckKind::InvFreq) {
-      for (Eigen::Index i = 0; i < in.actual.rows(); ++i) in.positions.push_back(i);  // transformers' arange(n)
+      const Eigen::Index n = in.heads > 0 ? in.actual.rows() / in.heads : in.actual.rows();
+      for (Eigen::Index i = 0; i < n; ++i) in.positions.push_back(i);  // transformers' arange(n)
     }
     if (o.tolerance_abs || o.tolerance_rel)
       in.tolerance = RopeCheckTolerance{o.tolerance_abs.value_or(0.0), o.tolerance_rel.value_or(0.0)};

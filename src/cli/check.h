@@ -3,7 +3,6 @@
 #pragma once
 
 #include <iosfwd>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -30,10 +29,5 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
 
 // Exit 0 on a match, 1 on a mismatch (the diagnosis printed), 2 on bad input (one JSON error on err).
 int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
-
-// The `reference` of a check request: the rope fields (dim, base, scaling, layout, rotary_dim,
-// softmax_scale) or {"config": {...}, "layer_type": ...}. Errors name "reference.<field>". Defined in
-// eval.cpp, next to the scaling reader it shares with rope_apply.
-RopeCheckReference read_check_reference(const nlohmann::json& j);
 
 }  // namespace posenc::cli

@@ -6,7 +6,7 @@
 
 #include "core/types.h"
 #include "eval.h"
-#include "json_fields.h"
+#include "model_io/json_fields.h"
 
 namespace posenc::cli {
 
@@ -14,7 +14,7 @@ int run_command(std::ostream& err, const std::string& doing, const std::string& 
   try {
     return body();
   } catch (const InvalidArgument& e) {
-    err << error_json(e.what(), e.field(), dynamic_cast<const KeyError*>(&e) != nullptr);
+    err << error_json(e.what(), e.field(), dynamic_cast<const model_io::KeyError*>(&e) != nullptr);
   } catch (const std::bad_alloc&) { err << error_json("out of memory while " + doing, ""); } catch (const std::exception& e) {
     err << error_json(other_prefix + e.what(), "");
   }

@@ -23,13 +23,22 @@
 #include "core/encodings/t5.h"
 #include "check.h"
 #include "command.h"
-#include "json_fields.h"
+#include "model_io/json_fields.h"
 #include "model_io/check_json.h"
+#include "model_io/check_request.h"
 #include "model_io/config_json.h"
+#include "model_io/json_request.h"
+#include "model_io/rope_fields.h"
 
 namespace posenc::cli {
 namespace {
 
+using model_io::Fields;
+using model_io::parse_request;
+using model_io::read_layout;
+using model_io::read_scaling;
+
+using json = nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------- input / output helpers
@@ -72,69 +81,6 @@ ojson vector_json(const std::vector<double>& v, const char* blame) {
 
 // ---------------------------------------------------------------- shared request pieces
 
-RopeScaling read_scaling(const Fields& parent, const char* key) {
-  RopeScaling s;
-  if (!parent.has(key)) return s;
-  const Fields f = parent.object(key, {"type", "factor", "original_max_position_embeddings", "seq_len", "beta_fast", "beta_slow",
-                                       "low_freq_factor", "high_freq_factor", "attention_factor", "mscale", "mscale_all_dim",
-                                       "truncate", "short_factor", "long_factor", "partial_rotary_factor"});
-  const std::string type = f.string("type");
-  const auto t = rope_scaling_type_from_name(type);
-  if (!t) {
-    std::string names;
-    for (const char* name : names_of<RopeScalingType>()) names += (names.empty() ? "" : ", ") + std::string(name);
-    throw InvalidArgument(f.path("type"), f.path("type") + " must be one of " + names);
-  }
-  s.type = *t;
-  const std::string what = "a '" + type + "' scaling";
-  const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
-  if (s.type != RopeScalingType::Dynamic && !longrope) f.forbid("seq_len", what);
-  if (!yarn) {
-    for (const char* k : {"beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"}) f.forbid(k, what);
-  }
-  if (!yarn && !longrope) f.forbid("attention_factor", what);
-  if (!longrope) {
-    f.forbid("short_factor", what);
-    f.forbid("long_factor", what);
-  }
-  if (s.type != RopeScalingType::Llama3) {
-    f.forbid("low_freq_factor", what);
-    f.forbid("high_freq_factor", what);
-  }
-  if (s.type != RopeScalingType::Proportional) f.forbid("partial_rotary_factor", what);
-  if (s.type == RopeScalingType::Proportional) {
-    // Gemma 4 p-RoPE: factor defaults to 1 (rope_parameters.get("factor", 1.0)).
-    s.factor = f.opt_number("factor").value_or(1.0);
-    s.partial_rotary_factor = f.opt_number("partial_rotary_factor").value_or(1.0);
-    return s;
-  }
-  // factor and original_max_position_embeddings are common to every type; read (and type-check) them
-  // when present, require them where the type uses them (longrope's factor defaults to 1).
-  const bool needs_factor = s.type != RopeScalingType::None && !longrope;
-  const bool needs_length = s.type == RopeScalingType::Dynamic || yarn || longrope || s.type == RopeScalingType::Llama3;
-  if (needs_factor || f.has("factor")) s.factor = f.number("factor");
-  if (needs_length || f.has("original_max_position_embeddings"))
-    s.original_max_position_embeddings = f.integer("original_max_position_embeddings");
-  if (s.type == RopeScalingType::Dynamic || longrope) s.seq_len = f.opt_integer("seq_len");
-  if (yarn) {
-    s.beta_fast = f.opt_number("beta_fast").value_or(32.0);
-    s.beta_slow = f.opt_number("beta_slow").value_or(1.0);
-    s.mscale = f.opt_number("mscale");
-    s.mscale_all_dim = f.opt_number("mscale_all_dim");
-    if (f.has("truncate")) s.truncate = f.boolean("truncate");
-  }
-  if (yarn || longrope) s.attention_factor = f.opt_number("attention_factor");
-  if (longrope) {
-    s.short_factor = f.number_array("short_factor");
-    s.long_factor = f.number_array("long_factor");
-  }
-  if (s.type == RopeScalingType::Llama3) {
-    s.low_freq_factor = f.number("low_freq_factor");
-    s.high_freq_factor = f.number("high_freq_factor");
-  }
-  return s;
-}
-
 // Core errors about "scaling.*", "base", "bias", ... are re-rooted under `prefix` (e.g. "position.").
 template <class F>
 auto under(const std::string& prefix, F&& f) {
@@ -142,11 +88,6 @@ auto under(const std::string& prefix, F&& f) {
     if (prefix.empty() || e.field().rfind(prefix, 0) == 0) return e;
     return InvalidArgument(prefix + e.field(), e.what());
   });
-}
-
-RopeLayout read_layout(const Fields& f) {
-  if (auto layout = from_name<RopeLayout>(f.string("layout"))) return *layout;
-  throw InvalidArgument(f.path("layout"), f.path("layout") + " must be \"half\" or \"interleaved\"");
 }
 
 int read_dim(const Fields& f) {
@@ -468,46 +409,9 @@ ojson op_model(const json& req) {
   return model_io::model_position_json(m);
 }
 
-// A tensor of a check request: a number array (1 x n) or an array of rows.
-Matrix read_tensor(const Fields& f, const char* key) {
-  const json& v = f.raw().at(key);
-  if (v.is_array() && (v.empty() || !v[0].is_array())) {
-    const std::vector<double> a = f.number_array(key);
-    Matrix m(1, static_cast<Eigen::Index>(a.size()));
-    for (size_t i = 0; i < a.size(); ++i) m(0, static_cast<Eigen::Index>(i)) = a[i];
-    return m;
-  }
-  return f.matrix(key);
-}
-
 ojson op_check(const json& req) {
-  const Fields f(req, "", {"op", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"});
-  if (!f.has("reference")) throw InvalidArgument("reference", "missing field 'reference'");
-  const RopeCheckReference ref = read_check_reference(req.at("reference"));
-  const std::string kind_name = f.string("kind");
-  const auto kind = from_name<CheckKind>(kind_name);
-  if (!kind) throw InvalidArgument("kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
-  RopeCheckInput in;
-  in.kind = *kind;
-  const std::string what = "kind " + kind_name;
-  if (in.kind != CheckKind::Rotated) f.forbid("x", what);
-  if (in.kind != CheckKind::Logits) {
-    f.forbid("q", what);
-    f.forbid("k", what);
-  }
-  in.actual = read_tensor(f, "actual");
-  if (in.kind != CheckKind::InvFreq || f.has("positions")) in.positions = f.int_array("positions");
-  if (in.kind == CheckKind::Rotated) in.x = f.matrix("x");
-  if (in.kind == CheckKind::Logits) {
-    in.q = f.matrix("q");
-    in.k = f.matrix("k");
-  }
-  if (f.has("tolerance")) {
-    const Fields t = f.object("tolerance", {"abs", "rel"});
-    if (!t.has("abs") && !t.has("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
-    in.tolerance = RopeCheckTolerance{t.opt_number("abs").value_or(0.0), t.opt_number("rel").value_or(0.0)};
-  }
-  return model_io::check_response_json(rope_check(ref, in));
+  const model_io::CheckRequest c = model_io::read_check_request(req);
+  return model_io::check_response_json(rope_check(c.reference, c.input));
 }
 
 using Op = std::function<ojson(const json&)>;
@@ -526,138 +430,7 @@ const std::map<std::string, Op>& op_table() {
   return table;
 }
 
-// A SAX pass over the request that builds nothing: it rejects a document whose top-level field carries
-// more numbers than any input may hold (2^24, limits.h) before the DOM parse would allocate for them.
-class SizeScan : public nlohmann::json_sax<json> {
- public:
-  std::string too_large;  // the field that exceeded the limit
-  bool too_deep = false;  // nesting beyond kMaxJsonDepth (stopped there: nothing deeper is read)
-
-  bool null() override { return count(); }
-  bool boolean(bool) override { return count(); }
-  bool number_integer(number_integer_t) override { return count(); }
-  bool number_unsigned(number_unsigned_t) override { return count(); }
-  bool number_float(number_float_t, const string_t&) override { return count(); }
-  bool string(string_t&) override { return count(); }
-  bool binary(binary_t&) override { return count(); }
-  bool start_object(std::size_t) override { return enter(); }
-  bool end_object() override {
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) override { return enter(); }
-  bool end_array() override {
-    --depth_;
-    return true;
-  }
-  bool key(string_t& k) override {
-    if (depth_ == 1) {
-      top_ = k.substr(0, kMaxEchoedKey);
-      values_ = 0;
-    }
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
-
- private:
-  bool enter() {
-    if (++depth_ > kMaxJsonDepth) {
-      too_deep = true;
-      return false;
-    }
-    return true;
-  }
-  bool count() {
-    if (depth_ >= 2 && ++values_ > kMaxCells) {
-      too_large = top_;
-      return false;
-    }
-    return true;
-  }
-  int depth_ = 0;
-  int64_t values_ = 0;
-  std::string top_;
-};
-
-// Parses strictly: one value, no comments, no NaN/Infinity, no duplicate keys (the parser would
-// silently keep the last one).
-json parse_request(const std::string& text) {
-  if (text.size() > kMaxRequestBytes)
-    throw InvalidArgument("", "the request is " + std::to_string(text.size()) + " bytes; the limit is 1 GiB");
-  {
-    SizeScan scan;
-    // Syntax errors are reported by the full parse below, with nlohmann's message.
-    nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
-    if (scan.too_deep)
-      throw InvalidArgument("", "the request is nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    if (!scan.too_large.empty()) throw InvalidArgument(scan.too_large, "'" + scan.too_large + "' holds more than 2^24 values");
-  }
-  struct Frame {
-    std::set<std::string> keys;
-    std::string last;
-  };
-  std::vector<Frame> stack;
-  std::string duplicate;
-  auto callback = [&](int, json::parse_event_t ev, json& parsed) {
-    switch (ev) {
-      case json::parse_event_t::object_start: stack.emplace_back(); break;
-      case json::parse_event_t::object_end:
-        if (!stack.empty()) stack.pop_back();
-        break;
-      case json::parse_event_t::key: {
-        // By reference: a long key is not copied again (the set holds the one copy duplicates need).
-        const std::string& key = parsed.get_ref<const std::string&>();
-        if (!stack.empty()) {
-          if (!stack.back().keys.insert(key).second && duplicate.empty()) {
-            for (size_t i = 0; i + 1 < stack.size(); ++i) duplicate += stack[i].last.substr(0, kMaxEchoedKey) + ".";
-            duplicate += key.substr(0, kMaxEchoedKey);
-          }
-          stack.back().last = key.substr(0, kMaxEchoedKey);  // only echoed in a duplicate's path
-        }
-        break;
-      }
-      default: break;
-    }
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
-  } catch (const json::exception& e) {
-    std::string what = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the sentence is for people.
-    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    throw InvalidArgument("", "malformed JSON: " + what);
-  }
-  if (!duplicate.empty()) throw InvalidArgument(duplicate, "duplicate field '" + duplicate + "'");
-  return j;
-}
-
 }  // namespace
-
-RopeCheckReference read_check_reference(const json& j) {
-  if (!j.is_object()) throw InvalidArgument("reference", "reference must be a JSON object");
-  if (j.contains("config")) {
-    const Fields f(j, "reference.", {"config", "layer_type"});
-    if (!j.at("config").is_object())
-      throw InvalidArgument("reference.config", "reference.config must be a JSON object (a Hugging Face config.json)");
-    const std::string layer_type = f.has("layer_type") ? f.string("layer_type") : "";
-    const ConfigValue config = model_io::config_from_json(j.at("config"), "reference.config");
-    const ModelPosition m = under("reference.config.", [&] { return read_hf_config(config); });
-    return rope_check_reference(m, layer_type);
-  }
-  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"});
-  RopeCheckReference r;
-  r.dim = static_cast<int>(std::clamp<int64_t>(f.integer("dim"), -1, kMaxDim + 1));
-  r.base = f.number("base");
-  r.scaling = read_scaling(f, "scaling");
-  if (f.has("layout")) r.layout = read_layout(f);
-  if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
-  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim",
-          "reference.rotary_dim must be even and in [2, reference.dim]");
-  r.softmax_scale = f.opt_number("softmax_scale");
-  return r;
-}
 
 void evaluate_request_to(const std::string& text, std::ostream& out) {
   const json req = parse_request(text);
@@ -724,6 +497,10 @@ int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err) {
       std::error_code ec;
       const auto size = std::filesystem::file_size(options.file, ec);
       if (!ec) refuse_size(size, "the request file");
+      {
+        std::ifstream scan(options.file, std::ios::binary);
+        if (scan) model_io::scan_request(scan);  // counted streaming, before the text is held
+      }
       std::ifstream in(options.file, std::ios::binary);
       if (!in) throw InvalidArgument("", "cannot read request file '" + options.file + "'");
       text = read_bounded(in, kMaxRequestBytes, "the request file", ec ? 0 : static_cast<std::size_t>(size));

@@ -5,6 +5,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "model_io/json_request.h"
+
 namespace CLI {
 class App;
 }
@@ -21,8 +23,10 @@ CLI::App* add_eval_command(CLI::App& app, EvalOptions& options);
 // Reads the request, writes the response on out (exit code 0) or one JSON error object on err (exit 2).
 int run_eval(const EvalOptions& options, std::ostream& out, std::ostream& err);
 
-// Largest request accepted (checked before parsing).
-inline constexpr std::size_t kMaxRequestBytes = std::size_t{1} << 30;
+// Largest request accepted (checked before parsing), nesting depth, echoed key length: model_io/json_request.h.
+using model_io::kMaxEchoedKey;
+using model_io::kMaxJsonDepth;
+using model_io::kMaxRequestBytes;
 
 // The pure part: request text -> response text. Throws posenc::InvalidArgument on bad input
 // (field "" means no particular field). evaluate_request_to writes the response to out once it is
@@ -30,10 +34,7 @@ inline constexpr std::size_t kMaxRequestBytes = std::size_t{1} << 30;
 std::string evaluate_request(const std::string& text);
 void evaluate_request_to(const std::string& text, std::ostream& out);
 
-// Nesting depth of a request (a matrix is 2 deep, a config.json rarely more than 5).
-inline constexpr int kMaxJsonDepth = 64;
-// Bytes of a key / of a message echoed in an error; longer ones are cut and their length given.
-inline constexpr std::size_t kMaxEchoedKey = 256;
+// Bytes of a message echoed in an error; longer ones are cut and their length given.
 inline constexpr std::size_t kMaxErrorMessageBytes = 2048;
 
 // {"error": message, "field": field or null} followed by a newline; field "" is null unless

@@ -38,4 +38,23 @@ inline std::vector<std::string> split_whitespace(const std::string& text) {
   return words;
 }
 
+// At most `limit` bytes of `text` for an error message, with every control byte (and DEL) written as \xNN
+// so a NUL or a newline neither cuts nor breaks the message; "..." when cut.
+inline std::string shown_text(const std::string& text, size_t limit = 32) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < text.size() && i < limit; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (text.size() > limit) out += "...";
+  return out;
+}
+
 }  // namespace posenc

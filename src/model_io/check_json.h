@@ -13,4 +13,8 @@ namespace posenc::model_io {
 // Non-finite numbers are written as null.
 nlohmann::ordered_json check_response_json(const RopeCheckResult& r);
 
+// A reference as the check request writes it ({"dim", "base", "rotary_dim", "layout", "softmax_scale",
+// "scaling": {"type", ... the type's own keys}}): what read_check_reference reads back to the same reference.
+nlohmann::json check_reference_json(const RopeCheckReference& r);
+
 }  // namespace posenc::model_io

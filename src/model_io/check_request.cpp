@@ -1,204 +1,163 @@
 #include "model_io/check_request.h"
 
-#include "model_io/check_json.h"
-
-#include <cmath>
-#include <initializer_list>
+#include <algorithm>
 #include <string_view>
 
+#include "core/bounds.h"
 #include "core/models/model_config.h"
 #include "core/names.h"
+#include "core/position_list.h"
+#include "model_io/check_json.h"
 #include "model_io/config_json.h"
+#include "model_io/json_fields.h"
 #include "model_io/json_read.h"
+#include "model_io/json_request.h"
+#include "model_io/rope_fields.h"
+#include "model_io/tensor_file.h"
 
 namespace posenc::model_io {
 namespace {
 
 using json = nlohmann::json;
-constexpr std::size_t kMaxTensorElements = std::size_t{1} << 24;
 
-// Keys are echoed in errors at most this long (a huge unknown key must not become a huge message).
-std::string shown_key(const std::string& k) { return k.size() <= 64 ? k : k.substr(0, 64) + "..."; }
-
-void only_keys(const json& j, const std::string& prefix, std::initializer_list<const char*> allowed, const std::string& what) {
-  if (!j.is_object())
-    throw InvalidArgument(
-        prefix.empty() ? "" : prefix.substr(0, prefix.size() - 1),
-        (prefix.empty() ? std::string("the request") : prefix.substr(0, prefix.size() - 1)) + " must be an object");
-  for (const auto& [k, v] : j.items()) {
-    bool ok = false;
-    for (const char* a : allowed) ok = ok || k == a;
-    if (!ok) throw InvalidArgument(prefix + shown_key(k), "\"" + prefix + shown_key(k) + "\" is not a field of " + what);
-  }
+// Core errors about "scaling.*", "dim", ... re-rooted under `prefix` ("reference.config.").
+template <class F>
+auto under(const std::string& prefix, F&& f) {
+  return rethrow_renamed(f, [&](const InvalidArgument& e) {
+    if (e.field().rfind(prefix, 0) == 0) return e;
+    return InvalidArgument(prefix + e.field(), e.what());
+  });
 }
 
-int64_t integer(const json& j, const std::string& field) {
-  if (!j.is_number_integer() && !(j.is_number_float() && std::floor(j.get<double>()) == j.get<double>()))
-    throw InvalidArgument(field, field + " must be an integer");
-  const double d = j.get<double>();
-  if (std::fabs(d) > 9.0e15) throw InvalidArgument(field, field + " is out of range");
-  return j.is_number_integer() ? j.get<int64_t>() : static_cast<int64_t>(d);
+// Rows of numbers (depth 2) from j, appended to `values`; returns the row width.
+size_t append_rows(const json& j, const std::string& field, const std::string& shape, std::vector<double>& values, size_t& rows,
+                   size_t width) {
+  for (const json& row : j) {
+    if (!row.is_array() || row.empty() || (width && row.size() != width)) throw InvalidArgument(field, shape);
+    width = row.size();
+    for (const json& v : row) values.push_back(json_number(v, field));
+    ++rows;
+  }
+  return width;
 }
 
-// A flat array of numbers (1 x n) or an array of equal-length rows.
-Matrix matrix(const json& j, const std::string& field) {
-  if (!j.is_array()) throw InvalidArgument(field, field + " must be an array of numbers or of rows");
-  if (j.empty()) throw InvalidArgument(field, field + " is empty");
-  if (!j.front().is_array()) {
-    if (j.size() > kMaxTensorElements) throw InvalidArgument(field, field + " has more than 2^24 numbers");
-    Matrix m(1, static_cast<Eigen::Index>(j.size()));
-    for (std::size_t i = 0; i < j.size(); ++i) m(0, Eigen::Index(i)) = json_number(j[i], field + "[" + std::to_string(i) + "]");
-    return m;
+std::vector<int64_t> read_positions(const json& v) {
+  if (v.is_string()) return parse_position_list(v.get_ref<const std::string&>(), "positions");
+  if (!v.is_array()) throw InvalidArgument("positions", "positions must be an array of integers or a string like \"0:128\"");
+  if (static_cast<int64_t>(v.size()) > kMaxCells) throw InvalidArgument("positions", "positions has more than 2^24 entries");
+  std::vector<int64_t> out;
+  out.reserve(v.size());
+  for (const json& e : v) {
+    if (!e.is_number_integer()) throw InvalidArgument("positions", "positions must be an array of integers");
+    out.push_back(e.get<int64_t>());
   }
-  const std::size_t cols = j.front().size();
-  if (cols == 0 || j.size() * cols > kMaxTensorElements) throw InvalidArgument(field, field + " must have 1 to 2^24 numbers");
-  Matrix m(static_cast<Eigen::Index>(j.size()), static_cast<Eigen::Index>(cols));
-  for (std::size_t r = 0; r < j.size(); ++r) {
-    const json& row = j[r];
-    const std::string rf = field + "[" + std::to_string(r) + "]";
-    if (!row.is_array() || row.size() != cols)
-      throw InvalidArgument(field, rf + " must be a row of " + std::to_string(cols) + " numbers (as " + field + "[0])");
-    for (std::size_t c = 0; c < cols; ++c)
-      m(Eigen::Index(r), Eigen::Index(c)) = json_number(row[c], rf + "[" + std::to_string(c) + "]");
-  }
-  return m;
-}
-
-RopeScaling read_scaling(const json& j) {
-  const std::string p = "reference.scaling.";
-  if (!j.is_object()) throw InvalidArgument("reference.scaling", "reference.scaling must be an object");
-  RopeScaling s;
-  if (!j.contains("type")) throw InvalidArgument(p + "type", p + "type is missing");
-  if (!j["type"].is_string()) throw InvalidArgument(p + "type", p + "type must be a string");
-  const auto type = from_name<RopeScalingType>(j["type"].get<std::string>());
-  if (!type)
-    throw InvalidArgument(p + "type", p + "type \"" + shown_key(j["type"].get<std::string>()) + "\" is not a scaling type");
-  s.type = *type;
-  const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
-  const bool llama3 = s.type == RopeScalingType::Llama3, dynamic = s.type == RopeScalingType::Dynamic;
-  const std::string what = std::string("scaling type ") + name_of(s.type);
-  for (const auto& [k, v] : j.items()) {
-    const bool ok =
-        k == "type" || k == "factor" || k == "original_max_position_embeddings" || ((dynamic || longrope) && k == "seq_len") ||
-        (yarn && (k == "beta_fast" || k == "beta_slow" || k == "mscale" || k == "mscale_all_dim" || k == "truncate")) ||
-        ((yarn || longrope) && k == "attention_factor") || (longrope && (k == "short_factor" || k == "long_factor")) ||
-        (llama3 && (k == "low_freq_factor" || k == "high_freq_factor"));
-    if (!ok) throw InvalidArgument(p + shown_key(k), "\"" + p + shown_key(k) + "\" is not a field of " + what);
-  }
-  auto need = [&](const char* k) -> const json& {
-    if (!j.contains(k)) throw InvalidArgument(p + k, p + k + " is missing (" + what + ")");
-    return j[k];
-  };
-  const bool needs_factor = s.type != RopeScalingType::None && !longrope;
-  const bool needs_length = dynamic || yarn || longrope || llama3;
-  if (needs_factor || j.contains("factor")) s.factor = json_number(need("factor"), p + "factor");
-  if (needs_length || j.contains("original_max_position_embeddings"))
-    s.original_max_position_embeddings =
-        integer(need("original_max_position_embeddings"), p + "original_max_position_embeddings");
-  if (j.contains("seq_len")) s.seq_len = integer(j["seq_len"], p + "seq_len");
-  if (j.contains("beta_fast")) s.beta_fast = json_number(j["beta_fast"], p + "beta_fast");
-  if (j.contains("beta_slow")) s.beta_slow = json_number(j["beta_slow"], p + "beta_slow");
-  if (j.contains("mscale")) s.mscale = json_number(j["mscale"], p + "mscale");
-  if (j.contains("mscale_all_dim")) s.mscale_all_dim = json_number(j["mscale_all_dim"], p + "mscale_all_dim");
-  if (j.contains("truncate")) {
-    if (!j["truncate"].is_boolean()) throw InvalidArgument(p + "truncate", p + "truncate must be true or false");
-    s.truncate = j["truncate"].get<bool>();
-  }
-  if (j.contains("attention_factor")) s.attention_factor = json_number(j["attention_factor"], p + "attention_factor");
-  if (longrope) {
-    for (const char* k : {"short_factor", "long_factor"}) {
-      const Matrix m = matrix(need(k), p + k);
-      if (m.rows() != 1) throw InvalidArgument(p + k, p + k + " must be a flat array of numbers");
-      (std::string(k) == "short_factor" ? s.short_factor : s.long_factor).assign(m.data(), m.data() + m.size());
-    }
-  }
-  if (llama3) {
-    s.low_freq_factor = json_number(need("low_freq_factor"), p + "low_freq_factor");
-    s.high_freq_factor = json_number(need("high_freq_factor"), p + "high_freq_factor");
-  }
-  return s;
-}
-
-RopeCheckReference read_reference(const json& j) {
-  if (!j.is_object()) throw InvalidArgument("reference", "reference must be an object");
-  if (j.contains("config")) {
-    only_keys(j, "reference.", {"config", "layer_type"}, "a reference from a config (config, layer_type)");
-    std::string layer_type;
-    if (j.contains("layer_type")) {
-      if (!j["layer_type"].is_string()) throw InvalidArgument("reference.layer_type", "reference.layer_type must be a string");
-      layer_type = j["layer_type"].get<std::string>();
-    }
-    const ModelPosition m = rethrow_renamed(
-        [&] { return read_hf_config(config_from_json(j["config"], "reference.config")); },
-        [](const InvalidArgument& e) {
-          const std::string f = e.field();
-          return InvalidArgument(f.rfind("reference.", 0) == 0 ? f : "reference.config" + (f.empty() ? "" : "." + f), e.what());
-        });
-    return rope_check_reference(m, layer_type);
-  }
-  only_keys(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"},
-            "the reference (dim, base, scaling, layout, rotary_dim, softmax_scale; or config, layer_type)");
-  RopeCheckReference r;
-  if (!j.contains("dim")) throw InvalidArgument("reference.dim", "reference.dim is missing");
-  const int64_t dim = integer(j["dim"], "reference.dim");
-  if (dim < 2 || dim > 4096 || dim % 2) throw InvalidArgument("reference.dim", "reference.dim must be even and in [2, 4096]");
-  r.dim = int(dim);
-  if (!j.contains("base")) throw InvalidArgument("reference.base", "reference.base is missing");
-  r.base = json_number(j["base"], "reference.base");
-  if (j.contains("scaling")) r.scaling = read_scaling(j["scaling"]);
-  if (j.contains("layout")) {
-    const auto layout = j["layout"].is_string() ? from_name<RopeLayout>(j["layout"].get<std::string>()) : std::nullopt;
-    if (!layout) throw InvalidArgument("reference.layout", "reference.layout must be \"half\" or \"interleaved\"");
-    r.layout = *layout;
-  }
-  if (j.contains("rotary_dim")) {
-    const int64_t rd = integer(j["rotary_dim"], "reference.rotary_dim");
-    if (rd < 2 || rd > dim || rd % 2)
-      throw InvalidArgument("reference.rotary_dim", "reference.rotary_dim must be even and in [2, reference.dim]");
-    r.rotary_dim = int(rd);
-  }
-  if (j.contains("softmax_scale")) r.softmax_scale = json_number(j["softmax_scale"], "reference.softmax_scale");
-  return r;
+  return out;
 }
 
 }  // namespace
 
-CheckRequest read_check_request(const json& req) {
-  only_keys(req, "", {"op", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"},
-            "the check request (op, reference, kind, actual, positions, x, q, k, tolerance)");
-  CheckRequest out;
-  if (!req.contains("reference")) throw InvalidArgument("reference", "reference is missing");
-  out.reference = read_reference(req["reference"]);
-  if (!req.contains("kind")) throw InvalidArgument("kind", "kind is missing");
-  const auto kind = req["kind"].is_string() ? from_name<CheckKind>(req["kind"].get<std::string>()) : std::nullopt;
-  if (!kind) throw InvalidArgument("kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
-  out.input.kind = *kind;
-  if (!req.contains("actual")) throw InvalidArgument("actual", "actual is missing");
-  out.input.actual = matrix(req["actual"], "actual");
-  if (req.contains("positions")) {
-    const json& p = req["positions"];
-    if (!p.is_array()) throw InvalidArgument("positions", "positions must be an array of integers");
-    if (p.size() > kMaxTensorElements) throw InvalidArgument("positions", "positions has more than 2^24 entries");
-    for (std::size_t i = 0; i < p.size(); ++i)
-      out.input.positions.push_back(integer(p[i], "positions[" + std::to_string(i) + "]"));
-  } else if (*kind != CheckKind::InvFreq) {
-    throw InvalidArgument("positions", "positions is missing (kind " + std::string(name_of(*kind)) + ")");
+CheckTensor read_check_tensor(const json& v, const std::string& field) {
+  CheckTensor t;
+  if (v.is_string()) {
+    t.m = tensor_matrix(parse_tensor_text(v.get_ref<const std::string&>(), field, /*semicolon_rows=*/true), field);
+    return t;
   }
-  const std::string what = "kind " + std::string(name_of(*kind));
-  if (*kind != CheckKind::Rotated && req.contains("x")) throw InvalidArgument("x", "x is not a field of " + what);
-  for (const char* k : {"q", "k"})
-    if (*kind != CheckKind::Logits && req.contains(k)) throw InvalidArgument(k, std::string(k) + " is not a field of " + what);
-  for (const char* k : {"x", "q", "k"})
-    if (req.contains(k))
-      (std::string(k) == "x" ? out.input.x : std::string(k) == "q" ? out.input.q : out.input.k) = matrix(req[k], k);
-  if (req.contains("tolerance")) {
-    const json& t = req["tolerance"];
-    only_keys(t, "tolerance.", {"abs", "rel"}, "tolerance (abs, rel)");
-    if (!t.contains("abs") && !t.contains("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
-    RopeCheckTolerance tol;
-    if (t.contains("abs")) tol.abs = json_number(t["abs"], "tolerance.abs");
-    if (t.contains("rel")) tol.rel = json_number(t["rel"], "tolerance.rel");
-    out.input.tolerance = tol;
+  const std::string shape =
+      field + " must be an array of numbers, of rows or of heads of rows (each row the same length), or rows of numbers as text";
+  if (!v.is_array() || v.empty()) throw InvalidArgument(field, shape);
+  std::vector<double> values;
+  size_t rows = 0, width = 0;
+  if (!v.front().is_array()) {  // 1 x n
+    values.reserve(v.size());
+    for (const json& e : v) values.push_back(json_number(e, field));
+    rows = 1, width = values.size();
+  } else if (v.front().empty() || !v.front().front().is_array()) {  // n x w
+    width = append_rows(v, field, shape, values, rows, 0);
+  } else {  // H x n x w: every head the same n
+    size_t per_head = 0;
+    for (const json& head : v) {
+      if (!head.is_array() || head.empty()) throw InvalidArgument(field, shape);
+      const size_t before = rows;
+      width = append_rows(head, field, shape, values, rows, width);
+      if (per_head && rows - before != per_head) throw InvalidArgument(field, shape + " (every head the same number of rows)");
+      per_head = rows - before;
+    }
+    if (v.size() > static_cast<size_t>(kMaxHeads)) throw InvalidArgument(field, field + " has more than 1024 heads");
+    t.heads = static_cast<int>(v.size());
+  }
+  if (static_cast<int64_t>(values.size()) > kMaxCells) throw InvalidArgument(field, field + " has more than 2^24 numbers");
+  t.m = Eigen::Map<const Matrix>(values.data(), static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(width));
+  return t;
+}
+
+RopeCheckReference read_check_reference(const json& j) {
+  if (!j.is_object()) throw InvalidArgument("reference", "reference must be a JSON object");
+  if (j.contains("config")) {
+    const Fields f(j, "reference.", {"config", "layer_type"});
+    if (!j.at("config").is_object())
+      throw InvalidArgument("reference.config", "reference.config must be a JSON object (a Hugging Face config.json)");
+    const std::string layer_type = f.has("layer_type") ? f.string("layer_type") : "";
+    const ConfigValue config = config_from_json(j.at("config"), "reference.config");
+    const ModelPosition m = under("reference.config.", [&] { return read_hf_config(config); });
+    return rope_check_reference(m, layer_type);
+  }
+  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"});
+  RopeCheckReference r;
+  r.dim = static_cast<int>(std::clamp<int64_t>(f.integer("dim"), -1, kMaxDim + 1));
+  r.base = f.number("base");
+  r.scaling = read_scaling(f, "scaling");
+  if (f.has("layout")) r.layout = read_layout(f);
+  if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
+  require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim",
+          "reference.rotary_dim must be even and in [2, reference.dim]");
+  r.softmax_scale = f.opt_number("softmax_scale");
+  return r;
+}
+
+CheckRequest read_check_request(const json& req, const CheckTensor* actual) {
+  const Fields f(req, "", {"op", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"});
+  if (f.has("op") && req.at("op") != "check") throw InvalidArgument("op", "op must be \"check\"");
+  if (!f.has("reference")) throw InvalidArgument("reference", "missing field 'reference'");
+  CheckRequest out;
+  out.reference = read_check_reference(req.at("reference"));
+  const std::string kind_name = f.string("kind");
+  const auto kind = from_name<CheckKind>(kind_name);
+  if (!kind) throw InvalidArgument("kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
+  RopeCheckInput& in = out.input;
+  in.kind = *kind;
+  const std::string what = "kind " + kind_name;
+  if (in.kind != CheckKind::Rotated) f.forbid("x", what);
+  if (in.kind != CheckKind::Logits) {
+    f.forbid("q", what);
+    f.forbid("k", what);
+  }
+  if (!f.has("actual") && !actual) throw InvalidArgument("actual", "missing field 'actual'");
+  CheckTensor a = f.has("actual") ? read_check_tensor(req.at("actual"), "actual") : *actual;
+  in.actual = std::move(a.m);
+  in.heads = a.heads;
+  if (in.kind == CheckKind::InvFreq && in.actual.cols() == 1) in.actual.transposeInPlace();
+  if (f.has("positions")) in.positions = read_positions(req.at("positions"));
+  else if (in.kind != CheckKind::InvFreq) throw InvalidArgument("positions", "missing field 'positions'");
+  if (in.kind == CheckKind::Rotated) {
+    if (!f.has("x")) throw InvalidArgument("x", "missing field 'x'");
+    const CheckTensor x = read_check_tensor(req.at("x"), "x");
+    if (x.heads != in.heads)
+      throw InvalidArgument("x", "x must have the same heads axis as actual (" + std::to_string(in.heads) + " heads; x has " +
+                                     std::to_string(x.heads) + ")");
+    in.x = x.m;
+  }
+  if (in.kind == CheckKind::Logits) {
+    for (const char* k : {"q", "k"}) {
+      if (!f.has(k)) throw InvalidArgument(k, std::string("missing field '") + k + "'");
+      const CheckTensor t = read_check_tensor(req.at(k), k);
+      if (t.heads) throw InvalidArgument(k, std::string(k) + " must be n x dim (kind logits has no heads axis)");
+      (std::string(k) == "q" ? in.q : in.k) = t.m;
+    }
+  }
+  if (f.has("tolerance")) {
+    const Fields t = f.object("tolerance", {"abs", "rel"});
+    if (!t.has("abs") && !t.has("rel")) throw InvalidArgument("tolerance", "tolerance needs abs, rel or both");
+    in.tolerance = RopeCheckTolerance{t.opt_number("abs").value_or(0.0), t.opt_number("rel").value_or(0.0)};
   }
   return out;
 }
@@ -206,20 +165,11 @@ CheckRequest read_check_request(const json& req) {
 std::string check_response_text(const std::string& text) {
   if (text.size() > kMaxCheckRequestBytes)
     throw InvalidArgument("", "the request is " + std::to_string(text.size()) + " bytes; the limit is 256 MiB");
-  // The depth is checked while parsing (a deep document never gets built).
-  const json::parser_callback_t depth_limit = [](int depth, json::parse_event_t, json&) {
-    if (depth > kMaxCheckDepth) throw InvalidArgument("", "the request nests deeper than 64 levels");
-    return true;
-  };
-  json req;
-  try {
-    const std::string_view view(text);  // the iterator type config.json's parse uses: one parser in the page
-    req = json::parse(view.begin(), view.end(), depth_limit);
-  } catch (const json::parse_error& e) { throw InvalidArgument("", std::string("the request is not JSON: ") + e.what()); }
+  const json req = parse_request(text);
   if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
-  if (!req.contains("op") || req["op"] != "check") throw InvalidArgument("op", "op must be \"check\"");
+  if (!req.contains("op")) throw InvalidArgument("op", "missing field 'op'");
   const CheckRequest c = read_check_request(req);
-  return check_response_json(rope_check(c.reference, c.input)).dump();
+  return check_response_json(rope_check(c.reference, c.input)).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace posenc::model_io

@@ -1,9 +1,9 @@
-// The `check` request of `posenc eval` (docs/cli.md) read without the CLI, for the page's
-// window.posenc.check (posenc_cli is native-only); the response is model_io/check_json.h's, as eval's.
-// tests/cli/check_request_test.cpp checks that both give the same response for the same request. Strict:
-// a key the request does not define, a wrong type or a wrong shape throws InvalidArgument naming the field
-// ("reference.dim", "actual", "tolerance.abs", ...). Bounded: the text's length and the JSON nesting depth are checked while
-// parsing, before anything is built from it.
+// The one reader of the `check` request (docs/cli.md): posenc eval's op check, `posenc check --reference`,
+// the page's window.posenc.check and the Check view all read it here. Strict: a key the request does not
+// define, a wrong type or a wrong shape throws InvalidArgument naming the field ("reference.dim",
+// "reference.scaling.factor", "actual", "positions", "tolerance.abs", ...), never an element's index.
+// Bounded: the text is parsed by model_io/json_request.h (size, depth and the values of each field counted
+// before anything is built).
 #pragma once
 
 #include <cstddef>
@@ -14,18 +14,33 @@
 
 namespace posenc::model_io {
 
+// The page refuses a longer request before copying it into the module.
 inline constexpr std::size_t kMaxCheckRequestBytes = std::size_t{256} << 20;
-inline constexpr int kMaxCheckDepth = 64;
 
-// {"op": "check", "reference": {...}, "kind", "actual", "positions", "x", "q", "k", "tolerance"} -> the
-// reference and the input of rope_check.
+// A tensor of the request: a number array (1 x n), an array of rows (n x w), an array of heads of rows
+// (H x n x w, stacked head after head), or a string of rows of numbers (the text format: a row ends at a
+// newline or ';', numbers are separated by spaces or commas, '#' starts a comment line).
+struct CheckTensor {
+  Matrix m;
+  int heads = 0;  // 0: no heads axis
+};
+CheckTensor read_check_tensor(const nlohmann::json& v, const std::string& field);
+
+// {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"} or {"config": {...}, "layer_type"}.
+RopeCheckReference read_check_reference(const nlohmann::json& j);
+
+// {"op": "check", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"} -> the reference
+// and the input of rope_check. "positions" is an array of integers or a string of the position grammar
+// (core/position_list.h). `actual`, when given, stands for a request without "actual" (the Check view's
+// dropped file).
 struct CheckRequest {
   RopeCheckReference reference;
   RopeCheckInput input;
 };
-CheckRequest read_check_request(const nlohmann::json& request);
+CheckRequest read_check_request(const nlohmann::json& request, const CheckTensor* actual = nullptr);
 
-// Request text -> response text (compact JSON, check_response_json). Throws InvalidArgument (field "" for malformed JSON).
+// Request text -> response text (compact JSON, check_response_json): what window.posenc.check answers.
+// Throws InvalidArgument (field "" for malformed JSON).
 std::string check_response_text(const std::string& request_text);
 
 }  // namespace posenc::model_io

@@ -1,10 +1,17 @@
+// Sections: element types and decoding; byte sources (a file, bytes in memory); .npy; .safetensors; text
+// (two streaming passes); JSON (two SAX passes); the dispatch by name and magic; the squeeze to a matrix.
 #include "model_io/tensor_file.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/bounds.h"
 #include "core/text_split.h"
@@ -12,6 +19,8 @@
 
 namespace posenc::model_io {
 namespace {
+
+// ---------------------------------------------------------------- element types and decoding
 
 enum class DType { F16, BF16, F32, F64 };
 
@@ -32,12 +41,7 @@ std::vector<double> decode(const char* data, uint64_t count, DType t) {
   for (uint64_t i = 0; i < count; ++i) {
     const char* p = data + i * static_cast<uint64_t>(dtype_size(t));
     switch (t) {
-      case DType::F64: {
-        double v;
-        std::memcpy(&v, p, 8);
-        out[i] = v;
-        break;
-      }
+      case DType::F64: std::memcpy(&out[i], p, 8); break;
       case DType::F32: {
         float v;
         std::memcpy(&v, p, 4);
@@ -77,27 +81,58 @@ uint64_t element_count(const std::vector<int64_t>& shape, const std::string& fie
   return n;
 }
 
-uint64_t file_size(const std::string& path, const std::string& field) {
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw InvalidArgument(field, "cannot read " + field + " file '" + path + "'");
-  return size;
-}
-
-std::string read_range(const std::string& path, uint64_t offset, uint64_t length, const std::string& field) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidArgument(field, "cannot read " + field + " file '" + path + "'");
-  in.seekg(static_cast<std::streamoff>(offset));
-  std::string s(length, '\0');
-  in.read(s.data(), static_cast<std::streamsize>(length));
-  if (static_cast<uint64_t>(in.gcount()) != length)
-    throw InvalidArgument(field, field + " file '" + path + "' is shorter than its header says");
-  return s;
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
+
+// ---------------------------------------------------------------- byte sources
+
+class Source {
+ public:
+  virtual ~Source() = default;
+  virtual uint64_t size() const = 0;
+  // Exactly `length` bytes from `offset`, or InvalidArgument.
+  virtual std::string read(uint64_t offset, uint64_t length) const = 0;
+};
+
+class FileSource final : public Source {
+ public:
+  FileSource(std::string path, std::string field) : path_(std::move(path)), field_(std::move(field)) {
+    std::error_code ec;
+    size_ = std::filesystem::file_size(path_, ec);
+    if (ec) throw InvalidArgument(field_, "cannot read " + field_ + " file '" + shown_text(path_, 256) + "'");
+  }
+  uint64_t size() const override { return size_; }
+  std::string read(uint64_t offset, uint64_t length) const override {
+    std::ifstream in(path_, std::ios::binary);
+    if (!in) throw InvalidArgument(field_, "cannot read " + field_ + " file '" + shown_text(path_, 256) + "'");
+    in.seekg(static_cast<std::streamoff>(offset));
+    std::string s(length, '\0');
+    in.read(s.data(), static_cast<std::streamsize>(length));
+    if (static_cast<uint64_t>(in.gcount()) != length)
+      throw InvalidArgument(field_, field_ + " file '" + shown_text(path_, 256) + "' is shorter than its header says");
+    return s;
+  }
+
+ private:
+  std::string path_, field_;
+  uint64_t size_ = 0;
+};
+
+class MemorySource final : public Source {
+ public:
+  MemorySource(const std::string& bytes, std::string field) : bytes_(bytes), field_(std::move(field)) {}
+  uint64_t size() const override { return bytes_.size(); }
+  std::string read(uint64_t offset, uint64_t length) const override {
+    if (offset > bytes_.size() || length > bytes_.size() - offset)
+      throw InvalidArgument(field_, field_ + ": the data is shorter than its header says");
+    return bytes_.substr(offset, length);
+  }
+
+ private:
+  const std::string& bytes_;
+  std::string field_;
+};
 
 // ---------------------------------------------------------------- .npy
 
@@ -119,27 +154,42 @@ std::string npy_value(const std::string& header, const std::string& key, const s
   return header.substr(p);
 }
 
-// Parses the first bytes of a .npy file (at least its 10-byte preamble and header) and checks the data
-// size against total_size.
-NpyHeader parse_npy_header(const std::string& head, uint64_t total_size, const std::string& field) {
-  if (head.size() < 10 || std::memcmp(head.data(), "\x93NUMPY", 6) != 0)
-    throw InvalidArgument(field, field + ": not a .npy file (no \\x93NUMPY magic)");
-  const int major = static_cast<unsigned char>(head[6]);
-  uint64_t header_len = 0, preamble = 0;
-  if (major == 1) {
-    header_len = static_cast<unsigned char>(head[8]) | (static_cast<unsigned>(static_cast<unsigned char>(head[9])) << 8);
-    preamble = 10;
-  } else if (major == 2 || major == 3) {
-    if (head.size() < 12) throw InvalidArgument(field, field + ": truncated .npy header");
-    for (int i = 0; i < 4; ++i) header_len |= static_cast<uint64_t>(static_cast<unsigned char>(head[8 + i])) << (8 * i);
-    preamble = 12;
-  } else {
-    throw InvalidArgument(field, field + ": unsupported .npy version " + std::to_string(major));
+std::vector<int64_t> npy_shape(const std::string& header, const std::string& field) {
+  const std::string shape = npy_value(header, "shape", field);
+  if (shape.empty() || shape[0] != '(') throw InvalidArgument(field, field + ": malformed .npy shape");
+  const auto close = shape.find(')');
+  if (close == std::string::npos) throw InvalidArgument(field, field + ": malformed .npy shape");
+  std::vector<int64_t> out;
+  for (const std::string& item : split_list(shape.substr(1, close - 1), ',')) {
+    const auto b = item.find_first_not_of(' ');
+    if (b == std::string::npos) continue;
+    const std::string digits = item.substr(b, item.find_last_not_of(' ') - b + 1);
+    if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789L") != std::string::npos)
+      throw InvalidArgument(field, field + ": malformed .npy shape '" + shown_text(digits) + "'");
+    out.push_back(std::stoll(digits));
+    if (out.size() > 8) throw InvalidArgument(field, field + ": .npy has more than 8 dimensions");
   }
-  if (header_len > kMaxTensorHeaderBytes || preamble + header_len > total_size)
+  return out;
+}
+
+// The preamble and header of a .npy file (format 1.0: a 2-byte header length; 2.0 and 3.0: 4 bytes), checked
+// against total_size.
+NpyHeader read_npy_header(const Source& src, const std::string& field) {
+  const uint64_t total = src.size();
+  if (total < 10) throw InvalidArgument(field, field + ": not a .npy file (too short)");
+  const std::string pre = src.read(0, std::min<uint64_t>(total, 12));
+  if (std::memcmp(pre.data(), "\x93NUMPY", 6) != 0) throw InvalidArgument(field, field + ": not a .npy file (no \\x93NUMPY magic)");
+  const int major = static_cast<unsigned char>(pre[6]), minor = static_cast<unsigned char>(pre[7]);
+  if (!((major == 1 || major == 2 || major == 3) && minor == 0))
+    throw InvalidArgument(field, field + ": unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
+                                     " (1.0, 2.0 and 3.0 are read)");
+  const uint64_t preamble = major == 1 ? 10 : 12;
+  if (pre.size() < preamble) throw InvalidArgument(field, field + ": truncated .npy header");
+  uint64_t header_len = 0;
+  for (uint64_t i = 0; i < preamble - 8; ++i) header_len |= static_cast<uint64_t>(static_cast<unsigned char>(pre[8 + i])) << (8 * i);
+  if (header_len > kMaxTensorHeaderBytes || preamble + header_len > total)
     throw InvalidArgument(field, field + ": .npy header length " + std::to_string(header_len) + " exceeds the file");
-  if (head.size() < preamble + header_len) throw InvalidArgument(field, field + ": truncated .npy header");
-  const std::string header = head.substr(preamble, header_len);
+  const std::string header = src.read(preamble, header_len);
   NpyHeader h;
   h.data_offset = preamble + header_len;
   const std::string descr = npy_value(header, "descr", field);
@@ -149,90 +199,122 @@ NpyHeader parse_npy_header(const std::string& head, uint64_t total_size, const s
   else if (starts("'<f2'")) h.dtype = DType::F16;
   else
     throw InvalidArgument(field, field + ": .npy dtype must be little-endian float16, float32 or float64 (<f2, <f4, <f8), not " +
-                                     descr.substr(0, std::min<size_t>(descr.find(','), 16)));
+                                     shown_text(descr.substr(0, std::min<size_t>(descr.find(','), 16))));
   if (npy_value(header, "fortran_order", field).rfind("False", 0) != 0)
     throw InvalidArgument(field, field + ": .npy in Fortran order; save a C-order array (np.ascontiguousarray)");
-  const std::string shape = npy_value(header, "shape", field);
-  if (shape.empty() || shape[0] != '(') throw InvalidArgument(field, field + ": malformed .npy shape");
-  const auto close = shape.find(')');
-  if (close == std::string::npos) throw InvalidArgument(field, field + ": malformed .npy shape");
-  for (const std::string& item : split_list(shape.substr(1, close - 1), ',')) {
-    const auto b = item.find_first_not_of(' ');
-    if (b == std::string::npos) continue;
-    const std::string digits = item.substr(b, item.find_last_not_of(' ') - b + 1);
-    if (digits.empty() || digits.size() > 12 || digits.find_first_not_of("0123456789L") != std::string::npos)
-      throw InvalidArgument(field, field + ": malformed .npy shape");
-    h.shape.push_back(std::stoll(digits));
-    if (h.shape.size() > 8) throw InvalidArgument(field, field + ": .npy has more than 8 dimensions");
-  }
+  h.shape = npy_shape(header, field);
   h.count = element_count(h.shape, field);
   const uint64_t bytes = h.count * static_cast<uint64_t>(dtype_size(h.dtype));
-  if (h.data_offset + bytes != total_size)
-    throw InvalidArgument(field, field + ": .npy data is " + std::to_string(total_size - h.data_offset) +
+  if (h.data_offset + bytes != total)
+    throw InvalidArgument(field, field + ": .npy data is " + std::to_string(total - h.data_offset) +
                                      " bytes; the header's shape needs " + std::to_string(bytes));
   return h;
 }
 
-TensorData read_npy(const std::string& path, const std::string& field) {
-  const uint64_t size = file_size(path, field);
-  const std::string pre = read_range(path, 0, std::min<uint64_t>(size, 12), field);
-  if (pre.size() < 10) throw InvalidArgument(field, field + ": not a .npy file (too short)");
-  // The header length from the preamble, bounded before the header itself is read.
-  const bool v1 = static_cast<unsigned char>(pre[6]) == 1;
-  uint64_t header_len = 0;
-  for (int i = 0; i < (v1 ? 2 : 4) && 8 + i < static_cast<int>(pre.size()); ++i)
-    header_len |= static_cast<uint64_t>(static_cast<unsigned char>(pre[static_cast<size_t>(8 + i)])) << (8 * i);
-  header_len = std::min<uint64_t>({header_len + (v1 ? 10 : 12), size, kMaxTensorHeaderBytes + 12});
-  const std::string head = read_range(path, 0, header_len, field);
-  const NpyHeader h = parse_npy_header(head, size, field);
-  const std::string data = read_range(path, h.data_offset, size - h.data_offset, field);
+TensorData read_npy(const Source& src, const std::string& field) {
+  const NpyHeader h = read_npy_header(src, field);
+  const std::string data = src.read(h.data_offset, src.size() - h.data_offset);
   return {h.shape, decode(data.data(), h.count, h.dtype)};
 }
 
 // ---------------------------------------------------------------- .safetensors
 
-TensorData read_safetensors(const std::string& path, const std::string& name, const std::string& default_name,
-                            const std::string& field) {
-  const uint64_t size = file_size(path, field);
+struct StEntry {
+  std::string name;
+  uint64_t begin = 0, end = 0;
+};
+
+// The header object, a duplicated tensor name refused (the JSON parser would keep the last one).
+nlohmann::json safetensors_header(const std::string& text, const std::string& field) {
+  std::set<std::string> names;
+  std::string duplicate;
+  bool deep = false;
+  const auto cb = [&](int depth, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    if (depth > 4) deep = true;
+    if (ev == nlohmann::json::parse_event_t::key && depth == 1 && !names.insert(parsed.get<std::string>()).second &&
+        duplicate.empty())
+      duplicate = parsed.get<std::string>();
+    return !deep;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text, cb, /*allow_exceptions=*/true);
+  } catch (const nlohmann::json::exception&) {
+    throw InvalidArgument(field, field + ": malformed .safetensors header JSON");
+  }
+  if (deep || !j.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
+  if (!duplicate.empty())
+    throw InvalidArgument(field, field + ": the .safetensors header names tensor '" + shown_text(duplicate, 64) + "' twice");
+  return j;
+}
+
+// The tensors' byte ranges must tile the data exactly (safetensors' rule: no holes, no overlaps).
+void check_tiling(std::vector<StEntry> entries, uint64_t data_size, const std::string& field) {
+  std::stable_sort(entries.begin(), entries.end(), [](const StEntry& a, const StEntry& b) { return a.begin < b.begin; });
+  uint64_t at = 0;
+  const StEntry* prev = nullptr;
+  for (const StEntry& e : entries) {
+    const std::string name = "'" + shown_text(e.name, 64) + "'";
+    if (e.begin < at)
+      throw InvalidArgument(field, field + ": the .safetensors data of " + name + " overlaps " +
+                                       (prev ? "'" + shown_text(prev->name, 64) + "'" : std::string("another tensor")));
+    if (e.begin > at)
+      throw InvalidArgument(field, field + ": a gap of " + std::to_string(e.begin - at) + " bytes in the .safetensors data before " +
+                                       name);
+    at = e.end;
+    prev = &e;
+  }
+  if (at > data_size) throw InvalidArgument(field, field + ": .safetensors data_offsets run past the end of the file");
+  if (at < data_size)
+    throw InvalidArgument(field, field + ": " + std::to_string(data_size - at) + " trailing bytes after the last tensor of the .safetensors file");
+}
+
+TensorData read_safetensors(const Source& src, const std::string& name, const std::string& default_name, const std::string& field) {
+  const uint64_t size = src.size();
   if (size < 8) throw InvalidArgument(field, field + ": not a .safetensors file (too short)");
-  const std::string pre = read_range(path, 0, 8, field);
+  const std::string pre = src.read(0, 8);
   uint64_t n = 0;
-  for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(pre[i])) << (8 * i);
+  for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(pre[static_cast<size_t>(i)])) << (8 * i);
   if (n > kMaxTensorHeaderBytes || 8 + n > size)
-    throw InvalidArgument(field,
-                          field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
-  const std::string header_text = read_range(path, 8, n, field);
-  // The header is a flat object of objects: depth beyond 4 is refused while parsing.
-  const nlohmann::json header = parse_json_within_depth(header_text, 4, field, field + ": malformed .safetensors header JSON",
-                                                        field + ": malformed .safetensors header");
-  if (!header.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
+    throw InvalidArgument(field, field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
+  const nlohmann::json header = safetensors_header(src.read(8, n), field);
+  std::vector<StEntry> entries;
   std::vector<std::string> names;
-  for (const auto& [k, v] : header.items())
-    if (k != "__metadata__") names.push_back(k);
+  for (const auto& [k, t] : header.items()) {
+    if (k == "__metadata__") continue;
+    names.push_back(k);
+    const std::string q = "'" + shown_text(k, 64) + "'";
+    if (!t.is_object() || !t.contains("data_offsets") || !t["data_offsets"].is_array() || t["data_offsets"].size() != 2 ||
+        !t["data_offsets"][0].is_number_unsigned() || !t["data_offsets"][1].is_number_unsigned())
+      throw InvalidArgument(field, field + ": malformed .safetensors entry for " + q + " (data_offsets)");
+    entries.push_back({k, t["data_offsets"][0].get<uint64_t>(), t["data_offsets"][1].get<uint64_t>()});
+    if (entries.back().end < entries.back().begin)
+      throw InvalidArgument(field, field + ": .safetensors data_offsets of " + q + " end before they begin");
+  }
+  check_tiling(entries, size - 8 - n, field);
   std::string chosen = name;
   if (chosen.empty()) {
     if (names.size() == 1) chosen = names[0];
     else if (!default_name.empty() && header.contains(default_name)) chosen = default_name;
     else {
       std::string list;
-      for (size_t i = 0; i < names.size() && i < 20; ++i) list += (i ? ", " : "") + names[i].substr(0, 64);
+      for (size_t i = 0; i < names.size() && i < 20; ++i) list += (i ? ", " : "") + shown_text(names[i], 64);
       throw InvalidArgument(field, field + ": the .safetensors file holds " + std::to_string(names.size()) +
                                        " tensors; name one with --name (" + list + ")");
     }
   }
   if (!header.contains(chosen) || chosen == "__metadata__")
-    throw InvalidArgument(field, field + ": no tensor '" + chosen.substr(0, 64) + "' in the .safetensors file");
+    throw InvalidArgument(field, field + ": no tensor '" + shown_text(chosen, 64) + "' in the .safetensors file");
   const nlohmann::json& t = header.at(chosen);
-  if (!t.is_object() || !t.contains("dtype") || !t.contains("shape") || !t.contains("data_offsets") || !t["dtype"].is_string() ||
-      !t["shape"].is_array() || !t["data_offsets"].is_array() || t["data_offsets"].size() != 2)
-    throw InvalidArgument(field, field + ": malformed .safetensors entry for '" + chosen.substr(0, 64) + "'");
+  if (!t.contains("dtype") || !t.contains("shape") || !t["dtype"].is_string() || !t["shape"].is_array())
+    throw InvalidArgument(field, field + ": malformed .safetensors entry for '" + shown_text(chosen, 64) + "'");
   const std::string dt = t["dtype"].get<std::string>();
   DType dtype;
   if (dt == "F64") dtype = DType::F64;
   else if (dt == "F32") dtype = DType::F32;
   else if (dt == "F16") dtype = DType::F16;
   else if (dt == "BF16") dtype = DType::BF16;
-  else throw InvalidArgument(field, field + ": .safetensors dtype must be F16, BF16, F32 or F64, not " + dt.substr(0, 16));
+  else throw InvalidArgument(field, field + ": .safetensors dtype must be F16, BF16, F32 or F64, not " + shown_text(dt, 16));
   std::vector<int64_t> shape;
   for (const auto& d : t["shape"]) {
     if (!d.is_number_unsigned() && !d.is_number_integer()) throw InvalidArgument(field, field + ": malformed shape");
@@ -240,117 +322,274 @@ TensorData read_safetensors(const std::string& path, const std::string& name, co
     if (shape.size() > 8) throw InvalidArgument(field, field + ": more than 8 dimensions");
   }
   const uint64_t count = element_count(shape, field);
-  const auto& off = t["data_offsets"];
-  if (!off[0].is_number_unsigned() || !off[1].is_number_unsigned())
-    throw InvalidArgument(field, field + ": malformed data_offsets");
-  const uint64_t b = off[0].get<uint64_t>(), e = off[1].get<uint64_t>();
+  const uint64_t b = t["data_offsets"][0].get<uint64_t>(), e = t["data_offsets"][1].get<uint64_t>();
   const uint64_t bytes = count * static_cast<uint64_t>(dtype_size(dtype));
-  if (e < b || e - b != bytes || e > size - 8 - n)
+  if (e - b != bytes)
     throw InvalidArgument(field, field + ": data_offsets [" + std::to_string(b) + ", " + std::to_string(e) +
-                                     "] disagree with the shape or the file size");
-  const std::string data = read_range(path, 8 + n + b, bytes, field);
+                                     "] disagree with the shape (" + std::to_string(bytes) + " bytes)");
+  const std::string data = src.read(8 + n + b, bytes);
   return {shape, decode(data.data(), count, dtype)};
 }
 
-// ---------------------------------------------------------------- JSON and text
+// ---------------------------------------------------------------- text: two streaming passes
 
-TensorData from_json(const nlohmann::json& j, const std::string& field) {
-  TensorData t;
-  if (j.is_number()) {
-    t.values.push_back(j.get<double>());
+// Rows of numbers, read chunk by chunk without holding a line: the first pass counts (and refuses past
+// 2^24 numbers, or a malformed token), the second fills a vector of exactly that size.
+class TextScan {
+ public:
+  TextScan(std::string field, bool semicolon_rows, std::vector<double>* out)
+      : field_(std::move(field)), semicolon_rows_(semicolon_rows), out_(out) {}
+
+  void feed(const char* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) step(p[i]);
+  }
+  TensorData finish() {
+    step('\n');
+    TensorData t;
+    if (rows_ == 1) t.shape = {cols_};
+    else if (rows_ > 1) t.shape = {rows_, cols_};
+    else t.shape = {0};
     return t;
   }
-  const std::string shape_msg = field + " must be a number, an array of numbers or an array of equal rows";
-  if (!j.is_array()) throw InvalidArgument(field, shape_msg);
-  if (j.empty() || !j[0].is_array()) {
-    t.shape = {static_cast<int64_t>(j.size())};
-    element_count(t.shape, field);
-    for (const auto& v : j) {
-      if (!v.is_number()) throw InvalidArgument(field, shape_msg);
-      t.values.push_back(v.get<double>());
+  int64_t count() const { return count_; }
+
+ private:
+  void step(char c) {
+    if (comment_) {
+      if (c == '\n') comment_ = false, ++line_;
+      return;
     }
-    return t;
-  }
-  const size_t cols = j[0].size();
-  t.shape = {static_cast<int64_t>(j.size()), static_cast<int64_t>(cols)};
-  element_count(t.shape, field);
-  t.values.reserve(j.size() * cols);
-  for (const auto& row : j) {
-    if (!row.is_array() || row.size() != cols) throw InvalidArgument(field, shape_msg);
-    for (const auto& v : row) {
-      if (!v.is_number()) throw InvalidArgument(field, shape_msg);
-      t.values.push_back(v.get<double>());
+    const bool row_end = c == '\n' || (semicolon_rows_ && c == ';');
+    if (row_end || c == ' ' || c == ',' || c == '\t' || c == '\r' || c == ';') {
+      token();
+      if (row_end) row();
+      if (c == '\n') ++line_;
+      return;
     }
+    if (c == '#' && tok_.empty() && in_row_ == 0) {
+      comment_ = true;
+      return;
+    }
+    if (tok_.size() < 64) tok_ += c;
+    else long_ = true;
   }
+  void token() {
+    if (tok_.empty()) return;
+    char* end = nullptr;
+    const double v = long_ ? 0.0 : std::strtod(tok_.c_str(), &end);
+    if (long_ || end == tok_.c_str() || *end != '\0')
+      throw InvalidArgument(field_, field_ + ": line " + std::to_string(line_) + ": '" + shown_text(tok_) + "' is not a number");
+    if (++count_ > kMaxCells) throw InvalidArgument(field_, field_ + ": the tensor has more than 2^24 elements");
+    if (out_) out_->push_back(v);
+    ++in_row_;
+    tok_.clear();
+    long_ = false;
+  }
+  void row() {
+    if (in_row_ == 0) return;  // a blank line (or one of comments)
+    if (cols_ >= 0 && in_row_ != cols_)
+      throw InvalidArgument(field_, field_ + ": row " + std::to_string(rows_ + 1) + " (line " + std::to_string(line_) + ") has " +
+                                        std::to_string(in_row_) + " numbers; the first row has " + std::to_string(cols_));
+    cols_ = in_row_;
+    ++rows_;
+    in_row_ = 0;
+  }
+
+  std::string field_;
+  bool semicolon_rows_;
+  std::vector<double>* out_;
+  std::string tok_;
+  bool long_ = false, comment_ = false;
+  int64_t line_ = 1, rows_ = 0, cols_ = -1, in_row_ = 0, count_ = 0;
+};
+
+template <class Feed>
+TensorData scan_text(const std::string& field, bool semicolon_rows, Feed feed) {
+  TextScan counting(field, semicolon_rows, nullptr);
+  feed(counting);
+  counting.finish();
+  std::vector<double> values;
+  values.reserve(static_cast<size_t>(counting.count()));
+  TextScan filling(field, semicolon_rows, &values);
+  feed(filling);
+  TensorData t = filling.finish();
+  t.values = std::move(values);
   return t;
 }
 
-std::string read_text_file(const std::string& path, const std::string& field) {
-  const uint64_t size = file_size(path, field);
-  if (size > kMaxTensorTextBytes)
-    throw InvalidArgument(field, field + " file is " + std::to_string(size) + " bytes; text tensors are limited to 256 MiB");
-  return read_range(path, 0, size, field);
+TensorData read_text(const Source& src, const std::string& field) {
+  if (src.size() > kMaxTensorTextBytes)
+    throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; text tensors are limited to 256 MiB");
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  return scan_text(field, false, [&](TextScan& scan) {
+    for (uint64_t at = 0; at < src.size(); at += kChunk) {
+      const std::string chunk = src.read(at, std::min(kChunk, src.size() - at));
+      scan.feed(chunk.data(), chunk.size());
+    }
+  });
+}
+
+// ---------------------------------------------------------------- JSON: two SAX passes
+
+// A number, or arrays of numbers nested up to 3 deep (rows, heads of rows), every array at a depth the same
+// length: the first pass checks the shape and counts (refusing past 2^24), the second fills.
+class JsonTensorScan final : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit JsonTensorScan(std::vector<double>* out) : out_(out) {}
+  std::string error;
+  std::vector<int64_t> shape;
+  int64_t count = 0;
+
+  bool null() override { return fail("holds null where a number belongs"); }
+  bool boolean(bool) override { return fail("holds true / false where a number belongs"); }
+  bool string(string_t&) override { return fail("holds a string where a number belongs"); }
+  bool binary(binary_t&) override { return fail("holds binary data"); }
+  bool start_object(std::size_t) override { return fail("holds an object where a number belongs"); }
+  bool key(string_t&) override { return false; }
+  bool end_object() override { return false; }
+  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return number(v); }
+  bool start_array(std::size_t) override {
+    if (leaf_ >= 0 && depth() >= leaf_) return fail("mixes numbers and arrays at one depth");
+    if (depth() >= 3) return fail("nests deeper than heads x rows x numbers (3 levels)");
+    if (!open_.empty()) ++open_.back();
+    open_.push_back(0);
+    return true;
+  }
+  bool end_array() override {
+    const size_t d = open_.size() - 1;
+    if (shape.size() <= d) shape.resize(d + 1, -1);
+    if (shape[d] < 0) shape[d] = open_.back();
+    else if (shape[d] != open_.back()) return fail("has rows (or heads) of different lengths");
+    open_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    if (error.empty()) error = "is not valid JSON";
+    return false;
+  }
+
+ private:
+  int depth() const { return static_cast<int>(open_.size()); }
+  bool number(double v) {
+    if (leaf_ < 0) leaf_ = depth();
+    if (depth() != leaf_) return fail("mixes numbers and arrays at one depth");
+    if (++count > kMaxCells) return fail("has more than 2^24 numbers");
+    if (!open_.empty()) ++open_.back();
+    if (out_) out_->push_back(v);
+    return true;
+  }
+  bool fail(const char* why) {
+    if (error.empty()) error = why;
+    return false;
+  }
+  std::vector<double>* out_;
+  std::vector<int64_t> open_;  // elements so far of each open array
+  int leaf_ = -1;              // the depth numbers sit at
+};
+
+template <class Parse>
+TensorData scan_json(const std::string& field, Parse parse) {
+  JsonTensorScan counting(nullptr);
+  parse(counting);
+  if (!counting.error.empty()) throw InvalidArgument(field, field + ": the JSON tensor " + counting.error);
+  std::vector<double> values;
+  values.reserve(static_cast<size_t>(counting.count));
+  JsonTensorScan filling(&values);
+  parse(filling);
+  TensorData t;
+  t.shape = counting.shape;
+  t.values = std::move(values);
+  return t;
+}
+
+TensorData read_json(const Source& src, const std::string& field, const std::string* path) {
+  if (src.size() > kMaxTensorTextBytes)
+    throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; JSON tensors are limited to 256 MiB");
+  return scan_json(field, [&](JsonTensorScan& scan) {
+    if (path) {  // streamed from the file: only the parser's buffer is held
+      std::ifstream in(*path, std::ios::binary);
+      nlohmann::json::sax_parse(in, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    } else {
+      const std::string all = src.read(0, src.size());
+      nlohmann::json::sax_parse(all, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    }
+  });
+}
+
+// ---------------------------------------------------------------- dispatch
+
+[[noreturn]] void refuse_pytorch(const std::string& field) {
+  throw InvalidArgument(field, field + ": a PyTorch file (torch.save writes a zip archive of pickles), which posenc does not read; "
+                                       "save the tensor as .npy (numpy.save('t.npy', t.float().cpu().numpy())) or .safetensors "
+                                       "(safetensors.torch.save_file({'t': t.contiguous()}, 't.safetensors'))");
+}
+
+TensorData read_any(const Source& src, const std::string& file_name, const std::string* path, const std::string& name,
+                    const std::string& field, const std::string& default_name) {
+  const std::string head = src.read(0, std::min<uint64_t>(src.size(), 8));
+  const bool zip = head.rfind("PK\x03\x04", 0) == 0, pickle = !head.empty() && static_cast<unsigned char>(head[0]) == 0x80;
+  if (ends_with(file_name, ".pt") || ends_with(file_name, ".pth") || zip || pickle) refuse_pytorch(field);
+  if (ends_with(file_name, ".npy") || head.rfind("\x93NUMPY", 0) == 0) return read_npy(src, field);
+  if (ends_with(file_name, ".safetensors")) return read_safetensors(src, name, default_name, field);
+  if (ends_with(file_name, ".json")) return read_json(src, field, path);
+  return read_text(src, field);
+}
+
+// Out of memory while reading names the field (never a bare "out of memory" with no field).
+template <class F>
+TensorData bounded(const std::string& field, F read) {
+  try {
+    return read();
+  } catch (const std::bad_alloc&) {
+    throw InvalidArgument(field, field + ": out of memory while reading the tensor (at most 2^24 numbers are read)");
+  }
 }
 
 }  // namespace
 
-TensorData parse_npy(const std::string& bytes, const std::string& field) {
-  const NpyHeader h = parse_npy_header(bytes, bytes.size(), field);
-  return {h.shape, decode(bytes.data() + h.data_offset, h.count, h.dtype)};
-}
+TensorData parse_npy(const std::string& bytes, const std::string& field) { return read_npy(MemorySource(bytes, field), field); }
 
-TensorData parse_tensor_text(const std::string& text, const std::string& field) {
-  TensorData t;
-  int64_t rows = 0, cols = -1, lineno = 0;
-  for (std::string line : split_list(text, '\n')) {
-    ++lineno;
-    for (char& c : line)
-      if (c == ',' || c == ';' || c == '\t' || c == '\r') c = ' ';
-    const auto b = line.find_first_not_of(' ');
-    if (b == std::string::npos || line[b] == '#') continue;
-    int64_t n = 0;
-    for (const std::string& tok : split_whitespace(line)) {
-      char* end = nullptr;
-      const double v = std::strtod(tok.c_str(), &end);
-      if (end == tok.c_str() || *end != '\0')
-        throw InvalidArgument(field,
-                              field + ": line " + std::to_string(lineno) + ": '" + tok.substr(0, 32) + "' is not a number");
-      t.values.push_back(v);
-      ++n;
-      if (static_cast<int64_t>(t.values.size()) > kMaxCells)
-        throw InvalidArgument(field, field + ": the tensor has more than 2^24 elements");
-    }
-    if (cols >= 0 && n != cols)
-      throw InvalidArgument(field, field + ": line " + std::to_string(lineno) + " has " + std::to_string(n) +
-                                       " numbers; the first row has " + std::to_string(cols));
-    cols = n;
-    ++rows;
-  }
-  if (rows == 1) t.shape = {cols};
-  else if (rows > 1) t.shape = {rows, cols};
-  else t.shape = {0};
-  return t;
+TensorData parse_tensor_text(const std::string& text, const std::string& field, bool semicolon_rows) {
+  return scan_text(field, semicolon_rows, [&](TextScan& scan) { scan.feed(text.data(), text.size()); });
 }
 
 TensorData read_tensor_file(const std::string& path, const std::string& name, const std::string& field,
                             const std::string& default_name) {
-  if (ends_with(path, ".npy")) return read_npy(path, field);
-  if (ends_with(path, ".safetensors")) return read_safetensors(path, name, default_name, field);
-  const std::string text = read_text_file(path, field);
-  if (ends_with(path, ".json")) {
-    return from_json(parse_json_within_depth(text, 8, field, field + ": malformed JSON in '" + path + "'",
-                                             field + ": JSON nested deeper than 8 levels"),
-                     field);
-  }
-  return parse_tensor_text(text, field);
+  return bounded(field, [&] { return read_any(FileSource(path, field), path, &path, name, field, default_name); });
 }
 
-Matrix tensor_matrix(const TensorData& t, const std::string& field) {
+TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_name, const std::string& name,
+                              const std::string& field) {
+  return bounded(field, [&] {
+    const MemorySource src(bytes, field);
+    // Dropped without an extension we know: safetensors by its shape (a u64 length, then '{').
+    if (!ends_with(file_name, ".safetensors") && bytes.size() >= 9 && bytes[8] == '{') {
+      uint64_t n = 0;
+      for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)])) << (8 * i);
+      if (n <= kMaxTensorHeaderBytes && 8 + n <= bytes.size()) return read_safetensors(src, name, field, field);
+    }
+    return read_any(src, file_name, nullptr, name, field, field);
+  });
+}
+
+// ---------------------------------------------------------------- the squeeze to a matrix
+
+Matrix tensor_matrix(const TensorData& t, const std::string& field, int* heads) {
   std::vector<int64_t> dims;
   for (size_t i = 0; i < t.shape.size(); ++i)
     if (t.shape[i] != 1 || t.shape.size() - i <= 2) dims.push_back(t.shape[i]);
   while (dims.size() > 2 && dims.front() == 1) dims.erase(dims.begin());
-  if (dims.size() > 2) throw InvalidArgument(field, field + " must be a matrix (at most two dimensions larger than 1)");
+  if (heads) *heads = 0;
+  if (heads && dims.size() == 3) {
+    if (dims[0] > kMaxHeads) throw InvalidArgument(field, field + ": more than 1024 heads");
+    *heads = static_cast<int>(dims[0]);
+    dims = {dims[0] * dims[1], dims[2]};
+  }
+  if (dims.size() > 2)
+    throw InvalidArgument(field, field + (heads ? " must have at most three dimensions larger than 1 (heads x n x width)"
+                                                : " must be a matrix (at most two dimensions larger than 1)"));
   const Eigen::Index rows = dims.size() == 2 ? dims[0] : 1;
   const Eigen::Index cols = dims.empty() ? 1 : dims.back();
   if (static_cast<uint64_t>(rows) * static_cast<uint64_t>(cols) != t.values.size())

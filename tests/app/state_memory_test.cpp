@@ -110,7 +110,8 @@ TEST(StateMemory, FiveHundredStatesAcrossEveryViewStayBounded) {
     set_state(app, s);
     if (i % 50 == 25) {
       const std::string& text = configs[size_t(i / 50) % configs.size()];
-      app.load_state_query(app.load_model(reinterpret_cast<const unsigned char*>(text.data()), text.size()));
+      // Into the view shown, as the page does (loadBytes passes viewId()).
+      app.load_state_query(app.load_model(reinterpret_cast<const unsigned char*>(text.data()), text.size(), view));
     }
     // What the page reads after a state change: the description, the parameter form, the notices, the export.
     (void)app.describe();

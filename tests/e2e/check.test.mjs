@@ -1,9 +1,13 @@
 // End-to-end, the Check view: the built-in example is diagnosed on open; a broken tensor typed into the
 // Tensor field and a .npy file dropped on the page are checked, with the verdict read from the live region
 // (#describe) and from the probes; window.posenc.check answers the `check` request of posenc eval.
-import { test } from 'node:test';
+import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, itemRect, waitFrames, screenshot } from './harness.mjs';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useBrowser, openState, itemRect, waitFrames, screenshot, repo } from './harness.mjs';
+import { checkRequests } from './check-requests.mjs';
 
 const env = useBrowser();
 
@@ -128,4 +132,99 @@ test('check: window.posenc.check answers the check request with the known cause'
   assert.equal(bad.field, 'actual', JSON.stringify(bad));
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// ---------------------------------------------------------------- one page for the rest
+
+
+// The same answer up to the maths library's last bits: equal keys (in order), strings (but the sentences of
+// message and fix), booleans and lengths; numbers within 1e-12 relative.
+function assertSameAnswer(a, b, where) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const scale = Math.max(Math.abs(a), Math.abs(b));
+    assert.ok(Math.abs(a - b) <= 1e-12 * scale, `${where}: ${a} vs ${b}`);
+    return;
+  }
+  assert.equal(typeof a, typeof b, where);
+  if (Array.isArray(a)) {
+    assert.equal(a.length, b.length, `${where} length`);
+    a.forEach((v, i) => assertSameAnswer(v, b[i], `${where}[${i}]`));
+  } else if (a && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a), Object.keys(b), `${where} keys`);
+    for (const k of Object.keys(a)) if (k !== 'message' && k !== 'fix') assertSameAnswer(a[k], b[k], `${where}.${k}`);
+  } else {
+    assert.equal(a, b, where);
+  }
+}
+
+describe('check: one page reused', () => {
+  let page, context, errors;
+  before(async () => ({ page, context, errors } = await openState(env, 'view=check')));
+  after(async () => { assert.deepEqual(errors, []); await context.close(); });
+
+  test('twenty requests answer the same through posenc eval and window.posenc.check', async (t) => {
+    const posenc = path.join(repo, 'build', 'native', 'posenc');
+    if (!fs.existsSync(posenc)) { t.skip('no native build/native/posenc'); return; }
+    const requests = checkRequests();
+    assert.equal(requests.length, 20);
+    const kinds = new Set(requests.map((r) => r.request.kind));
+    const types = new Set(requests.map((r) => (r.request.reference.scaling || { type: 'none' }).type));
+    assert.equal(kinds.size, 5);
+    assert.equal(types.size, 8);
+    const pageAnswers = await page.evaluate((rs) => rs.map((r) => window.posenc.check(r.request)), requests);
+    let mismatches = 0;
+    requests.forEach((r, i) => {
+      const run = spawnSync(posenc, ['eval', '-'], { input: JSON.stringify(r.request), encoding: 'utf8' });
+      assert.equal(run.status, 0, `${r.name}: ${run.stderr}`);
+      const native = JSON.parse(run.stdout);
+      assert.ok(!('error' in pageAnswers[i]), `${r.name}: ${JSON.stringify(pageAnswers[i])}`);
+      assertSameAnswer(pageAnswers[i], native, r.name);
+      if (!native.match) ++mismatches;
+    });
+    assert.ok(mismatches >= 8, `enough mismatches to compare diagnoses (${mismatches})`);
+  });
+
+  test('window.posenc.check answers {error, field} for any argument', async () => {
+    const answers = await page.evaluate(() => {
+      const ok = { op: 'check', reference: { dim: 8, base: 10000 }, kind: 'cos', positions: [0, 1], actual: [[1, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1]] };
+      const cyclic = { ...ok };
+      cyclic.actual = [];
+      cyclic.actual.push(cyclic.actual);
+      const getter = { ...ok };
+      Object.defineProperty(getter, 'positions', { enumerable: true, get() { throw new Error('boom'); } });
+      const big = { ...ok, positions: '0:1000', actual: Array.from({ length: 1000 }, () => new Array(1000).fill(0.5)) };
+      return {
+        cyclic: window.posenc.check(cyclic),
+        bigint: window.posenc.check({ ...ok, positions: [0n, 1n] }),
+        getter: window.posenc.check(getter),
+        nan: window.posenc.check({ ...ok, actual: [[NaN, 1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1, 1]] }),
+        undef: window.posenc.check(undefined),
+        number: window.posenc.check(42),
+        million: window.posenc.check(big),
+      };
+    });
+    for (const [name, a] of Object.entries(answers)) {
+      assert.ok(typeof a.error === 'string' && a.error.length > 0, `${name}: ${JSON.stringify(a).slice(0, 300)}`);
+      assert.ok('field' in a, name);
+      if (typeof a.field === 'string') assert.doesNotMatch(a.field, /\[/, `${name}: a field without an index`);
+    }
+    assert.equal(answers.cyclic.field, 'actual');
+    assert.equal(answers.bigint.field, 'positions');
+    assert.equal(answers.getter.field, 'positions');
+    assert.equal(answers.nan.field, 'actual');
+    assert.equal(answers.million.field, 'actual');  // 10^6 numbers of the wrong shape (dim 8): answered, named
+  });
+
+  test('setState takes rows separated by newlines; the live region says the shape and the verdict', async () => {
+    const d = 8, n = 6;
+    const rows = Array.from({ length: n }, (_, p) => halfRow(p, d, 10000, Math.cos).map((v) => v.toPrecision(12)).join(' '));
+    await page.evaluate((s) => window.posenc.setState(s), { kind: 'cos', dim: String(d), base: '10000', source: 'text', tensor: rows.join('\n') });
+    assert.equal(await page.evaluate(() => window.posenc.notices()), '');
+    const state = await page.evaluate(() => window.posenc.getState());
+    assert.equal(state.tensor.split(';').length, n, 'rows kept (a URL value writes them as "; ")');
+    const live = await liveRegion(page);
+    assert.match(live, /Verdict: match/, live);
+    assert.match(live, /cos tensor 6 x 8/, live);
+    assert.doesNotMatch(live, /0\.9999/, 'the tensor itself is not read aloud');
+  });
 });

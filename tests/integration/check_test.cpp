@@ -347,6 +347,10 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   const Proc a = run("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(a.exit_code, 0) << a.out << a.err;
   EXPECT_NE(a.out.find("MATCH"), std::string::npos);
+  // How close the worst element came, not a raw relative error of a near-zero element.
+  EXPECT_NE(a.out.find("worst element at "), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find(" of its float32 tolerance"), std::string::npos) << a.out;
+  EXPECT_EQ(a.out.find("relative error"), std::string::npos) << a.out;
   // transformers' (1, n, dim) cos: the leading 1 is dropped.
   write_npy(npy, c32, "<f4", false, "(1, 512, 128)");
   EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);

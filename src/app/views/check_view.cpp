@@ -1,9 +1,13 @@
 // Check: a user's RoPE tensor (inv_freq, cos, sin, rotated rows or logits; pasted as text or dropped as a
-// .npy / text file) against posenc's reference (the scheme keys, or a preset / loaded config through
-// `model`), with the verdict, the ranked causes the core fits (core/analysis/rope_check.h), and the error
-// drawn: |actual - expected| over (position x pair) with each pair's class, the top cause's residual beside
-// it, and the error per pair. It opens on a built-in example (this reference's tensor with the pair layout
-// swapped), labelled as such, so it shows a real diagnosis before anything is pasted.
+// .npy / .safetensors / text file) against posenc's reference (the scheme keys, or a preset / loaded config
+// through `model`), with the verdict, the ranked causes the core fits (core/analysis/rope_check.h), and the
+// error drawn: |actual - expected| over (position x pair) with each pair's class, the top cause's residual
+// beside it, and the error per pair. It opens on a built-in example (this reference's tensor with the pair
+// layout swapped), labelled as such, so it shows a real diagnosis before anything is pasted. What it
+// computes (the request read by posenc eval's reader, the check, the pictures' numbers) is check_model.cpp.
+//
+// Sections: helpers; the view (params, model link, recompute, export, controls, verdict, figures); the file
+// drop.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -28,9 +32,11 @@
 #include "app/probe.h"
 #include "app/views/view_texts.h"
 #include "app/views/views.h"
+#include "app/views/check_model.h"
+#include "core/analysis/rope_analysis.h"
 #include "core/analysis/rope_check.h"
 #include "core/encodings/rope.h"
-#include "core/rng.h"
+#include "core/position_list.h"
 #include "model_io/tensor_file.h"
 
 namespace posenc::app {
@@ -38,11 +44,9 @@ namespace {
 
 constexpr int kMaxDim = 4096;
 constexpr int kMaxLength = 1 << 30;
-constexpr int kExampleRows = 32;
 // Pasted text lives in the URL: a link carries it up to this size; larger tensors are dropped as files.
 constexpr std::size_t kMaxPastedBytes = std::size_t{1} << 20;
 constexpr std::size_t kMaxPositions = std::size_t{1} << 20;
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
 constexpr auto kKindNames = names_of<CheckKind>();
 constexpr auto kScalingNames = names_of<RopeScalingType>();
@@ -50,68 +54,9 @@ constexpr auto kLayoutNames = names_of<RopeLayout>();
 enum class Source { Example, Text, File };
 constexpr const char* kSourceNames[] = {"example", "text", "file"};
 constexpr const char* kSourceLabels[] = {"built-in example", "pasted text", "dropped file"};
-constexpr const char* kClassNames[] = {"full turn in training", "within trained angles", "beyond trained angles"};
-constexpr int kClassColor[] = {3, 1, 6};  // palette: green, orange, vermillion
-
-// bfloat16 round-to-nearest-even of a float32 value (what torch's .to(torch.bfloat16) does).
-double round_bf16(double v) {
-  float f = float(v);
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  bits += 0x7fffu + ((bits >> 16) & 1u);
-  bits &= 0xffff0000u;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-Matrix normal_matrix(int rows, int cols, uint64_t seed) {
-  NormalRng rng(seed);
-  Matrix m(rows, cols);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal();
-  return m;
-}
-
-// "" -> none; "a..b" (inclusive); or integers separated by spaces / commas.
-std::string parse_positions(const std::string& text, std::vector<int64_t>& out) {
-  std::vector<int64_t> v;
-  // Plain decimal integers only ("0x10" and "010" are refused, not read as 16 or 10).
-  if (const std::size_t dots = text.find(".."); dots != std::string::npos) {
-    auto trim = [](std::string s) {
-      const size_t first = s.find_first_not_of(" \t\n"), last = s.find_last_not_of(" \t\n");
-      return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
-    };
-    long long a = 0, b = 0;
-    if (!parse_decimal_int(trim(text.substr(0, dots)), a) || !parse_decimal_int(trim(text.substr(dots + 2)), b))
-      return "\"" + text.substr(0, 40) + "\" is not a range a..b";
-    if (b < a || b - a >= (long long)kMaxPositions) return "the range a..b must have 1 to 2^20 positions";
-    for (long long p = a; p <= b; ++p) v.push_back(p);
-  } else {
-    std::string item;
-    bool after_comma = true;  // a comma with no position since the previous one (or the start): an empty entry
-    for (char c : text + " ") {
-      if (c == ',' && item.empty() && after_comma) return "has an empty entry";
-      if (c == ',' && item.empty()) {
-        after_comma = true;
-        continue;
-      }
-      if (c == ' ' || c == ',' || c == '\n' || c == '\t') {
-        if (item.empty()) continue;
-        after_comma = c == ',';
-        long long p = 0;
-        if (!parse_decimal_int(item, p)) return "\"" + item.substr(0, 40) + "\" is not an integer";
-        v.push_back(p);
-        if (v.size() > kMaxPositions) return "more than 2^20 positions";
-        item.clear();
-      } else {
-        item += c;
-      }
-    }
-    if (const size_t last = text.find_last_not_of(" \t\n"); last != std::string::npos && text[last] == ',')
-      return "has an empty entry";
-  }
-  out = std::move(v);
-  return "";
-}
+// The pair classes' colours, by PairBehaviour (palette: green, sky blue, orange, vermillion, purple).
+constexpr int kClassColor[] = {3, 2, 1, 6, 7};
+constexpr int kClassCount = 5;
 
 // Six significant digits: what a reader compares (the export and window.posenc.check carry full precision).
 std::string short_number(double v) {
@@ -123,10 +68,7 @@ std::string short_number(double v) {
 std::string fitted_text(const RopeCheckDiagnosis& d) {
   std::string out;
   for (const auto& [name, value] : d.fitted) {
-    out += (out.empty() ? "" : ", ") + name + " = ";
-    if (const double* x = std::get_if<double>(&value)) out += short_number(*x);
-    else if (const std::string* s = std::get_if<std::string>(&value)) out += *s;
-    else out += std::get<bool>(value) ? "true" : "false";
+    out += (out.empty() ? "" : ", ") + name + " = " + check_fit_text(value);
   }
   return out;
 }
@@ -178,7 +120,8 @@ class CheckView final : public ModelLinkedView {
     text_param(p, "k", k_text_, "k (kind logits)");
     p.text(
         "positions", [this](const std::string& s) { return set_positions(s); }, [this] { return positions_text_; },
-        {.label = "Positions (empty = 0..n-1)", .help = "the row positions: a..b or a list; empty = 0..rows-1"});
+        {.label = "Positions (empty = 0:n)",
+         .help = "the row positions: start:stop[:step] (stop excluded), a list, a..b; empty = 0 .. rows - 1"});
     p.real("tol_abs", tol_abs_, 0.0, 1.0,
            {.label = "Tolerance abs (0 and rel 0 = the float32 rule)", .format = "%.3g", .log = false});
     p.real("tol_rel", tol_rel_, 0.0, 1.0, {.label = "Tolerance rel", .format = "%.3g"});
@@ -199,10 +142,8 @@ class CheckView final : public ModelLinkedView {
   void export_data(std::vector<ExportTable>& tables) const override;
 
   // A dropped tensor file: held by the view (a link does not carry it), source=file.
-  void set_file(const std::string& name, const Matrix& m, const std::string& error) {
-    file_name_ = name;
-    file_ = m;
-    file_error_ = error;
+  void set_file(CheckFile file) {
+    file_ = std::move(file);
     source_ = int(Source::File);
     invalidate();
   }
@@ -251,23 +192,24 @@ class CheckView final : public ModelLinkedView {
           while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
           return url;
         },
-        {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays"});
+        {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays", .multiline = true});
   }
   std::string set_positions(const std::string& s) {
-    std::vector<int64_t> v;
-    const std::string why = parse_positions(s, v);
-    if (why.empty()) positions_text_ = s;
-    return why;
+    try {
+      parse_position_list(s, "positions");  // the one grammar (start:stop[:step], lists, a..b)
+    } catch (const InvalidArgument& e) { return e.what(); }
+    positions_text_ = s;
+    return "";
   }
   RopeCheckReference reference() const;
   bool multiline(const char* key, std::string& text, float height);
   void draw_verdict();
+  // "MATCH: cos tensor 32 x 64, worst element at 0.62 of its float32 tolerance ..." / "MISMATCH: ... at [h, r, c]".
+  // `words`: "match, cos tensor ..." for the description (the live region), else "MATCH: cos tensor ...".
+  std::string verdict_line(bool words = false) const;
   void draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title);
   void draw_pairs(ImVec2 size);
   void hover(const char* figure, int row, int col) const;
-  // (position x pair) maxima (the last column: pass-through dims, if any), or the matrix itself for logits;
-  // `argmax` gets the column each maximum is in.
-  Matrix per_pair(const Matrix& err, std::vector<int>* argmax = nullptr) const;
   bool logits() const { return CheckKind(kind_) == CheckKind::Logits; }
 
   // Parameters.
@@ -292,8 +234,7 @@ class CheckView final : public ModelLinkedView {
   std::map<std::string, FieldGeneration> field_generation_;
 
   // A dropped file.
-  std::string file_name_, file_error_;
-  Matrix file_;
+  CheckFile file_;
 
   // Computed.
   RopeCheckReference ref_;
@@ -302,7 +243,7 @@ class CheckView final : public ModelLinkedView {
   std::string example_words_;      // what the example is ("" when the tensor is the user's)
   Matrix error_pp_, residual_pp_;  // (position x pair) or (query x key) maxima
   std::vector<int> error_col_;     // the column each error_pp_ cell's maximum is in
-  std::vector<int> classes_;       // per pair
+  std::vector<PairBehaviour> classes_;  // per pair
   std::vector<double> pair_error_, pair_residual_, pair_tolerance_;
   bool has_pass_ = false;  // a last column of pass-through dims
   bool has_residual_ = false;
@@ -379,134 +320,30 @@ std::string CheckView::key_for_field(const std::string& field) const {
 void CheckView::recompute() {
   result_ = {};
   example_words_.clear();
-  ref_ = reference();
-  const CheckKind kind = CheckKind(kind_);
-  RopeCheckInput in;
-  in.kind = kind;
-  const int dim = ref_.dim, rotary = ref_.rotary_dim ? ref_.rotary_dim : ref_.dim;
-  if (tol_abs_ > 0 || tol_rel_ > 0) in.tolerance = RopeCheckTolerance{tol_abs_, tol_rel_};
-  std::vector<int64_t> positions;
-  parse_positions(positions_text_, positions);  // validated when set
-
-  auto matrix_of = [](const std::string& key, const std::string& text, const char* what) {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw CannotCompute{key, std::string("paste ") + what};
-    try {
-      return model_io::tensor_matrix(model_io::parse_tensor_text(text, key), key);
-    } catch (const InvalidArgument& e) {
-      throw CannotCompute{key, e.what()};  // the reader's message names the key
-    }
-  };
-  const Source source = Source(source_);
-  if (source == Source::Example) {
-    // This reference's own tensor, with one thing done wrong the way a public bug report did it.
-    const int n = positions.empty() ? (kind == CheckKind::InvFreq ? 0 : kExampleRows) : int(positions.size());
-    if (positions.empty())
-      for (int p = 0; p < n; ++p) positions.push_back(p);
-    in.positions = positions;
-    const Eigen::Index rows = Eigen::Index(n);
-    if (kind == CheckKind::Rotated) in.x = normal_matrix(n, dim, 1);
-    if (kind == CheckKind::Logits) in.q = normal_matrix(n, dim, 2), in.k = normal_matrix(n, dim, 3);
-    switch (kind) {
-      case CheckKind::InvFreq: in.actual = Matrix::Zero(1, rotary / 2); break;
-      case CheckKind::Cos:
-      case CheckKind::Sin: in.actual = Matrix::Zero(rows, rotary); break;
-      case CheckKind::Rotated: in.actual = Matrix::Zero(rows, dim); break;
-      case CheckKind::Logits: in.actual = Matrix::Zero(rows, rows); break;
-    }
-    if (kind == CheckKind::InvFreq) {
-      in.actual = rope_check_expected(ref_, in).unaryExpr([](double v) { return round_bf16(v); });
-      example_words_ =
-          "Example (built in): this reference's inv_freq rounded to bfloat16, as a model cast to bf16 "
-          "computes it (transformers #29285).";
-    } else {
-      RopeCheckReference swapped = ref_;
-      swapped.layout = ref_.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
-      in.actual = rope_check_expected(swapped, in);
-      example_words_ = std::string("Example (built in): this reference's ") + check_kind_name(kind) + " at " + std::to_string(n) +
-                       " positions computed with the " + rope_layout_name(swapped.layout) + " pair layout instead of " +
-                       rope_layout_name(ref_.layout) + " (transformers #25199)" +
-                       (kind == CheckKind::Rotated || kind == CheckKind::Logits ? ", inputs from a fixed seed" : "") +
-                       ". Paste your tensor in Tensor, or drop a .npy / text file on the page.";
-    }
-  } else {
-    if (source == Source::File) {
-      if (!file_error_.empty()) throw CannotCompute{"tensor", "the dropped file: " + file_error_};
-      if (file_.size() == 0)
-        throw CannotCompute{"source", "no file: drop a .npy or text file on the page (a link does not carry it)"};
-      in.actual = file_;
-    } else {
-      in.actual = matrix_of("tensor", tensor_, "the tensor: rows of numbers, one row per position");
-    }
-    if (kind == CheckKind::Rotated) in.x = matrix_of("x", x_text_, "x, the n x dim rows that were rotated");
-    if (kind == CheckKind::Logits) {
-      in.q = matrix_of("q", q_text_, "q, n x dim");
-      in.k = matrix_of("k", k_text_, "k, n x dim");
-    }
-    if (positions.empty() && kind != CheckKind::InvFreq)
-      for (Eigen::Index p = 0; p < in.actual.rows(); ++p) positions.push_back(p);
-    in.positions = positions;
-  }
-  result_ = rope_check(ref_, in);
-  input_ = std::move(in);
-
-  // Pictures.
-  const Matrix err = (result_.actual - result_.expected).cwiseAbs();
-  error_col_.clear();
-  error_pp_ = per_pair(err, &error_col_);
-  has_pass_ = false;
-  for (int p : result_.column_pair) has_pass_ = has_pass_ || (p < 0 && !logits());
-  has_residual_ = !result_.diagnosis.empty() && result_.diagnosis.front().predicted.size() == result_.expected.size();
-  residual_pp_ = has_residual_ ? per_pair((result_.actual - result_.diagnosis.front().predicted).cwiseAbs()) : Matrix();
-  vmax_ = std::max(float(error_pp_.size() ? error_pp_.maxCoeff() : 0.0), 1e-30f);  // a match: a non-empty range
-  // Per pair (logits: per query row): the largest error, residual and tolerance.
-  const int groups = int(logits() ? error_pp_.rows() : error_pp_.cols());
-  pair_error_.assign(size_t(groups), 0.0);
-  pair_residual_.assign(has_residual_ ? size_t(groups) : 0, 0.0);
-  pair_tolerance_.assign(size_t(groups), 0.0);
-  for (int g = 0; g < groups; ++g) {
-    pair_error_[size_t(g)] = logits() ? error_pp_.row(g).maxCoeff() : error_pp_.col(g).maxCoeff();
-    if (has_residual_) pair_residual_[size_t(g)] = logits() ? residual_pp_.row(g).maxCoeff() : residual_pp_.col(g).maxCoeff();
-  }
-  for (Eigen::Index r = 0; r < result_.tolerance.rows(); ++r)
-    for (Eigen::Index c = 0; c < result_.tolerance.cols(); ++c) {
-      int g = logits() ? int(r) : result_.column_pair[size_t(c)];
-      if (!logits() && g < 0) g = groups - 1;  // the pass-through column
-      if (g >= 0 && g < groups) pair_tolerance_[size_t(g)] = std::max(pair_tolerance_[size_t(g)], result_.tolerance(r, c));
-    }
-  // Pair classes: inspect's rule on this reference (trained length = the scaling's original length).
-  classes_.clear();
-  if (!logits()) {
-    const RopeFrequencies scaled = rope_frequencies(rotary, ref_.base, ref_.scaling);
-    const std::vector<double> plain = rope_default_inv_freq(rotary, ref_.base);
-    const int64_t trained =
-        ref_.scaling.original_max_position_embeddings > 0 ? ref_.scaling.original_max_position_embeddings : int64_t(orig_);
-    int64_t at = 1;
-    for (int64_t p : input_.positions) at = std::max(at, p + 1);
-    for (size_t k = 0; k < plain.size(); ++k) {
-      const double reach = plain[k] * double(trained);
-      classes_.push_back(reach >= kTwoPi ? 0 : scaled.inv_freq[k] * double(at) <= reach * (1 + 1e-12) ? 1 : 2);
-    }
-  }
-}
-
-Matrix CheckView::per_pair(const Matrix& err, std::vector<int>* argmax) const {
-  if (logits()) return err;
-  const int pairs = (ref_.rotary_dim ? ref_.rotary_dim : ref_.dim) / 2;
-  bool pass = false;
-  for (int p : result_.column_pair) pass = pass || p < 0;
-  Matrix out = Matrix::Zero(err.rows(), pairs + (pass ? 1 : 0));
-  std::vector<int> col(size_t(out.size()), 0);
-  for (Eigen::Index r = 0; r < err.rows(); ++r)
-    for (Eigen::Index c = 0; c < err.cols(); ++c) {
-      const int p = result_.column_pair[size_t(c)];
-      const Eigen::Index g = p < 0 ? pairs : p;
-      if (err(r, c) > out(r, g) || c == 0) {
-        out(r, g) = std::max(out(r, g), err(r, c));
-        col[size_t(r * out.cols() + g)] = int(c);
-      }
-    }
-  if (argmax) *argmax = std::move(col);
-  return out;
+  CheckTexts texts{tensor_, x_text_, q_text_, k_text_, positions_text_, tol_abs_, tol_rel_};
+  const RopeCheckReference wanted = reference();
+  // Pair classes: the core's rule against the trained length (the scaling's original length, else orig).
+  const int64_t trained = wanted.scaling.original_max_position_embeddings > 0 ? wanted.scaling.original_max_position_embeddings
+                                                                              : int64_t(orig_);
+  CheckComputation c = compute_check(wanted, CheckKind(kind_), Source(source_) == Source::Example ? CheckSource::Example
+                                                                : Source(source_) == Source::Text  ? CheckSource::Text
+                                                                                                    : CheckSource::File,
+                                     texts, file_, trained);
+  ref_ = std::move(c.ref);
+  input_ = std::move(c.input);
+  result_ = std::move(c.result);
+  example_words_ = std::move(c.example_words);
+  CheckPictures& p = c.pictures;
+  error_pp_ = std::move(p.error_pp);
+  residual_pp_ = std::move(p.residual_pp);
+  error_col_ = std::move(p.error_col);
+  classes_ = std::move(p.classes);
+  pair_error_ = std::move(p.pair_error);
+  pair_residual_ = std::move(p.pair_residual);
+  pair_tolerance_ = std::move(p.pair_tolerance);
+  has_pass_ = p.has_pass;
+  has_residual_ = p.has_residual;
+  vmax_ = p.vmax;
 }
 
 std::string CheckView::formula_words() const {
@@ -516,11 +353,9 @@ std::string CheckView::formula_words() const {
                     ", scaling " + rope_type_name(ref_.scaling.type) + ", layout " + rope_layout_name(ref_.layout) + ").";
   if (failed() || result_.expected.size() == 0) return out + " It cannot be checked yet: see the notice.";
   if (!example_words_.empty()) out += " " + example_words_;
-  if (result_.match) {
-    out += " Verdict: match, max |actual - expected| " + short_number(result_.max_abs_error) + " within the tolerance.";
-    return out;
-  }
-  out += " Verdict: mismatch, max |actual - expected| " + short_number(result_.max_abs_error) + ".";
+  // The verdict with the tensor's shape, never the tensor (a live region reads this).
+  if (result_.match) return out + " Verdict: " + verdict_line(true) + ".";
+  out += " Verdict: " + verdict_line(true) + ".";
   const RopeCheckDiagnosis& d = result_.diagnosis.front();
   out += std::string(" Top cause: ") + check_cause_name(d.cause) + ", explains " + percent(d.explains);
   const std::string fit = fitted_text(d);
@@ -582,7 +417,7 @@ void CheckView::controls(Controls& c) {
   c.draw("source");
   if (Source(source_) == Source::File)
     ImGui::TextWrapped(
-        "%s", file_name_.empty() ? "no file yet: drop a .npy or text file on the page" : ("file: " + file_name_).c_str());
+        "%s", file_.name.empty() ? "no file yet: drop a .npy, .safetensors or text file on the page" : ("file: " + file_.name).c_str());
   const float line = ImGui::GetTextLineHeight();
   if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
   if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
@@ -614,6 +449,27 @@ void CheckView::upload() {
   if (has_residual_) residual_map_.map().set_values(residual_pp_.data(), int(residual_pp_.rows()), int(residual_pp_.cols()));
 }
 
+std::string CheckView::verdict_line(bool words) const {
+  const RopeCheckResult& r = result_;
+  auto where = [](const std::vector<int64_t>& idx) {
+    std::string s = idx.size() == 3 ? "head " + std::to_string(idx[0]) + ", [" : "[";
+    for (size_t i = idx.size() == 3 ? 1 : 0; i < idx.size(); ++i) s += (s.back() == '[' ? "" : ", ") + std::to_string(idx[i]);
+    return s + "]";
+  };
+  const std::string shape = (r.heads > 0 ? std::to_string(r.heads) + " x " + std::to_string(r.actual.rows() / r.heads)
+                                         : std::to_string(r.actual.rows())) +
+                            " x " + std::to_string(r.actual.cols());
+  const std::string rule = r.default_tolerance ? "float32" : "given";
+  std::string line = std::string(words ? (r.match ? "match, " : "mismatch, ") : (r.match ? "MATCH: " : "MISMATCH: ")) +
+                     check_kind_name(CheckKind(kind_)) + " tensor " + shape;
+  if (r.match)
+    return line + ", worst element at " + short_number(r.worst_ratio) + " of its " + rule + " tolerance (" +
+           where(r.worst_ratio_index) + ")";
+  return line + ", max |actual - expected| = " + short_number(r.max_abs_error) + " at " + where(r.worst_index) + ": expected " +
+         short_number(r.worst_expected) + ", actual " + short_number(r.worst_actual) + " (" + short_number(r.worst_ratio) +
+         " x its " + rule + " tolerance)";
+}
+
 void CheckView::draw_verdict() {
   const RopeCheckResult& r = result_;
   if (!example_words_.empty()) {
@@ -623,16 +479,8 @@ void CheckView::draw_verdict() {
     probe_last_item("text.check.example");
   }
   if (const std::string caption = model_caption(); !caption.empty()) ImGui::TextWrapped("%s", caption.c_str());
-  const std::string where = [&] {
-    std::string s = "[";
-    for (size_t i = 0; i < r.worst_index.size(); ++i) s += (i ? ", " : "") + std::to_string(r.worst_index[i]);
-    return s + "]";
-  }();
   ImGui::PushStyleColor(ImGuiCol_Text, r.match ? good_color() : error_color());
-  ImGui::TextWrapped("%s: %s tensor %lld x %lld, max |actual - expected| = %s (rel %s) at %s: expected %s, actual %s",
-                     r.match ? "MATCH" : "MISMATCH", check_kind_name(CheckKind(kind_)), (long long)r.actual.rows(),
-                     (long long)r.actual.cols(), short_number(r.max_abs_error).c_str(), short_number(r.max_rel_error).c_str(),
-                     where.c_str(), short_number(r.worst_expected).c_str(), short_number(r.worst_actual).c_str());
+  ImGui::TextWrapped("%s", verdict_line().c_str());
   ImGui::PopStyleColor();
   probe_last_item("text.check.verdict");
   if (r.default_tolerance)
@@ -653,10 +501,15 @@ void CheckView::draw_verdict() {
       probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
   if (!logits() && !classes_.empty()) {
+    // The classes present, in the core's words (pair_behaviour_phrase).
     ImGui::TextUnformatted("pair classes (strip above the error map):");
-    for (int k = 0; k < 3; ++k) {
+    bool first = true;
+    for (int k = 0; k < kClassCount; ++k) {
+      if (std::find(classes_.begin(), classes_.end(), PairBehaviour(k)) == classes_.end()) continue;
       if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
-      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s%s", kClassNames[k], k < 2 ? "," : "");
+      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s%s", first ? "" : "; ",
+                         pair_behaviour_phrase(PairBehaviour(k)));
+      first = false;
     }
   }
 }
@@ -675,7 +528,8 @@ void CheckView::hover(const char* figure, int row, int col) const {
     ImGui::Text("expected %.10g, actual %.10g", result_.expected(row, col), result_.actual(row, col));
   } else {
     const int pairs = int(classes_.size());
-    if (col < pairs) ImGui::Text("position %lld, pair k = %d (%s)", (long long)pos, col, kClassNames[classes_[size_t(col)]]);
+    if (col < pairs)
+      ImGui::Text("position %lld, pair k = %d (%s)", (long long)pos, col, pair_behaviour_phrase(classes_[size_t(col)]));
     else ImGui::Text("position %lld, pass-through dims", (long long)pos);
     const int c = error_col_.empty() ? 0 : error_col_[size_t(row * error_pp_.cols() + col)];
     ImGui::Text("column %d: expected %.10g, actual %.10g", c, result_.expected(row, c), result_.actual(row, c));
@@ -716,7 +570,7 @@ void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix&
       const float x0 = mn.x + std::max(0.0f, u0) * (mx.x - mn.x), x1 = mn.x + std::min(1.0f, u1) * (mx.x - mn.x);
       // In the row reserved under the title, above the heatmap's own margin (its y title stays clear).
       dl->AddRectFilled(ImVec2(x0, at.y + line), ImVec2(x1, at.y + line + strip - 1),
-                        palette_color(kClassColor[classes_[size_t(k)]]));
+                        palette_color(kClassColor[int(classes_[size_t(k)])]));
     }
     probe_rect(("strip.check_" + std::string(figure)).c_str(), ImVec2(mn.x, at.y + line), ImVec2(mx.x, at.y + line + strip - 1));
   }
@@ -786,20 +640,19 @@ std::unique_ptr<View> make_check_view() { return std::make_unique<CheckView>(); 
 std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_t size, const std::string& name) {
   auto* view = dynamic_cast<CheckView*>(check);
   if (!view) return "";
-  Matrix m;
-  std::string error;
+  CheckFile file;
+  file.name = name;
   try {
     if (!data && size > 0)
       throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
     const std::string bytes(reinterpret_cast<const char*>(data), size);
-    const bool npy = size >= 6 && std::memcmp(data, "\x93NUMPY", 6) == 0;
-    m = model_io::tensor_matrix(npy ? model_io::parse_npy(bytes, "tensor") : model_io::parse_tensor_text(bytes, "tensor"),
-                                "tensor");
+    file.m = model_io::tensor_matrix(model_io::parse_tensor_bytes(bytes, name, "", "tensor"), "tensor", &file.heads);
   } catch (const InvalidArgument& e) {
-    error = e.what();
-    m = Matrix();
+    file.error = e.what();
+    file.m = Matrix();
+    file.heads = 0;
   }
-  view->set_file(name, m, error);
+  view->set_file(std::move(file));
   return view->sink_query();
 }
 

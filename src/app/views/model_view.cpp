@@ -644,8 +644,19 @@ float ModelView::stacked_height(float width) const {
   const float plot = std::max(220.0f, std::min(width * 0.8f, 520.0f));
   if (alone()) return plot;
   float h = 2 * plot + 8 * line;  // the card and the two plots
+  // The assumptions' lines on the card, wrapped as drawn (the cards are side by side when two fit).
+  const float card_width = compare_shown_ && width >= 760.0f ? width / 2 : width;
+  auto assumed_height = [&](const ModelShown& s) {
+    float a = 0;
+    for (const Assumption& x : s.pos.assumptions) {
+      const std::string text = "assumed " + x.what + " = " + x.value + " (" + x.why + ")";
+      a += ImGui::CalcTextSize(text.c_str(), nullptr, false, std::max(50.0f, card_width - 2 * line)).y +
+           ImGui::GetStyle().ItemSpacing.y;
+    }
+    return a;
+  };
   auto panels = [&](const ModelShown& s) {
-    float p = layer_strip_height(s.pos.per_layer, width) + float(s.pos.assumptions.size()) * 2 * line;
+    float p = layer_strip_height(s.pos.per_layer, width) + assumed_height(s);
     if (s.mrope) p += 5 * line + 18.0f + plot;
     if (s.extension) p += (2 + 2 * 7) * line;  // the lines wrap to about two rows on a phone
     return p;

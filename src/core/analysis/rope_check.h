@@ -1,9 +1,12 @@
 // Checks a user's RoPE tensor against posenc's reference and names the porting bug that explains the
 // difference. The reference is one RoPE setting (dim, base, scaling, layout, rotary_dim, softmax scale);
-// the tensor is one of five kinds (inv_freq, cos, sin, rotated rows, attention logits). Each catalogued
-// cause is a family of tensors (the reference with one thing done wrong, as a public bug report did it),
-// fitted to the user's tensor by its own parameter (factor, base, offset, seq_len, ratio) and scored by the
-// fraction of the squared error it removes. docs/cli.md lists every cause with its signature and fit.
+// the tensor is one of five kinds (inv_freq, cos, sin, rotated rows, attention logits), cos / sin / rotated
+// optionally with a leading heads axis. Each catalogued cause is a family of tensors (the reference with
+// one thing done wrong, as a public bug report did it), fitted to the user's tensor by its own parameter
+// (factor, base, offset, seq_len, ratio, length, rows, ...) and scored by the fraction of the squared error
+// it removes. docs/cli.md lists every cause with its signature and fit. Files: rope_check.cpp (validation,
+// tolerance, comparison), rope_check_render.cpp (the renderer and the fits), rope_check_causes.cpp (causes
+// of the frequencies), rope_check_rows.cpp (causes of positions, rows, heads and magnitudes).
 #pragma once
 
 #include <cstdint>
@@ -42,11 +45,17 @@ enum class CheckCause {
   PositionOffset,     // positions shifted by a constant (off by one)
   RotationDirection,  // sin sign flipped: rotation by -angle
   RowConstant,        // logits differ by a per-row constant (softmax ignores it)
+  PairingSpan,        // pairs (i, i + s) at another span s than the reference's (proportional / partial)
+  CacheLength,        // a cos/sin cache shorter than the positions: rows p >= L read row L-1 or p mod L
+  UnrotatedRows,      // rows left as x (the current key cached unrotated, or RoPE never applied)
+  NormViolation,      // pairs that do not keep their norm (an in-place kernel reading its own output)
+  HeadOffset,         // the head index added to the position
+  UnrotatedHeads,     // some heads left as x
   Unknown,            // nothing catalogued explains at least half of the squared error
 };
 template <>
 struct EnumNames<CheckCause> {
-  static constexpr std::array<const char*, 15> names{"layout",
+  static constexpr std::array<const char*, 21> names{"layout",
                                                      "angle_precision",
                                                      "base",
                                                      "scaling_missing",
@@ -60,6 +69,12 @@ struct EnumNames<CheckCause> {
                                                      "position_offset",
                                                      "rotation_direction",
                                                      "row_constant",
+                                                     "pairing_span",
+                                                     "cache_length",
+                                                     "unrotated_rows",
+                                                     "norm_violation",
+                                                     "head_offset",
+                                                     "unrotated_heads",
                                                      "unknown"};
 };
 
@@ -91,18 +106,21 @@ struct RopeCheckTolerance {
 //   rotated:  n x dim, the rows of x (n x dim) rotated at positions
 //   logits:   n x n, q (n x dim) and k (n x dim) rotated at positions (query = key positions), times the
 //             reference's softmax scale, no mask
+// cos, sin and rotated take a heads axis: heads = H >= 1 means `actual` (and `x`) hold H blocks of n rows,
+// head after head (H x n x width stacked to (H n) x width); every head is at the same positions.
 // A wrong shape throws InvalidArgument naming "actual" (or "x", "q", "k", "positions" when those disagree).
 struct RopeCheckInput {
   CheckKind kind = CheckKind::Cos;
   Matrix actual;
   std::vector<int64_t> positions;
   Matrix x, q, k;
+  int heads = 0;                                // 0: no heads axis
   std::optional<RopeCheckTolerance> tolerance;  // unset: the float32 rule (docs/cli.md)
 };
 
-// A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors) or a
-// flag (truncate).
-using CheckFitValue = std::variant<double, std::string, bool>;
+// A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors, mode,
+// "all"), a flag (truncate) or indices (rows, heads).
+using CheckFitValue = std::variant<double, std::string, bool, std::vector<int64_t>>;
 
 struct RopeCheckDiagnosis {
   CheckCause cause = CheckCause::Unknown;
@@ -120,7 +138,11 @@ struct RopeCheckResult {
   Matrix tolerance;  // per-element tolerance used for `match`
   double max_abs_error = 0.0;
   double max_rel_error = 0.0;        // |a - e| / |e| over elements with |e| >= 2^-24 * max|expected|
-  std::vector<int64_t> worst_index;  // [i] for inv_freq, [row, column] otherwise: the largest |a - e|
+  std::vector<int64_t> worst_index;  // [i] inv_freq, [row, column], [head, row, column]: the largest |a - e|
+  int heads = 0;                     // the input's heads axis (0: none)
+  // The element nearest its tolerance: max |a - e| / tolerance (0 / 0 counts 0) and where it is.
+  double worst_ratio = 0.0;
+  std::vector<int64_t> worst_ratio_index;
   double worst_expected = 0.0, worst_actual = 0.0;
   bool default_tolerance = true;  // the float32 rule; else the user's abs/rel
   RopeCheckTolerance given_tolerance;
@@ -138,8 +160,17 @@ struct RopeCheckResult {
 // most 8 predicted tensors are held at once.
 RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input);
 
+// The shape rules of rope_check alone, before a tensor's values are read: an actual tensor of heads x rows x
+// cols (heads 0: no heads axis) at n positions (n < 0: as many as its rows, posenc check's default). Throws
+// InvalidArgument("actual" / "positions", ...) as rope_check would.
+void rope_check_shape(const RopeCheckReference& reference, CheckKind kind, int64_t rows, int64_t cols, int heads, int64_t n);
+
 // The reference tensor alone (same shape rules as rope_check; `actual` only selects the cos/sin width).
 Matrix rope_check_expected(const RopeCheckReference& reference, const RopeCheckInput& input);
+
+// A fitted value as text: numbers with 6 significant digits, true / false, names, [i, j, ...] (at most 16
+// indices, then how many in all).
+std::string check_fit_text(const CheckFitValue& v);
 
 inline const char* check_kind_name(CheckKind k) { return name_of(k); }
 inline const char* check_cause_name(CheckCause c) { return name_of(c); }

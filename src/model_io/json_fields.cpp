@@ -1,4 +1,4 @@
-#include "json_fields.h"
+#include "model_io/json_fields.h"
 
 #include <cmath>
 #include <limits>
@@ -6,14 +6,13 @@
 #include "core/bounds.h"
 #include "model_io/json_read.h"
 
-namespace posenc::cli {
+namespace posenc::model_io {
 namespace {
 
 std::string object_name(const std::string& prefix) {
   return prefix.empty() ? "the request" : "'" + prefix.substr(0, prefix.size() - 1) + "'";
 }
 
-using model_io::json_number;
 
 int64_t to_integer(const json& v, const std::string& path) {
   if (v.is_number_integer()) return v.get<int64_t>();  // number_integer
@@ -139,4 +138,4 @@ Fields Fields::object(const char* key, std::span<const char* const> allowed) con
   return Fields(at(key), path(key) + ".", allowed);
 }
 
-}  // namespace posenc::cli
+}  // namespace posenc::model_io

@@ -13,7 +13,7 @@
 
 #include "core/types.h"
 
-namespace posenc::cli {
+namespace posenc::model_io {
 
 using json = nlohmann::json;
 
@@ -62,4 +62,4 @@ class Fields {
   std::string prefix_;
 };
 
-}  // namespace posenc::cli
+}  // namespace posenc::model_io

@@ -1,0 +1,392 @@
+// The catalogue of the RoPE tensor check: each cause is the reference with one thing done wrong, fitted to
+// the user's tensor by its own parameter and scored by the fraction of the squared error it removes; the
+// naming rules order causes that fit equally well. docs/cli.md lists every cause with its signature.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "core/analysis/rope_check_detail.h"
+#include "core/bounds.h"
+
+namespace posenc::rope_check_detail {
+
+double Diagnoser::explains(const Matrix& predicted) const {
+  const double e = sse(actual, predicted);
+  if (!std::isfinite(e) || base_sse <= 0) return 0.0;
+  return std::clamp(1.0 - e / base_sse, 0.0, 1.0);
+}
+
+void Diagnoser::add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted, std::string message,
+         std::string fix) {
+  RopeCheckDiagnosis d;
+  d.cause = cause;
+  d.explains = explains(predicted);
+  d.predicted = std::move(predicted);
+  d.fitted = std::move(fitted);
+  d.message = std::move(message);
+  d.fix = std::move(fix);
+  out.push_back(std::move(d));
+  // Keep memory bounded: only the best few predicted tensors stay.
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
+  if (out.size() > kMaxKept + 2) out.pop_back();
+}
+
+double Diagnoser::level_sse(const Setting& s) const { return sse(render(pb, s, fl.levels.back()), fl.actual.back()); }
+
+RopeCheckReference Diagnoser::with(const std::function<void(RopeCheckReference&)>& change) const {
+  RopeCheckReference r = pb.ref;
+  change(r);
+  return r;
+}
+
+// ---------------------------------------------------------------- causes of the frequencies
+
+void Diagnoser::layout() {
+  const bool applies = (pb.kind == CheckKind::Cos || pb.kind == CheckKind::Sin)
+                           ? !pb.half_width
+                           : pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits;
+  if (!applies || pb.pairs < 2) return;
+  Setting s = ref;
+  s.layout = ref.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
+  const std::string name = rope_layout_name(s.layout);
+  add(CheckCause::Layout, full(s), {{"layout", name}},
+      std::string("the tensor pairs dimensions the ") + name + " way (" +
+          (s.layout == RopeLayout::Half ? "rotate_half: i with i + r/2" : "rotate_every_two: 2i with 2i + 1") +
+          "), the reference the " + rope_layout_name(ref.layout) + " way",
+      std::string("use the ") + rope_layout_name(ref.layout) + " layout (" +
+          (ref.layout == RopeLayout::Half ? "rotate_half / cat(freqs, freqs)" : "rotate_every_two / repeat_interleave") +
+          "), or permute the weights to match");
+}
+
+// Half precision where float32 belongs: the angles p * inv_freq, inv_freq itself, or the timescale 1 / inv_freq
+// a division-form port holds (JAX / flax: p / base**(2i/d)) rounded to bfloat16 / float16.
+void Diagnoser::angle_precision() {
+  enum On { Angles, InvFreq, Timescale };
+  static constexpr const char* kOnNames[] = {"angles", "inv_freq", "timescale"};
+  double best = std::numeric_limits<double>::infinity();
+  Setting best_s;
+  On best_on = InvFreq;
+  Round best_r = Round::Bf16;
+  for (Round r : {Round::Bf16, Round::Fp16})
+    for (On on : {InvFreq, Angles, Timescale}) {
+      if (on == Angles && pb.kind == CheckKind::InvFreq) continue;
+      Setting s = ref;
+      (on == Angles ? s.angle_round : on == InvFreq ? s.inv_round : s.timescale_round) = r;
+      const double e = level_sse(s);
+      if (e < best) best = e, best_s = s, best_on = on, best_r = r;
+    }
+  if (!std::isfinite(best)) return;
+  const std::string what = best_on == Angles  ? "the angles p * inv_freq were"
+                           : best_on == InvFreq ? "inv_freq was"
+                                                : "the timescales 1 / inv_freq (base^(2i/d), divided into p) were";
+  add(CheckCause::AnglePrecision, full(best_s), {{"dtype", std::string(round_name(best_r))}, {"rounded", std::string(kOnNames[best_on])}},
+      what + " computed in " + round_name(best_r) + ": the error grows with position",
+      "compute inv_freq and the angles in float32 (autocast off, .float() before the product), cast cos/sin "
+      "afterwards");
+}
+
+void Diagnoser::base() {
+  const double lo = std::log(1.01), hi = std::log(1e12);
+  auto make = [&](double t) { return try_setting(pb, with([&](RopeCheckReference& r) { r.base = std::exp(t); })); };
+  const double b = std::exp(fit_scalar(pb, fl, lo, hi, make));
+  const auto s = make(std::log(b));
+  if (!s) return;
+  add(CheckCause::Base, full(*s), {{"base", b}},
+      "the tensor fits rope_theta = " + num(b) + ", the reference has " + num(pb.ref.base),
+      "use rope_theta = " + num(pb.ref.base) + " (read rope_theta / rope_parameters from the config)");
+}
+
+void Diagnoser::scaling_missing() {
+  if (pb.ref.scaling.type == RopeScalingType::None) return;
+  const auto s = try_setting(pb, with([](RopeCheckReference& r) { r.scaling = RopeScaling{}; }));
+  if (!s) return;
+  add(CheckCause::ScalingMissing, full(*s), {{"factor", 1.0}},
+      std::string("the tensor is plain RoPE: the ") + rope_scaling_type_name(pb.ref.scaling.type) + " scaling was not applied",
+      std::string("apply the ") + rope_type_name(pb.ref.scaling.type) + " rope_scaling of the config (rope_type and factor)");
+}
+
+void Diagnoser::scaling_factor() {
+  const RopeScalingType t = pb.ref.scaling.type;
+  if (t == RopeScalingType::None || t == RopeScalingType::Longrope) return;
+  auto make = [&](double u) { return try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.factor = std::exp(u); })); };
+  const double f = std::exp(fit_scalar(pb, fl, 0.0, std::log(1e4), make));
+  const auto s = make(std::log(f));
+  if (!s) return;
+  add(CheckCause::ScalingFactor, full(*s), {{"factor", f}},
+      std::string("the tensor fits the ") + rope_scaling_type_name(t) + " scaling with factor " + num(f) +
+          ", the reference has " + num(pb.ref.scaling.factor),
+      "use rope_scaling.factor = " + num(pb.ref.scaling.factor));
+}
+
+void Diagnoser::yarn_truncate() {
+  if (pb.ref.scaling.type != RopeScalingType::Yarn) return;
+  const bool flipped = !pb.ref.scaling.truncate;
+  const auto s = try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.truncate = flipped; }));
+  if (!s) return;
+  add(CheckCause::YarnTruncate, full(*s), {{"truncate", flipped}},
+      std::string("the tensor fits YaRN with truncate = ") + (flipped ? "true" : "false") + " (the correction range " +
+          (flipped ? "floored/ceiled" : "not rounded") + "), the reference has " + (flipped ? "false" : "true"),
+      std::string(pb.ref.scaling.truncate ? "round the correction range (floor low, ceil high)"
+                                          : "do not round the correction range (rope_scaling.truncate = false)"));
+}
+
+void Diagnoser::longrope_switch() {
+  if (pb.ref.scaling.type != RopeScalingType::Longrope) return;
+  const RopeScaling sc = with_seq_len_from_positions(pb.ref.scaling, pb.positions);
+  const bool uses_long = sc.seq_len && *sc.seq_len > sc.original_max_position_embeddings;
+  const auto s = try_setting(pb, with([&](RopeCheckReference& r) {
+                               r.scaling.seq_len =
+                                   uses_long ? sc.original_max_position_embeddings : sc.original_max_position_embeddings + 1;
+                             }));
+  if (!s) return;
+  const std::string other = uses_long ? "short" : "long";
+  add(CheckCause::LongropeSwitch, full(*s), {{"factors", other}},
+      "the tensor uses LongRoPE's " + other + "_factor; at seq_len " + num(static_cast<double>(sc.seq_len.value_or(0))) +
+          " (original " + num(static_cast<double>(sc.original_max_position_embeddings)) + ") the reference uses " +
+          (uses_long ? "long" : "short") + "_factor",
+      "switch to long_factor exactly when the current sequence length exceeds "
+      "original_max_position_embeddings = " +
+          num(static_cast<double>(sc.original_max_position_embeddings)));
+}
+
+void Diagnoser::dynamic_seq_len() {
+  if (pb.ref.scaling.type != RopeScalingType::Dynamic) return;
+  const RopeScaling& sc = pb.ref.scaling;
+  const double L = static_cast<double>(sc.original_max_position_embeddings), f = sc.factor;
+  const double d = pb.rotary_dim;
+  // The dynamic formula at a continuous length S > L (HF's arrangement), then the integer nearest.
+  auto make = [&](double t) -> std::optional<Setting> {
+    const double S = std::exp(t);
+    const double b = pb.ref.base * std::pow(f * S / L - (f - 1), d / (d - 2));
+    if (!std::isfinite(b)) return std::nullopt;
+    Setting s = ref;
+    s.inv_freq = rope_default_inv_freq(pb.rotary_dim, b);
+    return s;
+  };
+  const double hi = std::log(static_cast<double>(kMaxLength));
+  const double S = std::round(std::exp(fit_scalar(pb, fl, std::log(L), hi, make)));
+  const auto s = try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.seq_len = static_cast<int64_t>(S); }));
+  if (!s) return;
+  const RopeScaling ref_sc = with_seq_len_from_positions(sc, pb.positions);
+  std::string msg = "the tensor fits dynamic NTK at seq_len " + num(S) + ", the reference's is " +
+                    num(static_cast<double>(ref_sc.seq_len.value_or(sc.original_max_position_embeddings)));
+  if (std::fabs(S - L * f) < 0.5) msg += " (= original_max_position_embeddings * factor: a constant length)";
+  add(CheckCause::DynamicSeqLen, full(*s), {{"seq_len", S}}, msg,
+      "recompute the dynamic base from the current sequence length max(position) + 1 (not a constant)");
+}
+
+namespace {
+
+// The rotating pairs of the reference: all of rotary_dim/2, but proportional RoPE's frequency-0 padding.
+int rotating_pairs(const Setting& ref) {
+  int c = 0;
+  for (double w : ref.inv_freq) c += w > 0 ? 1 : 0;
+  return c;
+}
+
+// The exponent denominator of the reference's frequencies: head_dim for proportional RoPE, else rotary_dim.
+int exponent_dim_of(const Problem& pb) {
+  return pb.ref.scaling.type == RopeScalingType::Proportional ? pb.dim : pb.rotary_dim;
+}
+
+// base^(-2i/e) for the first `count` pairs, zeros up to `size`.
+std::vector<double> powers(double base, int e, int count, int size) {
+  std::vector<double> w(static_cast<size_t>(size), 0.0);
+  for (int i = 0; i < count && i < size; ++i) w[static_cast<size_t>(i)] = std::pow(base, -2.0 * i / e);
+  return w;
+}
+
+}  // namespace
+
+// Partial rotary done as if the head rotated whole: (a) the exponent over the other dimension (head_dim for
+// a partial reference, transformers #48652; the rotated dims for proportional RoPE), (b) rotate_half over the
+// whole head, pairing i with i + head_dim/2 (vLLM #30384), (c) every pair of the head rotating with
+// head-wide frequencies (nexusquant #12).
+void Diagnoser::partial_rotary() {
+  const bool proportional = pb.ref.scaling.type == RopeScalingType::Proportional;
+  const int c0 = rotating_pairs(ref);
+  if (pb.rotary_dim >= pb.dim && !(proportional && c0 < pb.pairs)) return;
+  const bool pairs_visible = pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits;
+  struct Variant {
+    Setting s;
+    double err = std::numeric_limits<double>::infinity();
+    char kind = 0;
+  };
+  std::vector<Variant> vs;
+  // (a) the other exponent: a partial reference's 2i/head_dim, proportional RoPE's 2i/rotated_dims.
+  const int e0 = exponent_dim_of(pb), e1 = proportional ? 2 * c0 : pb.dim;
+  const double b_equiv = std::pow(pb.ref.base, static_cast<double>(e0) / e1);
+  if (e1 > 0 && e1 != e0) {
+    if (proportional) {
+      Setting s = ref;
+      s.inv_freq = powers(pb.ref.base, e1, c0, pb.pairs);
+      for (double& w : s.inv_freq) w /= pb.ref.scaling.factor;
+      vs.push_back({s, 0, 'a'});
+    } else if (const auto s = try_setting(pb, with([&](RopeCheckReference& r) { r.base = b_equiv; }))) {
+      vs.push_back({*s, 0, 'a'});
+    }
+  }
+  // (b) rotate_half over the whole head with the reference's frequencies.
+  if (pairs_visible && ref.layout == RopeLayout::Half && pb.pairs != pb.dim / 2) {
+    Setting s = ref;
+    s.span = pb.dim / 2;
+    vs.push_back({s, 0, 'b'});
+  }
+  // (c) the whole head rotates: dim/2 pairs, frequencies over head_dim (the scaling kept, proportional dropped).
+  if (pairs_visible) {
+    RopeScaling sc = proportional ? RopeScaling{} : with_seq_len_from_positions(pb.ref.scaling, pb.positions);
+    try {
+      Setting s = ref;
+      s.inv_freq = rope_frequencies(pb.dim, pb.ref.base, sc).inv_freq;
+      s.span = pb.dim / 2;
+      vs.push_back({s, 0, 'c'});
+    } catch (const InvalidArgument&) {}
+  }
+  if (vs.empty()) return;
+  for (Variant& v : vs) v.err = level_sse(v.s);
+  const Variant& best = *std::min_element(vs.begin(), vs.end(), [](const Variant& x, const Variant& y) { return x.err < y.err; });
+  const std::string rd = std::to_string(proportional ? 2 * c0 : pb.rotary_dim), hd = std::to_string(pb.dim);
+  if (best.kind == 'a')
+    add(CheckCause::PartialRotary, full(best.s), {{"exponent_dim", static_cast<double>(e1)}, {"base", b_equiv}},
+        "the frequencies use the exponent 2i/" + std::to_string(e1) + " instead of 2i/" + std::to_string(e0) +
+            ": base^(" + std::to_string(e0) + "/" + std::to_string(e1) + ") = " + num(b_equiv) + " in the reference's terms",
+        proportional ? "proportional RoPE keeps the exponent over head_dim = " + hd + ": base^(-2i/" + hd + ")"
+                     : "compute inv_freq over rotary_dim = " + rd + ": base^(-2i/rotary_dim)");
+  else if (best.kind == 'b')
+    add(CheckCause::PartialRotary, full(best.s), {{"pair_offset", static_cast<double>(pb.dim / 2)}},
+        "the rotation pairs dimension i with i + head_dim/2 = i + " + std::to_string(pb.dim / 2) +
+            " instead of i + rotary_dim/2 = i + " + std::to_string(pb.pairs),
+        "rotate_half over the first rotary_dim = " + std::to_string(pb.rotary_dim) +
+            " dims only, then concatenate the pass-through dims");
+  else
+    add(CheckCause::PartialRotary, full(best.s), {{"rotated_dims", static_cast<double>(pb.dim)}, {"exponent_dim", static_cast<double>(pb.dim)}},
+        "the whole head rotates (" + hd + " dims, frequencies base^(-2i/" + hd + ")) where the reference rotates " + rd +
+            " dims and passes the rest through",
+        "rotate only rotary_dim = " + rd + " dims (partial_rotary_factor), pass the other " +
+            std::to_string(pb.dim - std::stoi(rd)) + " through unchanged");
+}
+
+// Pairs at another span than the reference's: rotate_half over the first 2C dims pairs (i, i + C) where the
+// reference pairs (i, i + head_dim/2) (proportional RoPE's zero-padded frequencies: Megatron-Bridge #4195,
+// apple/coreai-models #66, pie #603, pegainfer #820), or the other way round. Frequencies: the reference's own,
+// ordinary partial ones over the rotated dims, or proportional-form ones over head_dim.
+void Diagnoser::pairing_span() {
+  if (!(pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits) || ref.layout != RopeLayout::Half) return;
+  const int s0 = pb.pairs, c0 = rotating_pairs(ref);
+  if (c0 == 0) return;
+  std::vector<int> spans;
+  for (int sp : {c0, pb.dim / 2, pb.rotary_dim / 2})
+    if (sp > 0 && sp != s0 && std::find(spans.begin(), spans.end(), sp) == spans.end()) spans.push_back(sp);
+  struct Fit {
+    Setting s;
+    int span = 0, count = 0, exponent = 0;
+    double err = std::numeric_limits<double>::infinity();
+  };
+  Fit best;
+  for (int sp : spans) {
+    const int count = std::min(c0, sp);
+    if (sp + count > pb.dim) continue;
+    std::vector<std::pair<std::vector<double>, int>> conventions;
+    conventions.push_back({std::vector<double>(ref.inv_freq.begin(), ref.inv_freq.begin() + count), exponent_dim_of(pb)});
+    conventions.push_back({powers(pb.ref.base, 2 * count, count, count), 2 * count});
+    conventions.push_back({powers(pb.ref.base, pb.dim, count, count), pb.dim});
+    for (auto& [w, e] : conventions) {
+      Setting s = ref;
+      s.inv_freq = std::move(w);
+      s.span = sp;
+      const double err = level_sse(s);
+      if (err < best.err) best = Fit{s, sp, count, e, err};
+    }
+  }
+  if (!std::isfinite(best.err)) return;
+  add(CheckCause::PairingSpan, full(best.s),
+      {{"pair_offset", static_cast<double>(best.span)},
+       {"rotated_dims", static_cast<double>(2 * best.count)},
+       {"exponent_dim", static_cast<double>(best.exponent)}},
+      "the rotation pairs dimension i with i + " + std::to_string(best.span) + " (rotate_half over " +
+          (best.span == best.count ? "the first " + std::to_string(2 * best.count) + " dims" : "a span of " + std::to_string(2 * best.span)) +
+          ", frequencies base^(-2i/" + std::to_string(best.exponent) + ")) where the reference pairs i with i + " + std::to_string(s0),
+      "pair dimension i with i + " + std::to_string(s0) + ": rotate_half over all " + std::to_string(2 * s0) + " rotary dims" +
+          (c0 < s0 ? " with inv_freq padded by zeros to " + std::to_string(s0) + " pairs (proportional RoPE)" : ""));
+}
+
+namespace {
+
+// Ranking rules of the catalogue: when two causes fit equally well, the reference's own terms win.
+void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
+  const std::pair<CheckCause, CheckCause> prefer[] = {
+      {CheckCause::DynamicSeqLen, CheckCause::Base},           {CheckCause::DynamicSeqLen, CheckCause::ScalingFactor},
+      {CheckCause::PartialRotary, CheckCause::Base},           {CheckCause::ScalingMissing, CheckCause::ScalingFactor},
+      {CheckCause::ScalingMissing, CheckCause::Base},          {CheckCause::ScalingFactor, CheckCause::Base},
+      {CheckCause::ScalingMissing, CheckCause::DynamicSeqLen}, {CheckCause::LongropeSwitch, CheckCause::AttentionFactor},
+      {CheckCause::ScalingMissing, CheckCause::PartialRotary}, {CheckCause::PartialRotary, CheckCause::PairingSpan},
+      {CheckCause::UnrotatedHeads, CheckCause::UnrotatedRows}, {CheckCause::UnrotatedRows, CheckCause::CacheLength},
+      {CheckCause::UnrotatedRows, CheckCause::Base},          {CheckCause::UnrotatedRows, CheckCause::ScalingFactor},
+      {CheckCause::CacheLength, CheckCause::PositionOffset},  {CheckCause::HeadOffset, CheckCause::PositionOffset},
+  };
+  for (int pass = 0; pass < 4; ++pass) {
+    bool moved = false;
+    for (const auto& pair : prefer) {
+      const CheckCause win = pair.first, lose = pair.second;  // clang 14 cannot capture structured bindings
+      auto w = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == win; });
+      auto l = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == lose; });
+      if (w == d.end() || l == d.end() || w < l || w->explains < l->explains - kTie) continue;
+      RopeCheckDiagnosis moving = std::move(*w);
+      const auto li = l - d.begin();
+      d.erase(w);
+      d.insert(d.begin() + li, std::move(moving));
+      moved = true;
+    }
+    if (!moved) break;
+  }
+}
+
+}  // namespace
+
+std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, const Matrix& expected, const Matrix& actual,
+                                         const Matrix& tolerance) {
+  const FitLevels fl = make_levels(pb, actual);
+  Diagnoser dg{pb, ref, expected, actual, tolerance, fl, sse(actual, expected), {}};
+  dg.layout();
+  dg.angle_precision();
+  dg.base();
+  dg.scaling_missing();
+  dg.scaling_factor();
+  dg.yarn_truncate();
+  dg.magnitude();
+  dg.logit_ratio();
+  dg.longrope_switch();
+  dg.dynamic_seq_len();
+  dg.partial_rotary();
+  dg.pairing_span();
+  dg.position_offset();
+  dg.rotation_direction();
+  dg.row_constant();
+  dg.cache_length();
+  dg.unrotated_rows();
+  dg.norm_violation();
+  dg.head_offset();
+  dg.unrotated_heads();
+
+  std::vector<RopeCheckDiagnosis> d = std::move(dg.out);
+  std::stable_sort(d.begin(), d.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
+  apply_preferences(d);
+  std::vector<RopeCheckDiagnosis> kept;
+  for (auto& x : d)
+    if (x.explains >= 0.01 && kept.size() < kMaxKept) kept.push_back(std::move(x));
+  if (kept.empty() || kept.front().explains < 0.5) {
+    RopeCheckDiagnosis u;
+    u.cause = CheckCause::Unknown;
+    u.explains = 0.0;
+    const std::string closest = kept.empty() ? std::string("none explains more than 1%")
+                                             : std::string("the closest, ") + check_cause_name(kept.front().cause) +
+                                                   ", explains " + num(100 * kept.front().explains) + "%";
+    u.message = "no catalogued cause explains half of the squared error (" + closest + ")";
+    u.fix = "compare the worst element and the error pictures; check the reference settings themselves";
+    kept.insert(kept.begin(), std::move(u));
+  }
+  return kept;
+}
+
+}  // namespace posenc::rope_check_detail
