@@ -10,6 +10,7 @@
 
 #include "app/app.h"
 #include "app/compiled_languages.h"
+#include "app/fonts.h"
 #include "app/state_params.h"
 #include "app_test_util.h"
 
@@ -132,4 +133,26 @@ TEST(I18nState, NoticesAndTheDescriptionSpeakTheLanguage) {
   EXPECT_EQ(notices[0].key, "bogus");
   EXPECT_NE(notices[0].message.find("bogus"), std::string::npos);
   app.load_state_query("lang=en");
+}
+
+// A character no face has is drawn as the box glyph and named in a notice (key "text"), with its code
+// point; an atlas without posenc's faces (ImGui's default font) is not judged.
+TEST(MissingGlyphs, ACharacterNoFaceHasIsABoxNamedInANotice) {
+  reset_seen_glyphs();
+  posenc::test::ImGuiFrames frames;
+  App app;
+  app.load_state_query("view=permutation&sentence=%F0%9F%98%80%20cat");  // U+1F600: beyond every face
+  for (int f = 0; f < 2; ++f) frames.frame(app);
+  EXPECT_EQ(app.notices().find("U+1F600"), std::string::npos) << "ImGui's default font is not judged: " << app.notices();
+  load_fonts(1.0f);
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  ASSERT_NE(ImGui::GetIO().Fonts->Fonts[0]->FindGlyphNoFallback(ImWchar(0xFFFD)), nullptr) << "the box glyph";
+  for (int f = 0; f < 2; ++f) frames.frame(app);
+  const std::string notices = app.notices();
+  EXPECT_NE(notices.find("No font has a glyph for \"\xF0\x9F\x98\x80\" (U+1F600): drawn as a box."), std::string::npos) << notices;
+  EXPECT_TRUE(missing_glyphs().count(U'\U0001F600'));
+  EXPECT_FALSE(missing_glyphs().count(U'c')) << "ASCII is the text face's";
+  reset_seen_glyphs();
 }
