@@ -261,7 +261,7 @@ void App::draw_menu_bar(bool picker) {
     probe_rect("menu.view", all_min, all_max);
   }
   ImGui::Separator();
-  if (ImGui::BeginMenu("Share")) {
+  if (ImGui::BeginMenu(tr_id("Share").c_str())) {
     if (ImGui::MenuItem("Copy link")) action_ = AppAction::CopyLink;
     if (ImGui::MenuItem("Copy embed code")) action_ = AppAction::CopyEmbedCode;
     ImGui::Separator();

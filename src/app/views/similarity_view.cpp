@@ -236,7 +236,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
   if (shows("similarity")) {
     ImGui::BeginGroup();
     if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), tr("P P^T capped: positions 0..%d of n = %d"), heatmap_n_ - 1, n_);
-    else if (!alone()) ImGui::Text("P P^T, %s, n = %d, d = %d", tr_name(name_of(scheme_)), n_, d_);
+    else if (!alone()) ImGui::Text(tr("P P^T, %s, n = %d, d = %d"), tr_name(name_of(scheme_)), n_, d_);
     const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
     const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"position b", "position a", 0, 0};
