@@ -22,6 +22,9 @@
   var resolveReady, rejectReady, started = false, alive = false, lastHeight = 0;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
   var darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  // The interface's language (posenc-lang.js): the page's words, <html lang>, the Chinese files on demand.
+  var L = window.PosencLang || { t: function (en) { return en; }, tf: function (en, a) { return en.replace(/\{(\d)\}/g, function (m, i) { return a[i]; }); },
+    installLanguageStart: function () {}, languageFor: function () { return Promise.resolve(); }, followLang: function () {} };
 
   // WebGL2 is checked only when something failed, with a throwaway context given back at once: a
   // page's first WebGL context starts the GPU side (0.2-1.5 s in headless Chromium), and a probe before
@@ -141,7 +144,7 @@
     if (Module._posenc_describe) { try { d = JSON.parse(call('posenc_describe', 'string', [], [])); } catch (e) { d = null; } }
     if (!d) {
       var st = window.posenc.getState(), ps = {};
-      Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme'].indexOf(k) < 0) ps[k] = st[k]; });
+      Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme', 'lang'].indexOf(k) < 0) ps[k] = st[k]; });
       d = { title: sq('posenc_view_title'), formula: sq('posenc_view_caption'), params: ps, numbers: [] };
     }
     return d;
@@ -149,14 +152,14 @@
   function describeText(d) {
     if (!d) return '';
     var parts = [d.title ? d.title + '.' : ''];
-    if (d.formula) parts.push('Formula: ' + d.formula + '.');
+    if (d.formula) parts.push(L.tf('Formula: {0}.', [d.formula]));
     var ps = d.params || {};
     var pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
-    if (pk.length) parts.push('Parameters: ' + pk.join(', ') + '.');
+    if (pk.length) parts.push(L.tf('Parameters: {0}.', [pk.join(L.t(', '))]));
     var ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
-    if (ns.length) parts.push(ns.join('; ') + '.');
+    if (ns.length) parts.push(ns.join(L.t('; ')) + L.t('.'));
     var notes = alive ? window.posenc.notices() : '';
-    if (notes) parts.push('Notices: ' + notes);
+    if (notes) parts.push(L.tf('Notices: {0}', [notes]));
     return parts.filter(Boolean).join(' ');
   }
   function updateDescription() {
@@ -164,7 +167,8 @@
     var d = describe();
     var text = describeText(d);
     if (describeEl.textContent !== text) describeEl.textContent = text;
-    var label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
+    var title = d && d.title ? d.title : L.t('explorer');
+    var label = d && d.formula ? L.tf('posenc figure: {0} ({1})', [title, d.formula]) : L.tf('posenc figure: {0}', [title]);
     if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
     if (paramForm) paramForm.sync();
   }
@@ -325,6 +329,7 @@
     onStateChange: function (dragging) {
       var q = stateQuery();
       history.replaceState(null, '', '?' + q);
+      L.followLang(parseQuery(q).lang);
       pageTheme();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
@@ -360,6 +365,7 @@
       }
     }
   };
+  L.installLanguageStart();  // adds to the Module's start: the Chinese files for lang=zh or CJK text in the URL
 
   // The page's API, used by embedders and by the browser tests.
   window.posenc = {
@@ -376,17 +382,22 @@
       partial = partial || {};
       // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
       if (partial.view && partial.view !== current.view) {
-        current = { embed: current.embed, controls: current.controls, theme: current.theme };
+        current = { embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
         Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
       }
       // Another preset model likewise: the previous model's keys would be read over the new model's (a
       // fresh ?model=<id> holds none of them). (none keeps the keys; custom is a loaded config's.)
       else if (current.model !== undefined && ['', 'none', 'custom', current.model].indexOf(String(partial.model || '')) < 0) {
-        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme };
+        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
         Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
       }
-      setStateQuery(cappedQuery(Object.assign(current, partial)));
+      var next = Object.assign(current, partial);
+      // The language's files (the Chinese catalogue, the CJK face) are fetched now, not a frame later when
+      // the app asks; the promise resolves once they are in the app.
+      var files = L.languageFor(next);
+      setStateQuery(cappedQuery(next));
       Module.onStateChange();
+      return files;
     },
     notices: function () { return call('posenc_notices', 'string', [], []); },
     // The same, structured: [{key, message}], one entry per URL key.
@@ -489,7 +500,7 @@
     started = true;
     report();
     // With the poster still up, its note says we are loading (not the status drawn over it).
-    if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
+    if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = L.t('Loading posenc…');
     else statusEl.className = '';
     var tmpl = document.getElementById('posenc-loader').content.querySelector('script');
     // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is
@@ -527,8 +538,10 @@
   // ---- Phone text entry (docs/input.md). A canvas is not editable, so tapping one of the app's text
   // fields would bring up no on-screen keyboard. While a field opened by touch is being edited (the app
   // reports it through Module.onTextField), a visually hidden <input> lies over it and has the focus: the
-  // phone shows its keyboard, and what it types goes to the app (posenc_text_input, posenc_key). A field
-  // opened with the mouse changes nothing: the canvas keeps the focus and SDL reads the keys as before.
+  // phone shows its keyboard, and what it types goes to the app (posenc_text_input, posenc_key). On a
+  // desktop a text field (input.*) opened with the mouse takes the same element: an input method (IME)
+  // composes only in an editable element, and its committed text reaches the app whole. A slider's
+  // number field opened with the mouse changes nothing: the canvas keeps the focus and SDL reads the keys.
   // The element always holds one sentinel character before the caret, so a Backspace on an "empty"
   // element still deletes something (and fires its input event). Text is read from the element's value
   // after each input event (not from keydown: an Android keyboard sends keyCode 229 and composes
@@ -570,7 +583,7 @@
     var f = null;
     try { f = json ? JSON.parse(json) : null; } catch (e) { f = null; }
     clearTimeout(entryTimer);
-    if (f && f.touch) { entryField = f; showEntry(f); } else hideEntry();
+    if (f && (f.touch || /^input\./.test(f.name || ''))) { entryField = f; showEntry(f); } else hideEntry();
   };
   function sendKey(key, mods) { return call('posenc_key', 'number', ['string', 'number'], [key, mods || 0]) !== 0; }
   // The element's value against what the app already has: Backspaces for what went, text for what came.
