@@ -197,6 +197,8 @@
         // Text the app refused stays in the field with the reason until the value moves another way.
         if (rejected[d.key] !== undefined && (!d.notice || rejected[d.key].value !== d.value)) delete rejected[d.key];
         var want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
+        // The state writes a multi-line text's rows as "a; b" (a URL value): the textarea shows one a line.
+        if (d.multiline && rejected[d.key] === undefined) want = want.replace(/;[ \t]*/g, '\n');
         if (!(focused === el && el.dataset.dirty) && el.value !== want) el.value = want;
       }
       var notice = d.notice || '';

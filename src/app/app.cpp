@@ -162,8 +162,14 @@ std::string App::describe() {
   const std::vector<std::string> shown = shown_keys();
   if (!shown.empty())
     std::erase_if(state, [&](const auto& kv) { return std::find(shown.begin(), shown.end(), kv.first) == shown.end(); });
-  // A long value (a pasted tensor, a factor list) is named by its length: the live region reads this.
-  for (const auto& [k, v] : state) params[k] = v.size() <= 200 ? v : "(" + std::to_string(v.size()) + " characters)";
+  // A long value (a factor list) and any multi-line text (a pasted tensor, whatever its size) are named by
+  // their length: the live region reads this.
+  const ParamList declared = current_->param_list();
+  for (const auto& [k, v] : state) {
+    const Param* p = declared.find(k);
+    const bool rows = p && p->kind == ParamKind::Text && p->opt.multiline;
+    params[k] = v.size() <= 200 && !rows ? v : "(" + std::to_string(v.size()) + " characters)";
+  }
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {

@@ -167,7 +167,12 @@ nlohmann::ordered_json model_position_json(const ModelPosition& m) {
 nlohmann::ordered_json differences_json(const std::vector<ModelDifference>& diffs) {
   ojson out = ojson::array();
   auto value = [](const DiffValue& v) -> ojson {
-    if (v.number) return finite(*v.number, "difference");
+    if (v.number) {
+      // Counts and lengths as integers (32, not 32.0); every other number as it is.
+      const double x = *v.number;
+      if (std::isfinite(x) && std::floor(x) == x && std::fabs(x) < 9007199254740992.0) return ojson(static_cast<int64_t>(x));
+      return finite(x, "difference");
+    }
     return v.text;
   };
   for (const ModelDifference& d : diffs) out.push_back({{"what", d.what}, {"a", value(d.a)}, {"b", value(d.b)}});

@@ -12,9 +12,14 @@
 //  Hunyuan: HunYuanVLRotaryEmbedding (alpha), vLLM DynamicNTKAlphaRotaryEmbedding
 //  OLMo 3: models/olmo3/modular_olmo3.py @02e8340b967815b4a5417c6273a7774aae298a03 (per-layer rotary_embs)
 // YaRN numbers: a port of _compute_yarn_parameters (tests/data/rope_reference.py's formulas) in the comments.
+//
+// Sections: the table itself · a model_type outside it (assumptions, unread keys, a legacy type) · one test per
+// family of 2025-26 (ERNIE, EXAONE, LFM2, Nemotron-H, Granite, Kimi, DeepSeek-V4, MiniMax, Hunyuan, Mistral
+// Large 3, Falcon-H1, OLMo 3) · comparing two models · GGUF.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -407,6 +412,13 @@ TEST(ModelFamilies, CompareNamesDifferences) {
   EXPECT_NE(find("rope.extrapolated_at_131072"), nullptr);
   EXPECT_EQ(find("rope.rotary_dim"), nullptr);  // 128 both
   EXPECT_TRUE(compare_models(a, a, 131072).empty());
+  // As JSON (inspect A B --json): counts as integers, texts as strings.
+  const json j = model_io::differences_json(d);
+  std::map<std::string, std::string> dumped;
+  for (const json& x : j) dumped[x["what"]] = x["a"].dump() + " " + x["b"].dump();
+  EXPECT_EQ(dumped["num_attention_heads"], "32 28");
+  EXPECT_EQ(dumped["rope.base"], "500000 1000000");
+  EXPECT_EQ(dumped["rope.rope_type"], "\"llama3\" \"default\"");
   EXPECT_EQ(layer_pattern_text(preset("gemma-3-1b").per_layer), "[sliding 512 rope x5, full rope] x4, sliding 512 rope x2");
 }
 
