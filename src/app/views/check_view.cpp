@@ -46,7 +46,6 @@ constexpr int kMaxDim = 4096;
 constexpr int kMaxLength = 1 << 30;
 // Pasted text lives in the URL: a link carries it up to this size; larger tensors are dropped as files.
 constexpr std::size_t kMaxPastedBytes = std::size_t{1} << 20;
-constexpr std::size_t kMaxPositions = std::size_t{1} << 20;
 
 constexpr auto kKindNames = names_of<CheckKind>();
 constexpr auto kScalingNames = names_of<RopeScalingType>();
