@@ -62,6 +62,13 @@ std::string export_refusal(const posenc::app::ExportData& data, const std::strin
          "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
 }
 
+// The CJK face's bytes as the page hands them over (posenc_cjk_font_buffer).
+constexpr unsigned kMaxCjkFontBytes = 8u << 20;
+std::vector<unsigned char>& cjk_font_bytes() {
+  static std::vector<unsigned char> bytes;  // the atlas keeps pointers into them: never freed
+  return bytes;
+}
+
 }  // namespace
 
 extern "C" {
@@ -331,14 +338,6 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_set_catalogue(const char* lang, const ch
   wake_runner();
   return why.c_str();
 }
-
-namespace {
-constexpr unsigned kMaxCjkFontBytes = 8u << 20;
-std::vector<unsigned char>& cjk_font_bytes() {
-  static std::vector<unsigned char> bytes;  // the atlas keeps pointers into them: never freed
-  return bytes;
-}
-}  // namespace
 
 EMSCRIPTEN_KEEPALIVE unsigned char* posenc_cjk_font_buffer(unsigned len) {
   if (len == 0 || len > kMaxCjkFontBytes || posenc::app::cjk_font_provided()) return nullptr;
