@@ -604,6 +604,8 @@
   // The element's value against what the app already has: Backspaces for what went, text for what came.
   function forwardEntry() {
     if (!alive || !entryField) return;
+    // A desktop input method's composition (pinyin being typed) is not text yet: only its commit goes in.
+    if (composing && !entryField.touch) return;
     var was = Array.from(entryShown), now = Array.from(entry.value), p = 0;
     while (p < was.length && p < now.length && was[p] === now[p]) ++p;
     for (var i = p; i < was.length; ++i) sendKey('Backspace', 0);
