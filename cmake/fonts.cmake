@@ -20,9 +20,9 @@ if(NOT POSENC_FONT_PYTHON OR _fonttools_missing)
 endif()
 
 # The code points the app writes, as inclusive ranges: one list for the subsetter and for ImGui's atlas
-# (glyphs a font lacks are skipped by both). Latin-1 (· × ± ° ² µ), Greek, general punctuation (– — ‘ ’ …
+# (glyphs a font lacks are skipped by both). Latin-1 (· × ± ° ² µ), modifier letters (ʳ), Greek, general punctuation (– — ‘ ’ …
 # ′ ″), super/subscripts (⁰…⁹ ₀…₉ ₖ ₙ ᵢ ⱼ), arrows, mathematical operators (− ≤ ≥ ≈ ∞ √ ∑ ·), floor/ceil.
-set(POSENC_TEXT_GLYPHS 0x0020 0x007E 0x00A0 0x00FF 0x0391 0x03A9 0x03B1 0x03C9 0x03D1 0x03D1 0x03D5 0x03D5
+set(POSENC_TEXT_GLYPHS 0x0020 0x007E 0x00A0 0x00FF 0x02B0 0x02B8 0x0391 0x03A9 0x03B1 0x03C9 0x03D1 0x03D1 0x03D5 0x03D5
     0x1D62 0x1D65 0x2010 0x2027 0x2030 0x203A 0x2070 0x209C 0x2190 0x2199 0x2200 0x22FF 0x2308 0x230B 0x2C7C 0x2C7C)
 # Numbers: digits, signs, punctuation, '?' (ImGui's fallback glyph), the exponent and inf/nan letters,
 # x, ×, ·, … and the minus sign.
