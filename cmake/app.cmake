@@ -34,6 +34,8 @@ include(${PROJECT_SOURCE_DIR}/cmake/fonts.cmake)
 
 file(GLOB POSENC_APP_SOURCES CONFIGURE_DEPENDS
   ${PROJECT_SOURCE_DIR}/src/app/*.cpp ${PROJECT_SOURCE_DIR}/src/app/views/*.cpp)
+# The Chinese catalogue and the CJK face compiled in: native programs only (posenc_app_languages).
+list(FILTER POSENC_APP_SOURCES EXCLUDE REGEX "/compiled_languages\\.cpp$")
 add_library(posenc_app STATIC ${POSENC_APP_SOURCES} ${POSENC_SHADER_HEADER} ${POSENC_FONT_HEADER})
 posenc_layer_root(app _app_include)
 target_include_directories(posenc_app PUBLIC ${_app_include} PRIVATE ${CMAKE_BINARY_DIR}/generated)
@@ -44,6 +46,13 @@ find_path(POSENC_NLOHMANN_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/json-include)
 file(CREATE_LINK ${POSENC_NLOHMANN_DIR}/nlohmann ${CMAKE_BINARY_DIR}/json-include/nlohmann SYMBOLIC)
 target_include_directories(posenc_app SYSTEM PRIVATE ${CMAKE_BINARY_DIR}/json-include)
+# Every text ImGui draws passes through app/text_hook.cpp (the glyphs it needs, the catalogue test): both
+# ImDrawList::AddText overloads are wrapped in every program that links the app. -u pulls the wrapper's
+# object out of the archive before the ImGui objects that call it are read.
+set(_addtext_long _ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4)
+set(_addtext_short _ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_)
+target_link_options(posenc_app INTERFACE "LINKER:--wrap=${_addtext_long}" "LINKER:--wrap=${_addtext_short}"
+                    "LINKER:-u,__wrap_${_addtext_long}")
 
 # The runners (src/platform): what desktop, web and headless share (ImGui/GL setup, frame sequence,
 # read-back), then the windowed runners' SDL part; each target adds its own runner file.

@@ -20,9 +20,9 @@ if(NOT POSENC_FONT_PYTHON OR _fonttools_missing)
 endif()
 
 # The code points the app writes, as inclusive ranges: one list for the subsetter and for ImGui's atlas
-# (glyphs a font lacks are skipped by both). Latin-1 (· × ± ° ² µ), Greek, general punctuation (– — ‘ ’ …
+# (glyphs a font lacks are skipped by both). Latin-1 (· × ± ° ² µ), modifier letters (ʳ), Greek, general punctuation (– — ‘ ’ …
 # ′ ″), super/subscripts (⁰…⁹ ₀…₉ ₖ ₙ ᵢ ⱼ), arrows, mathematical operators (− ≤ ≥ ≈ ∞ √ ∑ ·), floor/ceil.
-set(POSENC_TEXT_GLYPHS 0x0020 0x007E 0x00A0 0x00FF 0x0391 0x03A9 0x03B1 0x03C9 0x03D1 0x03D1 0x03D5 0x03D5
+set(POSENC_TEXT_GLYPHS 0x0020 0x007E 0x00A0 0x00FF 0x02B0 0x02B8 0x0391 0x03A9 0x03B1 0x03C9 0x03D1 0x03D1 0x03D5 0x03D5
     0x1D62 0x1D65 0x2010 0x2027 0x2030 0x203A 0x2070 0x209C 0x2190 0x2199 0x2200 0x22FF 0x2308 0x230B 0x2C7C 0x2C7C)
 # Numbers: digits, signs, punctuation, '?' (ImGui's fallback glyph), the exponent and inf/nan letters,
 # x, ×, ·, … and the minus sign.
@@ -69,3 +69,23 @@ add_custom_command(OUTPUT ${POSENC_FONT_HEADER}
           -DTEXT_RANGES=${_text_ranges} -DMONO_RANGES=${_mono_ranges} -P ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
   DEPENDS ${_font_dir}/text.otf ${_font_dir}/mono.ttf ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
   COMMENT "Embedding the subset fonts" VERBATIM)
+
+# The CJK face: WenQuanYi Micro Hei (fonts-wqy-microhei) subset by scripts/cjk_font.py to the Chinese
+# catalogue (i18n/zh.json), GB2312 level 1, CJK punctuation, the full-width forms and the CJK characters of
+# the presets and example sentences. Not compiled into the page: the site serves it beside it
+# (posenc-cjk.ttf, fetched when the interface is Chinese or CJK text appears); native programs compile it
+# in with the catalogue (posenc_app_languages).
+find_file(POSENC_CJK_FONT wqy-microhei.ttc PATHS /usr/share/fonts/truetype/wqy NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT POSENC_CJK_FONT)
+  message(FATAL_ERROR "CJK font not found (wqy-microhei.ttc): run scripts/bootstrap (apt: fonts-wqy-microhei)")
+endif()
+set(POSENC_ZH_CATALOGUE ${PROJECT_SOURCE_DIR}/i18n/zh.json)
+set(POSENC_CJK_SCRIPT ${PROJECT_SOURCE_DIR}/scripts/cjk_font.py)
+set(_cjk_examples ${PROJECT_SOURCE_DIR}/tests/data/configs/presets.json
+    ${PROJECT_SOURCE_DIR}/src/app/views/permutation_view.cpp ${PROJECT_SOURCE_DIR}/src/app/views/toy_view.cpp)
+set(POSENC_CJK_FONT_FILE ${_font_dir}/cjk.ttf)
+add_custom_command(OUTPUT ${POSENC_CJK_FONT_FILE}
+  COMMAND ${POSENC_FONT_PYTHON} ${POSENC_CJK_SCRIPT} subset ${POSENC_CJK_FONT} ${POSENC_CJK_FONT_FILE}
+          --catalogue ${POSENC_ZH_CATALOGUE} --examples ${_cjk_examples}
+  DEPENDS ${POSENC_CJK_FONT} ${POSENC_CJK_SCRIPT} ${POSENC_ZH_CATALOGUE} ${_cjk_examples}
+  COMMENT "Subsetting ${POSENC_CJK_FONT}" VERBATIM)

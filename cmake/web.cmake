@@ -72,7 +72,7 @@ if(POSENC_BUILD_APP)
     -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT -sTEXTDECODER=2
     # smaller than dlmalloc; the app allocates few, large blocks. No per-call GL error tracking.
     -sMALLOC=emmalloc -sGL_TRACK_ERRORS=0 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
-    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,addRunDependency,removeRunDependency
     -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
@@ -117,6 +117,14 @@ if(POSENC_BUILD_APP)
     endif()
     list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/${_name})
   endforeach()
+  # The Chinese interface, fetched only when needed: the catalogue (whitespace dropped) and the CJK face.
+  add_custom_command(OUTPUT ${POSENC_SITE_DIR}/posenc-zh.json
+    COMMAND ${POSENC_FONT_PYTHON} ${POSENC_CJK_SCRIPT} catalogue ${POSENC_ZH_CATALOGUE} ${POSENC_SITE_DIR}/posenc-zh.json
+    DEPENDS ${POSENC_ZH_CATALOGUE} ${POSENC_CJK_SCRIPT} VERBATIM)
+  add_custom_command(OUTPUT ${POSENC_SITE_DIR}/posenc-cjk.ttf
+    COMMAND ${CMAKE_COMMAND} -E copy_if_different ${POSENC_CJK_FONT_FILE} ${POSENC_SITE_DIR}/posenc-cjk.ttf
+    DEPENDS ${POSENC_CJK_FONT_FILE} VERBATIM)
+  list(APPEND _posenc_site_copies ${POSENC_SITE_DIR}/posenc-zh.json ${POSENC_SITE_DIR}/posenc-cjk.ttf)
   add_custom_target(posenc-web-assets ALL DEPENDS ${_posenc_site_copies})
   add_dependencies(posenc-web posenc-web-assets)
 endif()

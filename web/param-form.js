@@ -29,6 +29,8 @@
     let view = '';
     let announce = null;  // the key a form change set: the status region says its new value at the next sync
     let rejected = {};    // key -> text the user committed that the app refused (shown with its notice)
+    let words = { exact: ', exact value', on: 'on', off: 'off', empty: '(empty)' };  // the app's, per language
+    let heading = '';
 
     function idFor(key, part) { return 'param-' + key.replace(/[^A-Za-z0-9_-]/g, '_') + (part ? '-' + part : ''); }
     function isRange(d) { return d.kind === 'integer' || d.kind === 'real'; }
@@ -46,9 +48,9 @@
     }
     // The value as the status region says it.
     function spoken(d) {
-      if (d.kind === 'flag') return d.value === '1' ? 'on' : 'off';
+      if (d.kind === 'flag') return d.value === '1' ? words.on : words.off;
       if (d.kind === 'choice') return choiceLabel(d, d.value);
-      return d.value === '' ? '(empty)' : d.value;
+      return d.value === '' ? words.empty : d.value;
     }
 
     function commit(key, value) {
@@ -119,7 +121,7 @@
         exact.type = 'number';
         exact.className = 'param-exact';
         exact.setAttribute('data-param-exact', d.key);
-        exact.setAttribute('aria-label', d.label + ', exact value');
+        exact.setAttribute('aria-label', d.label + words.exact);
         exact.addEventListener('change', function () { if (exact.value !== '') commit(d.key, exact.value); });
       } else if (d.kind === 'choice' && d.widget !== 'checkbox') {
         el = document.createElement('select');
@@ -193,7 +195,9 @@
       } else {
         // Text the app refused stays in the field with the reason until the value moves another way.
         if (rejected[d.key] !== undefined && (!d.notice || rejected[d.key].value !== d.value)) delete rejected[d.key];
-        const want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
+        let want = rejected[d.key] !== undefined ? rejected[d.key].text : d.value;
+        // The state writes a multi-line text's rows as "a; b" (a URL value): the textarea shows one a line.
+        if (d.multiline && rejected[d.key] === undefined) want = want.replace(/;[ \t]*/g, '\n');
         if (!(focused === el && el.dataset.dirty) && el.value !== want) el.value = want;
       }
       const notice = d.notice || '';
@@ -228,13 +232,17 @@
       const f = api.read();
       if (!f || !f.params) return;
       root.hidden = f.controls === false;
-      if (f.view !== view) {
+      if (f.words) words = f.words;
+      // Another view, or another language (its labels): the rows are made again.
+      const head = f.heading || f.title + ' parameters';
+      if (f.view !== view || head !== heading) {
         view = f.view;
+        heading = head;
         rowsEl.textContent = '';
         rows = {};
         rejected = {};
-        headingEl.textContent = f.title + ' parameters';
-        root.setAttribute('aria-label', f.title + ' parameters');
+        headingEl.textContent = head;
+        root.setAttribute('aria-label', head);
       }
       const shown = f.params.filter(function (d) { return d.shown; });
       reconcile(shown);

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/controls.h"
+#include "app/fonts.h"
+#include "app/i18n.h"
 #include "app/model_link.h"
 #include "app/input.h"
 #include "app/param_form.h"
@@ -75,6 +77,9 @@ Notices App::notice_list() {
   current_->notes(all);
   const Notices fields = field_notices(current_->id());
   all.insert(all.end(), fields.begin(), fields.end());
+  if (const std::optional<Notice> glyphs = missing_glyph_notice()) all.push_back(*glyphs);
+  // In the interface's language (the keys stay the URL's).
+  for (Notice& n : all) n.message = tr_message(n.message);
   return all;
 }
 
@@ -141,6 +146,7 @@ ExportData App::export_data(size_t max_values) const {
   current_->prepare();
   const ExportBudget budget(max_values);
   current_->export_data(data.tables);
+  current_->export_lists(data.lists);
   data.values = budget.counted();
   data.over = budget.over();
   if (data.over) data.tables.clear();
@@ -151,7 +157,7 @@ std::string App::describe() {
   current_->prepare();
   nlohmann::json out;
   out["title"] = current_->title();
-  out["formula"] = current_->formula_words();
+  out["formula"] = tr_message(current_->formula_words());
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
@@ -160,17 +166,23 @@ std::string App::describe() {
   const std::vector<std::string> shown = shown_keys();
   if (!shown.empty())
     std::erase_if(state, [&](const auto& kv) { return std::find(shown.begin(), shown.end(), kv.first) == shown.end(); });
-  // A long value (a pasted tensor, a factor list) is named by its length: the live region reads this.
-  for (const auto& [k, v] : state) params[k] = v.size() <= 200 ? v : "(" + std::to_string(v.size()) + " characters)";
+  // A long value (a factor list) and any multi-line text (a pasted tensor, whatever its size) are named by
+  // their length: the live region reads this.
+  const ParamList declared = current_->param_list();
+  for (const auto& [k, v] : state) {
+    const Param* p = declared.find(k);
+    const bool rows = p && p->kind == ParamKind::Text && p->opt.multiline;
+    params[k] = v.size() <= 200 && !rows ? v : "(" + std::to_string(v.size()) + " characters)";
+  }
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {
-    out["error"] = current_->error()->message;
+    out["error"] = tr_message(current_->error()->message);
   } else {
     std::vector<DescribedNumber> list;
     current_->numbers(list);
     for (const DescribedNumber& n : list)
-      numbers.push_back({{"name", n.name}, {"value", std::isfinite(n.value) ? nlohmann::json(n.value) : nlohmann::json()}});
+      numbers.push_back({{"name", tr_message(n.name)}, {"value", std::isfinite(n.value) ? nlohmann::json(n.value) : nlohmann::json()}});
   }
   out["numbers"] = numbers;
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -184,7 +196,7 @@ std::vector<std::string> App::shown_keys() const {
 std::string App::form() {
   const Notices notices = notice_list();
   return param_form_json(current_->id(), current_->title(), current_->param_list(), shown_keys(), notices,
-                         keys_.controls != ControlsMode::Hidden);
+                         keys_.controls != ControlsMode::Hidden, lang_code(keys_.lang));
 }
 
 void App::census_controls() {
@@ -241,7 +253,7 @@ void App::draw_menu_bar(bool picker) {
     probe_rect("menu.view", menu_view_min_, menu_view_max_);
     if (open) {
       for (auto& v : views_) {
-        if (ImGui::MenuItem(v->title(), nullptr, v.get() == current_)) select(v.get());
+        if (ImGui::MenuItem((std::string(v->title()) + "###" + v->id()).c_str(), nullptr, v.get() == current_)) select(v.get());
         probe_last_item(("menu.view." + std::string(v->id())).c_str());
       }
       ImGui::EndMenu();
@@ -250,7 +262,7 @@ void App::draw_menu_bar(bool picker) {
     ImVec2 all_min(1e9f, 1e9f), all_max(-1e9f, -1e9f);
     for (auto& v : views_) {
       const bool selected = v.get() == current_;
-      if (ImGui::MenuItem(v->title(), nullptr, selected)) select(v.get());
+      if (ImGui::MenuItem((std::string(v->title()) + "###" + v->id()).c_str(), nullptr, selected)) select(v.get());
       probe_last_item(("menu.view." + std::string(v->id())).c_str());
       const ImVec2 mn = ImGui::GetItemRectMin(), mx = ImGui::GetItemRectMax();
       all_min = ImVec2(std::min(all_min.x, mn.x), std::min(all_min.y, mn.y));
@@ -259,7 +271,7 @@ void App::draw_menu_bar(bool picker) {
     probe_rect("menu.view", all_min, all_max);
   }
   ImGui::Separator();
-  if (ImGui::BeginMenu("Share")) {
+  if (ImGui::BeginMenu(tr_id("Share").c_str())) {
     if (ImGui::MenuItem("Copy link")) action_ = AppAction::CopyLink;
     if (ImGui::MenuItem("Copy embed code")) action_ = AppAction::CopyEmbedCode;
     ImGui::Separator();
@@ -270,13 +282,24 @@ void App::draw_menu_bar(bool picker) {
     ImGui::EndMenu();
   }
   probe_last_item("menu.share");
-  if (ImGui::BeginMenu("Theme")) {
+  if (ImGui::BeginMenu(tr_id("Theme").c_str())) {
     Theme& theme = keys_.theme;
-    if (ImGui::MenuItem("Follow the system", nullptr, theme == Theme::Auto)) theme = Theme::Auto, state_changed_ = true;
-    if (ImGui::MenuItem("Light", nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
-    if (ImGui::MenuItem("Dark", nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Follow the system").c_str(), nullptr, theme == Theme::Auto)) theme = Theme::Auto, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Light").c_str(), nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Dark").c_str(), nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
     ImGui::EndMenu();
   }
+  // The language switch: each language named in its own script (the CJK face is fetched when the menu
+  // first shows 中文).
+  if (ImGui::BeginMenu(tr_id("Language").c_str())) {
+    for (const Lang lang : {Lang::En, Lang::Zh}) {
+      if (ImGui::MenuItem(tr_id(lang == Lang::Zh ? "中文" : "English").c_str(), nullptr, keys_.lang == lang) && keys_.lang != lang)
+        keys_.lang = lang, ui_.lang = lang, state_changed_ = true;
+      probe_last_item((std::string("menu.lang.") + lang_code(lang)).c_str());
+    }
+    ImGui::EndMenu();
+  }
+  probe_last_item("menu.lang");
   ImGui::EndMenuBar();
 }
 
@@ -289,16 +312,19 @@ void App::draw_notices() {
   current_->notes(notes);
   const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
   notes.insert(notes.end(), fields.begin(), fields.end());
+  if (const std::optional<Notice> glyphs = missing_glyph_notice()) notes.push_back(*glyphs);
+  for (Notice& n : shown) n.message = tr_message(n.message);
+  for (Notice& n : notes) n.message = tr_message(n.message);
   const std::string notes_text = notices_text(notes);
   if (notes_text != dismissed_notes_) shown.insert(shown.end(), notes.begin(), notes.end());
   if (notes.empty()) dismissed_notes_.clear();
   if (shown.empty()) return;
   // One line at most (cut with "..."), unless the reader asks for more: a long notice never pushes the
   // view down.
-  const std::string text = "Notice: " + notices_text(shown);
+  const std::string text = trf("Notice: {0}", {notices_text(shown)});
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float buttons =
-      ImGui::CalcTextSize("more").x + ImGui::CalcTextSize("dismiss").x + 4 * style.FramePadding.x + 2 * style.ItemSpacing.x;
+  const float buttons = ImGui::CalcTextSize(tr("more")).x + ImGui::CalcTextSize(tr("dismiss")).x + 4 * style.FramePadding.x +
+                        2 * style.ItemSpacing.x;
   const float room = ImGui::GetContentRegionAvail().x - buttons;
   const bool fits = ImGui::CalcTextSize(text.c_str()).x <= room;
   ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
@@ -324,11 +350,11 @@ void App::draw_notices() {
   probe_last_item("notice");
   if (!fits) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(notice_more_ ? "less" : "more")) notice_more_ = !notice_more_;
+    if (ImGui::SmallButton((std::string(tr(notice_more_ ? "less" : "more")) + "###notice_more").c_str())) notice_more_ = !notice_more_;
     probe_last_item("button.notice_more");
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("dismiss")) notices_.clear(), notice_more_ = false, dismissed_notes_ = notes_text;
+  if (ImGui::SmallButton(tr_id("dismiss").c_str())) notices_.clear(), notice_more_ = false, dismissed_notes_ = notes_text;
   probe_last_item("button.notice_dismiss");
 }
 
@@ -405,7 +431,7 @@ float App::draw_controls_area(const FrameLayout& layout) {
   if (controls_open_ < 0) controls_open_ = layout.height >= 600 || controls == ControlsMode::Compact ? 1 : 0;
   bool strip_open = controls_open_ == 1;
   bool& open = narrow ? narrow_controls_open_ : strip_open;
-  if (ImGui::SmallButton(open ? "Hide controls" : "Controls")) open = !open;
+  if (ImGui::SmallButton((std::string(tr(open ? "Hide controls" : "Controls")) + "###controls_toggle").c_str())) open = !open;
   if (!narrow) controls_open_ = strip_open ? 1 : 0;
   probe_last_item("button.controls");
   if (open) {
@@ -426,11 +452,11 @@ float App::draw_content_area(const FrameLayout& layout) {
   // The formula line; on a phone it wraps (a small embed keeps one line, the plot needs the room).
   if (layout.mode == LayoutMode::Narrow && !layout.small_embed) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", current_->caption());
+    ImGui::TextWrapped("%s", tr_message(current_->caption()).c_str());
     ImGui::PopStyleColor();
   } else {
     const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-    text_fit(current_->caption(), &disabled);
+    text_fit(tr_message(current_->caption()), &disabled);
   }
   probe_last_item("text.caption");
   const float caption_h = ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;

@@ -9,7 +9,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "app/i18n.h"
 #include "app/probe.h"
+#include "app/text_hook.h"
 #include "app/ui_state.h"
 
 namespace posenc::app {
@@ -21,7 +23,8 @@ ImGuiSliderFlags slider_flags(const Param& p) {
   return ImGuiSliderFlags_AlwaysClamp | (p.opt.log ? ImGuiSliderFlags_Logarithmic : 0);
 }
 
-std::string default_format(const Param& p, const char* spec) { return p.key + " = " + spec; }
+// A declared format in the interface's language; the default one shows the URL key, which stays English.
+std::string slider_format(const Param& p, const char* spec) { return p.opt.format ? tr(p.opt.format) : p.key + " = " + spec; }
 
 // Arrow keys this frame as steps: Right/Up +1, Left/Down -1, times 10 with Shift. Keys reach the app only
 // while the canvas has the keyboard focus; none while a text field is being edited or an item is held.
@@ -39,7 +42,7 @@ int arrow_steps() {
 bool focus_and_step(const Param& p) { return step_param(p, focused_slider_steps(p)); }
 
 bool draw_integer(const Param& p) {
-  const std::string format = p.opt.format ? p.opt.format : default_format(p, "%d");
+  const std::string format = slider_format(p, "%d");
   int value = *p.i;
   const bool moved = ImGui::SliderInt(("##" + p.key).c_str(), &value, int(p.lo), int(p.hi), format.c_str(), slider_flags(p));
   probe_last_item(probe_name("slider", p).c_str());
@@ -53,7 +56,7 @@ bool draw_integer(const Param& p) {
 }
 
 bool draw_real(const Param& p) {
-  const std::string format = p.opt.format ? p.opt.format : default_format(p, "%.6g");
+  const std::string format = slider_format(p, "%.6g");
   const double before = *p.d;
   bool changed =
       ImGui::SliderScalar(("##" + p.key).c_str(), ImGuiDataType_Double, p.d, &p.lo, &p.hi, format.c_str(), slider_flags(p));
@@ -67,7 +70,11 @@ bool draw_real(const Param& p) {
 }
 
 bool draw_choice(const Param& p) {
-  const auto shown = [&](size_t k) { return k < p.opt.labels.size() ? p.opt.labels[k] : p.names[k]; };
+  // A declared label in the interface's language; without labels the URL name (translated when the catalogue
+  // has it, i18n.h tr_name).
+  const auto shown = [&](size_t k) -> std::string { return k < p.opt.labels.size() ? tr(p.opt.labels[k]) : tr_name(p.names[k]); };
+  // The ImGui ID of an item stays the same whatever the language.
+  const auto item = [&](size_t k) { return shown(k) + "###" + p.names[k]; };
   int index = std::clamp(p.get_index(), 0, int(p.names.size()) - 1);
   bool changed = false;
   switch (p.opt.widget) {
@@ -80,14 +87,14 @@ bool draw_choice(const Param& p) {
     }
     case ChoiceWidget::Radio:
       for (size_t k = 0; k < p.names.size(); ++k) {
-        changed |= ImGui::RadioButton(shown(k), &index, int(k));
+        changed |= ImGui::RadioButton(item(k).c_str(), &index, int(k));
         probe_last_item((probe_name("combo", p) + "." + p.names[k]).c_str());
       }
       break;
     case ChoiceWidget::Combo:
-      if (ImGui::BeginCombo(("##" + p.key).c_str(), shown(size_t(index)))) {
+      if (ImGui::BeginCombo(("##" + p.key).c_str(), shown(size_t(index)).c_str())) {
         for (size_t k = 0; k < p.names.size(); ++k)
-          if (ImGui::Selectable(shown(k), int(k) == index)) changed = int(k) != index, index = int(k);
+          if (ImGui::Selectable(item(k).c_str(), int(k) == index)) changed = int(k) != index, index = int(k);
         ImGui::EndCombo();
       }
       probe_last_item(probe_name("combo", p).c_str());
@@ -107,14 +114,18 @@ bool draw_text(const Param& p) {
   if (!edit.why.empty() && !edit.active && current != edit.value) edit.why.clear();
   if (!edit.active && edit.why.empty()) edit.text = current;
   bool changed = false;
-  if (ImGui::InputText(("##" + p.key).c_str(), &edit.text)) {
-    edit.why = p.apply_text(edit.text);
-    edit.value = p.text();
-    changed = edit.why.empty() && edit.value != current;
+  {
+    const VerbatimText data;  // what the user typed
+    if (ImGui::InputText(("##" + p.key).c_str(), &edit.text)) {
+      edit.why = p.apply_text(edit.text);
+      edit.value = p.text();
+      changed = edit.why.empty() && edit.value != current;
+    }
   }
   edit.active = ImGui::IsItemActive();
   probe_last_item(probe_name("input", p).c_str());
-  if (!edit.why.empty()) error_text(edit.why + (edit.active ? "" : ": not applied (the view uses " + edit.value + ")"));
+  if (!edit.why.empty())
+    error_text(edit.active ? tr_message(edit.why) : trf("{0:tr}: not applied (the view uses {1})", {edit.why, edit.value}));
   return changed;
 }
 
@@ -205,7 +216,7 @@ bool Controls::draw(const char* key) {
     ui.first_cell = false;
   }
   const bool own_label = p.kind == ParamKind::Flag || (p.kind == ParamKind::Choice && p.opt.widget == ChoiceWidget::Checkbox);
-  if (!own_label) text_fit(p.label());
+  if (!own_label) text_fit(tr(p.label()));
   switch (p.kind) {
     case ParamKind::Integer: return draw_integer(p);
     case ParamKind::Real: return draw_real(p);
@@ -250,10 +261,12 @@ std::string ellipsised(const std::string& text, float room) {
 bool checkbox_fit(const char* label, bool* v) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const float room = ImGui::GetContentRegionAvail().x - ImGui::GetFrameHeight() - style.ItemInnerSpacing.x;
-  const std::string shown = ellipsised(label, room);
-  // The ID is the full label's whatever is shown ("###"), so state survives a resize.
+  // Shown in the interface's language; the ID is the full English label's whatever is shown ("###"), so
+  // state survives a resize and a change of language.
+  const std::string text = tr(label);
+  const std::string shown = ellipsised(text, room);
   const bool changed = ImGui::Checkbox((shown + "###" + label).c_str(), v);
-  if (shown.size() != std::strlen(label) && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label);
+  if (shown.size() != text.size() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
   return changed;
 }
 

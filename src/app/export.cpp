@@ -98,6 +98,11 @@ std::string export_csv(const ExportData& data) {
     }
     out += "\n";
   }
+  for (const ExportList& l : data.lists) {
+    out += "# " + l.name + "\nindex," + csv_escape(l.name) + "\n";
+    for (size_t i = 0; i < l.items.size(); ++i) out += std::to_string(i) + "," + csv_escape(l.items[i]) + "\n";
+    out += "\n";
+  }
   return out;
 }
 
@@ -119,7 +124,8 @@ std::string export_json(const ExportData& data) {
                            {"columns", t.columns},
                            {"rows", std::move(rows)}});
   }
-  return j.dump();
+  for (const ExportList& l : data.lists) j[l.name] = l.items;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace posenc::app

@@ -19,10 +19,17 @@ struct ExportTable {
   std::vector<std::vector<double>> rows;  // values; NaN = masked / undefined (written as empty / null)
 };
 
+// A list of strings beside the tables (the permutation view's tokens): a top-level key of the JSON.
+struct ExportList {
+  std::string name;  // e.g. "tokens"
+  std::vector<std::string> items;
+};
+
 struct ExportData {
   std::string view;   // view id
   std::string state;  // URL query string of the state that produced it
   std::vector<ExportTable> tables;
+  std::vector<ExportList> lists;
   size_t values = 0;   // the values the tables hold (or, over the budget, would hold)
   bool over = false;   // over the budget: the tables were not built (see ExportBudget)
 };
@@ -94,9 +101,11 @@ ExportTable curve_table(std::string name, std::string x_label, std::string y_lab
   return curve_table(std::move(name), std::move(x_label), std::move(y_label), std::move(x_header), out);
 }
 
-// CSV: one block per table ("# name" line, header line, rows); NaN cells are empty.
+// CSV: one block per table ("# name" line, header line, rows); NaN cells are empty. Then one block per
+// list ("# name" line, header "index,<name>", one row per item).
 std::string export_csv(const ExportData& data);
-// JSON: {"view", "state", "tables": [{"name", "row_label", "col_label", "columns", "rows"}]}; NaN -> null.
+// JSON: {"view", "state", "tables": [{"name", "row_label", "col_label", "columns", "rows"}]} and each list
+// as a key of its own ("tokens": ["我", "不", "爱", "你"]); NaN -> null.
 std::string export_json(const ExportData& data);
 
 }  // namespace posenc::app

@@ -12,9 +12,11 @@
 #include <map>
 #include <vector>
 
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/text_hook.h"
 
 namespace posenc::app {
 namespace {
@@ -323,9 +325,10 @@ void HeatmapWidget::draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes
   AxisMap ax{x_lo, x_lo + window_.z * cols * st, l.img_min.x, l.img_max.x};
   AxisMap ay{y_lo, y_lo + window_.w * rows * st, l.img_min.y, l.img_max.y};
   // Rows and columns are indices: ticks on integers only (a 3 x 3 map never gets 0.5 steps).
-  draw_axis_x(dl, l.img_min, l.img_max, ax, axes.x_title, true);
+  // The axis titles in the interface's language (the views give them in English).
+  draw_axis_x(dl, l.img_min, l.img_max, ax, tr(axes.x_title), true);
   if (l.row_text.empty()) {
-    draw_axis_y(dl, l.img_min, l.img_max, ay, axes.y_title, true, l.origin.x);
+    draw_axis_y(dl, l.img_min, l.img_max, ay, tr(axes.y_title), true, l.origin.x);
     return;
   }
   // One word per visible row, every k-th when the rows are thinner than a line of text.
@@ -333,6 +336,7 @@ void HeatmapWidget::draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes
   const int every = std::max(1, int(std::ceil(l.line / std::max(1e-3, row_px))));
   const int r0 = std::max(0, int(std::floor(window_.y * rows))),
             r1 = std::min(rows, int(std::ceil((window_.y + window_.w) * rows)));
+  const VerbatimText data;  // the words are the user's (a sentence's tokens), never translated
   for (int r = r0; r < r1 && r < int(l.row_text.size()); ++r) {
     if (r % every) continue;
     const float y = ay.to_px(axes.y_first + r);
@@ -343,7 +347,7 @@ void HeatmapWidget::draw_axes(ImDrawList* dl, const Layout& l, const HeatmapAxes
   }
   if (axes.y_title && *axes.y_title) {
     const float x = std::max(l.origin.x, dl->GetClipRectMin().x + 2);
-    dl->AddText(ImVec2(x, l.img_min.y - l.line - 4), ImGui::GetColorU32(ImGuiCol_Text), axes.y_title);
+    dl->AddText(ImVec2(x, l.img_min.y - l.line - 4), ImGui::GetColorU32(ImGuiCol_Text), tr(axes.y_title));
   }
 }
 
@@ -414,7 +418,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
   handle_zoom_and_pan(l.img_min, l.img_size);
   const HeatmapHover hover = hovered_cell(dl, l);
   if (window_.z < 1 || window_.w < 1) {
-    const char* hint = touch_frame().touch ? "zoomed: double-tap to reset" : "zoomed: double-click to reset";
+    const char* hint = tr(touch_frame().touch ? "zoomed: double-tap to reset" : "zoomed: double-click to reset");
     const ImVec2 at(l.img_min.x + 4, l.img_max.y - ImGui::GetTextLineHeight() - 2);
     dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ImGui::CalcTextSize(hint).x + 2, l.img_max.y - 1),
                       ImGui::GetColorU32(ImGuiCol_WindowBg, 0.8f));

@@ -7,8 +7,10 @@
 #include <span>
 
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/text_hook.h"
 #include "app/ui_state.h"
 #include "app/views/views.h"
 #include "core/models/gguf.h"
@@ -51,20 +53,19 @@ void draw_model_file_button() {
     // What loads a config on this platform (the desktop window takes a dropped file; a headless render
     // has no file at all), in full: wrapped, never cut.
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", current_ui().file_drop ? "Drop a config.json or .gguf on this window to load it (or start with "
-                                                      "posenc-app --model FILE)."
-                                                    : "A config.json or .gguf loads in the app (posenc-app --model FILE, or "
-                                                      "the web page's Load button).");
+    ImGui::TextWrapped("%s", tr(current_ui().file_drop ? "Drop a config.json or .gguf on this window to load it (or start "
+                                                         "with posenc-app --model FILE)."
+                                                       : "A config.json or .gguf loads in the app (posenc-app --model FILE, "
+                                                         "or the web page's Load button)."));
     ImGui::PopStyleColor();
     probe_last_item("text.load_model");
     return;
   }
-  if (ImGui::Button("Load config.json / GGUF")) current_ui().file_requested = true;
+  if (ImGui::Button(tr_id("Load config.json / GGUF").c_str())) current_ui().file_requested = true;
   probe_last_item("button.load_model");
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip(
-        "A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
-        "pasting config.json text works too.");
+    ImGui::SetTooltip("%s", tr("A config.json or a .gguf file (only its header is read). Dropping a file on the page or "
+                               "pasting config.json text works too."));
 }
 
 namespace {
@@ -222,21 +223,27 @@ std::string ModelLinkedView::model_caption() const {
 
 void ModelLinkedView::draw_model_controls() {
   note_shown_param("model");
-  ImGui::TextUnformatted("Model (fills the keys below)");
-  const std::string shown = model_.empty() ? "none" : model_label(model_);
+  ImGui::TextUnformatted(tr("Model (fills the keys below)"));
+  const std::string shown = model_.empty() ? tr("none") : model_label(model_);
+  // A model's name is data (its published label), not interface text.
+  const VerbatimText name(!model_.empty());
   if (ImGui::BeginCombo("##model", shown.c_str())) {
-    if (ImGui::Selectable("none", model_.empty())) parse_model(""), load_error_.reset();
-    for (const auto& preset : model_io::model_presets())
-      if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id))
-        parse_model(preset.id), load_error_.reset();  // again: refills edited keys
-    if (source_ && model_ == kCustom && ImGui::Selectable("custom (loaded)", true)) apply(*source_, kCustom), load_error_.reset();
+    if (ImGui::Selectable(tr_id("none").c_str(), model_.empty())) parse_model(""), load_error_.reset();
+    {
+      const VerbatimText labels;
+      for (const auto& preset : model_io::model_presets())
+        if (ImGui::Selectable(preset.label.c_str(), model_ == preset.id))
+          parse_model(preset.id), load_error_.reset();  // again: refills edited keys
+    }
+    if (source_ && model_ == kCustom && ImGui::Selectable(tr_id("custom (loaded)").c_str(), true))
+      apply(*source_, kCustom), load_error_.reset();
     ImGui::EndCombo();
   }
   probe_last_item("combo.model");
   draw_model_file_button();
   if (!model_.empty()) {
-    if (model_exact()) ImGui::TextDisabled("keys filled from the model");
-    else if (source_) ImGui::TextDisabled("edited: computed from the keys");
+    if (model_exact()) ImGui::TextDisabled("%s", tr("keys filled from the model"));
+    else if (source_) ImGui::TextDisabled("%s", tr("edited: computed from the keys"));
   }
   ImGui::Separator();
 }

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/i18n.h"
+
 namespace posenc::app {
 
 double form_step(const Param& p) {
@@ -44,21 +46,25 @@ const char* widget_name(ChoiceWidget w) {
 }  // namespace
 
 std::string param_form_json(const std::string& view, const std::string& title, const ParamList& list,
-                            const std::vector<std::string>& shown_keys, const Notices& notices, bool controls_shown) {
+                            const std::vector<std::string>& shown_keys, const Notices& notices, bool controls_shown,
+                            const char* lang) {
   nlohmann::json out;
   out["view"] = view;
   out["title"] = title;
+  // The form's own words, in the interface's language (the page adds none of its own).
+  out["heading"] = trf("{0} parameters", {title});
+  out["words"] = {{"exact", tr(", exact value")}, {"on", tr("on")}, {"off", tr("off")}, {"empty", tr("(empty)")}};
   out["controls"] = controls_shown;
   nlohmann::json params = nlohmann::json::array();
   for (const Param& p : list.items()) {
     nlohmann::json e;
     e["key"] = p.key;
-    e["label"] = p.label();
+    e["label"] = tr(p.label());
     e["kind"] = kind_name(p.kind);
     // A long value (a factor list) is sent whole: the form's text field holds exactly what the URL holds.
     e["value"] = p.text();
     e["shown"] = shown_keys.empty() || std::find(shown_keys.begin(), shown_keys.end(), p.key) != shown_keys.end();
-    e["help"] = p.opt.help ? p.opt.help : "";
+    e["help"] = p.opt.help ? tr(p.opt.help) : "";
     std::string notice;
     for (const Notice& n : notices)
       if (n.key == p.key) notice += (notice.empty() ? "" : " ") + n.message;
@@ -86,7 +92,7 @@ std::string param_form_json(const std::string& view, const std::string& title, c
       case ParamKind::Choice: {
         nlohmann::json choices = nlohmann::json::array();
         for (size_t k = 0; k < p.names.size(); ++k)
-          choices.push_back({{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? p.opt.labels[k] : p.names[k]}});
+          choices.push_back({{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? tr(p.opt.labels[k]) : tr_name(p.names[k])}});
         e["choices"] = choices;
         e["widget"] = widget_name(p.opt.widget);
         break;
@@ -102,6 +108,14 @@ std::string param_form_json(const std::string& view, const std::string& title, c
       default: break;
     }
     params.push_back(e);
+  }
+  // The language switch (the app-level key lang), after the view's own parameters.
+  if (lang) {
+    nlohmann::json choices = nlohmann::json::array();
+    choices.push_back({{"name", "en"}, {"label", "English"}});
+    choices.push_back({{"name", "zh"}, {"label", "中文"}});
+    params.push_back({{"key", "lang"}, {"label", tr("Language")}, {"kind", "choice"}, {"value", lang}, {"shown", true},
+                      {"help", tr("the interface's language")}, {"notice", ""}, {"choices", choices}, {"widget", "combo"}});
   }
   out["params"] = params;
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/i18n.h"
 #include "app/svg_export.h"
 
 namespace posenc::app {
@@ -47,6 +48,9 @@ struct UiState {
   ~UiState();
   UiState(const UiState&) = delete;
   UiState& operator=(const UiState&) = delete;
+
+  // i18n.h: the language the App shows (its lang key).
+  Lang lang = Lang::En;
 
   // probe.h: the named rectangles of the last frame, and whether a widget asked for the wheel.
   std::map<std::string, std::pair<ImVec2, ImVec2>> probes;

@@ -16,6 +16,7 @@ std::vector<std::pair<std::string, std::string>> AppKeys::set_keys() const {
   if (controls == ControlsMode::Compact) out.emplace_back("controls", "compact");
   if (!figure.empty()) out.emplace_back("figure", figure);
   if (theme != Theme::Auto) out.emplace_back("theme", theme == Theme::Dark ? "dark" : "light");
+  if (lang != Lang::En) out.emplace_back("lang", lang_code(lang));
   return out;
 }
 
@@ -24,6 +25,12 @@ void AppKeys::read_theme(const std::string& value, Notices& notices) {
   else if (value == "dark") theme = Theme::Dark;
   else if (value == "auto" || value.empty()) theme = Theme::Auto;
   else notices.push_back({"theme", "theme=\"" + quote_for_notice(value) + "\" is not light or dark: ignored."});
+}
+
+void AppKeys::read_lang(const std::string& value, Notices& notices) {
+  if (value.empty()) lang = Lang::En;
+  else if (const std::optional<Lang> l = lang_from_code(value)) lang = *l;
+  else notices.push_back({"lang", "lang=\"" + quote_for_notice(value) + "\" is not en or zh: ignored."});
 }
 
 StateMap parse_clean_query(const std::string& query, Notices& notices,
@@ -106,6 +113,11 @@ void App::load_state_query(const std::string& query) {
     keys_.read_theme(it->second, notices_);
     in.erase(it);
   }
+  if (auto it = in.find("lang"); it != in.end()) {
+    keys_.read_lang(it->second, notices_);
+    in.erase(it);
+  }
+  ui_.lang = keys_.lang;
   // Another preset model starts from a fresh view: no key of the previous model stays, so the state is
   // exactly what a fresh ?model=<id> gives. (custom keeps the loaded config it names; none keeps the keys.)
   if (auto it = in.find("model"); it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {

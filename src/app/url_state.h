@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/i18n.h"
 #include "app/notices.h"
 #include "app/view.h"
 
@@ -25,12 +26,15 @@ struct AppKeys {
   ControlsMode controls = ControlsMode::Shown;  // controls=0|1|compact
   std::string figure;                           // figure=: one plot of the view alone ("" = all)
   Theme theme = Theme::Auto;                    // theme=light|dark
+  Lang lang = Lang::En;                         // lang=en|zh: the interface's language
 
   // The keys other than embed that differ from their default, in the order links write them (controls,
-  // figure, theme): ordinary links stay short.
+  // figure, theme, lang): ordinary links stay short, and a link or embed code keeps the language.
   std::vector<std::pair<std::string, std::string>> set_keys() const;
   // theme=: light, dark, auto or empty (auto); anything else is a notice and changes nothing.
   void read_theme(const std::string& value, Notices& notices);
+  // lang=: en, zh or empty (en); anything else is a notice and changes nothing.
+  void read_lang(const std::string& value, Notices& notices);
 };
 
 // The query's keys and values, without the pairs holding a control character or invalid UTF-8 (never used,

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/update_timer.h"
 #include "core/types.h"
 
@@ -16,6 +17,8 @@ namespace posenc::app {
 LayoutMode layout_mode(float width) {
   return width >= 1000 ? LayoutMode::Wide : width >= 560 ? LayoutMode::Medium : LayoutMode::Narrow;
 }
+
+const char* View::title() const { return tr(text_.title); }
 
 ParamList View::param_list() const {
   ParamList list;
@@ -116,7 +119,7 @@ void View::draw_controls() {
 void View::draw_content(ImVec2 size) {
   prepare();
   if (error_) {
-    error_text("C" + error_->message.substr(1));
+    error_text(tr_message("C" + error_->message.substr(1)));
     return;
   }
   // Nothing a view does while drawing may take the app down: a failure becomes the view's error (and is

@@ -64,7 +64,10 @@ class View {
   View(const View&) = delete;
   View& operator=(const View&) = delete;
   const char* id() const { return text_.id; }
-  const char* title() const { return text_.title; }
+  // The menu title in the interface's language (app/i18n.h); the caption and the formula in words are
+  // English here and translated where they are shown (App: tr_message).
+  const char* title() const;
+  const char* title_en() const { return text_.title; }
   virtual const char* caption() const { return text_.caption; }
 
   // Declares every URL parameter (key, member, range or choices, label) in reading order. Called often
@@ -114,6 +117,8 @@ class View {
   // The data behind the current picture (matrices with their axes, curves), for CSV / JSON export.
   // Call prepare() first; nothing when error() is set.
   virtual void export_data(std::vector<ExportTable>& /*tables*/) const {}
+  // Lists of strings beside the tables (the permutation view's tokens); nothing when error() is set.
+  virtual void export_lists(std::vector<ExportList>& /*lists*/) const {}
 
  protected:
   // Computes the view's data from its parameters. Throw CannotCompute (or posenc::InvalidArgument, whose

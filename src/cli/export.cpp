@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "app/compiled_languages.h"
 #include "app/app.h"
 #include "app/export.h"
 #include "app/params.h"
@@ -72,6 +73,7 @@ int run_views(const ViewsOptions& options, std::ostream& out) {
 }
 
 int run_export(const ExportOptions& options, std::ostream& out, std::ostream& err) {
+  app::load_compiled_languages();  // lang=zh: the Chinese catalogue and the CJK face
   return run_command(err, "computing the view", "internal error: ", [&] {
     app::App app;  // no ImGui context, no GL: the views only compute
     load_state_strict(app, options.state);

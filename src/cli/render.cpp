@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/compiled_languages.h"
 #include "app/app.h"
 #include "app/probe.h"
 #include "core/types.h"
@@ -56,6 +57,7 @@ CLI::App* add_render_command(CLI::App& app, RenderOptions& options) {
 }
 
 int run_render(const RenderOptions& options, std::ostream& out, std::ostream& err) {
+  app::load_compiled_languages();  // lang=zh: the Chinese catalogue and the CJK face
   return run_command(err, "rendering", "", [&] {
     const int w = options.width, h = options.height;
     // Figures are the embed view: no menus; --theme overrides the state's theme (later keys win).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/compiled_languages.h"
 #include "app/export.h"
 #include "app/model_link.h"
 #include "app/views/views.h"
@@ -139,6 +140,7 @@ float pixel_ratio(SDL_Window* window) {
 }
 
 int run_app(const AppOptions& options) {
+  app::load_compiled_languages();  // lang=zh: the Chinese catalogue and the CJK face
   try {
     DesktopRunner runner(options);
     app::set_model_file_drop(true);

@@ -46,6 +46,12 @@ void Runner::frame() {
   new_platform_frame();
   app::map_enter_in_menus();
   ImGui_ImplOpenGL3_NewFrame();
+  // New glyphs (the Chinese interface's, characters drawn that the atlas lacked): a new atlas and font
+  // texture before this frame draws.
+  if (app::reload_fonts_if_stale()) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
   ImGui::NewFrame();
   app_->frame();
   ImGui::Render();

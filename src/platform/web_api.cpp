@@ -9,12 +9,15 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/app.h"
 #include "app/controls.h"
 #include "app/export.h"
+#include "app/fonts.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/notices.h"
 #include "app/probe.h"
@@ -57,6 +60,13 @@ std::string export_refusal(const posenc::app::ExportData& data, const std::strin
   return "exportData: this view's tables hold " + std::string(size) + ", more than the page exports (" +
          std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state +
          "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
+}
+
+// The CJK face's bytes as the page hands them over (posenc_cjk_font_buffer).
+constexpr unsigned kMaxCjkFontBytes = 8u << 20;
+std::vector<unsigned char>& cjk_font_bytes() {
+  static std::vector<unsigned char> bytes;  // the atlas keeps pointers into them: never freed
+  return bytes;
 }
 
 }  // namespace
@@ -316,6 +326,28 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_zoomable_rects() {
 
 EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
   if (page_app()) page_app()->set_system_dark(dark != 0);
+  wake_runner();
+}
+
+// ---- the Chinese interface's files
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_set_catalogue(const char* lang, const char* json) {
+  static std::string why;
+  const std::optional<posenc::app::Lang> l = posenc::app::lang_from_code(lang ? lang : "");
+  why = !l || *l == posenc::app::Lang::En ? "not a language with a catalogue" : posenc::app::load_catalogue(*l, json ? json : "");
+  wake_runner();
+  return why.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE unsigned char* posenc_cjk_font_buffer(unsigned len) {
+  if (len == 0 || len > kMaxCjkFontBytes || posenc::app::cjk_font_provided()) return nullptr;
+  cjk_font_bytes().assign(len, 0);
+  return cjk_font_bytes().data();
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_cjk_font(const unsigned char* ptr, unsigned len) {
+  if (ptr && ptr == cjk_font_bytes().data() && len == cjk_font_bytes().size()) posenc::app::provide_cjk_font(ptr, len);
+  else if (!posenc::app::cjk_font_provided()) posenc::app::cjk_font_unavailable();
   wake_runner();
 }
 

@@ -136,6 +136,17 @@ const char* posenc_zoomable_rects();
 // ---- prefers-color-scheme changed: theme=auto follows it.
 void posenc_set_system_dark(int dark);
 
+// ---- the Chinese interface's files: the page fetches them when the app asks (Module.onNeedLanguage(what):
+// bit 1 the catalogue of the current language, bit 2 the CJK face), or at start for lang=zh or CJK text in
+// the URL. These also work before the runner has started (they set what every App reads).
+// The catalogue (JSON text) of `lang` ("zh"); returns "" or why it was not taken.
+const char* posenc_set_catalogue(const char* lang, const char* json);
+// A buffer of `len` bytes for the CJK face (null when len is 0 or over 8 MiB), kept for the life of the
+// page; then posenc_set_cjk_font(that buffer, len) (null: the face cannot be had, its characters are
+// drawn as boxes and named in a notice).
+unsigned char* posenc_cjk_font_buffer(unsigned len);
+void posenc_set_cjk_font(const unsigned char* ptr, unsigned len);
+
 // ---- not called by the page
 // Whether the main loop is paused because nothing changes (tests/e2e/idle: an idle page requests no
 // frames).

@@ -21,6 +21,8 @@
 #include <string>
 
 #include "app/app.h"
+#include "app/fonts.h"
+#include "app/i18n.h"
 #include "app/svg_export.h"
 #include "app/model_link.h"
 #include "app/input.h"
@@ -189,6 +191,9 @@ class WebRunner : public SdlRunner, public PageRunner {
           },
           name);
     report_text_field();
+    request_language_files();
+    // Glyphs this frame drew as boxes that the CJK face has: the next frame rebuilds the atlas.
+    if (app::fonts_stale()) wake(2);
     // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
     const uint64_t hash = draw_hash();
     if (hash != last_hash_ || name) {
@@ -278,6 +283,22 @@ class WebRunner : public SdlRunner, public PageRunner {
         },
         text_field_.c_str());
   }
+  // The page fetches the Chinese interface's files when the app first needs them: the current language's
+  // catalogue (bit 1), the CJK face (bit 2: the interface is Chinese, or CJK text was drawn). Each is asked
+  // for once; the page answers with posenc_set_catalogue / posenc_set_cjk_font (web_api.h).
+  void request_language_files() {
+    const bool catalogue = app::ui_lang() != app::Lang::En && !app::catalogue_loaded(app::ui_lang());
+    const int want = (catalogue ? 1 : 0) | (app::cjk_font_wanted() ? 2 : 0);
+    if ((want & ~requested_files_) == 0) return;
+    requested_files_ |= want;
+    EM_ASM(
+        {
+          if (Module.onNeedLanguage) Module.onNeedLanguage($0, UTF8ToString($1));
+        },
+        want, app::lang_code(app::ui_lang()));
+  }
+  int requested_files_ = 0;
+
   static std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (const char c : s) {

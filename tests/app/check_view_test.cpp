@@ -97,3 +97,31 @@ TEST(CheckView, ErrorsNameTheKey) {
   EXPECT_FALSE(a.load_state_query_strict("view=check&tensor=1%20zz", field, message));
   EXPECT_EQ(field, "tensor") << message;  // not a number: refused as a value
 }
+
+TEST(CheckView, RowsSeparatedByLineBreaksAreRowsAndTheDescriptionNamesNoNumber) {
+  // setState / a URL value may hold line breaks and tabs in a multi-line text (the tensor): each line a row.
+  std::string rows = interleaved_cos_rows();
+  for (size_t at = rows.find("; "); at != std::string::npos; at = rows.find("; ")) rows.replace(at, 2, "\n");
+  for (size_t at = rows.find(' '); at != std::string::npos; at = rows.find(' ', at + 1)) rows[at] = '\t';
+  App a;
+  a.load_state_query("view=check&kind=cos&dim=4&source=text&tensor=" + url_encode(rows));
+  EXPECT_EQ(a.notices(), "");
+  const std::string d = a.describe();
+  EXPECT_NE(d.find("Top cause: layout"), std::string::npos) << d;
+  EXPECT_NE(d.find("cos tensor 4 x 4"), std::string::npos) << d;
+  // The live region's text says the shape and the verdict, never the tensor's numbers.
+  char first[32];
+  std::snprintf(first, sizeof first, "%.10g", std::cos(1.0));
+  EXPECT_EQ(d.find(first), std::string::npos) << d;
+  // A line break in a one-line key is still refused, naming the key.
+  App b;
+  std::string field, message;
+  EXPECT_FALSE(b.load_state_query_strict("view=check&base=10000%0A", field, message));
+  EXPECT_EQ(field, "base") << message;
+  // However short, a tensor is named by its length.
+  App c;
+  c.load_state_query("view=check&kind=cos&dim=4&source=text&tensor=" + url_encode("1 1 1 1\n0.5 0.25 0.125 0.0625"));
+  const std::string dc = c.describe();
+  EXPECT_EQ(dc.find("0.5 0.25"), std::string::npos) << dc;  // (the worst element alone is quoted)
+  EXPECT_NE(dc.find("characters)"), std::string::npos) << dc;
+}

@@ -12,6 +12,10 @@
 //  Hunyuan: HunYuanVLRotaryEmbedding (alpha), vLLM DynamicNTKAlphaRotaryEmbedding
 //  OLMo 3: models/olmo3/modular_olmo3.py @02e8340b967815b4a5417c6273a7774aae298a03 (per-layer rotary_embs)
 // YaRN numbers: a port of _compute_yarn_parameters (tests/data/rope_reference.py's formulas) in the comments.
+//
+// Sections: the table itself · a model_type outside it (assumptions, unread keys, a legacy type) · one test per
+// family of 2025-26 (ERNIE, EXAONE, LFM2, Nemotron-H, Granite, Kimi, DeepSeek-V4, MiniMax, Hunyuan, Mistral
+// Large 3, Falcon-H1, OLMo 3) · comparing two models · GGUF.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,8 @@
 // The Model view in-process: for presets and a loaded config, its export (the double numbers behind the
 // picture) matches the `model` op of posenc eval for the same config, and its state round-trips.
+//
+// Sections: every preset against the model op · loaded configs and bad ones · switching models and failed
+// loads · pair classes · the layer strip, extension and unread keys · compare · Gemma 4 as itself.
 #include <gtest/gtest.h>
 
 #include <cmath>

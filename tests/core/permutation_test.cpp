@@ -5,11 +5,12 @@
 #include <vector>
 
 #include "core/analysis/permutation.h"
+#include "core/unicode_text.h"
 
 using namespace posenc;
 
 namespace {
-const std::vector<std::string> kWords = split_words("the cat sat on the mat");
+const std::vector<std::string> kWords = split_tokens("the cat sat on the mat");
 }
 
 TEST(Permutation, SeededPermutationIsAPermutationAndNotIdentity) {
@@ -22,6 +23,26 @@ TEST(Permutation, SeededPermutationIsAPermutationAndNotIdentity) {
   const auto id = seeded_permutation(6, 0);
   EXPECT_TRUE(std::is_sorted(id.begin(), id.end()));
   EXPECT_EQ(seeded_permutation(6, 7), seeded_permutation(6, 7));
+}
+
+TEST(Permutation, TheSeedsShufflesHaveTheirSeeds) {
+  // The permutation view's example sentences (app/views/permutation_view.cpp) pick these shuffle seeds:
+  // 我不爱你 -> 不我爱你 (seed text 002), 猫坐在垫子上 -> 垫子坐在猫上 (004), I like apples -> apples like I (000).
+  EXPECT_EQ(seeded_permutation(4, 4), (std::vector<int>{1, 0, 2, 3}));
+  EXPECT_EQ(seeded_permutation(6, 259), (std::vector<int>{3, 4, 1, 2, 0, 5}));
+  EXPECT_EQ(seeded_permutation(3, 2), (std::vector<int>{2, 1, 0}));
+}
+
+TEST(Permutation, WoBuAiNiAndBuWoAiNiAreTheSameWithoutPositions) {
+  // Seed 002: "without position encoding, 我不爱你 and 不我爱你 have the same effect": the pooled outputs are
+  // equal (up to summation order) without PE, and differ with it.
+  const std::vector<std::string> tokens = split_tokens("我不爱你");
+  ASSERT_EQ(tokens.size(), 4u);
+  const Matrix x = word_embeddings(tokens, 16, 1);
+  const auto perm = seeded_permutation(4, 4);
+  EXPECT_LE(permutation_test(x, perm, PermutationEncoding::None, 11).max_pooled_difference, 1e-14);
+  for (auto enc : {PermutationEncoding::Sinusoidal, PermutationEncoding::Rope})
+    EXPECT_GT(permutation_test(x, perm, enc, 11).max_pooled_difference, 1e-4) << permutation_encoding_name(enc);
 }
 
 TEST(Permutation, SplitWordsAndEqualWordsShareEmbeddings) {

@@ -55,7 +55,7 @@ export function checkRequests() {
     // The plain RoPE cos: a match for none, scaling_missing (or a neighbour) for the others.
     add(`${type} cos`, { reference: ref(type), kind: 'cos', positions: pos12, actual: table(pos12, w8, Math.cos) });
   }
-  add('none inv_freq bf16-ish', { reference: ref('none'), kind: 'inv_freq', actual: w8.map((v) => Number(v.toPrecision(3))) });
+  add('none inv_freq 3 digits (exact for base 1e4, dim 8)', { reference: ref('none'), kind: 'inv_freq', actual: w8.map((v) => Number(v.toPrecision(3))) });
   add('linear inv_freq', { reference: ref('linear'), kind: 'inv_freq', actual: w8.map((v) => v / 2) });
   add('yarn inv_freq given tolerance', { reference: ref('yarn'), kind: 'inv_freq', actual: w8, tolerance: { abs: 1e-3 } });
   add('yarn sin', { reference: ref('yarn'), kind: 'sin', positions: pos12, actual: table(pos12, w8, Math.sin) });

@@ -138,11 +138,12 @@ test('check: window.posenc.check answers the check request with the known cause'
 
 
 // The same answer up to the maths library's last bits: equal keys (in order), strings (but the sentences of
-// message and fix), booleans and lengths; numbers within 1e-12 relative.
+// message and fix), booleans and lengths; numbers within 1e-12 relative, or 1e-12 absolute (an error of a
+// matching tensor is rounding noise near 1e-14, whose last bits differ between libm and wasm's maths).
 function assertSameAnswer(a, b, where) {
   if (typeof a === 'number' && typeof b === 'number') {
     const scale = Math.max(Math.abs(a), Math.abs(b));
-    assert.ok(Math.abs(a - b) <= 1e-12 * scale, `${where}: ${a} vs ${b}`);
+    assert.ok(Math.abs(a - b) <= 1e-12 * scale + 1e-12, `${where}: ${a} vs ${b}`);
     return;
   }
   assert.equal(typeof a, typeof b, where);
@@ -151,7 +152,12 @@ function assertSameAnswer(a, b, where) {
     a.forEach((v, i) => assertSameAnswer(v, b[i], `${where}[${i}]`));
   } else if (a && typeof a === 'object') {
     assert.deepEqual(Object.keys(a), Object.keys(b), `${where} keys`);
-    for (const k of Object.keys(a)) if (k !== 'message' && k !== 'fix') assertSameAnswer(a[k], b[k], `${where}.${k}`);
+    // Which element is worst is arbitrary when every error is rounding noise (a match far inside its tolerance).
+    const noise = a.match === true && b.match === true && a.max_abs_error < 1e-9 && b.max_abs_error < 1e-9;
+    for (const k of Object.keys(a)) {
+      if (k === 'message' || k === 'fix' || (noise && k === 'worst')) continue;
+      assertSameAnswer(a[k], b[k], `${where}.${k}`);
+    }
   } else {
     assert.equal(a, b, where);
   }

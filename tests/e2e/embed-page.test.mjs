@@ -160,7 +160,8 @@ test('scripts/site OUT: the deployable folder, served from a sub-path, loads a v
   const r = spawnSync(path.join(repo, 'scripts', 'site'), [out], { encoding: 'utf8', timeout: 600000 });
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(fs.readdirSync(out).sort(),
-    ['embed-example.html', 'embed.js', 'favicon.svg', 'index.html', 'param-form.js', 'posenc-page.js', 'posenc.js', 'posenc.wasm']);
+    ['embed-example.html', 'embed.js', 'favicon.svg', 'index.html', 'param-form.js', 'posenc-cjk.ttf', 'posenc-lang.js',
+      'posenc-page.js', 'posenc-zh.json', 'posenc.js', 'posenc.wasm']);
   const server = await serveStatic(root, 0);
   const { page, context, errors } = await openPage(env.browser, `${server.url}/posenc/?view=rope&pos=100`);
   try {

@@ -81,6 +81,8 @@ test('exportSvg: curve paths go through every exported point, on the figure\'s a
     const log = state.view === 'frequencies';
     for (let s = 1; s < t.columns.length; ++s) {
       const curve = svg.curves.find((c) => c.series === t.columns[s]);
+      // Above 8 heads the legend names five heads on a colour scale; the others are unnamed paths (counted below).
+      if (!curve && state.view === 'buckets') continue;
       assert.ok(curve, `${name}: a path for ${t.columns[s]}`);
       const data = t.rows.filter((r) => r[s] !== null).map((r) => [r[0], log ? Math.log10(r[s]) : r[s]]);
       // ALiBi's heads are drawn as three points each (|j - i| is linear on each side): the exported
@@ -127,7 +129,8 @@ test('exportData: a view too large for the page resolves to null with a notice n
   const notice = (await p.evaluate(() => window.posenc.noticeList())).find((n) => n.key === 'export');
   assert.ok(notice, 'a notice says why');
   assert.match(notice.message, /\d+ values \(about \d+ MB of JSON\)/);
-  assert.match(notice.message, /posenc export --state 'view=scores&[^']*n=2048[^']*' --format json -o scores\.json/);
+  // The state in the command is the view's whole state, keys in alphabetical order.
+  assert.match(notice.message, /posenc export --state '(?=[^']*\bview=scores\b)(?=[^']*\bn=2048\b)[^']*' --format json -o scores\.json/);
   assert.match(await p.evaluate(() => window.posenc.notices()), /posenc export/);
   // A view within the bound exports as before.
   await show(p, { view: 'scores', n: '32' });

@@ -182,7 +182,7 @@ test('input: a sentence of 18 words is not cut to 16: it stays, with the reason 
   const { state, notices } = await typeIntoField(page, 'sentence', words);
   assert.equal(notices.length, 1, JSON.stringify(notices));
   assert.equal(notices[0].key, 'sentence');
-  assert.match(notices[0].message, /more than 16 words: not applied/);
+  assert.match(notices[0].message, /more than 16 tokens: not applied/);  // tokens: each CJK character is one
   assert.ok(notices[0].message.includes('"one two three'), notices[0].message);
   assert.equal(state.sentence.split(' ').length, 16, 'the view uses the 16 words it took while they were typed');
   await screenshot(page, 'input-sentence-18-words.png');

@@ -5,6 +5,7 @@ import { linkUrl, embedCode, exportData, exportSvg } from './share.js';
 import { describe, updateDescription, readoutText } from './describe.js';
 import { loadFile, loadModel, check } from './model-files.js';
 import { contextInfo } from './contexts.js';
+import { languageFor } from './lang.js';
 
 export function installApi() {
   window.posenc = {
@@ -21,17 +22,22 @@ export function installApi() {
       partial = partial || {};
       // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
       if (partial.view && partial.view !== current.view) {
-        current = { embed: current.embed, controls: current.controls, theme: current.theme };
+        current = { embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
         Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
       }
       // Another preset model likewise: the previous model's keys would be read over the new model's (a
       // fresh ?model=<id> holds none of them). (none keeps the keys; custom is a loaded config's.)
       else if (current.model !== undefined && ['', 'none', 'custom', current.model].indexOf(String(partial.model || '')) < 0) {
-        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme };
+        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
         Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
       }
-      setStateQuery(cappedQuery(Object.assign(current, partial)));
+      const next = Object.assign(current, partial);
+      // The language's files (the Chinese catalogue, the CJK face) are fetched now, not a frame later when
+      // the app asks; the promise resolves once they are in the app.
+      const files = languageFor(next);
+      setStateQuery(cappedQuery(next));
       Module.onStateChange();
+      return files;
     },
     notices: function () { return call('posenc_notices', 'string', [], []); },
     // The same, structured: [{key, message}], one entry per URL key.

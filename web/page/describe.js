@@ -2,6 +2,7 @@
 // form (param-form.js) and the views as links.
 import { page, canvas, describeEl, readoutEl, viewsNav, embedded } from './page.js';
 import { call, sq } from './abi.js';
+import { t, tf } from './lang.js';
 
 // Words for assistive technology: the view's title, its formula, parameters and the numbers that matter
 // (from the app's posenc_describe when it has one), and what the notices say. Read by a live region.
@@ -11,7 +12,7 @@ export function describe() {
   if (Module._posenc_describe) { try { d = JSON.parse(call('posenc_describe', 'string', [], [])); } catch (e) { d = null; } }
   if (!d) {
     const st = window.posenc.getState(), ps = {};
-    Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme'].indexOf(k) < 0) ps[k] = st[k]; });
+    Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme', 'lang'].indexOf(k) < 0) ps[k] = st[k]; });
     d = { title: sq('posenc_view_title'), formula: sq('posenc_view_caption'), params: ps, numbers: [] };
   }
   return d;
@@ -21,14 +22,14 @@ const sentence = function (t) { t = String(t).trim(); return /[.!?…]$/.test(t)
 function describeText(d) {
   if (!d) return '';
   const parts = [d.title ? sentence(d.title) : ''];
-  if (d.formula) parts.push(sentence('Formula: ' + d.formula));
+  if (d.formula) parts.push(tf('Formula: {0}.', [d.formula.trim().replace(/[.]$/, '')]));
   const ps = d.params || {};
   const pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
-  if (pk.length) parts.push(sentence('Parameters: ' + pk.join(', ')));
+  if (pk.length) parts.push(tf('Parameters: {0}.', [pk.join(t(', ')).replace(/[.]$/, '')]));
   const ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
-  if (ns.length) parts.push(sentence(ns.join('; ')));
+  if (ns.length) parts.push(/[.!?…。]$/.test(ns.join(t('; ')).trim()) ? ns.join(t('; ')).trim() : ns.join(t('; ')).trim() + t('.'));
   const notes = page.alive ? window.posenc.notices() : '';
-  if (notes) parts.push('Notices: ' + notes);
+  if (notes) parts.push(tf('Notices: {0}', [notes]));
   return parts.filter(Boolean).join(' ');
 }
 export function updateDescription() {
@@ -36,7 +37,8 @@ export function updateDescription() {
   const d = describe();
   const text = describeText(d);
   if (describeEl.textContent !== text) describeEl.textContent = text;
-  const label = 'posenc figure: ' + (d && d.title ? d.title : 'explorer') + (d && d.formula ? ' (' + d.formula + ')' : '');
+  const title = d && d.title ? d.title : t('explorer');
+  const label = d && d.formula ? tf('posenc figure: {0} ({1})', [title, d.formula]) : tf('posenc figure: {0}', [title]);
   if (canvas.getAttribute('aria-label') !== label) canvas.setAttribute('aria-label', label);
   if (paramForm) paramForm.sync();
 }

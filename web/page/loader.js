@@ -7,6 +7,7 @@ import { download, share, onSvg } from './share.js';
 import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } from './describe.js';
 import { updateTouchClaims } from './touch.js';
 import { postHeight, report } from './contexts.js';
+import { t, followLang, installLanguageStart } from './lang.js';
 
 const urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
 export function installModule() {
@@ -40,6 +41,7 @@ export function installModule() {
     onStateChange: function (dragging) {
       const q = stateQuery();
       history.replaceState(null, '', '?' + q);
+      followLang(parseQuery(q).lang);
       pageTheme();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
@@ -75,6 +77,7 @@ export function installModule() {
       }
     }
   };
+  installLanguageStart();  // adds to the Module's start: the Chinese files for lang=zh or CJK text in the URL
 }
 
 export function start() {
@@ -82,7 +85,7 @@ export function start() {
   page.started = true;
   report();
   // With the poster still up, its note says we are loading (not the status drawn over it).
-  if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = 'Loading posenc…';
+  if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = t('Loading posenc…');
   else statusEl.className = '';
   const tmpl = document.getElementById('posenc-loader').content.querySelector('script');
   // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is

@@ -118,7 +118,7 @@ export function installModelFiles() {
     const f = modelFile.files && modelFile.files[0];
     if (f) loadFile(f).then(updateDescription);
   });
-  // A file dropped anywhere on the page; config.json text pasted while the canvas has the focus.
+  // A file dropped anywhere on the page; text pasted while the canvas has the focus (below).
   window.addEventListener('dragover', function (e) {
     if (e.dataTransfer && Array.prototype.indexOf.call(e.dataTransfer.types || [], 'Files') >= 0) e.preventDefault();
   });
@@ -131,9 +131,24 @@ export function installModelFiles() {
   document.addEventListener('paste', function (e) {
     if (!page.alive || document.activeElement !== canvas || !e.clipboardData) return;
     const text = e.clipboardData.getData('text/plain') || e.clipboardData.getData('text');
-    if (!/^\s*\{/.test(text || '')) return;  // only a JSON object: ImGui's own text fields keep other pastes
-    e.preventDefault();
-    window.posenc.loadModel(text);
-    updateDescription();
+    if (!text) return;
+    if (/^\s*\{/.test(text)) {
+      e.preventDefault();
+      window.posenc.loadModel(text);
+      updateDescription();
+      return;
+    }
+    // Other text: SDL's clipboard in the browser is its own (it never reads the system's), so the page
+    // types it into the app's active text field, rows kept (a multi-line field takes line breaks; a tab,
+    // which ImGui drops, becomes a space); with no field active, the Check view takes it as its tensor.
+    const field = call('posenc_text_field', 'string', [], []);
+    if (field) {
+      e.preventDefault();
+      call('posenc_text_input', null, ['string'], [text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')]);
+    } else if (viewId() === 'check') {
+      e.preventDefault();
+      window.posenc.setState({ source: 'text', tensor: text });
+      updateDescription();
+    }
   });
 }

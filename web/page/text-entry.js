@@ -47,6 +47,8 @@ function sendKey(key, mods) { return call('posenc_key', 'number', ['string', 'nu
 // The element's value against what the app already has: Backspaces for what went, text for what came.
 function forwardEntry() {
   if (!page.alive || !entryField) return;
+  // A desktop input method's composition (pinyin being typed) is not text yet: only its commit goes in.
+  if (composing && !entryField.touch) return;
   const was = Array.from(entryShown), now = Array.from(entry.value);
   let p = 0;
   while (p < was.length && p < now.length && was[p] === now[p]) ++p;
@@ -66,7 +68,7 @@ export function installTextEntry() {
     let f = null;
     try { f = json ? JSON.parse(json) : null; } catch (e) { f = null; }
     clearTimeout(entryTimer);
-    if (f && f.touch) { entryField = f; showEntry(f); } else hideEntry();
+    if (f && (f.touch || /^input\./.test(f.name || ''))) { entryField = f; showEntry(f); } else hideEntry();
   };
   entry.addEventListener('compositionstart', function () { composing = true; });
   entry.addEventListener('compositionend', function () { composing = false; forwardEntry(); });

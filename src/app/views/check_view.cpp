@@ -46,7 +46,6 @@ constexpr int kMaxDim = 4096;
 constexpr int kMaxLength = 1 << 30;
 // Pasted text lives in the URL: a link carries it up to this size; larger tensors are dropped as files.
 constexpr std::size_t kMaxPastedBytes = std::size_t{1} << 20;
-constexpr std::size_t kMaxPositions = std::size_t{1} << 20;
 
 constexpr auto kKindNames = names_of<CheckKind>();
 constexpr auto kScalingNames = names_of<RopeScalingType>();
@@ -490,9 +489,12 @@ void CheckView::draw_verdict() {
                        format_number(r.given_tolerance.rel).c_str());
   if (r.equivalent_under_softmax && *r.equivalent_under_softmax && !r.match)
     ImGui::TextWrapped("equivalent under softmax: the error is a constant per row.");
+  // As posenc check's text: a cause after the first that explains under 5% is left out (the export and
+  // window.posenc.check keep every one).
   const size_t shown = std::min<size_t>(r.diagnosis.size(), mode() == LayoutMode::Narrow ? 3 : 5);
   for (size_t i = 0; i < shown; ++i) {
     const RopeCheckDiagnosis& d = r.diagnosis[i];
+    if (i > 0 && d.cause != CheckCause::Unknown && d.explains < 0.05) continue;
     const std::string fit = fitted_text(d);
     ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause), percent(d.explains).c_str(),
                        fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(), clause(d.fix).c_str());

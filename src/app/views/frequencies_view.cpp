@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "app/views/view_texts.h"
@@ -63,14 +64,14 @@ class FrequenciesView final : public View {
     ImGui::Separator();
     note_shown_param("schedules");
     for (int s = 0; s < kSchedules; ++s) {
-      ImGui::Checkbox(kScheduleLabels[s], &show_[s]);
+      ImGui::Checkbox(tr_id(kScheduleLabels[s]).c_str(), &show_[s]);
       probe_last_item((std::string("check.schedules.") + kScheduleLetters[s]).c_str());
     }
     ImGui::Separator();
     const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
     ImGui::TextWrapped(
-        "Geometric wavelengths run from 2π = 6.28 to 2π·base^((d−2)/d) = %.4g positions. "
-        "Pairs whose wavelength exceeds n never complete a turn within the sequence.",
+        tr("Geometric wavelengths run from 2π = 6.28 to 2π·base^((d−2)/d) = %.4g positions. "
+           "Pairs whose wavelength exceeds n never complete a turn within the sequence."),
         longest);
   }
 
@@ -116,14 +117,14 @@ class FrequenciesView final : public View {
     wavelength_.back().label = "n = " + std::to_string(n_);
     const float h = alone() ? size.y : (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
     LinePlotOptions fo;
-    fo.x_title = "pair k";
-    fo.y_title = "frequency ωₖ (rad / position)";
+    fo.x_title = tr("pair k");
+    fo.y_title = tr("frequency ωₖ (rad / position)");
     fo.log_y = true;
     fo.x_min = 0;
     fo.x_max = std::max(1, d_ / 2 - 1);
     if (shows("frequency")) line_plot("plot.frequency", ImVec2(size.x, h), frequency_, fo);
     LinePlotOptions wo = fo;
-    wo.y_title = "wavelength 2π / ωₖ (positions)";
+    wo.y_title = tr("wavelength 2π / ωₖ (positions)");
     if (shows("wavelength")) line_plot("plot.wavelength", ImVec2(size.x, h), wavelength_, wo);
   }
 

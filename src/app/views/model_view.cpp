@@ -48,7 +48,6 @@ constexpr const char* kDefaultModel = "llama-3.1-8b";
 constexpr int kMaxLength = 1 << 30;
 constexpr int kMaxHeadDim = 4096;
 constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each)
-constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // The T5 and DeBERTa keys' defaults (T5-base's and DeBERTa-v3's values), also what a model of another
 // scheme leaves them at.
 constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSize = 256, kDefaultMaxPosition = 512;

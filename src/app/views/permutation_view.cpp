@@ -1,6 +1,7 @@
 // Permutation: shuffle the tokens of a short sentence. Without a positional encoding attention is
 // permutation-equivariant (output rows are the same rows permuted; a mean-pooled output is identical);
-// with sinusoidal PE or RoPE the outputs differ.
+// with sinusoidal PE or RoPE the outputs differ. Tokens are split as a reader of Chinese counts them (one
+// per CJK character, Latin words between spaces: core/unicode_text.h), so the seeds' 我不爱你 is four.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,17 +10,20 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/probe.h"
+#include "app/text_hook.h"
 #include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/analysis/permutation.h"
+#include "core/unicode_text.h"
 
 namespace posenc::app {
 namespace {
 
-constexpr int kMaxWords = 16;
-constexpr int kMaxWordLength = 24;
+constexpr int kMaxWords = 16;       // tokens
+constexpr int kMaxWordLength = 24;  // characters (code points) of one token
 constexpr int kMaxD = 64;
 constexpr int kMaxSeed = 1000000;  // shuffle and embedding seeds
 
@@ -29,15 +33,39 @@ constexpr const char* kEncodingLabels[] = {"none (NoPE)", "sinusoidal (added to 
 // The pooled tile's two rows.
 const std::vector<std::string> kPooledRows = {"mean O", "mean O'"};
 
+// Example sentences and the shuffle seed that gives the shuffle of the seed texts (seeded_permutation;
+// tests/unit/permutation_test.cpp checks each): 我不爱你 / 不我爱你 ("I don't love you" and its shuffle:
+// without position information attention cannot tell them apart), 猫坐在垫子上 / 垫子坐在猫上 (the cat on the
+// mat, the mat on the cat), and the toy view's I like apples / apples like I.
+struct Example {
+  const char* sentence;
+  int shuffle;
+  const char* shuffled;
+};
+constexpr Example kExamples[] = {
+    {"我不爱你", 4, "不我爱你"},
+    {"猫坐在垫子上", 259, "垫子坐在猫上"},
+    {"I like apples", 2, "apples like I"},
+    {"the cat sat on the mat", 1, ""},
+};
+
+// Tokens joined for reading: CJK characters side by side (as written), other tokens with a space.
 std::string join(const std::vector<std::string>& words) {
   std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  bool last_cjk = false;
+  for (const auto& w : words) {
+    const std::vector<char32_t> cps = utf8_code_points(w);
+    const bool cjk = cps.size() == 1 && is_cjk(cps[0]);
+    if (!out.empty() && !(cjk && last_cjk)) out += ' ';
+    out += w;
+    last_cjk = cjk;
+  }
   return out;
 }
 
 // "0 (exactly)" for an exact zero, otherwise the value in scientific notation.
 std::string difference_text(double v) {
-  if (v == 0.0) return "0 (exactly)";
+  if (v == 0.0) return tr("0 (exactly)");
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.3e", v);
   return buf;
@@ -56,7 +84,8 @@ class PermutationView final : public View {
   void params(ParamList& p) override {
     p.text(
         "sentence", [this](const std::string& s) { return parse_sentence(s); }, [this] { return sentence_; },
-        {.label = "Sentence (up to 16 words)", .help = "1..16 words of at most 24 characters, separated by spaces"});
+        {.label = "Sentence (up to 16 tokens)",
+         .help = "1..16 tokens of at most 24 characters: words separated by spaces, each CJK character a token"});
     p.integer("shuffle", shuffle_, 0, kMaxSeed,
               {.label = "Shuffle seed", .help = "seed of the permutation (0 = original order)"});
     p.choice("pe", encoding_, names_of<PermutationEncoding>(),
@@ -66,6 +95,11 @@ class PermutationView final : public View {
   }
 
   void export_data(std::vector<ExportTable>& tables) const override;
+  void export_lists(std::vector<ExportList>& lists) const override {
+    if (failed() || result_.perm.empty()) return;
+    lists.push_back({"tokens", words_});
+    lists.push_back({"tokens_shuffled", shuffled_words_});
+  }
 
  private:
   struct Tile {
@@ -90,14 +124,16 @@ class PermutationView final : public View {
   void draw_figure(ImVec2 size) override;
   void draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels);
 
-  // Words separated by spaces: 1..kMaxWords of at most kMaxWordLength characters; stored normalised.
+  // 1..kMaxWords tokens of at most kMaxWordLength characters; stored normalised (runs of whitespace as one
+  // space, CJK characters as written).
   std::string parse_sentence(const std::string& text) {
-    const std::vector<std::string> words = split_words(text);
+    const std::vector<std::string> words = split_tokens(text);
     std::string problem;
-    if (words.empty()) problem = "needs at least one word";
-    if (int(words.size()) > kMaxWords) problem = "has more than " + std::to_string(kMaxWords) + " words";
+    if (words.empty()) problem = "needs at least one token";
+    if (int(words.size()) > kMaxWords) problem = "has more than " + std::to_string(kMaxWords) + " tokens";
     for (const auto& w : words)
-      if (int(w.size()) > kMaxWordLength) problem = "has a word longer than " + std::to_string(kMaxWordLength) + " characters";
+      if (int(utf8_length(w)) > kMaxWordLength)
+        problem = "has a token longer than " + std::to_string(kMaxWordLength) + " characters";
     if (!problem.empty()) return problem;
     sentence_ = join(words);
     return {};
@@ -123,24 +159,41 @@ class PermutationView final : public View {
 
 void PermutationView::controls(Controls& c) {
   c.draw("sentence");
+  // The seeds' examples: a sentence and the shuffle that gives the seeds' reordering.
+  if (!controls_census()) {
+    const Example* current = nullptr;
+    for (const Example& e : kExamples)
+      if (sentence_ == e.sentence && shuffle_ == e.shuffle) current = &e;
+    const std::string none = tr("Example sentences...");
+    const VerbatimText data(current != nullptr);  // the sentences are examples, not interface text
+    if (ImGui::BeginCombo("##examples", current ? current->sentence : none.c_str())) {
+      const VerbatimText items;
+      for (const Example& e : kExamples) {
+        const std::string item = *e.shuffled ? std::string(e.sentence) + "  /  " + e.shuffled : std::string(e.sentence);
+        if (ImGui::Selectable(item.c_str(), &e == current)) sentence_ = e.sentence, shuffle_ = e.shuffle;
+      }
+      ImGui::EndCombo();
+    }
+    probe_last_item("combo.example");
+  }
   const Param& shuffle = c.param("shuffle");
-  if (ImGui::Button("Shuffle")) shuffle_ = shuffle_ >= int(shuffle.hi) ? 1 : shuffle_ + 1;
+  if (ImGui::Button(tr_id("Shuffle").c_str())) shuffle_ = shuffle_ >= int(shuffle.hi) ? 1 : shuffle_ + 1;
   probe_last_item("button.shuffle");
   ImGui::SameLine();
-  if (ImGui::Button("Original order")) shuffle_ = int(shuffle.lo);
+  if (ImGui::Button(tr_id("Original order").c_str())) shuffle_ = int(shuffle.lo);
   probe_last_item("button.original");
-  ImGui::Text("shuffle seed = %d", shuffle_);
+  ImGui::Text(tr("shuffle seed = %d"), shuffle_);
   c.draw("pe");
   c.draw("d");
   const Param& seed = c.param("seed");
-  ImGui::TextUnformatted(seed.label());
+  ImGui::TextUnformatted(tr(seed.label()));
   if (ImGui::InputInt("##seed", &seed_)) seed_ = std::clamp(seed_, int(seed.lo), int(seed.hi));
   probe_last_item("input.seed");
 }
 
 void PermutationView::recompute() {
   result_ = {};
-  words_ = split_words(sentence_);
+  words_ = split_tokens(sentence_);
   const Matrix x = word_embeddings(words_, d_, uint64_t(seed_));
   const std::vector<int> perm = seeded_permutation(int(words_.size()), uint64_t(shuffle_));
   result_ = permutation_test(x, perm, encoding_, uint64_t(seed_) + 7919);
@@ -172,7 +225,7 @@ void PermutationView::export_data(std::vector<ExportTable>& tables) const {
 void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
-  if (!alone()) ImGui::TextUnformatted(tile.title);
+  if (!alone()) ImGui::TextUnformatted(tr(tile.title));
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
   // Rows are words: the heatmap labels them with the words instead of row numbers.
   HeatmapAxes axes{"dimension", "row", 0, 0};
@@ -181,9 +234,9 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
   if (h.active) {
     const Matrix& m = *tile.values;
     begin_readout();
-    if (&tile != &tiles_[3]) ImGui::Text("row %d (\"%s\"), dimension %d", h.row, (*row_labels)[h.row].c_str(), h.col);
-    else ImGui::Text("%s, dimension %d", h.row == 0 ? "mean of O" : "mean of O'", h.col);
-    ImGui::Text("value = %.17g", m(h.row, h.col));
+    if (&tile != &tiles_[3]) ImGui::TextUnformatted(trf("row {0} (\"{1}\"), dimension {2}", {std::to_string(h.row), (*row_labels)[h.row], std::to_string(h.col)}).c_str());
+    else ImGui::Text(tr("%s, dimension %d"), tr(h.row == 0 ? "mean of O" : "mean of O'"), h.col);
+    ImGui::Text(tr("value = %.17g"), m(h.row, h.col));
     if (&m == &result_.row_difference) {
       ImGui::Text("O'[%d] = %.17g", h.row, result_.output_shuffled(h.row, h.col));
       ImGui::Text("O[perm[%d] = %d] = %.17g", h.row, result_.perm[h.row], result_.output(result_.perm[h.row], h.col));
@@ -210,7 +263,7 @@ void PermutationView::draw_figure(ImVec2 size) {
       ImVec2 tile_size = size;
       if (t == 2) {
         // Alone, the difference map is blank when nothing differs: say what it shows in one line.
-        ImGui::TextColored(verdict, "max |O'[r] - O[perm r]| = %s", difference_text(result_.max_row_difference).c_str());
+        ImGui::TextColored(verdict, tr("max |O'[r] - O[perm r]| = %s"), difference_text(result_.max_row_difference).c_str());
         probe_last_item("text.difference");
         tile_size.y -= ImGui::GetCursorScreenPos().y - start.y;
       }
@@ -220,16 +273,16 @@ void PermutationView::draw_figure(ImVec2 size) {
     }
     return;
   }
-  wrapped(nullptr, "original: " + join(words_));
+  wrapped(nullptr, trf("original: {0}", {join(words_)}));
   std::string perm_text;
   for (int p : result_.perm) perm_text += (perm_text.empty() ? "" : ",") + std::to_string(p);
-  wrapped(nullptr, "shuffled: " + join(shuffled_words_) + "    (perm = " + perm_text + ")");
-  wrapped(&verdict, "max |O'[r] - O[perm[r]]| = " + difference_text(result_.max_row_difference) +
-                        "   max |mean(O') - mean(O)| = " + difference_text(result_.max_pooled_difference));
+  wrapped(nullptr, trf("shuffled: {0}    (perm = {1})", {join(shuffled_words_), perm_text}));
+  wrapped(&verdict, trf("max |O'[r] - O[perm[r]]| = {0}   max |mean(O') - mean(O)| = {1}",
+                        {difference_text(result_.max_row_difference), difference_text(result_.max_pooled_difference)}));
   const ImVec4 disabled = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
-  wrapped(&disabled, equivariant ? "No PE: the shuffled outputs are the same rows, permuted (up to float rounding); "
-                                   "pooling cannot tell the orders apart."
-                                 : "With PE the token at a new position gets a different output: order is visible.");
+  wrapped(&disabled, tr(equivariant ? "No PE: the shuffled outputs are the same rows, permuted (up to float rounding); "
+                                      "pooling cannot tell the orders apart."
+                                    : "With PE the token at a new position gets a different output: order is visible."));
   const float used = ImGui::GetCursorScreenPos().y - start.y;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const bool stack = stacked();

@@ -15,6 +15,7 @@
 
 #include "app/theme.h"
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/model_link.h"
 #include "app/plot.h"
 #include "app/input.h"
@@ -66,6 +67,19 @@ class RopeView final : public ModelLinkedView {
 
   void export_data(std::vector<ExportTable>& tables) const override;
   int behaviour(PairBehaviour b) const { return analysis_.behaviours[static_cast<size_t>(b)]; }
+  // rope_extension_summary in the interface's language, one behaviour at a time (the core's phrases are
+  // the catalogue's keys).
+  std::string summary_text() const {
+    const PairBehaviourCounts& counts = analysis_.behaviours;
+    std::string list;
+    for (size_t b = 0; b < counts.size(); ++b) {
+      const auto kind = static_cast<PairBehaviour>(b);
+      if (counts[b] == 0 && !(kind == PairBehaviour::Extrapolated && analysis_.target_length > analysis_.trained_length)) continue;
+      list += (list.empty() ? "" : tr(", ")) + tr_message(std::to_string(counts[b]) + " " + pair_behaviour_phrase(kind));
+    }
+    return trf("At T = {0} with L = {1}: {2}",
+               {std::to_string(analysis_.target_length), std::to_string(analysis_.trained_length), list});
+  }
   void numbers(std::vector<DescribedNumber>& out) const override {
     // The Model view's classes: "interpolated" only where the scaling slows a pair.
     out.push_back({"pairs turned fully in training", double(behaviour(PairBehaviour::FullTurn))});
@@ -233,7 +247,7 @@ void RopeView::controls(Controls& c) {
     // The position slider follows the animation while it plays; moving it pauses there.
     advance_animation();
     const Param& p = c.param("pos");
-    ImGui::TextUnformatted(p.label());
+    ImGui::TextUnformatted(tr(p.label()));
     int shown = play_ ? int(anim_pos_) : pos_;
     if (ImGui::SliderInt("##pos", &shown, int(p.lo), int(p.hi), p.opt.format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
@@ -248,7 +262,7 @@ void RopeView::controls(Controls& c) {
     }
   }
   note_shown_param("play");
-  if (ImGui::Button(play_ ? "Pause" : "Play")) {
+  if (ImGui::Button((std::string(tr(play_ ? "Pause" : "Play")) + "###play").c_str())) {
     play_ = !play_;
     if (!play_) pos_ = std::min(int(anim_pos_), target_ - 1);
     anim_pos_ = pos_;
@@ -293,13 +307,13 @@ void RopeView::draw_rotation(ImVec2 size) {
   arrow(angle, palette_color(0), radius);
 
   ImGui::PushTextWrapPos(origin.x + size.x);
-  ImGui::Text("pair k = %d: ωₖ = %.6g, wavelength %.6g", pair, p.inv_freq, p.wavelength);
-  ImGui::Text("p = %.0f: p·ωₖ = %.6g rad = %.4g turns", pos, angle, angle / kTwoPi);
+  ImGui::Text(tr("pair k = %d: ωₖ = %.6g, wavelength %.6g"), pair, p.inv_freq, p.wavelength);
+  ImGui::Text(tr("p = %.0f: p·ωₖ = %.6g rad = %.4g turns"), pos, angle, angle / kTwoPi);
   if (scaled())
-    ImGui::TextColored(readable_text(scaling_color(scaling_)), "%s: ω′ₖ = %.6g (×%.4g), p·ω′ₖ = %.6g rad", name_of(scaling_),
-                       p.inv_freq_scaled, p.ratio, angle_scaled);
-  ImGui::TextColored(readable_text(IM_COL32(0, 158, 115, 255)), "green: seen in training, L·ωₖ = %.6g rad%s", p.trained_angle,
-                     p.trained_angle >= kTwoPi ? " (full turn)" : "");
+    ImGui::TextColored(readable_text(scaling_color(scaling_)), tr("%s: ω′ₖ = %.6g (×%.4g), p·ω′ₖ = %.6g rad"),
+                       tr_name(name_of(scaling_)), p.inv_freq_scaled, p.ratio, angle_scaled);
+  ImGui::TextColored(readable_text(IM_COL32(0, 158, 115, 255)), tr("green: seen in training, L·ωₖ = %.6g rad%s"), p.trained_angle,
+                     p.trained_angle >= kTwoPi ? tr(" (full turn)") : "");
   ImGui::PopTextWrapPos();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
@@ -311,9 +325,9 @@ void RopeView::pair_tooltip(double x) const {
   const RopePairAnalysis& p = analysis_.pairs[k];
   begin_readout();
   ImGui::Separator();
-  ImGui::Text("pair k = %d (%s): %s", k, name_of(scaling_), pair_coverage_name(p.coverage));
+  ImGui::Text(tr("pair k = %d (%s): %s"), k, tr_name(name_of(scaling_)), tr(pair_coverage_name(p.coverage)));
   ImGui::Text("ωₖ = %.17g, ω′ₖ = %.17g", p.inv_freq, p.inv_freq_scaled);
-  ImGui::Text("ratio ω′ₖ / ωₖ = %.17g, wavelength 2π / ωₖ = %.10g", p.ratio, p.wavelength);
+  ImGui::Text(tr("ratio ω′ₖ / ωₖ = %.17g, wavelength 2π / ωₖ = %.10g"), p.ratio, p.wavelength);
   ImGui::Text("L·ωₖ = %.17g rad, T·ω′ₖ = %.17g rad", p.trained_angle, p.target_angle);
   end_readout();
 }
@@ -391,14 +405,14 @@ void RopeView::draw_figure(ImVec2 size) {
   const float text_top = ImGui::GetCursorScreenPos().y;
   if (!alone()) {
     if (const std::string caption = model_caption(); !caption.empty()) {
-      ImGui::TextWrapped("%s", caption.c_str());
+      ImGui::TextWrapped("%s", tr_message(caption).c_str());
       probe_last_item("text.rope.model");
     }
     // What the pairs do at T, in the Model view's classes (only pairs a scaling slows are "interpolated").
-    const std::string summary = rope_extension_summary(analysis_) + (analysis_.attention_scaling != 1.0 ? "" : ".");
+    const std::string summary = summary_text() + (analysis_.attention_scaling != 1.0 ? "" : tr("."));
     ImGui::TextWrapped("%s", summary.c_str());
     probe_last_item("text.rope.summary");
-    if (analysis_.attention_scaling != 1.0) ImGui::Text("YaRN attention scaling %.6g.", analysis_.attention_scaling);
+    if (analysis_.attention_scaling != 1.0) ImGui::Text(tr("YaRN attention scaling %.6g."), analysis_.attention_scaling);
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   size.y -= origin.y - text_top;
@@ -432,10 +446,10 @@ void RopeView::draw_figure(ImVec2 size) {
   if (shows("decay")) {
     cell(1);
     std::vector<Series> s;
-    s.push_back(Series{"no scaling", decay_x_, decay_plain_, palette_color(0), false, false});
-    if (scaled()) s.push_back(Series{name_of(scaling_), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
-    const LinePlotOptions o{.x_title = "relative distance m",
-                            .y_title = "bound / bound(0)",
+    s.push_back(Series{tr("no scaling"), decay_x_, decay_plain_, palette_color(0), false, false});
+    if (scaled()) s.push_back(Series{tr_name(name_of(scaling_)), decay_x_, decay_scaled_, scaling_color(scaling_), false, false});
+    const LinePlotOptions o{.x_title = tr("relative distance m"),
+                            .y_title = tr("bound / bound(0)"),
                             .y_min = 0,
                             .y_max = 1.02,
                             .x_min = 0,
@@ -450,12 +464,12 @@ void RopeView::draw_figure(ImVec2 size) {
     for (int t = 1; t < kScalingCount; ++t) {
       if (t == selected || !compare_ || ratio_by_type_[t].empty()) continue;
       const auto type = static_cast<RopeScalingType>(t);
-      s.push_back(Series{name_of(type), ks, ratio_by_type_[t], scaling_color(type), false, false});
+      s.push_back(Series{tr_name(name_of(type)), ks, ratio_by_type_[t], scaling_color(type), false, false});
     }
     if (!ratio_by_type_[selected].empty())  // the selected method last: drawn on top
-      s.push_back(Series{std::string(name_of(scaling_)) + " (selected)", ks, ratio_by_type_[selected], scaling_color(scaling_),
-                         half <= 64, false});
-    const LinePlotOptions o{.x_title = "pair k",
+      s.push_back(Series{trf("{0} (selected)", {tr_name(name_of(scaling_))}), ks, ratio_by_type_[selected],
+                         scaling_color(scaling_), half <= 64, false});
+    const LinePlotOptions o{.x_title = tr("pair k"),
                             .y_title = "ω′ₖ / ωₖ",
                             .y_min = 0,
                             .y_max = 1.05,
@@ -468,9 +482,9 @@ void RopeView::draw_figure(ImVec2 size) {
   // Bottom right: largest angle at the target length vs. the angle seen in training.
   if (shows("angles")) {
     cell(3);
-    Series trained{"trained L·ωₖ", {}, {}, palette_color(0), false, false};
-    Series target{"target T·ω′ₖ", {}, {}, scaling_color(scaling_), false, false};
-    Series extrapolated{"extrapolated", {}, {}, IM_COL32(230, 60, 60, 255), true, false};
+    Series trained{tr("trained L·ωₖ"), {}, {}, palette_color(0), false, false};
+    Series target{tr("target T·ω′ₖ"), {}, {}, scaling_color(scaling_), false, false};
+    Series extrapolated{tr("extrapolated"), {}, {}, IM_COL32(230, 60, 60, 255), true, false};
     // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
     Series turn{"2π", {0.0, double(std::max(1, half - 1))}, {kTwoPi, kTwoPi}, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false,
                 false};
@@ -485,8 +499,8 @@ void RopeView::draw_figure(ImVec2 size) {
       }
     }
     LinePlotOptions o;
-    o.x_title = "pair k";
-    o.y_title = "rotation angle (rad), log";
+    o.x_title = tr("pair k");
+    o.y_title = tr("rotation angle (rad), log");
     o.log_y = true;
     o.x_min = 0;
     o.x_max = std::max(1, half - 1);

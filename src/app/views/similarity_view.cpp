@@ -9,6 +9,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
@@ -79,10 +80,10 @@ class SimilarityView final : public View {
       c.draw("seed");
     }
     ImGui::Separator();
-    ImGui::TextWrapped(
-        "Sinusoidal: every row of P P^T is the same curve shifted, so the heatmap is constant along each "
-        "diagonal and brightest on it. Sine only loses that: P_p . P_{p+delta} moves with p. Binary codes "
-        "are unique but neighbours can be far apart (7 -> 8 flips four bits).");
+    ImGui::TextWrapped("%s", tr("Sinusoidal: every row of P P^T is the same curve shifted, so the heatmap is constant "
+                                "along each diagonal and brightest on it. Sine only loses that: P_p . P_{p+delta} "
+                                "moves with p. Binary codes are unique but neighbours can be far apart (7 -> 8 flips "
+                                "four bits)."));
   }
   std::string key_for_field(const std::string& field) const override {
     return renamed_key(field, {{"dim", "d"}, {"learned_max_len", "max_len"}, {"limit", "pstep"}, {"count", "n"}});
@@ -234,8 +235,8 @@ void SimilarityView::draw_figure(ImVec2 size) {
 
   if (shows("similarity")) {
     ImGui::BeginGroup();
-    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), "P P^T capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else if (!alone()) ImGui::Text("P P^T, %s, n = %d, d = %d", name_of(scheme_), n_, d_);
+    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), tr("P P^T capped: positions 0..%d of n = %d"), heatmap_n_ - 1, n_);
+    else if (!alone()) ImGui::Text(tr("P P^T, %s, n = %d, d = %d"), tr_name(name_of(scheme_)), n_, d_);
     const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
     const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
     const HeatmapAxes axes{"position b", "position a", 0, 0};
@@ -247,9 +248,9 @@ void SimilarityView::draw_figure(ImVec2 size) {
       ImGui::Text("a = %lld, b = %lld, b - a = %lld", (long long)a, (long long)b, (long long)(b - a));
       if (dots_->defined(a) && dots_->defined(b)) {
         ImGui::Text("P_a . P_b = %.17g", dots_->dot(a, b));
-        if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("= ∑ₖ cos((a − b) ωₖ): depends on b − a only");
+        if (scheme_ == AbsoluteScheme::Sinusoidal) ImGui::TextDisabled("%s", tr("= ∑ₖ cos((a − b) ωₖ): depends on b − a only"));
       } else {
-        ImGui::TextUnformatted("undefined: the learned table has no row past max_len");
+        ImGui::TextUnformatted(tr("undefined: the learned table has no row past max_len"));
       }
       end_readout();
     }
@@ -262,29 +263,29 @@ void SimilarityView::draw_figure(ImVec2 size) {
   // Each plot gets a header line (the shared axis title sits half left of the plot: too little room here).
   const float plot_h = stack ? row_h - line : (size.y - note_h - curves * line - (curves - 1) * style.ItemSpacing.y) / curves;
   LinePlotOptions co;
-  co.x_title = "offset delta";
+  co.x_title = tr("offset delta");
   co.hover_format = "%.12g";
   if (std::isfinite(curve_y_min_)) {
     co.y_min = curve_y_min_ - 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
     co.y_max = curve_y_max_ + 0.05 * (curve_y_max_ - curve_y_min_ + 1e-9);
   }
   if (shows("curves_sinusoidal")) {
-    text_fit("Sinusoidal: Pₚ · Pₚ₊δ over δ (the curves coincide)");
+    text_fit(tr("Sinusoidal: Pₚ · Pₚ₊δ over δ (the curves coincide)"));
     line_plot("plot.curves_sinusoidal", ImVec2(right_w, plot_h), sinus_curves_, co);
   }
   if (shows("curves_sine_only")) {
-    text_fit("Sine only: Pₚ · Pₚ₊δ over δ (each p differs)");
+    text_fit(tr("Sine only: Pₚ · Pₚ₊δ over δ (each p differs)"));
     line_plot("plot.curves_sine_only", ImVec2(right_w, plot_h), sine_only_curves_, co);
   }
   LinePlotOptions no;
-  no.x_title = "position p";
+  no.x_title = tr("position p");
   no.hover_format = "%.12g";
   no.y_min = 0;
   if (shows("neighbour")) {
-    text_fit("Neighbour distance ‖Pₚ₊₁ − Pₚ‖ over p");
+    text_fit(tr("Neighbour distance ‖Pₚ₊₁ − Pₚ‖ over p"));
     line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
   }
-  if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", binary_note_.c_str());
+  if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", tr_message(binary_note_).c_str());
   ImGui::EndGroup();
 }
 

@@ -11,6 +11,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/probe.h"
 #include "app/views/view_texts.h"
@@ -23,6 +24,8 @@ namespace {
 
 constexpr int kTokens = 3;
 constexpr int kPanels = 4;
+// The seed's three tokens (token1 "I", token2 "like", token3 "apples"), shown in the interface's language
+// (the Chinese catalogue: 我 / 喜欢 / 苹果, three tokens as in the seed; the vectors are the seed's).
 constexpr const char* kWords[] = {"I", "like", "apples"};
 constexpr const char* kPanelTitles[] = {"no PE", "absolute PE  x + p", "relative bias  b(|j - i|)", "RoPE  R(p θ) x"};
 constexpr const char* kPanelProbes[] = {"heatmap.toy.none", "heatmap.toy.absolute", "heatmap.toy.relative", "heatmap.toy.rope"};
@@ -40,9 +43,10 @@ class ToyView final : public View {
   ToyView() : View(view_texts::kToy) {}
 
   void numbers(std::vector<DescribedNumber>& out) const override {
-    static const char* names[] = {"no PE", "absolute PE", "relative bias", "RoPE"};
+    static const char* names[] = {"no PE: score(1, 2)", "absolute PE: score(1, 2)", "relative bias: score(1, 2)",
+                                  "RoPE: score(1, 2)"};
     for (int k = 0; k < kPanels; ++k)
-      if (scores_[size_t(k)].rows() > 1) out.push_back({std::string(names[k]) + ": score(1, 2)", scores_[size_t(k)](0, 1)});
+      if (scores_[size_t(k)].rows() > 1) out.push_back({names[k], scores_[size_t(k)](0, 1)});
   }
 
   void params(ParamList& p) override {
@@ -81,13 +85,13 @@ class ToyView final : public View {
   using Vec2 = std::array<double, 2>;
 
   void controls(Controls& c) override {
-    ImGui::TextWrapped("Word vectors (the seed's example)");
+    ImGui::TextWrapped("%s", tr("Word vectors (the seed's example)"));
     c.draw("x1");
     c.draw("x2");
     c.draw("x3");
     c.draw("order");
     ImGui::Separator();
-    ImGui::TextWrapped("Absolute position vectors");
+    ImGui::TextWrapped("%s", tr("Absolute position vectors"));
     c.draw("p1");
     c.draw("p2");
     c.draw("p3");
@@ -169,8 +173,8 @@ void ToyView::draw_hover(int panel, int i, int j) const {
   const int r = j - i;
   const double content = x_.row(i).dot(x_.row(j));
   begin_readout();
-  auto word = [&](int pos) { return kWords[reversed_ ? kTokens - 1 - pos : pos]; };
-  ImGui::Text("query i = %d (\"%s\"), key j = %d (\"%s\"), j - i = %d", i + 1, word(i), j + 1, word(j), r);
+  auto word = [&](int pos) { return tr(kWords[reversed_ ? kTokens - 1 - pos : pos]); };
+  ImGui::Text(tr("query i = %d (\"%s\"), key j = %d (\"%s\"), j - i = %d"), i + 1, word(i), j + 1, word(j), r);
   switch (panel) {
     case 0: ImGui::Text("x_i . x_j = %.17g", content); break;
     case 1:
@@ -180,15 +184,15 @@ void ToyView::draw_hover(int panel, int i, int j) const {
     case 2:
       ImGui::Text("x_i . x_j = %.17g", content);
       ImGui::Text("b(|j - i| = %d) = %.17g", std::abs(r), bias_[size_t(std::min(2, std::abs(r)))]);
-      ImGui::Text("score = %.17g", scores_[2](i, j));
+      ImGui::Text(tr("score = %.17g"), scores_[2](i, j));
       break;
     case 3:
       ImGui::Text("x_i . x_j = %.17g", content);
-      ImGui::Text("angle between rotations (j − i) θ = %.17g rad", r * theta_);
+      ImGui::Text(tr("angle between rotations (j − i) θ = %.17g rad"), r * theta_);
       ImGui::Text("xᵢ^T R((j − i) θ) xⱼ = %.17g", scores_[3](i, j));
       break;
   }
-  ImGui::Text("softmax weight a_ij = %.17g", weights_[size_t(panel)](i, j));
+  ImGui::Text(tr("softmax weight a_ij = %.17g"), weights_[size_t(panel)](i, j));
   end_readout();
 }
 
@@ -217,7 +221,7 @@ void ToyView::draw_figure(ImVec2 size) {
     if (!shows(kFigures[k])) continue;
     if (drawn++ % columns) ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted(kPanelTitles[k]);
+    ImGui::TextUnformatted(tr(kPanelTitles[k]));
     const HeatmapAxes axes{"key position j", "query position i", 1, 1};
     const HeatmapHover h =
         heatmaps_[size_t(k)].draw(kPanelProbes[k], ImVec2(panel_w, heat_h), axes, Colormap::Diverging, vmin, vmax);
@@ -250,14 +254,15 @@ void ToyView::draw_figure(ImVec2 size) {
 
   // The sentence and what each panel changes.
   ImGui::Spacing();
-  ImGui::Text("Sentence: \"%s %s %s\"  (positions 1, 2, 3)", kWords[reversed_ ? 2 : 0], kWords[1], kWords[reversed_ ? 0 : 2]);
-  ImGui::TextWrapped(
-      "No PE: reversing the sentence only permutes rows and columns; the model cannot tell the orders apart. "
-      "Absolute PE: each position adds its own vector. Relative bias: b depends only on |j - i| (neighbours +2, "
-      "farther -1), the same for every row. RoPE: the score depends on the angle (j - i) theta between the "
-      "rotated vectors, i.e. on the relative position only.");
-  ImGui::TextDisabled("%s", show_weights_ ? "Cells: softmax weights per row."
-                                          : "Cells: raw scores q_i . k_j (q = k = x, no 1/sqrt(d)), as in the seed.");
+  ImGui::Text(tr("Sentence: \"%s %s %s\"  (positions 1, 2, 3)"), tr(kWords[reversed_ ? 2 : 0]), tr(kWords[1]),
+              tr(kWords[reversed_ ? 0 : 2]));
+  ImGui::TextWrapped("%s",
+                     tr("No PE: reversing the sentence only permutes rows and columns; the model cannot tell the orders "
+                        "apart. Absolute PE: each position adds its own vector. Relative bias: b depends only on |j - i| "
+                        "(neighbours +2, farther -1), the same for every row. RoPE: the score depends on the angle "
+                        "(j - i) theta between the rotated vectors, i.e. on the relative position only."));
+  ImGui::TextDisabled("%s", tr(show_weights_ ? "Cells: softmax weights per row."
+                                             : "Cells: raw scores q_i . k_j (q = k = x, no 1/sqrt(d)), as in the seed."));
 }
 
 }  // namespace

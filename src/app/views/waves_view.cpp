@@ -9,6 +9,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/number_text.h"
 #include "app/plot.h"
@@ -187,7 +188,7 @@ void WavesView::draw_figure(ImVec2 size) {
   for (size_t c = 0; c < dims_.size(); ++c) {
     const int i = dims_[c];
     if (i >= d_) continue;
-    Series s{"dim " + std::to_string(i), {}, {}, palette_color(int(c)), n_ <= 64, scheme_ == AbsoluteScheme::Binary};
+    Series s{trf("dim {0}", {std::to_string(i)}), {}, {}, palette_color(int(c)), n_ <= 64, scheme_ == AbsoluteScheme::Binary};
     s.y = column(i);
     s.x.resize(s.y.size());
     for (int p = 0; p < defined; ++p) s.x[p] = p;
@@ -195,7 +196,7 @@ void WavesView::draw_figure(ImVec2 size) {
   }
   const float curves_h = !shows("pe") ? size.y : std::max(120.0f, size.y * 0.34f);
   LinePlotOptions opt;
-  opt.x_title = "position p";
+  opt.x_title = tr("position p");
   opt.y_title = "P[p][i]";
   opt.x_min = 0;
   opt.x_max = std::max(1, n_ - 1);
@@ -213,13 +214,13 @@ void WavesView::draw_figure(ImVec2 size) {
   if (hover.active) {
     const int p = hover.row, i = hover.col;
     begin_readout();
-    ImGui::Text("position p = %d, dim i = %d", p, i);
+    ImGui::Text(tr("position p = %d, dim i = %d"), p, i);
     if (scheme_ == AbsoluteScheme::Learned && p >= max_len_) {
-      ImGui::TextUnformatted("no learned row past max_len: undefined");
+      ImGui::TextUnformatted(tr("no learned row past max_len: undefined"));
     } else {
       if (scheme_ == AbsoluteScheme::Sinusoidal) {
         const double w = sinusoidal_frequencies(d_, base_, schedule_)[i / 2];
-        ImGui::Text("pair k = %d (%s), w_k = %.10g, angle p w_k = %.10g", i / 2, i % 2 ? "cos" : "sin", w, p * w);
+        ImGui::Text(tr("pair k = %d (%s), w_k = %.10g, angle p w_k = %.10g"), i / 2, i % 2 ? "cos" : "sin", w, p * w);
       }
       ImGui::Text("P[p][i] = %.17g", value(p, i));
     }

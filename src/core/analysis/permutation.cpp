@@ -76,21 +76,6 @@ Matrix word_embeddings(const std::vector<std::string>& words, int dim, uint64_t 
   return x;
 }
 
-std::vector<std::string> split_words(const std::string& sentence) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : sentence) {
-    if (c == ' ' || c == '\t' || c == '\n') {
-      if (!cur.empty()) out.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
-
 PermutationResult permutation_test(const Matrix& x, const std::vector<int>& perm, PermutationEncoding encoding,
                                    uint64_t weight_seed, double base) {
   const int n = static_cast<int>(x.rows()), d = static_cast<int>(x.cols());

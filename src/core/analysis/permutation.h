@@ -22,9 +22,6 @@ Matrix permute_rows(const Matrix& x, const std::vector<int>& perm);
 // One seeded embedding row per word (N(0, 1) from NormalRng(seed ^ hash(word))): equal words get equal rows.
 Matrix word_embeddings(const std::vector<std::string>& words, int dim, uint64_t seed);
 
-// Splits on spaces, dropping empty pieces.
-std::vector<std::string> split_words(const std::string& sentence);
-
 enum class PermutationEncoding { None, Sinusoidal, Rope };
 template <>
 struct EnumNames<PermutationEncoding> {

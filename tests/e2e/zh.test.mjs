@@ -1,0 +1,127 @@
+// End-to-end, the Chinese interface (docs/i18n.md): lang=zh at 1280x800, 720x480, the 400x300 embed and
+// the 390x844 phone, in both themes (one page reused: setState and setViewportSize, no reloads): the
+// accessibility names and descriptions and the live region are Chinese, <html lang> follows the key;
+// CJK glyphs are drawn (我 不 爱 你 and ? ? ? ? are different pictures), Chinese is tokenised by character
+// (sentence=我不爱你 exports the tokens 我, 不, 爱, 你), and an input method's composition typed into the
+// sentence field on a desktop arrives whole.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, openState, openPhone, waitFrames, screenshot, itemRect, exportJson, PHONE } from './harness.mjs';
+
+const env = useBrowser();
+const HAN = /[\u4e00-\u9fff]/;
+const state = (page) => page.evaluate(() => window.posenc.getState());
+// The canvas's accessible name and the text of the element that describes it (the live region).
+const a11y = (page) => page.evaluate(() => {
+  const canvas = document.getElementById('canvas');
+  const described = document.getElementById(canvas.getAttribute('aria-describedby'));
+  return { name: canvas.getAttribute('aria-label'), description: described ? described.textContent : '',
+           html: document.documentElement.lang };
+});
+// setState resolves once the language's files are in (it returns a promise); then a few frames.
+async function setState(page, partial) {
+  await page.evaluate((p) => window.posenc.setState(p), partial);
+  await waitFrames(page, 3);
+}
+// The live region's text once it has changed from `before` (it is updated after each state change).
+async function liveRegionAfter(page, before) {
+  await page.waitForFunction((b) => {
+    window.posenc.wake();
+    return document.getElementById('describe').textContent !== b;
+  }, before, { timeout: 15000 });
+  return page.evaluate(() => document.getElementById('describe').textContent);
+}
+
+function assertChinese(label, text) {
+  assert.match(text, HAN, `${label} is Chinese: ${text.slice(0, 120)}`);
+  for (const english of ['Formula:', 'Parameters:', 'Notices:', 'posenc figure: ', 'explorer'])
+    assert.ok(!text.includes(english), `${label} has no English page words ("${english}"): ${text.slice(0, 160)}`);
+}
+
+test('zh: names, descriptions and the live region are Chinese at every size and theme; <html lang> follows', async () => {
+  const { page, context, errors } = await openState(env, 'view=rope&lang=zh&theme=light');
+  assert.equal((await state(page)).lang, 'zh', 'getState().lang');
+  const sizes = [[1280, 800, '0'], [720, 480, '0'], [400, 300, '1']];
+  for (const theme of ['light', 'dark']) {
+    for (const [width, height, embed] of sizes) {
+      await page.setViewportSize({ width, height });
+      await setState(page, { theme, embed });
+      const a = await a11y(page);
+      assert.equal(a.html, 'zh', '<html lang> follows lang');
+      assertChinese(`the canvas's name at ${width}x${height} ${theme}`, a.name);
+      assertChinese(`its description at ${width}x${height} ${theme}`, a.description);
+      // A change: the live region speaks again, in Chinese.
+      const before = a.description;
+      await setState(page, { factor: (await state(page)).factor === '8' ? '4' : '8' });
+      assertChinese(`the live region after a change at ${width}x${height} ${theme}`, await liveRegionAfter(page, before));
+      await screenshot(page, `zh-rope-${width}x${height}-${theme}${embed === '1' ? '-embed' : ''}.png`);
+    }
+  }
+  // Back to English: everything follows, live.
+  await setState(page, { lang: 'en', embed: '0' });
+  const en = await a11y(page);
+  assert.equal(en.html, 'en');
+  assert.doesNotMatch(en.name, HAN, 'English again');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('zh: the phone (390x844, touch) in both themes', async () => {
+  const { page, context, errors } = await openPhone(env, 'view=permutation&lang=zh&theme=dark');
+  for (const theme of ['dark', 'light']) {
+    await setState(page, { theme });
+    const a = await a11y(page);
+    assertChinese(`the phone's canvas name (${theme})`, a.name);
+    assertChinese(`the phone's description (${theme})`, a.description);
+    const before = a.description;
+    await setState(page, { shuffle: theme === 'dark' ? '3' : '5' });
+    assertChinese(`the phone's live region after a change (${theme})`, await liveRegionAfter(page, before));
+    await screenshot(page, `zh-permutation-phone-${theme}.png`);
+  }
+  assert.equal(PHONE.width, 390);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('zh: CJK glyphs are drawn, Chinese is one token per character, an IME composition arrives whole', async () => {
+  const { page, context, errors } = await openState(env, 'view=permutation&sentence=%E6%88%91%20%E4%B8%8D%20%E7%88%B1%20%E4%BD%A0');
+  // The same layout with four CJK characters and with four question marks: different pictures (the
+  // characters are not drawn as "?").
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 3);
+  const cjk = await page.screenshot();
+  await setState(page, { sentence: '? ? ? ?' });
+  const marks = await page.screenshot();
+  assert.notDeepEqual(cjk, marks, 'sentence=我 不 爱 你 and sentence=? ? ? ? render different pixels');
+  assert.equal(await page.evaluate(() => window.posenc.notices()), '', 'no glyph is missing');
+  // Unspaced Chinese: one token per character, in the export.
+  await setState(page, { sentence: '我不爱你' });
+  const exported = await exportJson(page);
+  assert.deepEqual(exported.tokens, ['我', '不', '爱', '你'], 'tokens of sentence=我不爱你');
+  // The seeds' shuffle: 不我爱你 (the example sentence's seed).
+  await setState(page, { shuffle: '4' });
+  assert.deepEqual((await exportJson(page)).tokens_shuffled, ['不', '我', '爱', '你']);
+
+  // A desktop input method: the field opened with the mouse takes text through the page's text input,
+  // where the IME composes (compositionstart / update / end); the committed text arrives whole.
+  const field = await itemRect(page, 'input.sentence');
+  await page.mouse.click(field.x + field.width / 2, field.y + field.height / 2);
+  await waitFrames(page, 3);
+  assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'text-entry',
+    'the text input has the focus while the field is edited');
+  await page.keyboard.press('Control+A');
+  const cdp = await context.newCDPSession(page);
+  for (const [composing, committed] of [['wo', '我'], ['bu', '不'], ['ai', '爱'], ['ni', '你']]) {
+    for (let k = 1; k <= composing.length; ++k)
+      await cdp.send('Input.imeSetComposition', { text: composing.slice(0, k), selectionStart: k, selectionEnd: k });
+    await cdp.send('Input.insertText', { text: committed });
+  }
+  await waitFrames(page, 6);
+  await page.keyboard.press('Enter');
+  await page.mouse.move(1, 1);
+  await waitFrames(page, 4);
+  assert.equal((await state(page)).sentence, '我不爱你', 'the composed text arrived whole (no pinyin, no lost characters)');
+  assert.deepEqual((await exportJson(page)).tokens, ['我', '不', '爱', '你']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,155 @@
+/* global Module */
+// The interface's language on the page (docs/i18n.md): <html lang>, the page's own words, and the files a
+// Chinese interface needs: its catalogue (posenc-zh.json, the app's catalogue, which holds the page's words
+// too) and the CJK face (posenc-cjk.ttf). A cold default load fetches neither. With lang=zh (or CJK text)
+// in the URL both are fetched at start beside posenc.wasm, and the app's start waits for them (a run
+// dependency until both fetches settled; they go in before main(): its first frame is already Chinese); later
+// the app asks for them (Module.onNeedLanguage)
+// when the language switches or CJK text is drawn, and setState waits for them (its promise).
+// A classic script like param-form.js (loaded before posenc-page.js): window.PosencLang.
+(function () {
+  'use strict';
+  const params = new URLSearchParams(window.location.search);
+
+  const LANGS = ['en', 'zh'];
+  const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\ud840-\ud8bf][\udc00-\udfff]/;
+  const catalogues = {};  // lang -> {English: text}, as fetched
+  const fetches = {};     // 'catalogue:<lang>' / 'font' -> Promise of the bytes or text
+  let current = LANGS.indexOf(params.get('lang')) >= 0 ? params.get('lang') : 'en';
+  const delivered = { font: false };
+
+  // The page's own words in the current language (a key the catalogue lacks stays English).
+  function t(en) {
+    const c = catalogues[current];
+    return current !== 'en' && c && typeof c[en] === 'string' ? c[en] : en;
+  }
+  // The same with {0}, {1}, ... filled after translation.
+  function tf(en, args) {
+    return t(en).replace(/\{(\d)\}/g, function (m, i) { return args[i] !== undefined ? String(args[i]) : m; });
+  }
+  function currentLang() { return current; }
+  function hasCjk(text) { return CJK.test(String(text || '')); }
+
+  // Beside the page: the site's files live next to index.html.
+  function fileUrl(name) { return new URL(name, window.location.href).href; }
+  function fetchOnce(key, url, as) {
+    if (!fetches[key]) {
+      fetches[key] = fetch(url).then(function (r) {
+        if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+        return as === 'bytes' ? r.arrayBuffer() : r.text();
+      });
+      fetches[key].catch(function () { /* delivered as unavailable below */ });
+    }
+    return fetches[key];
+  }
+  function fetchCatalogue(lang) { return fetchOnce('catalogue:' + lang, fileUrl('posenc-' + lang + '.json'), 'text'); }
+  function fetchFont() { return fetchOnce('font', fileUrl('posenc-cjk.ttf'), 'bytes'); }
+
+  // Into the app (the page ABI's posenc_set_catalogue / posenc_cjk_font_buffer / posenc_set_cjk_font; they
+  // work before the app has started, once the runtime is up).
+  function deliverCatalogue(lang, text) {
+    try { catalogues[lang] = JSON.parse(text); } catch (e) { catalogues[lang] = {}; }
+    Module.ccall('posenc_set_catalogue', 'string', ['string', 'string'], [lang, text]);
+    applyDocumentLang(current);  // the page's own words, now that they can be had
+  }
+  function deliverFont(bytes) {
+    if (delivered.font) return;
+    delivered.font = true;
+    const data = bytes ? new Uint8Array(bytes) : null;
+    const p = data ? Module._posenc_cjk_font_buffer(data.length) : 0;
+    if (p) Module.HEAPU8.set(data, p);
+    Module._posenc_set_cjk_font(p, p ? data.length : 0);
+  }
+  // Into the app once its runtime is up (its C++ globals constructed): at once, or in onRuntimeInitialized,
+  // synchronously, before main() runs the first frame.
+  let runtimeIsUp = false;
+  const whenUpQueue = [];
+  function whenUp(fn) {
+    if (runtimeIsUp) { fn(); return Promise.resolve(); }
+    return new Promise(function (res) { whenUpQueue.push(function () { fn(); res(); }); });
+  }
+  // Fetches what `what` names (bit 1: the catalogue of `lang`, bit 2: the CJK face) and hands it to the app
+  // once the runtime is up; resolves when both are in (or failed: the app then names the missing glyphs).
+  function obtain(what, lang) {
+    const parts = [];
+    if ((what & 1) && lang !== 'en' && !catalogues[lang]) {
+      parts.push(fetchCatalogue(lang).then(function (text) { return text; }, function () { return '{}'; })
+        .then(function (text) { return whenUp(function () { if (!catalogues[lang]) deliverCatalogue(lang, text); }); }));
+    }
+    if ((what & 2) && !delivered.font) {
+      parts.push(fetchFont().then(function (b) { return b; }, function () { return null; })
+        .then(function (b) { return whenUp(function () { deliverFont(b); }); }));
+    }
+    return Promise.all(parts);
+  }
+
+  // At start (before posenc.js runs): lang=zh or CJK text in the URL fetches the files now, and the app's
+  // start waits for them (its first frame is Chinese, its glyphs there).
+  function installLanguageStart() {
+    const query = (function () { try { return decodeURIComponent(window.location.search); } catch (e) { return window.location.search; } })();
+    const what = (current !== 'en' ? 1 | 2 : 0) | (hasCjk(query) ? 2 : 0);
+    applyDocumentLang(current);
+    if (what) obtain(what, current);
+    // The start waits for the bytes (a run dependency, removed once both fetches settled); they go into the
+    // app in onRuntimeInitialized, before its first frame. (Waiting for the delivery itself would wait for
+    // the runtime, which waits for the dependency.)
+    const fetched = Promise.all([(what & 1) ? fetchCatalogue(current) : null, (what & 2) ? fetchFont() : null]
+      .map(function (p) { return p ? p.catch(function () { return null; }) : null; }));
+    Module.preRun = (Module.preRun || []).concat([function () {
+      if (!what) return;
+      Module.addRunDependency('posenc-lang');
+      fetched.then(function () { setTimeout(function () { Module.removeRunDependency('posenc-lang'); }, 0); });
+    }]);
+    const before = Module.onRuntimeInitialized;
+    Module.onRuntimeInitialized = function () {
+      runtimeIsUp = true;
+      whenUpQueue.splice(0).forEach(function (fn) { fn(); });
+      if (before) before();
+    };
+    // The app asks once per missing piece (posenc_set_* answer it): bit 1 the catalogue, bit 2 the face.
+    Module.onNeedLanguage = function (what2, lang) { obtain(what2, lang).then(wakeForLanguage); };
+  }
+  function wakeForLanguage() { if (Module._posenc_wake) Module._posenc_wake(); }
+
+  // What a state change needs before it shows right: the catalogue of its language, the CJK face for its
+  // language or its CJK text. Resolves when they are in the app.
+  function languageFor(state) {
+    const lang = LANGS.indexOf(state.lang) >= 0 ? state.lang : current;
+    const cjk = Object.keys(state).some(function (k) { return hasCjk(state[k]); });
+    const what = (lang !== 'en' ? 1 | 2 : 0) | (cjk ? 2 : 0);
+    return what ? obtain(what, lang).then(wakeForLanguage) : Promise.resolve();
+  }
+
+  // The page follows the app's lang key: <html lang>, and the words of the page itself (the shell's
+  // labels). Called on every state change.
+  function followLang(lang) {
+    lang = LANGS.indexOf(lang) >= 0 ? lang : 'en';
+    if (lang === current && document.documentElement.lang === lang) return;
+    current = lang;
+    applyDocumentLang(lang);
+  }
+  // The shell's own words (web/shell.html), each in the current language.
+  const SHELL_WORDS = [
+    ['views', 'aria-label', 'posenc views'],
+    ['params', 'aria-label', 'Parameters'],
+    ['text-entry', 'aria-label', 'Edit'],
+    ['poster', 'aria-label', 'Load the interactive view'],
+    ['readout', 'aria-label', 'hover readout'],
+    ['model-file', 'aria-label', "Load a model's config.json or GGUF file"]
+  ];
+  function applyDocumentLang(lang) {
+    document.documentElement.lang = lang;
+    SHELL_WORDS.forEach(function (w) {
+      const el = document.getElementById(w[0]);
+      if (el) el.setAttribute(w[1], t(w[2]));
+    });
+    const heading = document.querySelector('#params .param-heading');
+    if (heading && !heading.dataset.view) heading.textContent = t('Parameters');
+    const poster = document.querySelector('#poster span');
+    if (poster && poster.textContent === 'posenc — click to load the interactive view') poster.textContent = t(poster.textContent);
+    document.title = t('posenc — Transformer positional encoding explorer');
+  }
+
+  window.PosencLang = { t: t, tf: tf, currentLang: currentLang, hasCjk: hasCjk, installLanguageStart: installLanguageStart,
+    languageFor: languageFor, followLang: followLang };
+})();
