@@ -30,7 +30,8 @@ test('accessibility: view links, a labelled canvas and a live region that follow
 });
 
 test('accessibility: no view links in an embed', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&embed=1', { reuse: true });
+  // A fresh load: embed mode is the page's at load (a shared page set to embed=1 keeps its links).
+  const { page, context, errors } = await openState(env, 'view=waves&embed=1');
   assert.equal(await page.evaluate(() => document.getElementById('views').hidden), true);
   assert.equal(await page.locator('nav#views a:visible').count(), 0);
   assert.deepEqual(errors, []);

@@ -21,7 +21,8 @@ test('exports: JSON and CSV carry the data behind the view, PNG is the chrome-le
   const link = await page.evaluate(() => window.posenc.linkUrl());
   assert.match(link, /\?.*view=waves/);
   const code = await page.evaluate(() => window.posenc.embedCode());
-  assert.match(code, /^<iframe src="[^"]*embed=1[^"]*" width="100%" height="\d+" title="posenc: PE waves" aria-label="[^"]+"/);
+  // The <posenc-figure> tag around the plain iframe (docs/embedding.md; embed-code.test.mjs checks the rest).
+  assert.match(code, /^<posenc-figure state="[^"]*view=waves[^"]*" theme="[a-z]+">\n<iframe src="[^"]*embed=1[^"]*" width="100%" height="\d+" title="posenc: PE waves" aria-label="[^"]+"/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -215,7 +215,7 @@ const char* BucketsView::caption() const {
   switch (scheme_) {
     case Scheme::T5:
       return "T5: score = qᵢ · kⱼ + b[bucket(j − i)]; exact buckets below max_exact, log-spaced up to max_distance";
-    case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (⌈log ratio · (mid−1)⌉ + mid)";
+    case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (ceil(log ratio · (mid−1)) + mid)";
     case Scheme::Shaw: return "Shaw: eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d; distances past K share the end vector";
     case Scheme::Alibi:
       return "ALiBi: qᵢ · kⱼ − mₕ |i − j|; h = 0…H−1, P = largest power of 2 ≤ H: mₕ = 2^(−8(h+1)/P) for h < P, "
