@@ -50,8 +50,10 @@ test('scores drag at n = 2048 (XL): frames keep coming during the drag; the fina
   await page.mouse.move(1, 1);
   await settle(page);
 
-  const fps = (during.frames - before.frames) / ((during.t - before.t) / 1000);
-  assert.ok(fps >= 10, `frames during the drag: ${during.frames - before.frames} in ${(during.t - before.t).toFixed(0)} ms = ${fps.toFixed(1)} frames/s (>= 10)`);
+  // Every step of the drag is answered by at least one frame (no move swallowed by a full recompute). A
+  // count, not a rate: the suite runs two files at once on two cores, so wall time is not the app's.
+  const drawn = during.frames - before.frames;
+  assert.ok(drawn >= steps, `frames during the drag: ${drawn} for ${steps} steps in ${(during.t - before.t).toFixed(0)} ms (>= one a step)`);
 
   const state = await page.evaluate(() => window.posenc.getState());
   assert.notEqual(state.base ?? '10000', '10000', `the drag moved base off its default: ${JSON.stringify(state)}`);
