@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../common/check_cases.h"
+#include "../common/json_rows.h"
 #include "../common/tensor_files.h"
 #include "process.h"
 
@@ -24,6 +25,7 @@ using posenc::test::Proc;
 namespace {
 
 using Check = posenc::test::PosencBinary;
+using posenc::test::json_rows;
 
 Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
 
@@ -58,23 +60,13 @@ json reference_json(const RopeCheckReference& r) {
   return j;
 }
 
-json rows(const Matrix& m) {
-  json a = json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    json row = json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-    a.push_back(row);
-  }
-  return a;
-}
-
 // A tensor as the request writes it: a flat array (inv_freq), rows, or heads of rows.
 json tensor_json(const Matrix& m, int heads, bool vector) {
-  if (vector) return rows(m)[0];
-  if (heads == 0) return rows(m);
+  if (vector) return json_rows(m)[0];
+  if (heads == 0) return json_rows(m);
   json a = json::array();
   const Eigen::Index n = m.rows() / heads;
-  for (int h = 0; h < heads; ++h) a.push_back(rows(m.middleRows(h * n, n)));
+  for (int h = 0; h < heads; ++h) a.push_back(json_rows(m.middleRows(h * n, n)));
   return a;
 }
 
@@ -84,8 +76,8 @@ json request_of(const CauseCase& c) {
   r["actual"] = tensor_json(c.actual, c.heads, vec);
   if (!c.positions.empty()) r["positions"] = c.positions;
   if (c.x.size()) r["x"] = tensor_json(c.x, c.heads, false);
-  if (c.q.size()) r["q"] = rows(c.q);
-  if (c.k.size()) r["k"] = rows(c.k);
+  if (c.q.size()) r["q"] = json_rows(c.q);
+  if (c.k.size()) r["k"] = json_rows(c.k);
   return r;
 }
 

@@ -15,6 +15,8 @@
 
 #include "core/encodings/rope.h"
 #include "core/rng.h"
+#include "../common/check_cases.h"
+#include "../common/json_rows.h"
 #include "rope_tables.h"
 #include "process.h"
 
@@ -25,31 +27,11 @@ namespace {
 
 using posenc::test::Proc;
 using Check = posenc::test::PosencBinary;
+using posenc::test::case_randn;
+using posenc::test::case_range;
+using posenc::test::json_rows;
 
 Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
-
-std::vector<int64_t> range(int64_t n, int64_t stride = 1, int64_t start = 0) {
-  std::vector<int64_t> v;
-  for (int64_t i = 0; i < n; ++i) v.push_back(start + i * stride);
-  return v;
-}
-
-Matrix randn(Eigen::Index r, Eigen::Index c, uint64_t seed) {
-  NormalRng rng(seed);
-  Matrix m(r, c);
-  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal();
-  return m;
-}
-
-json rows(const Matrix& m) {
-  json a = json::array();
-  for (Eigen::Index r = 0; r < m.rows(); ++r) {
-    json row = json::array();
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row.push_back(m(r, c));
-    a.push_back(row);
-  }
-  return a;
-}
 
 using Kind = posenc::test::TableKind;
 using posenc::test::cos_sin;
@@ -65,7 +47,7 @@ struct Case {
 
 json request(json reference, const std::string& kind, const Matrix& actual, const std::vector<int64_t>& pos) {
   json r = {{"op", "check"}, {"reference", std::move(reference)}, {"kind", kind}};
-  r["actual"] = kind == "inv_freq" ? rows(actual)[0] : rows(actual);
+  r["actual"] = kind == "inv_freq" ? json_rows(actual)[0] : json_rows(actual);
   if (!pos.empty()) r["positions"] = pos;
   return r;
 }
@@ -84,16 +66,16 @@ Matrix logits(const Matrix& q, const Matrix& k, const std::vector<int64_t>& pos,
 std::vector<Case> cases() {
   std::vector<Case> out;
   const json plain64 = {{"dim", 64}, {"base", 10000.0}};
-  const auto pos = range(32);
+  const auto pos = case_range(32);
   const RopeFrequencies f64 = rope_frequencies(64, 10000.0);
   {  // layout: interleaved rotation where the reference is half (transformers #25199)
-    const Matrix x = randn(32, 64, 1);
+    const Matrix x = case_randn(32, 64, 1);
     json r = request(plain64, "rotated", rope_apply(x, pos, f64, RopeLayout::Interleaved), pos);
-    r["x"] = rows(x);
+    r["x"] = json_rows(x);
     out.push_back({"layout", "layout", "interleaved", r});
   }
   {  // angle_precision: angles in bfloat16 (transformers #29285)
-    const auto p = range(128);
+    const auto p = case_range(128);
     const Matrix c = cos_sin_table(Kind::Cos, p, 32, 1.0, RopeLayout::Half, [&](int64_t q, int i) {
       return to_bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]);
     });
@@ -138,10 +120,10 @@ std::vector<Case> cases() {
     const json ref = {{"dim", 64}, {"base", 10000.0}, {"scaling", sc}, {"softmax_scale", ms * ms / std::sqrt(192.0)}};
     RopeScaling s = yarn;
     s.mscale = s.mscale_all_dim = 1.0;
-    const Matrix q = randn(32, 64, 2), k = randn(32, 64, 3);
+    const Matrix q = case_randn(32, 64, 2), k = case_randn(32, 64, 3);
     json r = request(ref, "logits", logits(q, k, pos, rope_frequencies(64, 10000.0, s), 1 / std::sqrt(192.0)), pos);
-    r["q"] = rows(q);
-    r["k"] = rows(k);
+    r["q"] = json_rows(q);
+    r["k"] = json_rows(k);
     out.push_back({"softmax_scale", "softmax_scale", 1 / std::sqrt(192.0), r});
   }
   {  // longrope_switch: short factors past the original length (vLLM #27431)
@@ -161,7 +143,7 @@ std::vector<Case> cases() {
     s.short_factor = sf;
     s.long_factor = lf;
     s.seq_len = 100;
-    const auto p = range(61, 100);
+    const auto p = case_range(61, 100);
     out.push_back(
         {"longrope_switch", "factors", "short", request(ref, "cos", cos_sin(Kind::Cos, p, rope_frequencies(16, 10000.0, s)), p)});
   }
@@ -174,7 +156,7 @@ std::vector<Case> cases() {
     s.factor = 2;
     s.original_max_position_embeddings = 2048;
     s.seq_len = 4096;
-    const auto p = range(100, 30);
+    const auto p = case_range(100, 30);
     out.push_back(
         {"dynamic_seq_len", "seq_len", 4096.0, request(ref, "sin", cos_sin(Kind::Sin, p, rope_frequencies(64, 10000.0, s)), p)});
   }
@@ -185,26 +167,26 @@ std::vector<Case> cases() {
     out.push_back({"partial_rotary", "exponent_dim", 128.0, request(ref, "cos", cos_sin(Kind::Cos, pos, f), pos)});
   }
   // position_offset: position_ids from 1
-  out.push_back({"position_offset", "offset", 1.0, request(plain64, "cos", cos_sin(Kind::Cos, range(32, 1, 1), f64), pos)});
+  out.push_back({"position_offset", "offset", 1.0, request(plain64, "cos", cos_sin(Kind::Cos, case_range(32, 1, 1), f64), pos)});
   {  // rotation_direction: rotate_half with the sign flipped = rotation at -p
-    const Matrix x = randn(32, 64, 4);
+    const Matrix x = case_randn(32, 64, 4);
     std::vector<int64_t> neg;
     for (int64_t p : pos) neg.push_back(-p);
     json r = request(plain64, "rotated", rope_apply(x, neg, f64, RopeLayout::Half), pos);
-    r["x"] = rows(x);
+    r["x"] = json_rows(x);
     out.push_back({"rotation_direction", "sin_sign", -1.0, r});
   }
   {  // row_constant: ALiBi's causal form (slope * j) vs the relative one (slope * (j - i))
-    const Matrix q = randn(32, 64, 5), k = randn(32, 64, 6);
+    const Matrix q = case_randn(32, 64, 5), k = case_randn(32, 64, 6);
     Matrix lg = logits(q, k, pos, f64, 0.125);
     for (Eigen::Index i = 0; i < 32; ++i) lg.row(i).array() += 0.25 * static_cast<double>(i);
     json r = request(plain64, "logits", lg, pos);
-    r["q"] = rows(q);
-    r["k"] = rows(k);
+    r["q"] = json_rows(q);
+    r["k"] = json_rows(k);
     out.push_back({"row_constant", "slope", 0.25, r});
   }
   {  // unknown: noise
-    Matrix c = cos_sin(Kind::Cos, pos, f64) + 0.2 * randn(32, 64, 7);
+    Matrix c = cos_sin(Kind::Cos, pos, f64) + 0.2 * case_randn(32, 64, 7);
     out.push_back({"unknown", "", nullptr, request(plain64, "cos", c, pos)});
   }
   return out;
@@ -336,7 +318,7 @@ TEST_F(Check, EveryCauseIsTopThroughPosencCheck) {
 
 TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   const int dim = 128;
-  const auto pos = range(512);
+  const auto pos = case_range(512);
   const std::vector<float> w = inv_freq_f32(dim, 500000.0);
   const Matrix c32 = cos_sin_table(Kind::Cos, pos, dim / 2, 1.0, RopeLayout::Half, [&](int64_t p, int i) {
     return static_cast<double>(static_cast<float>(p) * w[static_cast<size_t>(i)]);  // the float32 angle
@@ -392,7 +374,7 @@ TEST_F(Check, ReferenceFromAConfig) {
                        {"num_attention_heads", 8},
                        {"rope_theta", 500000.0},
                        {"max_position_embeddings", 8192}};
-  const auto pos = range(16);
+  const auto pos = case_range(16);
   const Matrix c = cos_sin(Kind::Cos, pos, rope_frequencies(64, 500000.0));
   json req = request({{"config", config}}, "cos", c, pos);
   const Proc p = run("eval -", req.dump());
@@ -400,7 +382,7 @@ TEST_F(Check, ReferenceFromAConfig) {
   EXPECT_TRUE(json::parse(p.out)["match"].get<bool>());
   const std::string cfg = temp("config.json"), js = temp("cos.json");
   std::ofstream(cfg) << config.dump();
-  std::ofstream(js) << rows(c).dump();
+  std::ofstream(js) << json_rows(c).dump();
   EXPECT_EQ(run("check --config " + cfg + " --kind cos --actual " + js).exit_code, 0);
   req["reference"]["layer_type"] = "sliding_attention";
   EXPECT_EQ(json::parse(run("eval -", req.dump()).err)["field"], "reference.layer_type");
@@ -417,29 +399,29 @@ TEST_F(Check, BadInputIsExit2NamingTheField) {
     return parse_err(p)["field"];
   };
   const Matrix c = Matrix::Zero(4, 16);
-  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(3, 16), range(4))), "actual");
-  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(4, 10), range(4))), "actual");
+  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(3, 16), case_range(4))), "actual");
+  EXPECT_EQ(field(request(ref, "cos", Matrix::Zero(4, 10), case_range(4))), "actual");
   EXPECT_EQ(field(request(ref, "inv_freq", Matrix::Zero(1, 9), {})), "actual");
-  json r = request(ref, "cos", c, range(4));
-  r["x"] = rows(c);
+  json r = request(ref, "cos", c, case_range(4));
+  r["x"] = json_rows(c);
   EXPECT_EQ(field(r), "x");
-  r = request(ref, "rotated", c, range(4));
-  r["x"] = rows(Matrix::Zero(4, 12));
+  r = request(ref, "rotated", c, case_range(4));
+  r["x"] = json_rows(Matrix::Zero(4, 12));
   EXPECT_EQ(field(r), "x");
-  r = request(ref, "logits", Matrix::Zero(4, 4), range(4));
-  r["q"] = rows(c);
-  r["k"] = rows(Matrix::Zero(5, 16));
+  r = request(ref, "logits", Matrix::Zero(4, 4), case_range(4));
+  r["q"] = json_rows(c);
+  r["k"] = json_rows(Matrix::Zero(5, 16));
   EXPECT_EQ(field(r), "k");
-  EXPECT_EQ(field(request(ref, "tan", c, range(4))), "kind");
-  r = request(ref, "cos", c, range(4));
+  EXPECT_EQ(field(request(ref, "tan", c, case_range(4))), "kind");
+  r = request(ref, "cos", c, case_range(4));
   r["tolerence"] = 1;
   EXPECT_EQ(field(r), "tolerence");
-  r = request(ref, "cos", c, range(4));
+  r = request(ref, "cos", c, case_range(4));
   r["tolerance"] = {{"abs", -1}};
   EXPECT_EQ(field(r), "tolerance.abs");
-  r = request({{"dim", 16}, {"base", 10000.0}, {"scaling", {{"type", "linear"}, {"factor", 0.5}}}}, "cos", c, range(4));
+  r = request({{"dim", 16}, {"base", 10000.0}, {"scaling", {{"type", "linear"}, {"factor", 0.5}}}}, "cos", c, case_range(4));
   EXPECT_EQ(field(r), "reference.scaling.factor");
-  r = request({{"dim", 16}, {"bsae", 10000.0}}, "cos", c, range(4));
+  r = request({{"dim", 16}, {"bsae", 10000.0}}, "cos", c, case_range(4));
   EXPECT_EQ(field(r), "reference.bsae");
   r = request(ref, "cos", c, {});
   EXPECT_EQ(field(r), "positions");
