@@ -18,7 +18,11 @@ export function describe() {
   return d;
 }
 // A sentence ends once: "max_distance." stays, "max_distance" gets its full stop.
-const sentence = function (t) { t = String(t).trim(); return /[.!?…]$/.test(t) ? t : t + '.'; };
+// `stop`: the language's full stop where one is added (a title keeps '.').
+const sentence = function (text, stop = '.') {
+  text = String(text).trim();
+  return /[.!?…]$/.test(text) || text.endsWith(stop) ? text : text + stop;
+};
 function describeText(d) {
   if (!d) return '';
   const parts = [d.title ? sentence(d.title) : ''];
@@ -27,7 +31,7 @@ function describeText(d) {
   const pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
   if (pk.length) parts.push(tf('Parameters: {0}.', [pk.join(t(', ')).replace(/[.]$/, '')]));
   const ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
-  if (ns.length) parts.push(/[.!?…。]$/.test(ns.join(t('; ')).trim()) ? ns.join(t('; ')).trim() : ns.join(t('; ')).trim() + t('.'));
+  if (ns.length) parts.push(sentence(ns.join(t('; ')), t('.')));
   const notes = page.alive ? window.posenc.notices() : '';
   if (notes) parts.push(tf('Notices: {0}', [notes]));
   return parts.filter(Boolean).join(' ');
