@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, openPage, artifactsDir } from './harness.mjs';
+import { useBrowser, openPage, artifactsDir, settledScroll, scrolledFrom } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
@@ -40,10 +40,6 @@ async function live(page, id) {
   await frame.waitForFunction(() => { const n = window.posenc.frameCount(); return new Promise((r) => setTimeout(() => r(window.posenc.frameCount() === n), 300)); }, null, { timeout: 30000, polling: 100 });
   return frame;
 }
-async function settleScroll(page) {
-  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 250); }), null, { timeout: 10000, polling: 50 });
-  return page.evaluate(() => scrollY);
-}
 function shot(page, name) {
   fs.mkdirSync(artifactsDir, { recursive: true });
   return page.screenshot({ path: path.join(artifactsDir, name) });
@@ -59,7 +55,7 @@ for (const theme of ['light', 'dark']) {
     try {
       for (const [id, , figure] of BARE) {
         await p.page.evaluate((i) => document.getElementById(i).scrollIntoView({ block: 'center' }), id);
-        await settleScroll(p.page);
+        await settledScroll(p.page);
         const frame = await live(p.page, id);
         // Fits: every probe lies inside the frame; no window of the app can scroll.
         const fit = await frame.evaluate(() => window.posenc.probes().map((n) => [n, window.posenc.itemRect(n)]));
@@ -71,10 +67,10 @@ for (const theme of ['light', 'dark']) {
         const box = await (await p.page.$(`#${id}`)).boundingBox();
         const r = await frame.evaluate((f) => window.posenc.itemRect(f), figure);
         const x = box.x + r.x + r.width / 2, y = box.y + r.y + r.height / 2;
-        const y0 = await settleScroll(p.page);
+        const y0 = await settledScroll(p.page);
         await p.page.mouse.move(x, y);
         await p.page.mouse.wheel(0, 120);
-        const y1 = await settleScroll(p.page);
+        const y1 = await scrolledFrom(p.page, y0);
         assert.ok(y1 > y0, `${id}: the wheel over the embed scrolled the post: ${y0} -> ${y1}`);
         if (id !== 'frequencies') {
           assert.deepEqual(await frame.evaluate((f) => window.posenc.zoom(f), figure), { x: 0, y: 0, width: 1, height: 1 }, `${id}: a plain wheel does not zoom`);
@@ -90,18 +86,18 @@ test('embed: Ctrl + wheel over a map zooms it and does not scroll the post; the 
   const p = await post(`${prose(3)}<iframe id="scores" src="${site()}/?view=scores&amp;embed=1" width="100%" height="420" style="border:0"></iframe>${prose(12)}`);
   try {
     await p.page.evaluate(() => document.getElementById('scores').scrollIntoView({ block: 'center' }));
-    await settleScroll(p.page);
+    await settledScroll(p.page);
     const frame = await live(p.page, 'scores');
     const box = await (await p.page.$('#scores')).boundingBox();
     const r = await frame.evaluate(() => window.posenc.itemRect('plot.total'));
     await p.page.mouse.move(box.x + r.x + r.width / 2, box.y + r.y + r.height / 2);
     await new Promise((res) => setTimeout(res, 300));
-    const y0 = await settleScroll(p.page);
+    const y0 = await settledScroll(p.page);
     await p.page.keyboard.down('Control');
     await p.page.mouse.wheel(0, -240);
     await p.page.keyboard.up('Control');
     await frame.waitForFunction(() => { window.posenc.wake(); return window.posenc.zoom('plot.total').width < 1; }, null, { timeout: 10000 });
-    assert.equal(await settleScroll(p.page), y0, 'Ctrl + wheel on the map does not scroll the post');
+    assert.equal(await settledScroll(p.page), y0, 'Ctrl + wheel on the map does not scroll the post');
     assert.deepEqual(p.errors, []);
   } finally { await p.close(); }
   // The full app: a plain wheel over a map zooms it.

@@ -277,6 +277,21 @@ export async function dragSlider(page, slider, from, to) {
   await waitFrames(page, 3);
 }
 
+// scrollY once it has not changed for 300 ms (a fling or a scrollTo over).
+export async function settledScroll(page) {
+  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 300); }),
+    null, { timeout: 15000, polling: 50 });
+  return page.evaluate(() => scrollY);
+}
+
+// scrollY after an input that may scroll the page, once settled. A wheel or a swipe over a cross-origin
+// frame scrolls the post only after the frame's own thread has let the event pass, which on a loaded
+// machine can take longer than a settle window: wait (up to `timeout`) for scrollY to leave `from` first.
+export async function scrolledFrom(page, from, timeout = 10000) {
+  await page.waitForFunction((y) => scrollY !== y, from, { timeout, polling: 50 }).catch(() => {});
+  return settledScroll(page);
+}
+
 export async function screenshot(page, name) {
   fs.mkdirSync(artifactsDir, { recursive: true });
   const file = path.join(artifactsDir, name);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { useBrowser, openPage, repo, screenshot, PHONE, touch } from './harness.mjs';
+import { useBrowser, openPage, repo, screenshot, PHONE, touch, settledScroll, scrolledFrom } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
@@ -76,10 +76,6 @@ async function drawn(page, box, sel = `${box} > iframe`) {
 const below = (page, box, id) => page.evaluate(([b, i]) => document.getElementById(i).getBoundingClientRect().top -
   document.querySelector(b).getBoundingClientRect().top, [box, id]);
 const SHORTCODE_FIG = 'posenc-figure:not(#tag)';
-async function settledScroll(page) {
-  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 300); }), null, { timeout: 15000, polling: 50 });
-  return page.evaluate(() => scrollY);
-}
 // Every probe of the embed lies inside its frame, and its document does not scroll.
 async function fits(frame, label) {
   const { w, h, probes, scrolls } = await frame.evaluate(() => ({
@@ -129,7 +125,7 @@ for (const scheme of ['light', 'dark']) {
       const box2 = await (await page.$(`${SHORTCODE_FIG} > iframe`)).boundingBox();
       await page.mouse.move(box2.x + map.x + map.width / 2, box2.y + map.y + map.height / 2);
       await page.mouse.wheel(0, 300);
-      assert.ok(await settledScroll(page) > y0 + 100, `the wheel over the map scrolled the post (${box.y})`);
+      assert.ok(await scrolledFrom(page, y0) > y0 + 100, `the wheel over the map scrolled the post (${box.y})`);
       await page.evaluate(() => document.querySelector('#tag').scrollIntoView({ block: 'start' }));
       await settledScroll(page);
       await screenshot(page, `hugo-post-720-${scheme}.png`);
@@ -155,7 +151,7 @@ test('hugo on a phone: one finger on a heatmap scrolls the post, two fingers zoo
     await touch(cdp, 'touchStart', [[x, y]]);
     for (let s = 1; s <= 10; ++s) await touch(cdp, 'touchMove', [[x, y - travel * s / 10]]);
     await touch(cdp, 'touchEnd', []);
-    const y1 = await settledScroll(page);
+    const y1 = await scrolledFrom(page, y0);
     assert.ok(y1 - y0 >= travel / 2, `a one-finger swipe starting on the heatmap moved the post ${y1 - y0} px of ${travel}`);
     await frame.waitForFunction(() => /two fingers/i.test(document.getElementById('toast').textContent), null, { timeout: 5000 });
     assert.deepEqual(await frame.evaluate(() => window.posenc.zoom('plot.total')), { x: 0, y: 0, width: 1, height: 1 }, 'one finger does not pan the map');

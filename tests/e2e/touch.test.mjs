@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, waitFrames, screenshot, openPage, openPhone, PHONE, touch, tap } from './harness.mjs';
+import { useBrowser, waitFrames, screenshot, openPage, openPhone, PHONE, touch, tap, settledScroll, scrolledFrom } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
@@ -120,12 +120,6 @@ ${prose}${prose}
 ${prose}${prose}${prose}</body></html>`;
 }
 
-// scrollY once it has not changed for 300 ms (a fling or a scrollTo over).
-async function settledScroll(page) {
-  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 300); }),
-    null, { timeout: 15000, polling: 50 });
-  return page.evaluate(() => scrollY);
-}
 
 // Evaluates in a frame that may be reloading meanwhile (a released embed): retried in its next document.
 async function inFrame(frame, fn) {
@@ -190,7 +184,7 @@ test('touch: in a blog post a vertical swipe scrolls the page, outside plots and
     assert.equal(action, 'pan-y', 'the browser may pan vertically over the map');
     const y2 = await settledScroll(page);
     await gesture(null, cdp, [[hx, hy]], [[hx, hy - 150]], 10);
-    const y3 = await settledScroll(page);
+    const y3 = await scrolledFrom(page, y2);
     assert.ok(y3 - y2 >= 75, `a swipe on a heatmap scrolls the page by at least half the finger's travel: ${y3 - y2} px`);
     assert.deepEqual(await inFrame(scores, () => window.posenc.zoom('plot.total')), { x: 0, y: 0, width: 1, height: 1 });
     assert.deepEqual(errors, []);
