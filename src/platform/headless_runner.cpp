@@ -40,7 +40,11 @@ class EglContext {
     if (display_ == EGL_NO_DISPLAY) display_ = eglGetDisplay(EGL_DEFAULT_DISPLAY);
     if (display_ == EGL_NO_DISPLAY) fail("no EGL display (install libegl1 and libegl-mesa0)");
     EGLint major = 0, minor = 0;
-    if (!eglInitialize(display_, &major, &minor)) {
+    // Under Xvfb, Mesa's X11 platform opens one X connection per driver it probes (DRI3, DRI2, software);
+    // the last of them was refused now and then (~1 start in 7 here) while a second try connects: try 3 times.
+    bool initialized = eglInitialize(display_, &major, &minor);
+    for (int retry = 0; !initialized && !surfaceless && retry < 2; ++retry) initialized = eglInitialize(display_, &major, &minor);
+    if (!initialized) {
       display_ = EGL_NO_DISPLAY;
       fail(surfaceless ? "eglInitialize failed on the surfaceless platform (are libegl-mesa0 and libgl1-mesa-dri installed?)"
                        : "no surfaceless EGL here and the default EGL display failed: run under an X server "
