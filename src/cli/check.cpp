@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "command.h"
 #include "core/bounds.h"
+#include "core/number_text.h"
 #include "core/position_list.h"
 #include "core/models/model_config.h"
 #include "eval.h"
@@ -20,13 +20,6 @@
 
 namespace posenc::cli {
 namespace {
-
-std::string fmt(double v) {
-  std::ostringstream s;
-  s.precision(6);
-  s << v;
-  return s.str();
-}
 
 // A file of integers (.npy, .safetensors, .json, text), or the position grammar (core/position_list.h).
 std::vector<int64_t> parse_positions(const std::string& text) {
@@ -78,23 +71,23 @@ void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
   if (r.match) {
     // How close the nearest element came to its tolerance (a relative error of a near-zero element would
     // read as alarm where there is none).
-    out << "  worst element at " << fmt(r.worst_ratio) << " of its " << rule << " tolerance, at "
-        << index_text(r, r.worst_ratio_index) << "; max |error| " << fmt(r.max_abs_error) << "\n";
+    out << "  worst element at " << significant(r.worst_ratio) << " of its " << rule << " tolerance, at "
+        << index_text(r, r.worst_ratio_index) << "; max |error| " << significant(r.max_abs_error) << "\n";
   } else {
-    out << "  max |error| " << fmt(r.max_abs_error) << " at " << index_text(r, r.worst_index) << ": expected "
-        << fmt(r.worst_expected) << ", actual " << fmt(r.worst_actual) << "; worst element at " << fmt(r.worst_ratio)
+    out << "  max |error| " << significant(r.max_abs_error) << " at " << index_text(r, r.worst_index) << ": expected "
+        << significant(r.worst_expected) << ", actual " << significant(r.worst_actual) << "; worst element at " << significant(r.worst_ratio)
         << " x its " << rule << " tolerance\n";
   }
   out << "  tolerance: "
       << (r.default_tolerance ? "float32 rounding of the angle at each position (docs/cli.md)"
-                              : "abs " + fmt(r.given_tolerance.abs) + " + rel " + fmt(r.given_tolerance.rel) + " x |expected|")
+                              : "abs " + significant(r.given_tolerance.abs) + " + rel " + significant(r.given_tolerance.rel) + " x |expected|")
       << "\n";
   if (r.equivalent_under_softmax) out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
   int n = 0;
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     if (d.cause != CheckCause::Unknown && d.explains < kShownExplains) continue;
     if (++n > 3) break;
-    out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << fmt(100 * d.explains) << "% of the squared error)";
+    out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << significant(100 * d.explains) << "% of the squared error)";
     for (const auto& [k, v] : d.fitted) out << " " << k << "=" << check_fit_text(v);
     out << "\n     " << d.message << "\n     fix: " << d.fix << "\n";
   }

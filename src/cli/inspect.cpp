@@ -15,6 +15,7 @@
 #include "core/models/model_families.h"
 #include "eval.h"
 #include "core/bounds.h"
+#include "core/number_text.h"
 #include "model_io/config_json.h"
 
 namespace posenc::cli {
@@ -33,35 +34,28 @@ std::vector<uint8_t> read_prefix(const std::string& path, std::size_t limit, boo
   return bytes;
 }
 
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
-
 void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const std::string& indent) {
   const RopeScaling& s = r.scaling;
   o << indent << "rotary dims      " << r.rotary_dim << " of " << head_dim << " (" << r.rotary_dim / 2 << " pairs, "
     << rope_layout_name(r.layout) << " layout)\n";
-  o << indent << "base (theta)     " << fmt(r.base) << "\n";
+  o << indent << "base (theta)     " << significant(r.base) << "\n";
   o << indent << "rope_type        " << rope_type_name(s.type);
-  if (s.type != RopeScalingType::None) o << ", factor " << fmt(s.factor);
+  if (s.type != RopeScalingType::None) o << ", factor " << significant(s.factor);
   if (s.type == RopeScalingType::Yarn)
-    o << ", beta_fast " << fmt(s.beta_fast) << ", beta_slow " << fmt(s.beta_slow) << (s.truncate ? "" : ", truncate false");
+    o << ", beta_fast " << significant(s.beta_fast) << ", beta_slow " << significant(s.beta_slow) << (s.truncate ? "" : ", truncate false");
   if (s.type == RopeScalingType::Llama3)
-    o << ", low_freq_factor " << fmt(s.low_freq_factor) << ", high_freq_factor " << fmt(s.high_freq_factor);
+    o << ", low_freq_factor " << significant(s.low_freq_factor) << ", high_freq_factor " << significant(s.high_freq_factor);
   if (s.type == RopeScalingType::Longrope)
     o << ", " << (r.frequencies.long_factors ? "long" : "short") << " factors (long iff seq_len > "
       << s.original_max_position_embeddings << ")";
   o << "\n";
   o << indent << "lengths          max_position_embeddings " << r.max_position_embeddings << ", original "
     << r.original_max_position_embeddings << "\n";
-  o << indent << "cos/sin scale    " << fmt(r.frequencies.attention_scaling) << " (attention_factor";
+  o << indent << "cos/sin scale    " << significant(r.frequencies.attention_scaling) << " (attention_factor";
   if (s.mscale || s.mscale_all_dim)
-    o << "; mscale " << fmt(s.mscale.value_or(0)) << ", mscale_all_dim " << fmt(s.mscale_all_dim.value_or(0));
+    o << "; mscale " << significant(s.mscale.value_or(0)) << ", mscale_all_dim " << significant(s.mscale_all_dim.value_or(0));
   o << ")\n";
-  o << indent << "softmax scale    " << fmt(r.softmax_scale) << " (1/sqrt(head_dim) = " << fmt(1.0 / std::sqrt(head_dim))
+  o << indent << "softmax scale    " << significant(r.softmax_scale) << " (1/sqrt(head_dim) = " << significant(1.0 / std::sqrt(head_dim))
     << ")\n";
   // What the pairs do (the core's pair_behaviour) at a length, with the frequencies in force at that length
   // whatever --seq-len chose: LongRoPE past its original length twice, its short factors at the original
@@ -155,8 +149,8 @@ std::string inspect_summary(const ModelPosition& m) {
       }
       break;
     case PositionKind::Alibi: {
-      o << "alibi slopes     " << m.alibi_slopes.size() << " heads, from " << fmt(m.alibi_slopes.front()) << " to "
-        << fmt(*std::min_element(m.alibi_slopes.begin(), m.alibi_slopes.end())) << "\n";
+      o << "alibi slopes     " << m.alibi_slopes.size() << " heads, from " << significant(m.alibi_slopes.front()) << " to "
+        << significant(*std::min_element(m.alibi_slopes.begin(), m.alibi_slopes.end())) << "\n";
       break;
     }
     case PositionKind::T5:

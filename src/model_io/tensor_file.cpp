@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -508,9 +509,11 @@ TensorData read_json(const Source& src, const std::string& field, const std::str
   if (src.size() > kMaxTensorTextBytes)
     throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; JSON tensors are limited to 256 MiB");
   return scan_json(field, [&](JsonTensorScan& scan) {
-    if (path) {  // streamed from the file: only the parser's buffer is held
-      std::ifstream in(*path, std::ios::binary);
-      nlohmann::json::sax_parse(in, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    if (path) {  // streamed from the file: only the parser's buffer is held (a FILE*: an istream would
+                 // bring libc++'s locale machinery into the web build, which reads bytes, never paths)
+      const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path->c_str(), "rb"), &std::fclose);
+      if (!in) throw InvalidArgument(field, "cannot read " + field + " file '" + shown_text(*path, 256) + "'");
+      nlohmann::json::sax_parse(in.get(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
     } else {
       const std::string all = src.read(0, src.size());
       nlohmann::json::sax_parse(all, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);

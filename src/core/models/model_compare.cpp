@@ -1,21 +1,14 @@
 #include "core/models/model_compare.h"
 
 #include <algorithm>
-#include <sstream>
 
 #include "core/models/rope_assembly.h"
+#include "core/number_text.h"
 
 namespace posenc {
 namespace {
 
-std::string fmt(double x) {
-  std::ostringstream s;
-  s.precision(10);
-  s << x;
-  return s.str();
-}
-
-DiffValue num(double x) { return {fmt(x), x}; }
+DiffValue num(double x) { return {significant(x, 10), x}; }
 DiffValue text(std::string s) { return {std::move(s), std::nullopt}; }
 
 struct Differ {

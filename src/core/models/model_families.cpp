@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
+#include "core/number_text.h"
 #include "posenc_model_families.h"
 
 namespace posenc {
@@ -125,12 +125,6 @@ std::string layers_words(const ModelFamily& f) {
   return w;
 }
 
-std::string number(double x) {
-  std::ostringstream s;
-  s << x;
-  return s.str();
-}
-
 }  // namespace
 
 std::span<const ModelFamily> model_families() { return table(); }
@@ -172,7 +166,7 @@ std::string model_families_markdown() {
     const bool rope = f.position == PositionKind::Rope || f.rope_on != RopeOn::All || f.layers != LayerRule::Generic;
     out += "| " + join(f.model_types) + " | " + cell(f.family) + " | " + position_kind_name(f.position) + " | ";
     out += (rope ? std::string(name_of(f.layout)) : std::string("—")) + " | ";
-    out += (rope ? number(f.base) : std::string("—")) + " | " + cell(layers_words(f)) + " | " + name_of(f.rope_on);
+    out += (rope ? significant(f.base) : std::string("—")) + " | " + cell(layers_words(f)) + " | " + name_of(f.rope_on);
     if (f.sliding_rope != SlidingRope::Same) out += std::string("; sliding layers: ") + name_of(f.sliding_rope);
     for (size_t i = 0; i < f.not_modelled.size(); ++i)
       out += (i == 0 ? "; not modelled: " : ", ") + cell(f.not_modelled[i].what);
