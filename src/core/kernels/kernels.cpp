@@ -229,33 +229,26 @@ __attribute__((noinline)) void pack_quad(const PackSource& s, int r0, int rows, 
   for (; k < d; ++k) put_scalar(k);
 }
 
-// Ap[panel][k][r] = scale * A'[kMr panel + r][k] (A' the source's rows, rotated or not); rows past n are zero.
-void pack_a(const PackSource& src, int n, float scale, std::vector<float>& ap) {
-  const int panels = (n + kMr - 1) / kMr, d = src.d;
-  ap.resize(static_cast<std::size_t>(panels) * kMr * d);
+// Panels of `width` rows (a multiple of 4: kMr for A, kNr for B) of the source's n rows, column k of a
+// panel contiguous: out[panel][k][r] = scale * S'[width panel + r][k] (S' the source's rows, rotated or
+// not; scaled only for A); rows past n are zero.
+void pack_panels(const PackSource& src, int n, int width, bool scaled, float scale, std::vector<float>& out) {
+  const int panels = (n + width - 1) / width, d = src.d;
+  out.resize(static_cast<std::size_t>(panels) * width * d);
   for (int p = 0; p < panels; ++p) {
-    float* dst = ap.data() + static_cast<std::size_t>(p) * kMr * d;
-    const int rows = std::min(kMr, n - kMr * p);
-    if (rows < kMr) std::fill(dst, dst + kMr * d, 0.0f);
-    pack_quad(src, kMr * p, rows, true, scale, dst, kMr);
+    float* dst = out.data() + static_cast<std::size_t>(p) * width * d;
+    const int rows = std::min(width, n - width * p);
+    if (rows < width) std::fill(dst, dst + width * d, 0.0f);
+    for (int q = 0; 4 * q < rows; ++q)
+      pack_quad(src, width * p + 4 * q, std::min(rows - 4 * q, 4), scaled, scale, dst + 4 * q, width);
   }
 }
 
-// Bp[panel][k][c] = B'[kNr panel + c][k], B' the source's m rows (C = A B^T): two quads of rows per panel.
-// Rows past m are zero.
-void pack_b_rows(const PackSource& src, int m, std::vector<float>& bp) {
-  const int panels = (m + kNr - 1) / kNr, d = src.d;
-  bp.resize(static_cast<std::size_t>(panels) * kNr * d);
-  for (int p = 0; p < panels; ++p) {
-    float* dst = bp.data() + static_cast<std::size_t>(p) * kNr * d;
-    const int cols = std::min(kNr, m - kNr * p);
-    if (cols < kNr) std::fill(dst, dst + kNr * d, 0.0f);
-    for (int q = 0; q < kNr / 4; ++q) {
-      const int rows = std::clamp(cols - 4 * q, 0, 4);
-      if (rows > 0) pack_quad(src, kNr * p + 4 * q, rows, false, 1.0f, dst + 4 * q, kNr);
-    }
-  }
-}
+// Ap[panel][k][r] = scale * A'[kMr panel + r][k].
+void pack_a(const PackSource& src, int n, float scale, std::vector<float>& ap) { pack_panels(src, n, kMr, true, scale, ap); }
+
+// Bp[panel][k][c] = B'[kNr panel + c][k], B' the source's m rows (C = A B^T).
+void pack_b_rows(const PackSource& src, int m, std::vector<float>& bp) { pack_panels(src, m, kNr, false, 1.0f, bp); }
 
 // The same from B given as d x m (C = A B): Bp[panel][k][c] = B[k][kNr panel + c]. Columns past m are zero.
 void pack_b_columns(const float* B, int m, int d, std::vector<float>& bp) {
