@@ -4,12 +4,15 @@ set(POSENC_SITE_DIR "${PROJECT_SOURCE_DIR}/build/web" CACHE PATH "Where the stat
 # -msimd128 for everything we compile (core kernels use wasm_simd128.h; clang autovectorises the rest).
 add_compile_options(-msimd128)
 # The core reports bad arguments by throwing InvalidArgument; emcc's default only lets exceptions abort,
-# so enable catching (the cache holds the prebuilt -except libc++/libc++abi variants).
-add_compile_options(-fexceptions)
-add_link_options(-fexceptions)
+# so enable catching: WebAssembly's own exception handling (try/catch in the module; every browser of
+# the last four years and node 20 run it), not emcc's JavaScript emulation, whose invoke_* trampolines
+# wrap every call that may throw in a call out to JavaScript (larger code, slower calls).
+set(POSENC_WASM_EH -fwasm-exceptions CACHE STRING "How the web build catches C++ exceptions (-fwasm-exceptions or -fexceptions)")
+add_compile_options(${POSENC_WASM_EH})
+add_link_options(${POSENC_WASM_EH})
 # posenc_core is defined before this file is included, so the directory options above miss it.
-target_compile_options(posenc_core PUBLIC -msimd128 -fexceptions)
-target_link_options(posenc_core PUBLIC -fexceptions)
+target_compile_options(posenc_core PUBLIC -msimd128 ${POSENC_WASM_EH})
+target_link_options(posenc_core PUBLIC ${POSENC_WASM_EH})
 
 if(POSENC_BUILD_APP)
   # SDL2 built for wasm by scripts/bootstrap (Emscripten's own SDL2 port cannot be used offline).
