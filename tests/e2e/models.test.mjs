@@ -99,10 +99,19 @@ test('two models side by side: both cards, the differences in the description, a
   assert.deepEqual(shared.errors, []);
 });
 
-// Skipped until the page script has window.posenc.loadCompareModel and copyLinkMessage (the C++ side is in:
-// the 'open-compare-file' action, view "compare" for posenc_load_model); the page script is being split first.
-test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel',
-     { skip: 'needs window.posenc.loadCompareModel and copyLinkMessage in the page script' }, async () => {
+// The second model from a file: through the API, and by the keyboard alone (Shift+Tab from the figure to the
+// form's "Load second model" button, Enter opens the file picker) at 1280x800 and on the phone; Copy link and Copy embed code say
+// (toast and live region) that the file cannot travel in a link.
+// Shift+Tab from the figure (the canvas) back through the form's Share buttons to the element `id`.
+async function tabBackTo(p, id) {
+  await p.focus('#canvas');
+  for (let i = 0; i < 12; ++i) {
+    await p.keyboard.press('Shift+Tab');
+    if (await p.evaluate((x) => document.activeElement && document.activeElement.id === x, id)) return i + 1;
+  }
+  throw new Error(`Shift+Tab from the canvas never reached #${id}`);
+}
+test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel', async () => {
   const p = await page();
   await setState(p, { view: 'model', model: 'llama-3.1-8b' });
   const text = fs.readFileSync(path.join(configs, 'gemma-3-1b-it.json'), 'utf8');
@@ -110,8 +119,39 @@ test('a second model loaded from a file: compare=custom, and Copy link says it c
   assert.ok(notices.some((n) => n.key === 'compare' && /cannot|not the file/.test(n.message)), JSON.stringify(notices));
   assert.equal((await p.evaluate(() => window.posenc.getState())).compare, 'custom');
   assert.equal(table(await exportJson(p), 'compare model: ').name, 'compare model: gemma3_text (rope)');
-  const link = await p.evaluate(() => window.posenc.copyLinkMessage());
-  assert.match(link, /second model .* cannot travel/);
+  assert.match(await p.evaluate(() => window.posenc.description()), /differences: /);
+  assert.match(await p.evaluate(() => window.posenc.copyLinkMessage()), /second model .* cannot travel/);
+  for (const [name, said] of [['Copy link', /^Link copied; the second model .* cannot travel/],
+    ['Copy embed code', /^Embed code copied; the second model .* cannot travel/]]) {
+    await p.getByRole('button', { name, exact: true }).focus();
+    await p.keyboard.press('Enter');
+    await p.waitForFunction((re) => new RegExp(re).test(document.getElementById('share-status').textContent), said.source, { timeout: 5000 });
+    assert.match(await p.evaluate(() => document.getElementById('toast').textContent), said, `${name}: the toast`);
+  }
+  // A preset to compare with: Copy link says nothing more.
+  await setState(p, { compare: 'qwen2-7b' });
+  assert.equal(await p.evaluate(() => window.posenc.copyLinkMessage()), 'Link copied');
+  // By the keyboard, at the desktop size and on the phone, both themes.
+  for (const [width, height, theme, file, modelType] of [[1280, 800, 'dark', 'gemma-3-1b-it.json', 'gemma3_text'],
+    [390, 844, 'light', 'qwen2-7b.json', 'qwen2']]) {
+    await p.setViewportSize({ width, height });
+    await setState(p, { compare: '', theme });
+    await waitFrames(p, 2);
+    assert.equal(await p.getByRole('button', { name: 'Load second model', exact: true }).count(), 1);
+    // (Waiting for the picker first: Playwright intercepts it only once its request reached the browser.)
+    const picker = p.waitForEvent('filechooser', { timeout: 30000 });
+    await tabBackTo(p, 'load-compare');
+    await p.keyboard.press('Enter');
+    await (await picker).setFiles(path.join(configs, file));
+    await p.waitForFunction(() => window.posenc.getState().compare === 'custom', null, { timeout: 10000 });
+    assert.equal(table(await exportJson(p), 'compare model: ').name, `compare model: ${modelType} (rope)`, `${width}x${height}`);
+    for (const probe of ['card.model', 'card.compare']) await itemRect(p, probe);
+  }
+  // Only the Model view has the button.
+  await setState(p, { view: 'rope' });
+  assert.equal(await p.getByRole('button', { name: 'Load second model', exact: true }).count(), 0);
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await setState(p, { view: 'model', theme: 'dark' });
   assert.deepEqual(shared.errors, []);
 });
 
