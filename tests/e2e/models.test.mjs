@@ -1,7 +1,7 @@
 // Models end to end, on one page reused throughout (setState + setViewportSize):
 //  - every preset in the Model view is the model `posenc inspect --json` reads: the page's exportData('json')
 //    and `posenc export --state 'view=model&model=<id>'` name the same model_type, and every layer type's
-//    rotary_dim, base, rope_type and pair classes are inspect's;
+//    rotary_dim, head_dim, base, rope_type and pair classes are inspect's;
 //  - two models side by side (compare=<id>, and a second loaded config) at the four sizes in both themes, the
 //    differences in the description (the live region); a second model from a file (the API, and the keyboard
 //    through the form's "Load second model"), Copy link and Copy embed code saying it cannot travel.
@@ -35,7 +35,7 @@ const inspect = (file) => JSON.parse(run(['inspect', file, '--json']));
 const cliExport = (state) => JSON.parse(run(['export', '--state', state, '--format', 'json']));
 
 // The export of the Model view against the model response: the model's table name, and per RoPE entry its
-// summary's name (rope_type, layout), rotary_dim, base and pair classes.
+// summary's name (rope_type, layout), rotary_dim, head_dim (the layer type's own width), base and pair classes.
 function assertSameModel(exported, model, label) {
   assert.equal(table(exported, 'model: ').name, `model: ${model.model_type} (${model.position})`, label);
   const ropes = model.layers ? Object.entries(model.layers).map(([k, v]) => [`layers.${k}`, v]) : model.rope ? [['rope', model.rope]] : [];
@@ -43,6 +43,7 @@ function assertSameModel(exported, model, label) {
     const s = table(exported, `${name}: summary`);
     assert.equal(s.name, `${name}: summary (${r.rope_type}, ${r.layout})`, `${label} ${name}`);
     assert.equal(cell(s, 'rotary_dim'), r.rotary_dim, `${label} ${name} rotary_dim`);
+    assert.equal(cell(s, 'head_dim'), r.head_dim, `${label} ${name} head_dim`);
     assert.ok(Math.abs(cell(s, 'base') - r.base) <= 1e-9 * r.base, `${label} ${name} base`);
     const c = r.pairs_at_max;
     assert.deepEqual(

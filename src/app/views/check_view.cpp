@@ -282,8 +282,10 @@ ModelFill CheckView::fill_from_model(const ModelPosition& m) {
   }
   const ModelRope& r = *m.rope;
   const RopeScaling& s = r.scaling;
-  dim_ = std::clamp(m.head_dim, 2, kMaxDim) & ~1;
-  rotary_dim_ = r.rotary_dim == m.head_dim ? 0 : std::clamp(r.rotary_dim, 0, dim_) & ~1;
+  // The width of the heads this RoPE rotates (Gemma 4's full layers: global_head_dim 512, not head_dim 256).
+  const int width = rope_head_dim(m, r);
+  dim_ = std::clamp(width, 2, kMaxDim) & ~1;
+  rotary_dim_ = r.rotary_dim == width ? 0 : std::clamp(r.rotary_dim, 0, dim_) & ~1;
   base_ = std::clamp(r.base, 1.0, 1e12);
   scaling_ = int(s.type);
   factor_ = std::clamp(s.factor, 1.0, 1024.0);

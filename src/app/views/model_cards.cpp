@@ -8,6 +8,7 @@
 #include "app/params.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "core/models/rope_assembly.h"
 
 namespace posenc::app {
 namespace {
@@ -116,8 +117,7 @@ void draw_rope_card(const RopePanel& p, int head_dim, const std::string& probe_p
   const ModelRope& r = p.rope;
   const RopeScaling& sc = r.scaling;
   const bool scaled = sc.type != RopeScalingType::None;
-  ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, head_dim, r.rotary_dim / 2,
-                     rope_layout_name(r.layout), format_number(r.base).c_str());
+  ImGui::TextWrapped("rotary dims %s, base %s", rope_width_text(r, head_dim).c_str(), format_number(r.base).c_str());
   const long long trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
   if (scaled)
     ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(sc.type),

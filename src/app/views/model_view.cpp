@@ -347,7 +347,7 @@ void ModelView::fill_from(const ModelPosition& m) {
 ModelRope ModelView::rope_from_keys(const ModelRope& base, const std::vector<std::string>& edited) const {
   auto is = [&](const char* k) { return contains(edited, k); };
   RopeParts p{base.rotary_dim, base.layout, base.base, base.scaling, base.max_position_embeddings, base.softmax_scale, false,
-              base.mrope_section, base.mrope_interleaved};
+              base.mrope_section, base.mrope_interleaved, base.head_dim};
   if (is("rotary_dim")) p.rotary_dim = rotary_dim_;
   if (is("base")) p.base = base_;
   if (is("layout")) p.layout = RopeLayout(layout_);
@@ -381,6 +381,15 @@ ModelPosition ModelView::with_edits(const ModelPosition& source, const std::vect
                       r.frequencies.inv_freq == before.frequencies.inv_freq;
     if (main) r = *m.rope;
     else if (contains(edited, "max")) r = rope_from_keys(r, {"max"});
+  }
+  // head_dim edits the model's width: the RoPEs of heads that wide follow it; a layer type with its own width
+  // (Gemma 4's full layers: global_head_dim) keeps it.
+  if (contains(edited, "head_dim")) {
+    auto follow = [&](ModelRope& r) {
+      if (r.head_dim == 0 || r.head_dim == source.head_dim) r.head_dim = head_dim_;
+    };
+    follow(*m.rope);
+    for (auto& [name, r] : m.layers) follow(r);
   }
   return m;
 }
@@ -612,7 +621,7 @@ void ModelView::draw_cards(float width) {
     for (const RopePanel& p : s.panels) {
       if (s.panels.size() > 1) ImGui::TextUnformatted(p.name.c_str());
       ImGui::Indent();
-      draw_rope_card(p, s.pos.head_dim, prefix);
+      draw_rope_card(p, rope_head_dim(s.pos, p.rope), prefix);
       ImGui::Unindent();
     }
   };
