@@ -281,21 +281,26 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
             format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
     return std::clamp(v, lo, hi);
   };
-  k.d = int(clamped("head_dim", m.head_dim, 2, kMaxWidth));
+  // d: the width of the heads the keys' RoPE rotates (Gemma 4's full_attention layers: global_head_dim 512, not
+  // head_dim 256), else head_dim.
+  const bool own_width = m.position == PositionKind::Rope && m.rope && rope_head_dim(m, *m.rope) != m.head_dim;
+  const int width = m.position == PositionKind::Rope && m.rope ? rope_head_dim(m, *m.rope) : m.head_dim;
+  const char* width_name = own_width ? "full_attention head width" : "head_dim";
+  k.d = int(clamped(width_name, width, 2, kMaxWidth));
   if (k.d % 2) {
-    f.gap(name + "'s head_dim " + std::to_string(m.head_dim) + " is odd: the scores view's width d is even, shown at " +
+    f.gap(name + "'s " + width_name + " " + std::to_string(width) + " is odd: the scores view's width d is even, shown at " +
           std::to_string(k.d - 1) + ".");
     k.d -= 1;
   }
   f.keys = {"scheme", "d"};
-  const double plain = 1.0 / std::sqrt(double(m.head_dim));
+  const double plain = 1.0 / std::sqrt(double(width));
   switch (m.position) {
     case PositionKind::Rope: {
       const ModelRope& r = *m.rope;
       const RopeScaling& s = r.scaling;
       k.scheme = ScoresScheme::Rope;
       k.base = clamped("base", r.base, kBaseMin, kBaseMax);
-      k.rotary_dim = r.rotary_dim >= m.head_dim ? 0 : std::min(r.rotary_dim, k.d);
+      k.rotary_dim = r.rotary_dim >= width ? 0 : std::min(r.rotary_dim, k.d);
       k.layout = r.layout;
       const bool no_keys = s.type == RopeScalingType::Longrope || s.type == RopeScalingType::Proportional;
       k.scaling = no_keys ? RopeScalingType::None : s.type;
