@@ -21,6 +21,7 @@
 #include "app/probe.h"
 #include "app/theme.h"
 #include "app/update_timer.h"
+#include "app/view_error.h"
 #include "app/views/views.h"
 #include "posenc_version.h"
 
@@ -157,7 +158,7 @@ std::string App::describe() {
   current_->prepare();
   nlohmann::json out;
   out["title"] = current_->title();
-  out["formula"] = tr_message(current_->formula_words());
+  out["formula"] = current_->formula_words_shown();
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
@@ -177,7 +178,7 @@ std::string App::describe() {
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {
-    out["error"] = tr_message(current_->error()->message);
+    out["error"] = view_error_shown(*current_->error(), false);
   } else {
     std::vector<DescribedNumber> list;
     current_->numbers(list);
