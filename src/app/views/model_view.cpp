@@ -725,8 +725,16 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
 void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = shown_.pos;
   const bool two = compare_shown_.has_value();
+  // A panel figure alone (an embed's figure=layers, mrope or extension): with a second model, both, each named.
+  auto alone_panels = [&](bool layers, bool mrope, bool extension) {
+    if (!two) return draw_panels(shown_, size.x, layers, mrope, extension, "");
+    ImGui::TextUnformatted(("A " + shown_label(model_, m)).c_str());
+    draw_panels(shown_, size.x, layers, mrope, extension, "A ");
+    ImGui::TextUnformatted(("B " + shown_label(compare_, compare_shown_->pos)).c_str());
+    draw_panels(*compare_shown_, size.x, layers, mrope, extension, "B ");
+  };
   if (m.position != PositionKind::Rope) {
-    if (alone() && shows("layers")) return draw_panels(shown_, size.x, true, false, false, "");
+    if (alone() && shows("layers")) return alone_panels(true, false, false);
     draw_cards(size.x);
     if (!m.per_layer.empty()) draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     draw_other_scheme(m, size);
@@ -738,8 +746,7 @@ void ModelView::draw_figure(ImVec2 size) {
     draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     if (two) draw_panels(*compare_shown_, size.x, true, false, false, "B ");
   } else if (shows("layers") || shows("mrope") || shows("extension")) {
-    draw_panels(shown_, size.x, shows("layers"), shows("mrope"), shows("extension"), "");
-    return;
+    return alone_panels(shows("layers"), shows("mrope"), shows("extension"));
   }
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float plot_h = alone() ? ImGui::GetContentRegionAvail().y : std::max(220.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
