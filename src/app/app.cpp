@@ -74,13 +74,13 @@ View* App::find_view(const std::string& id) {
 Notices App::notice_list() {
   Notices all = notices_;
   current_->prepare();
-  if (current_->error()) all.push_back(*current_->error());
   current_->notes(all);
   const Notices fields = field_notices(current_->id());
   all.insert(all.end(), fields.begin(), fields.end());
   if (const std::optional<Notice> glyphs = missing_glyph_notice()) all.push_back(*glyphs);
-  // In the interface's language (the keys stay the URL's).
+  // In the interface's language (the keys stay the URL's); the view's error first, its wrapper apart.
   for (Notice& n : all) n.message = tr_message(n.message);
+  if (const std::optional<Notice>& e = current_->error()) all.insert(all.begin() + ptrdiff_t(notices_.size()), Notice{e->key, view_error_shown(*e, false)});
   return all;
 }
 
