@@ -540,7 +540,8 @@ void CheckView::draw_verdict() {
     bool first = true;
     for (int k = 0; k < kClassCount; ++k) {
       if (std::find(classes_.begin(), classes_.end(), PairBehaviour(k)) == classes_.end()) continue;
-      if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
+      // Narrow: one class a line; else each after the last, its "; " right after (no item spacing before it).
+      if (mode() != LayoutMode::Narrow) ImGui::SameLine(0.0f, first ? -1.0f : 0.0f);
       const char* phrase = tr(pair_behaviour_phrase(PairBehaviour(k)));
       ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s", first ? phrase : trf("; {0}", {phrase}).c_str());
       first = false;
