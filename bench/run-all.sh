@@ -7,7 +7,8 @@
 # the reference GEMM), 4. the scalar wasm build, 5. per-frame timing and 6. start-up time and page weight in
 # headless Chromium (need the web build). --kernel-parity: step 2 only (the parity table in
 # build/bench/tables.md). --quick: every table, from fewer repetitions (a check that the run works, ~1/4 of
-# the time; not numbers to report). Every step has a time limit (STEP_MINUTES, default 20): a step that
+# the time; not numbers to report). Step 7, the heap soak (bench/soak.mjs: 500 states across every view; 60
+# with --quick), runs with the web steps. Every step has a time limit (STEP_MINUTES, default 20): a step that
 # hangs stops the run with its name instead of waiting forever.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -26,10 +27,10 @@ for a in "$@"; do
 done
 if (( quick )); then
   rounds=${ROUNDS:-1} budget=${BUDGET_MS:-100} native_reps=1 native_min=0.05 parity_budget=${PARITY_MS:-300}
-  frame_repeats=${FRAME_REPEATS:-3} startup_loads=${STARTUP_LOADS:-1}
+  frame_repeats=${FRAME_REPEATS:-3} startup_loads=${STARTUP_LOADS:-1} soak_states=${SOAK_STATES:-60}
 else
   rounds=${ROUNDS:-3} budget=${BUDGET_MS:-500} native_reps=5 native_min=0.5 parity_budget=${PARITY_MS:-6000}
-  frame_repeats=${FRAME_REPEATS:-15} startup_loads=${STARTUP_LOADS:-5}
+  frame_repeats=${FRAME_REPEATS:-15} startup_loads=${STARTUP_LOADS:-5} soak_states=${SOAK_STATES:-500}
 fi
 started=$SECONDS
 # One step: its name, wall time and a time limit (a hang fails the run, naming the step).
@@ -75,8 +76,10 @@ if (( frames && ! parity_only )); then
   step "build the site" cmake --build --preset web --target posenc-web
   step "per-frame timing in headless Chromium" bash -c "node bench/frame-timing.mjs $frame_repeats | tee $out/frames.txt"
   step "start-up and page weight in headless Chromium" bash -c "node bench/startup.mjs $startup_loads | tee $out/startup.txt"
-  # Every table of the run in one file: kernels, frames, start-up.
+  step "wasm heap soak in headless Chromium" bash -c "node bench/soak.mjs $soak_states | tee $out/soak.txt"
+  # Every table of the run in one file: kernels, frames, start-up, heap.
   { echo; echo "## Per-frame timing"; echo; sed -n '/^| case /,$p' "$out/frames.txt"
-    echo; echo "## Start-up and page weight"; echo; sed -n '/^| state /,$p' "$out/startup.txt"; } >> "$out/tables.md"
+    echo; echo "## Start-up and page weight"; echo; sed -n '/^| state /,$p' "$out/startup.txt"
+    echo; echo "## Wasm heap across states"; echo; sed -n '/^| states /,$p' "$out/soak.txt"; } >> "$out/tables.md"
 fi
 echo "== load after the run: $(uptime | sed 's/.*load average: //'); wall time $((SECONDS - started)) s" | tee -a "$out/tables.md" >&2

@@ -5,7 +5,8 @@
 // <size>-<name>-light.png): a desktop window (1280x800), a blog column (720x480), a small embed (400x300,
 // embed=1) and a phone (390x844, touch, deviceScaleFactor 3).
 // The Model view's layer strip for the models of MODEL_SHOTS (a preset, or a config pasted on the canvas) at the
-// four sizes in both themes: docs/sizes/<size>-model-<name>[-light].png. POSENC_MODEL_SHOTS=only: only those.
+// four sizes in both themes: docs/sizes/<size>-model-<name>[-light].png. POSENC_MODEL_SHOTS=only: only those;
+// POSENC_MODEL_SHOTS=<name>,<name>: only those of MODEL_SHOTS (e.g. gemma-4-31b,assumed).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,9 @@ try {
   await waitReady(first.page);
   // POSENC_VIEWS=a,b: only these views (to add one view's pictures without redrawing the others).
   const only = process.env.POSENC_VIEWS ? process.env.POSENC_VIEWS.split(',') : null;
-  const modelsOnly = process.env.POSENC_MODEL_SHOTS === 'only';
+  const modelShots = process.env.POSENC_MODEL_SHOTS || '';
+  const modelsOnly = modelShots !== '';
+  const modelNames = modelsOnly && modelShots !== 'only' ? modelShots.split(',') : null;
   const views = (await first.page.evaluate(() => window.posenc.views())).filter((v) => !modelsOnly && (!only || only.includes(v)));
   await first.context.close();
   for (const name of views) {
@@ -79,7 +82,8 @@ try {
   // The scores view with a model layer: gpt-oss-20b layer 0, its sliding window of 128 and the sink column.
   const LAYER_SHOT = { view: 'scores', state: 'model=gpt-oss-20b&layer=0&n=200' };
   for (const size of SIZES) {
-    for (const shot of MODEL_SHOTS) for (const theme of ['dark', 'light']) shots.push({ size, name: `model-${shot.name}`, theme, shot });
+    for (const shot of MODEL_SHOTS.filter((m) => !modelNames || modelNames.includes(m.name)))
+      for (const theme of ['dark', 'light']) shots.push({ size, name: `model-${shot.name}`, theme, shot });
     if (!modelsOnly && (!only || only.includes('scores-layer')))
       for (const theme of ['dark', 'light']) shots.push({ size, name: 'scores-layer', theme, layer: LAYER_SHOT });
   }

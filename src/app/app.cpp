@@ -21,6 +21,7 @@
 #include "app/probe.h"
 #include "app/theme.h"
 #include "app/update_timer.h"
+#include "app/view_error.h"
 #include "app/views/views.h"
 #include "posenc_version.h"
 
@@ -73,13 +74,13 @@ View* App::find_view(const std::string& id) {
 Notices App::notice_list() {
   Notices all = notices_;
   current_->prepare();
-  if (current_->error()) all.push_back(*current_->error());
   current_->notes(all);
   const Notices fields = field_notices(current_->id());
   all.insert(all.end(), fields.begin(), fields.end());
   if (const std::optional<Notice> glyphs = missing_glyph_notice()) all.push_back(*glyphs);
-  // In the interface's language (the keys stay the URL's).
+  // In the interface's language (the keys stay the URL's); the view's error first, its wrapper apart.
   for (Notice& n : all) n.message = tr_message(n.message);
+  if (const std::optional<Notice>& e = current_->error()) all.insert(all.begin() + ptrdiff_t(notices_.size()), Notice{e->key, view_error_shown(*e, false)});
   return all;
 }
 
@@ -157,7 +158,7 @@ std::string App::describe() {
   current_->prepare();
   nlohmann::json out;
   out["title"] = current_->title();
-  out["formula"] = tr_message(current_->formula_words());
+  out["formula"] = current_->formula_words_shown();
   nlohmann::json params = nlohmann::json::object();
   StateMap state;
   current_->save_state(state);
@@ -177,7 +178,7 @@ std::string App::describe() {
   out["params"] = params;
   nlohmann::json numbers = nlohmann::json::array();
   if (current_->error()) {
-    out["error"] = tr_message(current_->error()->message);
+    out["error"] = view_error_shown(*current_->error(), false);
   } else {
     std::vector<DescribedNumber> list;
     current_->numbers(list);

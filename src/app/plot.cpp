@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "app/fonts.h"
+#include "app/i18n.h"
 
 namespace posenc::app {
 
@@ -484,6 +485,19 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   ImGui::SetCursorScreenPos(ImVec2(frame.origin.x, frame.origin.y + size.y));
   ImGui::Dummy(ImVec2(size.x, 0));
   return hover;
+}
+
+TranslatedLabels::TranslatedLabels(std::vector<Series>& series) : series_(series) {
+  if (ui_lang() == Lang::En) return;
+  english_.reserve(series.size());
+  for (Series& s : series) {
+    english_.push_back(s.label);
+    if (!s.label.empty()) s.label = tr_message(s.label);
+  }
+}
+
+TranslatedLabels::~TranslatedLabels() {
+  for (size_t i = 0; i < english_.size() && i < series_.size(); ++i) series_[i].label = std::move(english_[i]);
 }
 
 }  // namespace posenc::app

@@ -72,4 +72,18 @@ ImU32 readable_color(ImU32 color);
 // `probe_name` records the plot rectangle for tests.
 PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& options);
 
+// While it lives, the series' labels (English, as the exports keep them) are the interface language's
+// texts (tr_message: an entry or a template's instance, e.g. "component {0}"); the English return after.
+class TranslatedLabels {
+ public:
+  explicit TranslatedLabels(std::vector<Series>& series);
+  ~TranslatedLabels();
+  TranslatedLabels(const TranslatedLabels&) = delete;
+  TranslatedLabels& operator=(const TranslatedLabels&) = delete;
+
+ private:
+  std::vector<Series>& series_;
+  std::vector<std::string> english_;
+};
+
 }  // namespace posenc::app

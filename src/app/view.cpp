@@ -10,6 +10,7 @@
 #include "app/controls.h"
 #include "app/i18n.h"
 #include "app/update_timer.h"
+#include "app/view_error.h"
 #include "core/types.h"
 
 namespace posenc::app {
@@ -119,7 +120,7 @@ void View::draw_controls() {
 void View::draw_content(ImVec2 size) {
   prepare();
   if (error_) {
-    error_text(tr_message("C" + error_->message.substr(1)));
+    error_text(view_error_shown(*error_, true));
     return;
   }
   // Nothing a view does while drawing may take the app down: a failure becomes the view's error (and is
@@ -138,6 +139,15 @@ void View::draw_content(ImVec2 size) {
     std::fprintf(stderr, "posenc: %s view failed to draw: %s\n", id(), e.what());
     error_ = Notice{"view", std::string("cannot draw (view): ") + e.what()};
   }
+}
+
+std::string View::formula_words_shown() const { return tr_message(formula_words()); }
+
+std::string view_error_shown(const Notice& error, bool capital) {
+  const std::string prefix = "cannot compute (" + error.key + "): ";
+  if (error.message.rfind(prefix, 0) == 0)
+    return trf(capital ? "Cannot compute ({0}): {1:tr}" : "cannot compute ({0}): {1:tr}", {error.key, error.message.substr(prefix.size())});
+  return tr_message(capital && !error.message.empty() ? "C" + error.message.substr(1) : error.message);
 }
 
 }  // namespace posenc::app

@@ -109,6 +109,9 @@ class View {
   virtual float stacked_height(float width) const;
   // The formula in words and the 3-6 numbers that matter (call prepare() first).
   virtual std::string formula_words() const { return text_.words; }
+  // The formula in words in the interface's language (the description): formula_words() through
+  // tr_message; a view whose words are composed of many parts composes them in the language instead.
+  virtual std::string formula_words_shown() const;
   virtual void numbers(std::vector<DescribedNumber>& /*out*/) const {}
   // Notices about the state that do not stop the view (call prepare() first): what of a real model the
   // view cannot show, a failed model load. Each names its key ("model", a key path).

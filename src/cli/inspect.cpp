@@ -13,6 +13,7 @@
 #include "core/models/gguf.h"
 #include "core/models/model_compare.h"
 #include "core/models/model_families.h"
+#include "core/models/rope_assembly.h"
 #include "eval.h"
 #include "core/bounds.h"
 #include "core/number_text.h"
@@ -36,8 +37,7 @@ std::vector<uint8_t> read_prefix(const std::string& path, std::size_t limit, boo
 
 void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const std::string& indent) {
   const RopeScaling& s = r.scaling;
-  o << indent << "rotary dims      " << r.rotary_dim << " of " << head_dim << " (" << r.rotary_dim / 2 << " pairs, "
-    << rope_layout_name(r.layout) << " layout)\n";
+  o << indent << "rotary dims      " << rope_width_text(r, head_dim) << "\n";
   o << indent << "base (theta)     " << significant(r.base) << "\n";
   o << indent << "rope_type        " << rope_type_name(s.type);
   if (s.type != RopeScalingType::None) o << ", factor " << significant(s.factor);
@@ -136,15 +136,19 @@ std::string inspect_summary(const ModelPosition& m) {
   std::ostringstream o;
   o << "model_type       " << m.model_type << (m.family.empty() ? std::string() : " (" + m.family + ")") << "\n";
   o << "position         " << position_kind_name(m.position) << "\n";
-  o << "head_dim         " << m.head_dim << " (" << m.num_attention_heads << " heads)\n";
+  o << "head_dim         " << m.head_dim << " (" << m.num_attention_heads << " heads";
+  // A layer type whose heads are wider or narrower than head_dim (Gemma 4's full layers: global_head_dim).
+  for (const auto& [name, r] : m.layers)
+    if (rope_head_dim(m, r) != m.head_dim) o << "; '" << name << "' layers " << rope_head_dim(m, r) << " wide";
+  o << ")\n";
   switch (m.position) {
     case PositionKind::Rope:
       if (m.layers.empty()) {
-        rope_lines(o, *m.rope, m.head_dim, "");
+        rope_lines(o, *m.rope, rope_head_dim(m, *m.rope), "");
       } else {
         for (const auto& [name, r] : m.layers) {
           o << "layers '" << name << "':\n";
-          rope_lines(o, r, m.head_dim, "  ");
+          rope_lines(o, r, rope_head_dim(m, r), "  ");
         }
       }
       break;

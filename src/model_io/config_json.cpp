@@ -53,9 +53,11 @@ ojson doubles(const std::vector<double>& v, const char* field) {
   return a;
 }
 
-ojson rope_json(const ModelRope& r) {
+// head_dim: the width of the heads this RoPE rotates (rope_head_dim: a layer type's own, else the model's).
+ojson rope_json(const ModelRope& r, int head_dim) {
   ojson o;
   o["rotary_dim"] = r.rotary_dim;
+  o["head_dim"] = head_dim;
   o["layout"] = rope_layout_name(r.layout);
   o["rope_type"] = rope_type_name(r.scaling.type);
   o["base"] = finite(r.base, "base");
@@ -134,10 +136,10 @@ nlohmann::ordered_json model_position_json(const ModelPosition& m) {
   o["num_attention_heads"] = m.num_attention_heads;
   switch (m.position) {
     case PositionKind::Rope:
-      o["rope"] = rope_json(*m.rope);
+      o["rope"] = rope_json(*m.rope, rope_head_dim(m, *m.rope));
       if (!m.layers.empty()) {
         ojson layers;
-        for (const auto& [name, r] : m.layers) layers[name] = rope_json(r);
+        for (const auto& [name, r] : m.layers) layers[name] = rope_json(r, rope_head_dim(m, r));
         o["layers"] = std::move(layers);
       }
       break;

@@ -10,6 +10,8 @@
 
 #include "app/masked_cell.h"
 #include "app/views/scores_model.h"
+#include "core/models/model_config.h"
+#include "model_io/presets.h"
 
 using posenc::AttentionResult;
 using posenc::MatrixF;
@@ -97,3 +99,21 @@ TEST(ScoresModel, PreviewGridKeepsEveryStrideThRowAndTheLast) {
   EXPECT_EQ(m.rows(), 10);  // the exact rows stay whole
 }
 
+
+// Gemma-4-31B-it in the scores view: the keys hold the full_attention layers' RoPE, whose heads are global_head_dim
+// 512 wide (huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502 models/gemma4/modeling_gemma4.py,
+// Gemma4TextAttention), not head_dim 256: d is clamped from 512 to the view's 256, and a notice says so.
+TEST(ScoresModel, Gemma4FullLayerWidthIsNamedWhenClamped) {
+  ScoresModel s;
+  const posenc::ModelPosition m = posenc::read_hf_config(posenc::model_io::preset_config("gemma-4-31b"));
+  const posenc::app::ModelFill f = s.fill_from_model(m);
+  EXPECT_EQ(s.keys.d, 256);
+  EXPECT_EQ(s.keys.rotary_dim, 0);  // all of d: proportional RoPE over the whole (clamped) head
+  bool named = false;
+  for (const auto& n : f.gaps) named |= n.message.find("full_attention head width 512 is outside") != std::string::npos;
+  EXPECT_TRUE(named);
+  // A model whose RoPE is head_dim wide: d = head_dim, no width notice.
+  const posenc::app::ModelFill llama = s.fill_from_model(posenc::read_hf_config(posenc::model_io::preset_config("llama-3.1-8b")));
+  EXPECT_EQ(s.keys.d, 128);
+  for (const auto& n : llama.gaps) EXPECT_EQ(n.message.find("head width"), std::string::npos) << n.message;
+}

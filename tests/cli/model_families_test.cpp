@@ -107,6 +107,17 @@ TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
   EXPECT_FALSE(has_unread(m, "moe_layer_freq"));  // about experts, not attention
 }
 
+// A key giving a layer type its own head width is read where the family declares it (Gemma 4's global_head_dim
+// on proportional full layers) and named everywhere else: the rotary dims would be "of" another width.
+TEST(ModelFamilies, OwnHeadWidthKeysAreUnreadOutsideGemma4) {
+  const ModelPosition m = read(json{{"model_type", "llama"}, {"hidden_size", 4096}, {"num_attention_heads", 32},
+                                    {"max_position_embeddings", 8192}, {"global_head_dim", 256},
+                                    {"local_head_dim", 64}, {"full_head_dim", 256}, {"v_head_dim", 128}});
+  for (const char* k : {"global_head_dim", "local_head_dim", "full_head_dim"}) EXPECT_TRUE(has_unread(m, k)) << k;
+  EXPECT_FALSE(has_unread(m, "v_head_dim"));  // the value width: not in q.k
+  EXPECT_EQ(rope_head_dim(m, *m.rope), 128);
+}
+
 // rope_scaling.type beside rope_type: transformers reads rope_type (standardize_rope_params). Saying the same it
 // is moot; saying something else it is named in unread_keys and the choice is an assumption.
 TEST(ModelFamilies, LegacyTypeBesideRopeTypeIsNamedWhenItDiffers) {

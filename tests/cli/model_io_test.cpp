@@ -257,9 +257,10 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   std::vector<std::string> rope_keys;
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
   EXPECT_EQ(rope_keys,
-            (std::vector<std::string>{"rotary_dim", "layout", "rope_type", "base", "inv_freq", "attention_scaling",
-                                      "softmax_scale", "max_position_embeddings", "original_max_position_embeddings",
-                                      "pairs_at_max"}));
+            (std::vector<std::string>{"rotary_dim", "head_dim", "layout", "rope_type", "base", "inv_freq",
+                                      "attention_scaling", "softmax_scale", "max_position_embeddings",
+                                      "original_max_position_embeddings", "pairs_at_max"}));
+  EXPECT_EQ(r["rope"]["head_dim"], r["head_dim"]);  // a model without a layer type of its own width
   EXPECT_EQ(r["rope"]["rope_type"], "llama3");
   EXPECT_EQ(r["rope"]["inv_freq"].size(), 64u);
   EXPECT_EQ(r["rope"]["inv_freq"][20].get<double>(), preset("llama-3.1-8b").rope->frequencies.inv_freq[20]);
@@ -326,6 +327,42 @@ TEST(EvalHygiene, AttentionStreamsTheSameJson) {
   EXPECT_TRUE(r["logits"][0][1].is_null());
   EXPECT_EQ(r["weights"][0], json({1.0, 0.0}));
   EXPECT_EQ(r["output"][0][0], 1.0);
+}
+
+// Gemma-4-31B-it: the full-attention layers are global_head_dim 512 wide, the sliding ones head_dim 256
+// (huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502 models/gemma4/modeling_gemma4.py,
+// Gemma4TextAttention: head_dim = global_head_dim if not is_sliding; Gemma4TextRotaryEmbedding: the proportional
+// full-attention RoPE takes head_dim_key="global_head_dim"), so each layer type's rotary dims are "of" its own width.
+TEST(Inspect, Gemma4LayerTypesHaveTheirOwnHeadWidth) {
+  const std::string path = ::testing::TempDir() + "posenc_inspect_gemma4.json";
+  std::ofstream(path) << *model_io::embedded_config_text("gemma-4-31b-it.json");
+  std::ostringstream out, err;
+  cli::InspectOptions o;
+  o.files = {path};
+  EXPECT_EQ(cli::run_inspect(o, out, err), 0) << err.str();
+  const std::string text = out.str();
+  EXPECT_NE(text.find("head_dim         256 (32 heads; 'full_attention' layers 512 wide)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("layers 'full_attention':\n  rotary dims      512 of 512 (256 pairs: 64 rotating, 192 at frequency 0; "
+                      "half layout)\n  base (theta)     1e+06\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("layers 'sliding_attention':\n  rotary dims      256 of 256 (128 pairs, half layout)\n  base (theta)     "
+                      "10000\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("of 256 (256 pairs"), std::string::npos) << text;
+  EXPECT_NE(text.find("(1/sqrt(head_dim) = 0.0441942)"), std::string::npos) << text;  // 1/sqrt(512), the full layers
+  EXPECT_NE(text.find("(1/sqrt(head_dim) = 0.0625)"), std::string::npos) << text;     // 1/sqrt(256), the sliding ones
+  o.json = true;
+  std::ostringstream jout;
+  EXPECT_EQ(cli::run_inspect(o, jout, err), 0);
+  const json r = json::parse(jout.str());
+  EXPECT_EQ(r["head_dim"], 256);
+  EXPECT_EQ(r["layers"]["full_attention"]["head_dim"], 512);
+  EXPECT_EQ(r["layers"]["full_attention"]["rotary_dim"], 512);
+  EXPECT_EQ(r["layers"]["full_attention"]["pairs_at_max"]["no_rotation"], 192);
+  EXPECT_EQ(r["layers"]["sliding_attention"]["head_dim"], 256);
+  EXPECT_EQ(r["rope"]["head_dim"], 512);
 }
 
 TEST(Inspect, ConfigAndGgufFiles) {

@@ -25,6 +25,7 @@
 #include "cli/eval.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/models/model_config.h"
+#include "core/models/rope_assembly.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
 
@@ -246,6 +247,8 @@ TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
     SCOPED_TRACE(type);
     EXPECT_EQ(r.softmax_scale, 1.0);
     if (type == "full_attention") {
+      EXPECT_EQ(r.head_dim, 512);  // Gemma4TextAttention: head_dim = global_head_dim on non-sliding layers
+      EXPECT_EQ(rope_head_dim(m, r), 512);
       EXPECT_EQ(r.rotary_dim, 512);
       ASSERT_EQ(r.frequencies.inv_freq.size(), 256u);
       int rotating = 0;
@@ -255,6 +258,7 @@ TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
       expect_rel(r.frequencies.inv_freq[63], 1.0 / std::pow(1e6, 126.0 / 512));
       EXPECT_EQ(r.frequencies.inv_freq[64], 0.0);
     } else {
+      EXPECT_EQ(r.head_dim, 256);
       EXPECT_EQ(r.rotary_dim, 256);
       expect_rel(r.frequencies.inv_freq[1], 1.0 / std::pow(1e4, 2.0 / 256));
     }
@@ -270,6 +274,7 @@ TEST(Presets2026, Gemma4FullLayersUseGlobalHeadDim) {
       "full_attention", "full_attention", "full_attention"])"));
   const ModelPosition p = read_hf_config(plain);
   EXPECT_EQ(p.rope->rotary_dim, 256);
+  EXPECT_EQ(rope_head_dim(p, *p.rope), 256);
   EXPECT_EQ(p.unread_keys, (std::vector<std::string>{"text_config.global_head_dim"}));
 }
 
@@ -414,6 +419,7 @@ TEST(Presets2026, Gemma4_31b) {
     }
   }
   EXPECT_EQ(m.rope->rotary_dim, 512);
+  EXPECT_EQ(m.rope->head_dim, 512);  // rope repeats the full_attention entry
   EXPECT_EQ(m.rope->max_position_embeddings, 262144);
   ASSERT_EQ(m.layers.size(), 2u);
   for (const auto& [type, r] : m.layers) {
@@ -422,7 +428,11 @@ TEST(Presets2026, Gemma4_31b) {
     EXPECT_EQ(r.layout, RopeLayout::Half);
     EXPECT_EQ(r.frequencies.attention_scaling, 1.0);
     if (type == "full_attention") {
+      // The full layers are global_head_dim 512 wide (Gemma4TextAttention): 512 of 512, 64 of 256 pairs rotating.
+      EXPECT_EQ(r.head_dim, 512);
       EXPECT_EQ(r.rotary_dim, 512);
+      EXPECT_EQ(rope_frequency_zero_pairs(r), 192);
+      EXPECT_EQ(rope_width_text(r, rope_head_dim(m, r)), "512 of 512 (256 pairs: 64 rotating, 192 at frequency 0; half layout)");
       EXPECT_EQ(r.base, 1e6);
       ASSERT_EQ(r.frequencies.inv_freq.size(), 256u);
       for (int i = 0; i < 256; ++i) {
@@ -436,7 +446,10 @@ TEST(Presets2026, Gemma4_31b) {
       expect_rel(r.frequencies.inv_freq[63], 0.033376246942920386);
     } else {
       EXPECT_EQ(type, "sliding_attention");
+      EXPECT_EQ(r.head_dim, 256);
       EXPECT_EQ(r.rotary_dim, 256);
+      EXPECT_EQ(rope_frequency_zero_pairs(r), 0);
+      EXPECT_EQ(rope_width_text(r, rope_head_dim(m, r)), "256 of 256 (128 pairs, half layout)");
       EXPECT_EQ(r.base, 1e4);
       ASSERT_EQ(r.frequencies.inv_freq.size(), 128u);
       for (int i : {0, 1, 64, 127}) expect_rel(r.frequencies.inv_freq[i], 1.0 / std::pow(1e4, 2.0 * i / 256));
@@ -513,5 +526,26 @@ TEST(Presets2026, ModelOpReadsThePublishedFiles) {
     }
     EXPECT_EQ(r.at("unread_keys").get<std::vector<std::string>>(), m.unread_keys);
     EXPECT_EQ(r.at("rope").at("inv_freq").size(), static_cast<size_t>(m.rope->rotary_dim / 2));
+    EXPECT_EQ(r.at("rope").at("head_dim"), rope_head_dim(m, *m.rope));
+    for (const auto& [type, rope] : m.layers) EXPECT_EQ(r.at("layers").at(type).at("head_dim"), rope_head_dim(m, rope)) << type;
+  }
+}
+
+// Every preset: each RoPE entry carries the width of the heads it rotates, and its rotary dims fit in it; only a
+// family that declares a layer type's own width (Gemma 4's global_head_dim) differs from the model's head_dim.
+TEST(Presets2026, EveryRopeFitsItsOwnHeadWidth) {
+  for (const auto& preset_entry : model_io::model_presets()) {
+    SCOPED_TRACE(preset_entry.id);
+    const ModelPosition m = preset(preset_entry.id);
+    if (!m.rope) continue;
+    std::vector<const ModelRope*> ropes{&*m.rope};
+    for (const auto& [type, r] : m.layers) ropes.push_back(&r);
+    for (const ModelRope* r : ropes) {
+      EXPECT_GT(r->head_dim, 0);
+      EXPECT_LE(r->rotary_dim, rope_head_dim(m, *r));
+      if (m.family != "Gemma 4") {
+        EXPECT_EQ(rope_head_dim(m, *r), m.head_dim);
+      }
+    }
   }
 }

@@ -51,7 +51,11 @@ void expect_rope(const json& exported, const std::string& name, const json& rope
   EXPECT_EQ(cell(summary, 0, "interpolated"), c["interpolated"].get<double>()) << name;
   EXPECT_EQ(cell(summary, 0, "extrapolated"), c["extrapolated"].get<double>()) << name;
   EXPECT_EQ(cell(summary, 0, "no_rotation"), c["no_rotation"].get<double>()) << name;
-  (void)head_dim;
+  // The width of the heads this RoPE rotates: the model's head_dim unless the layer type has its own.
+  EXPECT_EQ(cell(summary, 0, "head_dim"), rope["head_dim"].get<double>()) << name;
+  if (name != "layers.full_attention") {
+    EXPECT_EQ(rope["head_dim"].get<int>(), head_dim) << name;
+  }
 }
 
 void expect_matches(const json& exported, const json& model) {
@@ -417,12 +421,22 @@ TEST(ModelView, Gemma4IsTheModelItself) {
   EXPECT_EQ(table(exported, "model: ")["name"], "model: gemma4 (rope)");
   const json& full = table(exported, "layers.full_attention: summary");
   EXPECT_EQ(cell(full, 0, "rotary_dim"), 512.0);
+  EXPECT_EQ(cell(full, 0, "head_dim"), 512.0);  // global_head_dim: the full layers' own width
   EXPECT_EQ(cell(full, 0, "no_rotation"), 192.0);
   EXPECT_EQ(cell(table(exported, "layers.sliding_attention: summary"), 0, "base"), 10000.0);
+  EXPECT_EQ(cell(table(exported, "layers.sliding_attention: summary"), 0, "head_dim"), 256.0);
+  EXPECT_EQ(cell(table(exported, "model: "), 0, "head_dim"), 256.0);
   // An edit applies to the main (full-attention) RoPE and is said.
   app.load_state_query("view=model&model=gemma-4-31b&base=500000");
   const json edited = export_of(app);
   EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "base"), 500000.0);
   EXPECT_EQ(cell(table(edited, "layers.sliding_attention: summary"), 0, "base"), 10000.0);
   EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "rotary_dim"), 512.0);
+  EXPECT_EQ(cell(table(edited, "layers.full_attention: summary"), 0, "head_dim"), 512.0);
+  // head_dim edits the model's (the sliding layers') width; the full layers keep global_head_dim.
+  app.load_state_query("view=model&model=gemma-4-31b&head_dim=128");
+  const json narrow = export_of(app);
+  EXPECT_EQ(cell(table(narrow, "model: "), 0, "head_dim"), 128.0);
+  EXPECT_EQ(cell(table(narrow, "layers.sliding_attention: summary"), 0, "head_dim"), 128.0);
+  EXPECT_EQ(cell(table(narrow, "layers.full_attention: summary"), 0, "head_dim"), 512.0);
 }

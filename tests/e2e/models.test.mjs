@@ -1,10 +1,12 @@
 // Models end to end, on one page reused throughout (setState + setViewportSize):
 //  - every preset in the Model view is the model `posenc inspect --json` reads: the page's exportData('json')
 //    and `posenc export --state 'view=model&model=<id>'` name the same model_type, and every layer type's
-//    rotary_dim, base, rope_type and pair classes are inspect's;
+//    rotary_dim, head_dim, base, rope_type and pair classes are inspect's;
 //  - two models side by side (compare=<id>, and a second loaded config) at the four sizes in both themes, the
-//    differences in the description (the live region), Copy link saying a loaded second model cannot travel;
-//  - a soak: 500 states across every view (presets, compare, loaded configs) with the wasm heap bounded.
+//    differences in the description (the live region); a second model from a file (the API, and the keyboard
+//    through the form's "Load second model"), Copy link and Copy embed code saying it cannot travel.
+// The heap soak across every view is a benchmark with a smoke run in the suite (bench/soak.mjs,
+// tests/e2e/bench-soak.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -33,7 +35,7 @@ const inspect = (file) => JSON.parse(run(['inspect', file, '--json']));
 const cliExport = (state) => JSON.parse(run(['export', '--state', state, '--format', 'json']));
 
 // The export of the Model view against the model response: the model's table name, and per RoPE entry its
-// summary's name (rope_type, layout), rotary_dim, base and pair classes.
+// summary's name (rope_type, layout), rotary_dim, head_dim (the layer type's own width), base and pair classes.
 function assertSameModel(exported, model, label) {
   assert.equal(table(exported, 'model: ').name, `model: ${model.model_type} (${model.position})`, label);
   const ropes = model.layers ? Object.entries(model.layers).map(([k, v]) => [`layers.${k}`, v]) : model.rope ? [['rope', model.rope]] : [];
@@ -41,6 +43,7 @@ function assertSameModel(exported, model, label) {
     const s = table(exported, `${name}: summary`);
     assert.equal(s.name, `${name}: summary (${r.rope_type}, ${r.layout})`, `${label} ${name}`);
     assert.equal(cell(s, 'rotary_dim'), r.rotary_dim, `${label} ${name} rotary_dim`);
+    assert.equal(cell(s, 'head_dim'), r.head_dim, `${label} ${name} head_dim`);
     assert.ok(Math.abs(cell(s, 'base') - r.base) <= 1e-9 * r.base, `${label} ${name} base`);
     const c = r.pairs_at_max;
     assert.deepEqual(
@@ -99,10 +102,19 @@ test('two models side by side: both cards, the differences in the description, a
   assert.deepEqual(shared.errors, []);
 });
 
-// Skipped until the page script has window.posenc.loadCompareModel and copyLinkMessage (the C++ side is in:
-// the 'open-compare-file' action, view "compare" for posenc_load_model); the page script is being split first.
-test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel',
-     { skip: 'needs window.posenc.loadCompareModel and copyLinkMessage in the page script' }, async () => {
+// The second model from a file: through the API, and by the keyboard alone (Shift+Tab from the figure to the
+// form's "Load second model" button, Enter opens the file picker) at 1280x800 and on the phone; Copy link and Copy embed code say
+// (toast and live region) that the file cannot travel in a link.
+// Shift+Tab from the figure (the canvas) back through the form's Share buttons to the element `id`.
+async function tabBackTo(p, id) {
+  await p.focus('#canvas');
+  for (let i = 0; i < 12; ++i) {
+    await p.keyboard.press('Shift+Tab');
+    if (await p.evaluate((x) => document.activeElement && document.activeElement.id === x, id)) return i + 1;
+  }
+  throw new Error(`Shift+Tab from the canvas never reached #${id}`);
+}
+test('a second model loaded from a file: compare=custom, and Copy link says it cannot travel', async () => {
   const p = await page();
   await setState(p, { view: 'model', model: 'llama-3.1-8b' });
   const text = fs.readFileSync(path.join(configs, 'gemma-3-1b-it.json'), 'utf8');
@@ -110,47 +122,38 @@ test('a second model loaded from a file: compare=custom, and Copy link says it c
   assert.ok(notices.some((n) => n.key === 'compare' && /cannot|not the file/.test(n.message)), JSON.stringify(notices));
   assert.equal((await p.evaluate(() => window.posenc.getState())).compare, 'custom');
   assert.equal(table(await exportJson(p), 'compare model: ').name, 'compare model: gemma3_text (rope)');
-  const link = await p.evaluate(() => window.posenc.copyLinkMessage());
-  assert.match(link, /second model .* cannot travel/);
-  assert.deepEqual(shared.errors, []);
-});
-
-// What the soak cycles: every view's states, the Model view's with presets, compare and loaded configs.
-function soakStates(views) {
-  const states = [];
-  const extra = {
-    model: (i) => ({ model: presets[i % presets.length].id, ...(i % 3 === 0 ? { compare: presets[(i * 7) % presets.length].id } : {}),
-                     target_len: String(4096 << (i % 9)) }),
-    rope: (i) => ({ model: presets[(i * 5) % presets.length].id }),
-    scores: (i) => ({ n: String(64 << (i % 4)) }),
-  };
-  for (let i = 0; i < 500; ++i) {
-    const view = views[i % views.length];
-    states.push({ view, ...(extra[view] ? extra[view](i) : {}) });
+  assert.match(await p.evaluate(() => window.posenc.description()), /differences: /);
+  assert.match(await p.evaluate(() => window.posenc.copyLinkMessage()), /second model .* cannot travel/);
+  for (const [name, said] of [['Copy link', /^Link copied; the second model .* cannot travel/],
+    ['Copy embed code', /^Embed code copied; the second model .* cannot travel/]]) {
+    await p.getByRole('button', { name, exact: true }).focus();
+    await p.keyboard.press('Enter');
+    await p.waitForFunction((re) => new RegExp(re).test(document.getElementById('share-status').textContent), said.source, { timeout: 5000 });
+    assert.match(await p.evaluate(() => document.getElementById('toast').textContent), said, `${name}: the toast`);
   }
-  return states;
-}
-
-test('soak: 500 states across every view keep the wasm heap bounded', async () => {
-  const p = await page();
-  const views = await p.evaluate(() => window.posenc.views());
-  const configTexts = ['llama-3.1-8b.json', 'deepseek-v4-flash.json', 'nemotron-3-nano-30b-a3b.json']
-    .map((f) => fs.readFileSync(path.join(configs, f), 'utf8'));
-  const heap = () => p.evaluate(() => window.Module.HEAPU8.length);
-  const start = await heap();
-  let max = start, at = -1;
-  const states = soakStates(views);
-  for (let i = 0; i < states.length; ++i) {
-    await setState(p, states[i]);
-    if (i % 50 === 25) await p.evaluate((t) => window.posenc.loadModel(t), configTexts[(i / 50 | 0) % configTexts.length]);
-    if (i % 10 === 0) await waitFrames(p, 1);
-    const h = await heap();
-    if (h > max) max = h, at = i;
+  // A preset to compare with: Copy link says nothing more.
+  await setState(p, { compare: 'qwen2-7b' });
+  assert.equal(await p.evaluate(() => window.posenc.copyLinkMessage()), 'Link copied');
+  // By the keyboard, at the desktop size and on the phone, both themes.
+  for (const [width, height, theme, file, modelType] of [[1280, 800, 'dark', 'gemma-3-1b-it.json', 'gemma3_text'],
+    [390, 844, 'light', 'qwen2-7b.json', 'qwen2']]) {
+    await p.setViewportSize({ width, height });
+    await setState(p, { compare: '', theme });
+    await waitFrames(p, 2);
+    assert.equal(await p.getByRole('button', { name: 'Load second model', exact: true }).count(), 1);
+    // (Waiting for the picker first: Playwright intercepts it only once its request reached the browser.)
+    const picker = p.waitForEvent('filechooser', { timeout: 30000 });
+    await tabBackTo(p, 'load-compare');
+    await p.keyboard.press('Enter');
+    await (await picker).setFiles(path.join(configs, file));
+    await p.waitForFunction(() => window.posenc.getState().compare === 'custom', null, { timeout: 10000 });
+    assert.equal(table(await exportJson(p), 'compare model: ').name, `compare model: ${modelType} (rope)`, `${width}x${height}`);
+    for (const probe of ['card.model', 'card.compare']) await itemRect(p, probe);
   }
-  console.log(`# soak: wasm heap ${(start / MiB).toFixed(1)} MiB at the start, ${(max / MiB).toFixed(1)} MiB at most (step ${at})`);
-  // The bound: 128 MiB, an eighth of the 1,086 MB jump this soak once found (a Model-view state whose keys
-  // came from the one before it). The views' own largest states stay far below it.
-  assert.ok(max <= 128 * MiB, `wasm heap ${max} > 128 MiB (step ${at}: ${JSON.stringify(states[at])})`);
+  // Only the Model view has the button.
+  await setState(p, { view: 'rope' });
+  assert.equal(await p.getByRole('button', { name: 'Load second model', exact: true }).count(), 0);
+  await p.setViewportSize({ width: 1280, height: 800 });
+  await setState(p, { view: 'model', theme: 'dark' });
   assert.deepEqual(shared.errors, []);
-  await shared.context.close();
 });

@@ -1,9 +1,9 @@
 // window.posenc: the page's API, used by embedders and by the browser tests.
 import { page, ready, canvas, describeEl } from './page.js';
 import { call, cappedQuery, setStateQuery, stateQuery, parseQuery } from './abi.js';
-import { linkUrl, embedCode, exportData, exportSvg } from './share.js';
+import { linkUrl, embedCode, exportData, exportSvg, copyLinkMessage } from './share.js';
 import { describe, updateDescription, readoutText } from './describe.js';
-import { loadFile, loadModel, check } from './model-files.js';
+import { loadFile, loadModel, loadCompareModel, check } from './model-files.js';
 import { contextInfo } from './contexts.js';
 import { languageFor } from './lang.js';
 
@@ -45,10 +45,14 @@ export function installApi() {
     // Every view id in menu order.
     views: function () { return (call('posenc_view_ids', 'string', [], []) || '').split(',').filter(Boolean); },
     linkUrl: linkUrl,
+    // What Copy link says about the state (a second model loaded from a file is not in the link).
+    copyLinkMessage: copyLinkMessage,
     embedCode: embedCode,
     exportData: exportData,
     // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
     loadModel: loadModel,
+    // The same for the Model view's second model (compare=custom); returns the notices.
+    loadCompareModel: loadCompareModel,
     // A File or Blob (file picker, drop): config.json as text (8 MiB at most), a GGUF through Blob.slice
     // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
     // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).

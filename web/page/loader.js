@@ -1,9 +1,10 @@
 // The loader: Emscripten's Module (how the app talks to the page: frames, state changes, the UI's
 // actions), starting posenc.js and posenc.wasm, and the page's theme.
-import { page, statusEl, posterEl, canvas, modelFile, embedded, inFrame, darkQuery, fail, resolveReady, post,
+import { page, statusEl, posterEl, canvas, embedded, inFrame, darkQuery, fail, resolveReady, post,
   showPosterImage } from './page.js';
 import { cappedQuery, setStateQuery, stateQuery, parseQuery, pageTheme, viewId } from './abi.js';
 import { download, share, onSvg } from './share.js';
+import { openModelFile, updateModelFileButtons } from './model-files.js';
 import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } from './describe.js';
 import { updateTouchClaims } from './touch.js';
 import { postHeight, report } from './contexts.js';
@@ -30,6 +31,7 @@ export function installModule() {
       pageTheme();
       buildViewLinks();
       buildParamForm();
+      updateModelFileButtons();
       updateDescription();
       updateTouchClaims();
       resolveReady();
@@ -43,6 +45,7 @@ export function installModule() {
       history.replaceState(null, '', '?' + q);
       followLang(parseQuery(q).lang);
       pageTheme();
+      updateModelFileButtons();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
       if (!dragging) updateDescription();
@@ -63,7 +66,7 @@ export function installModule() {
     },
     // The Share menu's items (the app already asked itself for the PNG or SVG frame: onCapture, onSvg).
     onAction: function (name) {
-      if (name === 'open-model-file') { modelFile.value = ''; modelFile.click(); }
+      if (name === 'open-model-file' || name === 'open-compare-file') openModelFile(name === 'open-compare-file');
       else if (name !== 'export-png' && name !== 'export-svg') share(name);
     },
     // The SVG export's frame is ready (share.js: the pictures become PNGs, then the document is handed on).

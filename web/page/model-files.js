@@ -6,11 +6,12 @@ import { updateDescription } from './describe.js';
 
 const GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
 // Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
-function loadBytes(bytes, size, prefix) {
+// `target`: the view the model goes to (the one shown), or 'compare' (the Model view's second model).
+function loadBytes(bytes, size, prefix, target) {
   const p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
   if (p) Module.HEAPU8.set(bytes, p);
   return call('posenc_load_model', 'string', ['number', 'number', 'number', 'string'],
-    [p, size, prefix ? 1 : 0, viewId()]);
+    [p, size, prefix ? 1 : 0, target || viewId()]);
 }
 // UTF-8 bytes of a string, without encoding it.
 function utf8Length(text) {
@@ -40,7 +41,7 @@ function loadTensorBytes(bytes, size, name) {
   if (p) Module.HEAPU8.set(bytes, p);
   return call('posenc_load_tensor', 'string', ['number', 'number', 'string'], [p, size, name || '']);
 }
-export function loadFile(file) {
+export function loadFile(file, target) {
   // The sniff reads 4 bytes (GGUF's magic); the Check view reads 16 to tell a .npy or text from a config.
   return ready.then(function () { return readSlice(file, Math.min(viewId() === 'check' ? 16 : 4, file.size)); }).then(function (head) {
     const h = new Uint8Array(head);
@@ -49,20 +50,20 @@ export function loadFile(file) {
     // object is still a config.json for the reference.
     const npy = h.length >= 6 && h[0] === 0x93 && h[1] === 78 && h[2] === 85 && h[3] === 77 && h[4] === 80 && h[5] === 89;
     const first = String.fromCharCode.apply(null, Array.prototype.slice.call(h)).replace(/^[\s\ufeff]+/, '').charAt(0);
-    if (viewId() === 'check' && !gguf && (npy || first !== '{')) {
+    if (!target && viewId() === 'check' && !gguf && (npy || first !== '{')) {
       if (file.size > TENSOR_MAX_BYTES) return applyLoaded(loadTensorBytes(null, file.size, file.name));
       return readSlice(file, file.size).then(function (all) {
         return applyLoaded(loadTensorBytes(new Uint8Array(all), file.size, file.name));
       });
     }
     if (!gguf) {
-      if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false));  // a notice, not a read
-      return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false)); });
+      if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false, target));  // a notice, not a read
+      return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false, target)); });
     }
     const step = function (n) {
       return readSlice(file, n).then(function (buf) {
         const more = n < file.size && n < GGUF_MAX_READ;
-        const query = loadBytes(new Uint8Array(buf), n, more);
+        const query = loadBytes(new Uint8Array(buf), n, more, target);
         return query ? applyLoaded(query) : step(Math.min(file.size, GGUF_MAX_READ, n * 4));
       });
     };
@@ -72,19 +73,34 @@ export function loadFile(file) {
 // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
 // Nothing over the limits is copied into the app (config.json: 8 MiB; a GGUF header is read from
 // prefixes of the bytes, as loadFile reads a file): the app names the size in a notice.
-export function loadModel(data) {
+export function loadModel(data, target) {
   if (typeof data === 'string') {
     const size = utf8Length(data);
-    if (size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, size, false));
+    if (size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, size, false, target));
     data = new TextEncoder().encode(data);
   }
   const b = new Uint8Array(data);
   const gguf = b.length >= 4 && b[0] === 71 && b[1] === 71 && b[2] === 85 && b[3] === 70;  // "GGUF"
-  if (!gguf) return applyLoaded(b.length > CONFIG_MAX_BYTES ? loadBytes(null, b.length, false) : loadBytes(b, b.length, false));
+  if (!gguf) return applyLoaded(b.length > CONFIG_MAX_BYTES ? loadBytes(null, b.length, false, target) : loadBytes(b, b.length, false, target));
   for (let n = Math.min(b.length, GGUF_FIRST_READ); ; n = Math.min(b.length, GGUF_MAX_READ, n * 4)) {
-    const query = loadBytes(b.subarray(0, n), n, n < b.length && n < GGUF_MAX_READ);
+    const query = loadBytes(b.subarray(0, n), n, n < b.length && n < GGUF_MAX_READ, target);
     if (query) return applyLoaded(query);
   }
+}
+// A second model for the Model view to compare with (compare=custom; a link cannot carry it): a config.json
+// text or a GGUF header, as loadModel takes them. Returns the notices.
+export function loadCompareModel(data) { return loadModel(data, 'compare'); }
+// The file picker, for the model shown or (the Model view's "Load second model") the one compared with.
+let pickerTarget = '';
+export function openModelFile(compare) {
+  pickerTarget = compare ? 'compare' : '';
+  modelFile.value = '';
+  modelFile.click();
+}
+// The form's "Load second model" button (a keyboard reaches it with Tab): only in the Model view.
+const compareGroup = document.getElementById('model-files');
+export function updateModelFileButtons() {
+  if (compareGroup) compareGroup.hidden = viewId() !== 'model';
 }
 // The `check` op of posenc eval: a request object ({op: 'check', reference, kind, actual, ...}) ->
 // exactly its response object, or {error, field} as posenc eval reports bad input.
@@ -114,9 +130,11 @@ export function check(request) {
   }
 }
 export function installModelFiles() {
+  const compareButton = document.getElementById('load-compare');
+  if (compareButton) compareButton.addEventListener('click', function () { openModelFile(true); });
   modelFile.addEventListener('change', function () {
     const f = modelFile.files && modelFile.files[0];
-    if (f) loadFile(f).then(updateDescription);
+    if (f) loadFile(f, pickerTarget).then(updateDescription);
   });
   // A file dropped anywhere on the page; text pasted while the canvas has the focus (below).
   window.addEventListener('dragover', function (e) {

@@ -39,10 +39,13 @@ export function fail(message) {
   statusEl.className = 'error';
   rejectReadyFn(new Error(message));
 }
+// Shown long enough to read: 1.8 s, and 50 ms for each character past 40 (a warning is a sentence).
+let toastTimer = null;
 export function toast(text) {
   toastEl.textContent = text;
   toastEl.className = 'shown';
-  setTimeout(function () { toastEl.className = ''; }, 1800);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(function () { toastEl.className = ''; }, 1800 + 50 * Math.max(0, text.length - 40));
 }
 export function post(message) { if (inFrame) window.parent.postMessage(message, '*'); }
 // The poster: a picture of the view (alt text names it) behind the "click to load" note.

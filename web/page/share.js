@@ -1,7 +1,7 @@
 // Sharing: the link, the embed code, the clipboard, downloads, the data export, the SVG export and the
 // form's Share group (real buttons for the Share menu's items, with a live region that confirms).
 import { page, toast } from './page.js';
-import { call, stateQuery, viewId } from './abi.js';
+import { call, parseQuery, stateQuery, viewId } from './abi.js';
 
 // The embed code's page script is embed.js beside this page (web/embed.js, docs/embedding.md): once
 // per page, it sizes each embed to the height it asks for (posenc:height) and keeps at most 6 embeds
@@ -38,8 +38,16 @@ function announce(text) {
   status.textContent = '';
   setTimeout(function () { status.textContent = text; }, 50);
 }
-export function copy(text, what) {
-  const done = function () { announce(what + ' copied'); };
+// What Copy link (what: 'Link') or Copy embed code ('Embed code') says: a second model loaded from a file
+// (compare=custom) is not in the link, nor in the embed.
+export function copyLinkMessage(what) {
+  what = what || 'Link';
+  if (parseQuery(stateQuery()).compare !== 'custom') return what + ' copied';
+  return what + ' copied; the second model (loaded from a file) cannot travel in a link: it opens with ' +
+    'compare=custom and no second model';
+}
+export function copy(text, what, message) {
+  const done = function () { announce(message || what + ' copied'); };
   if (navigator.clipboard && navigator.clipboard.writeText) {
     navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
   } else { fallbackCopy(text); done(); }
@@ -108,8 +116,8 @@ export function onSvg() {
 
 // One Share action, from the menu (the app's onAction) or the form's buttons.
 export function share(name) {
-  if (name === 'copy-link') copy(linkUrl(), 'Link');
-  else if (name === 'copy-embed') copy(embedCode(), 'Embed code');
+  if (name === 'copy-link') copy(linkUrl(), 'Link', copyLinkMessage());
+  else if (name === 'copy-embed') copy(embedCode(), 'Embed code', copyLinkMessage('Embed code'));
   else if (name === 'export-csv' || name === 'export-json') exportDownload(name.slice(7));
   else if (name === 'export-png' && page.alive) call('posenc_request_capture', null, [], []);  // onCapture downloads
   else if (name === 'export-svg' && page.alive) exportSvg().then(function (svg) {

@@ -11,6 +11,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
@@ -159,7 +160,7 @@ class BucketsView final : public View {
       case Scheme::Deberta:
         c.draw("bucket_size");
         c.draw("max_position");
-        ImGui::TextDisabled("bucket_size = 0 turns log bucketing off");
+        ImGui::TextDisabled("%s", tr("bucket_size = 0 turns log bucketing off"));
         break;
       case Scheme::Shaw:
         c.draw("clip");
@@ -383,23 +384,23 @@ void BucketsView::draw_hover(int i, int j) const {
   const int64_t r = int64_t(j) - i;
   const size_t o = size_t(offset_index(r));
   begin_readout();
-  ImGui::Text("query i = %d, key j = %d, relative distance j - i = %lld", i, j, (long long)r);
+  ImGui::Text(tr("query i = %d, key j = %d, relative distance j - i = %lld"), i, j, (long long)r);
   switch (scheme_) {
     case Scheme::T5:
-      ImGui::Text("bucket = %d of %d (%s)", int(bucket_by_offset_[o]), num_buckets_, bidirectional_ ? "bidirectional" : "causal");
-      ImGui::Text("bias b[bucket] = %.17g", value_by_offset_[o]);
+      ImGui::Text(tr("bucket = %d of %d (%s)"), int(bucket_by_offset_[o]), num_buckets_, tr(bidirectional_ ? "bidirectional" : "causal"));
+      ImGui::Text(tr("bias b[bucket] = %.17g"), value_by_offset_[o]);
       break;
     case Scheme::Deberta:
-      ImGui::Text("DeBERTa relative i - j = %lld, bucketed delta = %lld", (long long)-r, (long long)bucket_by_offset_[o]);
-      ImGui::Text("position-table row = %lld", (long long)value_by_offset_[o]);
+      ImGui::Text(tr("DeBERTa relative i - j = %lld, bucketed delta = %lld"), (long long)-r, (long long)bucket_by_offset_[o]);
+      ImGui::Text(tr("position-table row = %lld"), (long long)value_by_offset_[o]);
       break;
     case Scheme::Shaw:
-      ImGui::Text("clip(j - i, -%d, %d) = %lld, table row = %lld", clip_, clip_, (long long)bucket_by_offset_[o],
+      ImGui::Text(tr("clip(j - i, -%d, %d) = %lld, table row = %lld"), clip_, clip_, (long long)bucket_by_offset_[o],
                   (long long)bucket_by_offset_[o] + clip_);
       break;
     case Scheme::Alibi:
-      ImGui::Text("head %d, slope m = %.17g", head_, alibi_slopes_[size_t(head_)]);
-      ImGui::Text("bias -m |j - i| = %.17g", value_by_offset_[o]);
+      ImGui::Text(tr("head %d, slope m = %.17g"), head_, alibi_slopes_[size_t(head_)]);
+      ImGui::Text(tr("bias -m |j - i| = %.17g"), value_by_offset_[o]);
       break;
   }
   end_readout();
@@ -424,11 +425,11 @@ void BucketsView::draw_figure(ImVec2 size) {
                        : scheme_ == Scheme::Deberta ? "bucketed relative position delta(i, j)"
                        : scheme_ == Scheme::Shaw    ? "clipped distance"
                                                     : "bias of the selected head";
-    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), "matrix capped: positions 0..%d of n = %d", heatmap_n_ - 1, n_);
-    else if (!alone()) ImGui::Text("n x n matrix: %s", what);
+    if (heatmap_n_ < n_) ImGui::TextColored(warning_color(), tr("matrix capped: positions 0..%d of n = %d"), heatmap_n_ - 1, n_);
+    else if (!alone()) ImGui::Text(tr("n x n matrix: %s"), tr(what));
     const float header = alone() && heatmap_n_ >= n_ ? 0.0f : line;
     const float h = alone() ? size.y - header : stack ? row_h - line : std::min(left_w, size.y - line);
-    const HeatmapAxes axes{"key j", "query i", 0, 0};
+    const HeatmapAxes axes{"key j", "query i", 0, 0};  // the heatmap translates its titles
     const HeatmapHover hover = heatmap_.draw("heatmap.buckets", ImVec2(left_w, h), axes, cmap_, vmin_, vmax_);
     probe_plot("buckets", "heatmap.buckets");
     if (hover.active) draw_hover(hover.row, hover.col);
@@ -438,18 +439,19 @@ void BucketsView::draw_figure(ImVec2 size) {
   if (!curves) return;
 
   ImGui::BeginGroup();
+  const TranslatedLabels index_labels(index_series_), value_labels(value_series_);
   const float plot_h = stack ? row_h : (size.y - style.ItemSpacing.y) / curves;
   LinePlotOptions io;
-  io.x_title = "relative distance j - i";
-  io.y_title = index_title_;
+  io.x_title = tr("relative distance j - i");
+  io.y_title = tr(index_title_);
   io.hover_format = "%.12g";
   if (shows("index")) {
     line_plot("plot.buckets.index", ImVec2(right_w, plot_h), index_series_, io);
     probe_plot("index", "plot.buckets.index");
   }
   LinePlotOptions vo = io;
-  vo.y_title = value_title_;
-  if (scheme_ == Scheme::Alibi) vo.x_title = "head h";
+  vo.y_title = tr(value_title_);
+  if (scheme_ == Scheme::Alibi) vo.x_title = tr("head h");
   if (shows("value")) {
     line_plot("plot.buckets.value", ImVec2(right_w, plot_h), value_series_, vo);
     probe_plot("value", "plot.buckets.value");

@@ -24,6 +24,7 @@
 
 #include "app/theme.h"
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/heatmap.h"
 #include "app/input.h"
 #include "app/model_link.h"
@@ -131,6 +132,7 @@ class CheckView final : public ModelLinkedView {
     return View::stacked_height(width) + (alone() ? 0.0f : 10 * ImGui::GetTextLineHeightWithSpacing());
   }
   std::string formula_words() const override;
+  std::string formula_words_shown() const override;
   void numbers(std::vector<DescribedNumber>& out) const override {
     if (failed()) return;
     out.push_back({"match", result_.match ? 1.0 : 0.0});
@@ -282,8 +284,10 @@ ModelFill CheckView::fill_from_model(const ModelPosition& m) {
   }
   const ModelRope& r = *m.rope;
   const RopeScaling& s = r.scaling;
-  dim_ = std::clamp(m.head_dim, 2, kMaxDim) & ~1;
-  rotary_dim_ = r.rotary_dim == m.head_dim ? 0 : std::clamp(r.rotary_dim, 0, dim_) & ~1;
+  // The width of the heads this RoPE rotates (Gemma 4's full layers: global_head_dim 512, not head_dim 256).
+  const int width = rope_head_dim(m, r);
+  dim_ = std::clamp(width, 2, kMaxDim) & ~1;
+  rotary_dim_ = r.rotary_dim == width ? 0 : std::clamp(r.rotary_dim, 0, dim_) & ~1;
   base_ = std::clamp(r.base, 1.0, 1e12);
   scaling_ = int(s.type);
   factor_ = std::clamp(s.factor, 1.0, 1024.0);
@@ -363,6 +367,29 @@ std::string CheckView::formula_words() const {
   return out;
 }
 
+// The same in the interface's language: one template for the first sentence, its {6} the rest (the example,
+// the verdict, the top cause), each part composed in the language.
+std::string CheckView::formula_words_shown() const {
+  if (ui_lang() == Lang::En) return formula_words();
+  std::string rest;
+  if (failed() || result_.expected.size() == 0) {
+    rest = tr(" It cannot be checked yet: see the notice.");
+  } else {
+    if (!example_words_.empty()) rest += " " + tr_message(example_words_);
+    rest += trf(" Verdict: {0}.", {verdict_line(true)});
+    if (!result_.match) {
+      const RopeCheckDiagnosis& d = result_.diagnosis.front();
+      const std::string fit = fitted_text(d);
+      rest += trf(" Top cause: {0}, explains {1}{2}: {3:tr}. Fix: {4:tr}.",
+                  {check_cause_name(d.cause), percent(d.explains), fit.empty() ? std::string() : " (" + fit + ")", clause(d.message),
+                   clause(d.fix)});
+    }
+  }
+  return trf("Checks a {0} tensor against posenc's RoPE reference (dim {1}, rotary_dim {2}, base {3}, scaling {4}, layout {5}).{6}",
+             {check_kind_name(CheckKind(kind_)), std::to_string(ref_.dim), std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim),
+              format_number(ref_.base), rope_type_name(ref_.scaling.type), rope_layout_name(ref_.layout), rest});
+}
+
 void CheckView::export_data(std::vector<ExportTable>& tables) const {
   if (failed() || result_.expected.size() == 0) return;
   const char* col = logits() ? "key j" : "pair k";
@@ -390,7 +417,7 @@ void CheckView::export_data(std::vector<ExportTable>& tables) const {
 bool CheckView::multiline(const char* key, std::string& text, float height) {
   note_shown_param(key);
   const Param* p = param_list().find(key);
-  ImGui::TextUnformatted(p ? p->label() : key);
+  ImGui::TextUnformatted(p ? tr(p->label()) : key);
   // An active ImGui field writes its own buffer back every frame: a value set from outside (URL, setState,
   // a dropped file) gets a fresh widget id, so the old field lets go and the new value shows.
   FieldGeneration& g = field_generation_[key];
@@ -416,7 +443,7 @@ void CheckView::controls(Controls& c) {
   c.draw("source");
   if (Source(source_) == Source::File)
     ImGui::TextWrapped(
-        "%s", file_.name.empty() ? "no file yet: drop a .npy, .safetensors or text file on the page" : ("file: " + file_.name).c_str());
+        "%s", file_.name.empty() ? tr("no file yet: drop a .npy, .safetensors or text file on the page") : trf("file: {0}", {file_.name}).c_str());
   const float line = ImGui::GetTextLineHeight();
   if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
   if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
@@ -426,7 +453,7 @@ void CheckView::controls(Controls& c) {
   }
   c.draw("positions");
   ImGui::Separator();
-  ImGui::TextUnformatted("Reference");
+  ImGui::TextUnformatted(tr("Reference"));
   for (const char* k : {"dim", "rotary_dim", "base", "layout", "scaling"}) c.draw(k);
   const RopeScalingType type = RopeScalingType(scaling_);
   if (type != RopeScalingType::None) {
@@ -451,44 +478,47 @@ void CheckView::upload() {
 std::string CheckView::verdict_line(bool words) const {
   const RopeCheckResult& r = result_;
   auto where = [](const std::vector<int64_t>& idx) {
-    std::string s = idx.size() == 3 ? "head " + std::to_string(idx[0]) + ", [" : "[";
+    std::string s = "[";
     for (size_t i = idx.size() == 3 ? 1 : 0; i < idx.size(); ++i) s += (s.back() == '[' ? "" : ", ") + std::to_string(idx[i]);
-    return s + "]";
+    s += "]";
+    return idx.size() == 3 ? trf("head {0}, {1}", {std::to_string(idx[0]), s}) : s;
   };
   const std::string shape = (r.heads > 0 ? std::to_string(r.heads) + " x " + std::to_string(r.actual.rows() / r.heads)
                                          : std::to_string(r.actual.rows())) +
                             " x " + std::to_string(r.actual.cols());
+  // In the interface's language: one template per verdict (the rule "float32" / "given" translated in it).
   const std::string rule = r.default_tolerance ? "float32" : "given";
-  std::string line = std::string(words ? (r.match ? "match, " : "mismatch, ") : (r.match ? "MATCH: " : "MISMATCH: ")) +
-                     check_kind_name(CheckKind(kind_)) + " tensor " + shape;
+  const char* kind = check_kind_name(CheckKind(kind_));
   if (r.match)
-    return line + ", worst element at " + short_number(r.worst_ratio) + " of its " + rule + " tolerance (" +
-           where(r.worst_ratio_index) + ")";
-  return line + ", max |actual - expected| = " + short_number(r.max_abs_error) + " at " + where(r.worst_index) + ": expected " +
-         short_number(r.worst_expected) + ", actual " + short_number(r.worst_actual) + " (" + short_number(r.worst_ratio) +
-         " x its " + rule + " tolerance)";
+    return trf(words ? "match, {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})"
+                     : "MATCH: {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})",
+               {kind, shape, short_number(r.worst_ratio), rule, where(r.worst_ratio_index)});
+  return trf(words ? "mismatch, {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} tolerance)"
+                   : "MISMATCH: {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} tolerance)",
+             {kind, shape, short_number(r.max_abs_error), where(r.worst_index), short_number(r.worst_expected),
+              short_number(r.worst_actual), short_number(r.worst_ratio), rule});
 }
 
 void CheckView::draw_verdict() {
   const RopeCheckResult& r = result_;
   if (!example_words_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-    ImGui::TextWrapped("%s", example_words_.c_str());
+    ImGui::TextWrapped("%s", tr_message(example_words_).c_str());
     ImGui::PopStyleColor();
     probe_last_item("text.check.example");
   }
-  if (const std::string caption = model_caption(); !caption.empty()) ImGui::TextWrapped("%s", caption.c_str());
+  if (const std::string caption = model_caption(); !caption.empty()) ImGui::TextWrapped("%s", tr_message(caption).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, r.match ? good_color() : error_color());
   ImGui::TextWrapped("%s", verdict_line().c_str());
   ImGui::PopStyleColor();
   probe_last_item("text.check.verdict");
   if (r.default_tolerance)
-    ImGui::TextWrapped("tolerance: the float32 rule (angle coefficient %s; docs/cli.md)", short_number(r.angle_rel).c_str());
+    ImGui::TextWrapped(tr("tolerance: the float32 rule (angle coefficient %s; docs/cli.md)"), short_number(r.angle_rel).c_str());
   else
-    ImGui::TextWrapped("tolerance: abs %s + rel %s x |expected|", format_number(r.given_tolerance.abs).c_str(),
+    ImGui::TextWrapped(tr("tolerance: abs %s + rel %s x |expected|"), format_number(r.given_tolerance.abs).c_str(),
                        format_number(r.given_tolerance.rel).c_str());
   if (r.equivalent_under_softmax && *r.equivalent_under_softmax && !r.match)
-    ImGui::TextWrapped("equivalent under softmax: the error is a constant per row.");
+    ImGui::TextWrapped("%s", tr("equivalent under softmax: the error is a constant per row."));
   // As posenc check's text: a cause after the first that explains under 5% is left out (the export and
   // window.posenc.check keep every one).
   const size_t shown = std::min<size_t>(r.diagnosis.size(), mode() == LayoutMode::Narrow ? 3 : 5);
@@ -496,21 +526,24 @@ void CheckView::draw_verdict() {
     const RopeCheckDiagnosis& d = r.diagnosis[i];
     if (i > 0 && d.cause != CheckCause::Unknown && d.explains < 0.05) continue;
     const std::string fit = fitted_text(d);
-    ImGui::TextWrapped("%zu. %s, explains %s%s%s: %s. Fix: %s.", i + 1, check_cause_name(d.cause), percent(d.explains).c_str(),
-                       fit.empty() ? "" : "; ", fit.c_str(), clause(d.message).c_str(), clause(d.fix).c_str());
+    ImGui::TextWrapped("%s", trf("{0}. {1}, explains {2}{3}: {4:tr}. Fix: {5:tr}.",
+                                 {std::to_string(i + 1), check_cause_name(d.cause), percent(d.explains),
+                                  fit.empty() ? std::string() : tr("; ") + fit, clause(d.message), clause(d.fix)})
+                                 .c_str());
     probe_last_item(("text.check.cause" + std::to_string(i)).c_str());
     if (i == 0)
       probe_rect(("cause." + std::string(check_cause_name(d.cause))).c_str(), ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   }
   if (!logits() && !classes_.empty()) {
     // The classes present, in the core's words (pair_behaviour_phrase).
-    ImGui::TextUnformatted("pair classes (strip above the error map):");
+    ImGui::TextUnformatted(tr("pair classes (strip above the error map):"));
     bool first = true;
     for (int k = 0; k < kClassCount; ++k) {
       if (std::find(classes_.begin(), classes_.end(), PairBehaviour(k)) == classes_.end()) continue;
-      if (mode() != LayoutMode::Narrow) ImGui::SameLine();  // narrow: one class a line
-      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s%s", first ? "" : "; ",
-                         pair_behaviour_phrase(PairBehaviour(k)));
+      // Narrow: one class a line; else each after the last, its "; " right after (no item spacing before it).
+      if (mode() != LayoutMode::Narrow) ImGui::SameLine(0.0f, first ? -1.0f : 0.0f);
+      const char* phrase = tr(pair_behaviour_phrase(PairBehaviour(k)));
+      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s", first ? phrase : trf("; {0}", {phrase}).c_str());
       first = false;
     }
   }
@@ -526,34 +559,34 @@ void CheckView::hover(const char* figure, int row, int col) const {
   }
   const int64_t pos = size_t(row) < input_.positions.size() ? input_.positions[size_t(row)] : row;
   if (logits()) {
-    ImGui::Text("query i = %d (position %lld), key j = %d", row, (long long)pos, col);
-    ImGui::Text("expected %.10g, actual %.10g", result_.expected(row, col), result_.actual(row, col));
+    ImGui::Text(tr("query i = %d (position %lld), key j = %d"), row, (long long)pos, col);
+    ImGui::Text(tr("expected %.10g, actual %.10g"), result_.expected(row, col), result_.actual(row, col));
   } else {
     const int pairs = int(classes_.size());
     if (col < pairs)
-      ImGui::Text("position %lld, pair k = %d (%s)", (long long)pos, col, pair_behaviour_phrase(classes_[size_t(col)]));
-    else ImGui::Text("position %lld, pass-through dims", (long long)pos);
+      ImGui::Text(tr("position %lld, pair k = %d (%s)"), (long long)pos, col, tr(pair_behaviour_phrase(classes_[size_t(col)])));
+    else ImGui::Text(tr("position %lld, pass-through dims"), (long long)pos);
     const int c = error_col_.empty() ? 0 : error_col_[size_t(row * error_pp_.cols() + col)];
-    ImGui::Text("column %d: expected %.10g, actual %.10g", c, result_.expected(row, c), result_.actual(row, c));
+    ImGui::Text(tr("column %d: expected %.10g, actual %.10g"), c, result_.expected(row, c), result_.actual(row, c));
   }
-  ImGui::Text("%s = %.6g", res ? "max |actual - top cause|" : "max |actual - expected|", m(row, col));
+  ImGui::Text(tr(res ? "max |actual - top cause| = %.6g" : "max |actual - expected| = %.6g"), m(row, col));
   end_readout();
 }
 
 void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
   // Alone (a small embed) the verdict line above says what the map is: no title, more room for the map.
-  if (!alone()) ImGui::TextUnformatted(title);
+  if (!alone()) ImGui::TextUnformatted(tr_message(title).c_str());
   const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
   const float strip = logits() ? 0.0f : 7.0f;
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
   if (m.size() == 0) {
-    ImGui::TextWrapped("%s",
-                       result_.match ? "match: nothing to explain" : "no catalogued cause: the residual is the error itself");
+    ImGui::TextWrapped("%s", tr(result_.match ? "match: nothing to explain" : "no catalogued cause: the residual is the error itself"));
     probe_rect(("plot." + std::string(figure)).c_str(), at, ImVec2(at.x + size.x, at.y + size.y));
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
     return;
   }
+  // English: the heatmap translates its titles.
   const HeatmapAxes axes{logits() ? "key j" : (has_pass_ ? "pair k (last: pass-through)" : "pair k"),
                          logits() ? "query i" : "row (position)", 0, 0};
   const std::string probe = std::string("heatmap.check_") + figure;
@@ -583,14 +616,14 @@ void CheckView::draw_pairs(ImVec2 size) {
   std::vector<double> xs(pair_error_.size());
   for (size_t g = 0; g < xs.size(); ++g) xs[g] = double(g);
   std::vector<Series> s;
-  s.push_back(Series{"max |actual - expected|", xs, pair_error_, palette_color(6), xs.size() <= 64, false});
+  s.push_back(Series{tr("max |actual - expected|"), xs, pair_error_, palette_color(6), xs.size() <= 64, false});
   if (has_residual_)
-    s.push_back(Series{std::string("after ") + check_cause_name(result_.diagnosis.front().cause), xs, pair_residual_,
+    s.push_back(Series{trf("after {0}", {check_cause_name(result_.diagnosis.front().cause)}), xs, pair_residual_,
                        palette_color(1), false, false});
-  s.push_back(Series{"tolerance", xs, pair_tolerance_, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false, false});
+  s.push_back(Series{tr("tolerance"), xs, pair_tolerance_, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false, false});
   LinePlotOptions o;
-  o.x_title = logits() ? "query row i" : "pair k";
-  o.y_title = "max error per pair (log)";
+  o.x_title = tr(logits() ? "query row i" : "pair k");
+  o.y_title = tr("max error per pair (log)");
   o.log_y = true;
   line_plot("plot.pairs", size, s, o);
 }
@@ -601,17 +634,18 @@ void CheckView::draw_figure(ImVec2 size) {
     draw_verdict();
   } else {
     // One figure alone (a small embed): the verdict and the top cause in one line above it.
-    std::string line = result_.match ? "MATCH" : "MISMATCH";
+    std::string line = tr(result_.match ? "MATCH" : "MISMATCH");
     if (!result_.diagnosis.empty())
-      line += std::string(": ") + check_cause_name(result_.diagnosis.front().cause) + " explains " +
-              percent(result_.diagnosis.front().explains);
+      line = trf("{0}: {1} explains {2}", {line, check_cause_name(result_.diagnosis.front().cause), percent(result_.diagnosis.front().explains)});
+    if (!example_words_.empty()) line = trf("{0} (built-in example)", {line});
     const ImVec4 color = result_.match ? good_color() : error_color();
-    text_fit(line + (example_words_.empty() ? "" : " (built-in example)"), &color);
+    text_fit(line, &color);
     probe_last_item("text.check.verdict");
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   size.y = std::max(size.y - (origin.y - top), 120.0f);
   const char* map_title = logits() ? "|actual - expected| (query x key)" : "|actual - expected| (position x pair)";
+  // English here: draw_heatmap translates its title (a template's instance, "residual after {0}").
   const std::string res_title =
       has_residual_ ? std::string("residual after ") + check_cause_name(result_.diagnosis.front().cause) : "residual";
   if (stacked()) {

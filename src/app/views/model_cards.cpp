@@ -5,9 +5,12 @@
 #include <numbers>
 
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/params.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/view_texts.h"
+#include "core/models/rope_assembly.h"
 
 namespace posenc::app {
 namespace {
@@ -40,8 +43,8 @@ void ratio_series(const ModelShown& s, const std::string& who, int colour, std::
       out.push_back(curve(prefix + label, colour++, y));
     };
     if (!p.short_inv.empty()) {
-      add("short factors (seq_len ≤ " + std::to_string(p.rope.scaling.original_max_position_embeddings) + ")", p.short_inv);
-      add("long factors", p.long_inv);
+      add(trf("short factors (seq_len ≤ {0})", {std::to_string(p.rope.scaling.original_max_position_embeddings)}), p.short_inv);
+      add(tr("long factors"), p.long_inv);
     } else {
       add("ω′ₖ / ωₖ", p.rope.frequencies.inv_freq);
     }
@@ -62,18 +65,18 @@ void wavelength_series(const ModelShown& s, const std::string& who, int colour, 
     const ModelRope& r = p.rope;
     const int64_t switch_at = r.scaling.original_max_position_embeddings;
     if (!p.short_inv.empty() && r.max_position_embeddings > switch_at) {
-      out.push_back(curve(prefix + "short factors (≤ " + std::to_string(switch_at) + ")", colour++, wavelengths(p.short_inv)));
-      out.push_back(curve(prefix + "long factors (> " + std::to_string(switch_at) + ")", colour++, wavelengths(p.long_inv)));
+      out.push_back(curve(prefix + trf("short factors (≤ {0})", {std::to_string(switch_at)}), colour++, wavelengths(p.short_inv)));
+      out.push_back(curve(prefix + trf("long factors (> {0})", {std::to_string(switch_at)}), colour++, wavelengths(p.long_inv)));
     } else if (r.scaling.type == RopeScalingType::None) {
-      out.push_back(curve(prefix + "wavelength 2π / ωₖ", colour++, wavelengths(p.at_max)));
+      out.push_back(curve(prefix + tr("wavelength 2π / ωₖ"), colour++, wavelengths(p.at_max)));
     } else {
       out.push_back(curve(prefix + (r.scaling.type == RopeScalingType::Dynamic
-                                        ? "2π / ω′ₖ at " + std::to_string(r.max_position_embeddings)
-                                        : std::string("wavelength 2π / ω′ₖ")),
+                                        ? trf("2π / ω′ₖ at {0}", {std::to_string(r.max_position_embeddings)})
+                                        : std::string(tr("wavelength 2π / ω′ₖ"))),
                           colour++, wavelengths(p.at_max)));
     }
     if (alone && s.panels.size() == 1 && r.scaling.type != RopeScalingType::None)
-      out.push_back(curve(prefix + "unscaled", 0, wavelengths(p.unscaled)));
+      out.push_back(curve(prefix + tr("unscaled"), 0, wavelengths(p.unscaled)));
   }
 }
 
@@ -82,14 +85,14 @@ void length_lines(const ModelShown& s, const std::string& who, int first, double
   const ModelRope& r = s.panels.front().rope;
   const double trained = double(r.original_max_position_embeddings), max = double(r.max_position_embeddings);
   if (trained == max) {
-    out.push_back(Series{who + "trained length " + std::to_string(r.max_position_embeddings), {0, x_end}, {max, max}, palette_color(first)});
+    out.push_back(Series{who + trf("trained length {0}", {std::to_string(r.max_position_embeddings)}), {0, x_end}, {max, max}, palette_color(first)});
     return;
   }
-  out.push_back(Series{who + "original length " + std::to_string(r.original_max_position_embeddings),
+  out.push_back(Series{who + trf("original length {0}", {std::to_string(r.original_max_position_embeddings)}),
                        {0, x_end},
                        {trained, trained},
                        palette_color(first)});
-  out.push_back(Series{who + "max length " + std::to_string(r.max_position_embeddings), {0, x_end}, {max, max}, palette_color(first + 1)});
+  out.push_back(Series{who + trf("max length {0}", {std::to_string(r.max_position_embeddings)}), {0, x_end}, {max, max}, palette_color(first + 1)});
 }
 
 double pairs_end(const ModelShown& s) {
@@ -102,12 +105,12 @@ double pairs_end(const ModelShown& s) {
 
 void draw_model_header(const ModelShown& s, const std::string& label, const std::string& tail, const char* probe) {
   const ModelPosition& m = s.pos;
-  ImGui::TextWrapped("%s: model_type %s, position %s, head_dim %d, %d heads%s", label.c_str(), m.model_type.c_str(),
+  ImGui::TextWrapped(tr("%s: model_type %s, position %s, head_dim %d, %d heads%s"), label.c_str(), m.model_type.c_str(),
                      position_kind_name(m.position), m.head_dim, m.num_attention_heads, tail.c_str());
   probe_last_item(probe);
   for (const Assumption& a : m.assumptions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-    ImGui::TextWrapped("assumed %s = %s (%s)", a.what.c_str(), a.value.c_str(), a.why.c_str());
+    ImGui::TextWrapped("%s", tr_message("assumed " + a.what + " = " + a.value + " (" + a.why + ")").c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -116,67 +119,74 @@ void draw_rope_card(const RopePanel& p, int head_dim, const std::string& probe_p
   const ModelRope& r = p.rope;
   const RopeScaling& sc = r.scaling;
   const bool scaled = sc.type != RopeScalingType::None;
-  ImGui::TextWrapped("rotary dims %d of %d (%d pairs, %s layout), base %s", r.rotary_dim, head_dim, r.rotary_dim / 2,
-                     rope_layout_name(r.layout), format_number(r.base).c_str());
+  // As rope_width_text says it (posenc inspect): proportional RoPE's pairs split into rotating and frequency 0.
+  if (const int zero = rope_frequency_zero_pairs(r); zero > 0)
+    ImGui::TextWrapped(tr("rotary dims %d of %d (%d pairs: %d rotating, %d at frequency 0; %s layout), base %s"), r.rotary_dim,
+                       head_dim, r.rotary_dim / 2, r.rotary_dim / 2 - zero, zero, rope_layout_name(r.layout),
+                       format_number(r.base).c_str());
+  else
+    ImGui::TextWrapped(tr("rotary dims %d of %d (%d pairs, %s layout), base %s"), r.rotary_dim, head_dim, r.rotary_dim / 2,
+                       rope_layout_name(r.layout), format_number(r.base).c_str());
   const long long trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
   if (scaled)
-    ImGui::TextWrapped("rope_type %s, factor %s; lengths: original %lld, max %lld", rope_type_name(sc.type),
+    ImGui::TextWrapped(tr("rope_type %s, factor %s; lengths: original %lld, max %lld"), rope_type_name(sc.type),
                        format_number(sc.factor).c_str(), trained, max);
-  else if (trained == max) ImGui::TextWrapped("rope_type default (no scaling); trained length %lld", max);
-  else ImGui::TextWrapped("rope_type default (no scaling); lengths: trained %lld, max %lld", trained, max);
+  else if (trained == max) ImGui::TextWrapped(tr("rope_type default (no scaling); trained length %lld"), max);
+  else ImGui::TextWrapped(tr("rope_type default (no scaling); lengths: trained %lld, max %lld"), trained, max);
   // Only what applies: the cos/sin magnitude where a scaling sets one, a softmax scale that is not the
   // plain 1/sqrt(head_dim).
   const double plain_softmax = 1.0 / std::sqrt(double(head_dim));
   if (sc.type == RopeScalingType::Yarn || sc.type == RopeScalingType::Longrope || r.frequencies.attention_scaling != 1.0)
-    ImGui::TextWrapped("%s magnitude: attention_factor on cos/sin = %s", sc.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
+    ImGui::TextWrapped(tr("%s magnitude: attention_factor on cos/sin = %s"), sc.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
                        format_number(r.frequencies.attention_scaling).c_str());
   if (std::abs(r.softmax_scale - plain_softmax) > 1e-12 * plain_softmax)
-    ImGui::TextWrapped("softmax scale on q·k = %s (not 1/√head_dim = %s)", format_number(r.softmax_scale).c_str(),
+    ImGui::TextWrapped(tr("softmax scale on q·k = %s (not 1/√head_dim = %s)"), format_number(r.softmax_scale).c_str(),
                        format_number(plain_softmax).c_str());
   if (sc.mscale || sc.mscale_all_dim)
-    ImGui::TextWrapped("mscale %s, mscale_all_dim %s", sc.mscale ? format_number(*sc.mscale).c_str() : "unset",
-                       sc.mscale_all_dim ? format_number(*sc.mscale_all_dim).c_str() : "unset");
+    ImGui::TextWrapped("mscale %s, mscale_all_dim %s", sc.mscale ? format_number(*sc.mscale).c_str() : tr("unset"),
+                       sc.mscale_all_dim ? format_number(*sc.mscale_all_dim).c_str() : tr("unset"));
   for (const PairCounts& c : p.said) {
-    const std::string line = "pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") +
-                             ": " + pair_behaviour_counts_text(c.count, c.length, trained);
+    const std::string counts = pair_behaviour_counts_shown(c.count, c.length, trained);
+    const std::string line = *c.factors ? trf("pairs at {0} ({1:tr}): {2}", {std::to_string(c.length), c.factors, counts})
+                                        : trf("pairs at {0}: {1}", {std::to_string(c.length), counts});
     ImGui::TextWrapped("%s", line.c_str());
     probe_last_item((probe_prefix + "pairs." + std::to_string(c.length)).c_str());
   }
   if (sc.type == RopeScalingType::Longrope)
-    ImGui::TextWrapped("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)",
+    ImGui::TextWrapped(tr("LongRoPE: short factors up to seq_len %lld, long factors beyond (switch point)"),
                        (long long)sc.original_max_position_embeddings);
 }
 
 void draw_other_scheme(const ModelPosition& m, ImVec2 size) {
   switch (m.position) {
     case PositionKind::Alibi: {
-      ImGui::TextWrapped("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)",
+      ImGui::TextWrapped(tr("ALiBi: score + slope_h * -(i - j), slopes by Press et al. for %zu heads (first %s, last %s)"),
                          m.alibi_slopes.size(), format_number(m.alibi_slopes.front()).c_str(),
                          format_number(m.alibi_slopes.back()).c_str());
-      Series slopes = curve("slope", 1, m.alibi_slopes);
+      Series slopes = curve(tr("slope"), 1, m.alibi_slopes);
       slopes.markers = true;
       LinePlotOptions o;
-      o.x_title = "head h";
-      o.y_title = "slope (log)";
+      o.x_title = tr("head h");
+      o.y_title = tr("slope (log)");
       o.log_y = true;
       line_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())), {slopes}, o);
       break;
     }
     case PositionKind::T5:
-      ImGui::TextWrapped("T5 relative buckets: num_buckets %d, max_distance %lld, %s", m.t5_num_buckets, (long long)m.t5_max_distance,
-                         m.t5_bidirectional ? "bidirectional (encoder)" : "causal");
-      ImGui::TextWrapped("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view).");
+      ImGui::TextWrapped(tr("T5 relative buckets: num_buckets %d, max_distance %lld, %s"), m.t5_num_buckets, (long long)m.t5_max_distance,
+                         tr(m.t5_bidirectional ? "bidirectional (encoder)" : "causal"));
+      ImGui::TextWrapped("%s", tr("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view)."));
       break;
     case PositionKind::Deberta:
-      ImGui::TextWrapped("DeBERTa disentangled attention: bucket_size %lld, max_position %lld", (long long)m.deberta_bucket_size,
+      ImGui::TextWrapped(tr("DeBERTa disentangled attention: bucket_size %lld, max_position %lld"), (long long)m.deberta_bucket_size,
                          (long long)m.deberta_max_position);
       break;
     case PositionKind::Learned:
-      ImGui::TextWrapped("Learned absolute positions: a table of %lld position vectors", (long long)m.learned_max_position_embeddings);
+      ImGui::TextWrapped(tr("Learned absolute positions: a table of %lld position vectors"), (long long)m.learned_max_position_embeddings);
       break;
     default:
-      ImGui::TextWrapped("%s", m.per_layer.empty() ? "No positional encoding."
-                                                   : "No positional encoding: no attention layer rotates (the layers below).");
+      ImGui::TextWrapped("%s", tr(m.per_layer.empty() ? "No positional encoding."
+                                                      : "No positional encoding: no attention layer rotates (the layers below)."));
       break;
   }
 }
@@ -184,10 +194,10 @@ void draw_other_scheme(const ModelPosition& m, ImVec2 size) {
 void draw_model_differences(const std::vector<ModelDifference>& d, int64_t target) {
   ImGui::Separator();
   if (d.empty()) {
-    ImGui::TextWrapped("A and B place positions alike (no differences at the target length %lld).", (long long)target);
+    ImGui::TextWrapped(tr("A and B place positions alike (no differences at the target length %lld)."), (long long)target);
   } else {
-    ImGui::TextWrapped("Differences, A vs B (extrapolated pairs at the target length %lld):", (long long)target);
-    for (const ModelDifference& x : d) ImGui::BulletText("%s: %s vs %s", x.what.c_str(), x.a.text.c_str(), x.b.text.c_str());
+    ImGui::TextWrapped(tr("Differences, A vs B (extrapolated pairs at the target length %lld):"), (long long)target);
+    for (const ModelDifference& x : d) ImGui::BulletText(tr("%s: %s vs %s"), tr_message(x.what).c_str(), tr_message(x.a.text).c_str(), tr_message(x.b.text).c_str());
   }
   probe_last_item("text.model.differences");
 }
@@ -200,8 +210,8 @@ void draw_model_plots(const ModelPlots& p, float width, float plot_h) {
     ratio_series(*p.a, a_who, first_colour(false), ratio);
     if (two) ratio_series(*p.b, b_who, first_colour(true), ratio);
     LinePlotOptions ro;
-    ro.x_title = "pair k";
-    ro.y_title = "ω′ₖ / ωₖ (log)";
+    ro.x_title = tr("pair k");
+    ro.y_title = tr("ω′ₖ / ωₖ (log)");
     ro.log_y = true;
     line_plot("plot.ratio", ImVec2(width, plot_h), ratio, ro);
   }
@@ -213,8 +223,8 @@ void draw_model_plots(const ModelPlots& p, float width, float plot_h) {
     length_lines(*p.a, a_who, 5, x_end, wl);
     if (two) length_lines(*p.b, b_who, 7, x_end, wl);
     LinePlotOptions wo;
-    wo.x_title = "pair k";
-    wo.y_title = "positions per turn (log)";
+    wo.x_title = tr("pair k");
+    wo.y_title = tr("positions per turn (log)");
     wo.log_y = true;
     line_plot("plot.wavelength", ImVec2(width, plot_h), wl, wo);
   }

@@ -15,8 +15,8 @@ namespace posenc::app {
 // "<label>: model_type ..., position ..., head_dim ..., N heads<tail>" (probe `probe`), then one warning line per
 // assumption.
 void draw_model_header(const ModelShown& s, const std::string& label, const std::string& tail, const char* probe);
-// One RoPE's card: rotary dims, base, scaling, lengths, magnitudes, the pair classes (probes
-// "<probe_prefix>pairs.<length>").
+// One RoPE's card: rotary dims of head_dim (the width of the heads it rotates: rope_head_dim), base, scaling,
+// lengths, magnitudes, the pair classes (probes "<probe_prefix>pairs.<length>").
 void draw_rope_card(const RopePanel& p, int head_dim, const std::string& probe_prefix);
 // ALiBi's slopes plot, T5 / DeBERTa / learned / none in words.
 void draw_other_scheme(const ModelPosition& m, ImVec2 size);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/i18n.h"
 #include "app/params.h"
 #include "app/probe.h"
 #include "core/analysis/rope_analysis.h"
@@ -34,40 +35,43 @@ ExtensionPanel extension_panel(const ModelRope& rope, int64_t target) {
   return p;
 }
 
+// Drawn only: in the interface's language, each line one template (its first {N} the recipe's head).
 std::vector<std::pair<std::string, std::string>> extension_lines(const ExtensionPanel& p) {
   std::vector<std::pair<std::string, std::string>> out;
-  const std::string of = " of " + std::to_string(p.pairs) + " pairs";
-  out.push_back({"configured", "as configured (" + p.now_type + "): " + std::to_string(p.now_extrapolated) + of +
-                                   " extrapolate at " + std::to_string(p.target)});
+  const std::string pairs = std::to_string(p.pairs), target = std::to_string(p.target);
+  out.push_back({"configured", trf("as configured ({0}): {1} of {2} pairs extrapolate at {3}",
+                                   {p.now_type, std::to_string(p.now_extrapolated), pairs, target})});
   const std::string f = format_number(p.factor);
   for (const ExtensionRecipe& r : p.recipes) {
     const std::string name = rope_type_name(r.scaling.type);
-    std::string line;
+    std::string head;
     if (r.scaling.type == RopeScalingType::None) {
-      line = "unscaled RoPE (no rope_scaling), max_position_embeddings " + std::to_string(r.max_position_embeddings);
+      head = trf("unscaled RoPE (no rope_scaling), max_position_embeddings {0}", {std::to_string(r.max_position_embeddings)});
     } else {
-      line = name + ": rope_scaling {\"rope_type\": \"" + name + "\", \"factor\": " + f;
+      head = name + ": rope_scaling {\"rope_type\": \"" + name + "\", \"factor\": " + f;
       if (r.sets_original)
-        line += ", \"original_max_position_embeddings\": " + std::to_string(r.scaling.original_max_position_embeddings);
-      if (r.scaling.type == RopeScalingType::Llama3) line += ", \"low_freq_factor\": 1, \"high_freq_factor\": 4";
-      if (r.scaling.type == RopeScalingType::Longrope) line += ", \"short_factor\": [...], \"long_factor\": [...]";
-      line += "}, max_position_embeddings " + std::to_string(r.max_position_embeddings);
-      if (r.scaling.type == RopeScalingType::Dynamic) line += " (dynamic NTK reads the trained length there)";
+        head += ", \"original_max_position_embeddings\": " + std::to_string(r.scaling.original_max_position_embeddings);
+      if (r.scaling.type == RopeScalingType::Llama3) head += ", \"low_freq_factor\": 1, \"high_freq_factor\": 4";
+      if (r.scaling.type == RopeScalingType::Longrope) head += ", \"short_factor\": [...], \"long_factor\": [...]";
+      head += "}, max_position_embeddings " + std::to_string(r.max_position_embeddings);
+      if (r.scaling.type == RopeScalingType::Dynamic) head += tr(" (dynamic NTK reads the trained length there)");
     }
+    std::string line;
     if (r.counted) {
-      line += ": " + std::to_string(r.extrapolated) + of + " extrapolate at " + std::to_string(p.target) + " (" +
-              std::to_string(r.kept) + " kept, " + std::to_string(r.divided) + " divided by f, " + std::to_string(r.blended) +
-              " blended)";
+      std::string tail;
       if (r.attention_scaling != 1.0) {
         char mag[32];
         std::snprintf(mag, sizeof mag, "%.4g", r.attention_scaling);
-        line += std::string(", cos/sin x ") + mag;
+        tail += trf(", cos/sin x {0}", {mag});
       }
-      if (r.scaling.type == RopeScalingType::Longrope) line += " with the model's own long_factor";
+      if (r.scaling.type == RopeScalingType::Longrope) tail += tr(" with the model's own long_factor");
+      line = trf("{0}: {1} of {2} pairs extrapolate at {3} ({4} kept, {5} divided by f, {6} blended){7}",
+                 {head, std::to_string(r.extrapolated), pairs, target, std::to_string(r.kept), std::to_string(r.divided),
+                  std::to_string(r.blended), tail});
     } else {
-      line += ": the factors come from a per-model search; a pair stays within the trained angles at " +
-              std::to_string(p.target) + " iff its long_factor >= f = " + f + " (" + std::to_string(p.need_long_factor) + of +
-              " need it)";
+      line = trf("{0}: the factors come from a per-model search; a pair stays within the trained angles at {1} iff its "
+                 "long_factor >= f = {2} ({3} of {4} pairs need it)",
+                 {head, target, f, std::to_string(p.need_long_factor), pairs});
     }
     out.push_back({name, line});
   }
@@ -75,7 +79,7 @@ std::vector<std::pair<std::string, std::string>> extension_lines(const Extension
 }
 
 void draw_extension_panel(const ExtensionPanel& p) {
-  ImGui::TextWrapped("Context extension to %lld from the trained length %lld: f = T / L = %s", (long long)p.target,
+  ImGui::TextWrapped(tr("Context extension to %lld from the trained length %lld: f = T / L = %s"), (long long)p.target,
                      (long long)p.trained, format_number(p.factor).c_str());
   probe_last_item("text.extension");
   ImGui::Indent();

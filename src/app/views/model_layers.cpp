@@ -8,6 +8,7 @@
 
 #include "app/input.h"
 #include "app/params.h"
+#include "app/i18n.h"
 #include "app/plot.h"
 #include "app/probe.h"
 
@@ -97,32 +98,40 @@ void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
 
 }  // namespace
 
+// A layer in words, in the interface's language (drawn and in the description): one template whose last {N}
+// takes the rest, each part already in the language.
 std::string layer_text(const LayerSpec& l) {
-  if (l.attention == LayerAttention::None) return "no token mixing (" + (l.mixer.empty() ? std::string("mlp") : l.mixer) + " block)";
-  std::string out = std::string(layer_attention_name(l.attention)) + " attention";
-  if (l.attention == LayerAttention::Sliding) out += " (window " + std::to_string(l.window) + ")";
-  if (l.attention == LayerAttention::Chunked) out += " (chunk " + std::to_string(l.window) + ")";
-  if (l.attention == LayerAttention::Compressed)
-    out += " (window " + std::to_string(l.window) + " plus one pooled key per " + std::to_string(l.ratio) + ")";
-  if (l.attention == LayerAttention::Linear)
-    out = "linear " + (l.mixer.empty() ? std::string("attention") : l.mixer) + ", no position encoding";
-  else out += l.rope ? ", RoPE" : ", NoPE";
-  if (!l.parallel_mixer.empty()) out += ", with a parallel " + l.parallel_mixer;
-  if (l.rope && !l.rope_key.empty()) out += " layers." + l.rope_key;
-  if (l.sinks) out += ", sinks";
+  if (l.attention == LayerAttention::None) return trf("no token mixing ({0} block)", {l.mixer.empty() ? std::string("mlp") : l.mixer});
+  std::string rest;
+  if (l.attention != LayerAttention::Linear) rest += tr(l.rope ? ", RoPE" : ", NoPE");
+  if (!l.parallel_mixer.empty()) rest += trf(", with a parallel {0}", {l.parallel_mixer});
+  if (l.rope && !l.rope_key.empty()) rest += " layers." + l.rope_key;
+  if (l.sinks) rest += tr(", sinks");
   const QueryScale& q = l.query_scale;
   switch (q.rule) {
     case QueryScale::Rule::None: break;
     case QueryScale::Rule::Llama4Temperature:
-      out += ", query scale " + std::string(query_scale_rule_name(q.rule)) + " (floor_scale " + format_number(q.floor_scale) +
-             ", attn_scale " + format_number(q.attn_scale) + ")";
+      rest += trf(", query scale {0} (floor_scale {1}, attn_scale {2})",
+                  {query_scale_rule_name(q.rule), format_number(q.floor_scale), format_number(q.attn_scale)});
       break;
     case QueryScale::Rule::Llama4ScalingBeta:
-      out += ", query scale " + std::string(query_scale_rule_name(q.rule)) + " (beta " + format_number(q.beta) + ", original " +
-             std::to_string(q.original_max_position_embeddings) + ")";
+      rest += trf(", query scale {0} (beta {1}, original {2})",
+                  {query_scale_rule_name(q.rule), format_number(q.beta), std::to_string(q.original_max_position_embeddings)});
       break;
   }
-  return out;
+  const std::string window = std::to_string(l.window);
+  switch (l.attention) {
+    case LayerAttention::Full: return trf("full attention{0}", {rest});
+    case LayerAttention::Sliding: return trf("sliding attention (window {0}){1}", {window, rest});
+    case LayerAttention::Chunked: return trf("chunked attention (chunk {0}){1}", {window, rest});
+    case LayerAttention::Compressed:
+      return trf("compressed attention (window {0} plus one pooled key per {1}){2}", {window, std::to_string(l.ratio), rest});
+    case LayerAttention::Linear:
+      return l.mixer.empty() ? trf("linear attention, no position encoding{0}", {rest})
+                             : trf("linear {0}, no position encoding{1}", {l.mixer, rest});
+    case LayerAttention::None: break;
+  }
+  return rest;
 }
 
 std::string layer_index_text(const std::vector<int>& v) {
@@ -132,13 +141,14 @@ std::string layer_index_text(const std::vector<int>& v) {
   bool arithmetic = v.size() >= 3 && step > 1;
   for (size_t i = 1; arithmetic && i < v.size(); ++i) arithmetic = v[i] - v[i - 1] == step;
   if (arithmetic)
-    return std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", ..., " + std::to_string(v.back()) + " (every " +
-           ordinal(step) + " from " + std::to_string(v[0]) + ")";
+    return trf("{0}, {1}, ..., {2} (every {3} from {4})", {std::to_string(v[0]), std::to_string(v[1]), std::to_string(v.back()),
+                                                            ui_lang() == Lang::En ? ordinal(step) : std::to_string(step),
+                                                            std::to_string(v[0])});
   std::string out;
   for (size_t i = 0; i < v.size();) {
     size_t j = i;
     while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    out += (out.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+    out += (out.empty() ? "" : tr(", ")) + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
     i = j + 1;
   }
   return out;
@@ -154,11 +164,12 @@ std::string layer_strip_text(const std::vector<LayerSpec>& layers) {
     if (it == groups.end()) groups.push_back({t, {i}});
     else it->second.push_back(i);
   }
-  std::string out = std::to_string(layers.size()) + " layers.";
-  if (groups.size() == 1) return out + " Every layer: " + groups[0].first + ".";
+  const std::string count = std::to_string(layers.size());
+  if (groups.size() == 1) return trf("{0} layers. Every layer: {1}.", {count, groups[0].first});
+  std::string list;
   for (const auto& [text, idx] : groups)
-    out += std::string(" Layer") + (idx.size() > 1 ? "s " : " ") + layer_index_text(idx) + ": " + text + ".";
-  return out;
+    list += trf(idx.size() > 1 ? " Layers {0}: {1}." : " Layer {0}: {1}.", {layer_index_text(idx), text});
+  return trf("{0} layers.{1}", {count, list});
 }
 
 float layer_strip_height(const std::vector<LayerSpec>& layers, float width) {
@@ -202,7 +213,7 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
     dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + g.cell_w - kGap + 1, a.y + kCellH + 1), ImGui::GetColorU32(ImGuiCol_Text),
                 0.0f, 0, 2.0f);
     begin_readout();
-    ImGui::Text("layer %d: %s", hovered_cell, layer_text(layers[size_t(hovered_cell)]).c_str());
+    ImGui::Text(tr("layer %d: %s"), hovered_cell, layer_text(layers[size_t(hovered_cell)]).c_str());
     end_readout();
   }
   // The legend: only what occurs.
@@ -233,24 +244,24 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
       LayerSpec s;
       s.attention = LayerAttention(a);
       s.rope = s.attention != LayerAttention::Linear && s.attention != LayerAttention::None;
-      std::string legend = kind_style(s.attention).legend;
-      if (s.attention == LayerAttention::Linear && !mixers.empty()) legend = "L linear: " + mixers + " (no softmax, no position)";
+      std::string legend = tr(kind_style(s.attention).legend);
+      if (s.attention == LayerAttention::Linear && !mixers.empty()) legend = trf("L linear: {0} (no softmax, no position)", {mixers});
       item(s, legend);
     }
   if (nope) {
     LayerSpec s;
     s.rope = false;
-    item(s, "hatched: NoPE (no position encoding)");
+    item(s, tr("hatched: NoPE (no position encoding)"));
   }
   if (sinks) {
     LayerSpec s;
     s.sinks = true;
-    item(s, "dot: sinks");
+    item(s, tr("dot: sinks"));
   }
   if (qscale) {
     LayerSpec s;
     s.query_scale.rule = QueryScale::Rule::Llama4Temperature;
-    item(s, "corner: query scale by position");
+    item(s, tr("corner: query scale by position"));
   }
   const ImVec2 legend_max(right, y + line);
   ImGui::Dummy(ImVec2(width, legend_max.y - legend_min.y + 2.0f));

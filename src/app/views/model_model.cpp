@@ -10,7 +10,8 @@ namespace {
 
 constexpr double kTwoPi = 2.0 * std::numbers::pi;
 
-void summary_and_pairs(const RopePanel& p, const std::string& prefix, std::vector<ExportTable>& tables) {
+// head_dim: the width of the heads the panel's RoPE rotates (rope_head_dim: Gemma 4's full layers 512).
+void summary_and_pairs(const RopePanel& p, int head_dim, const std::string& prefix, std::vector<ExportTable>& tables) {
   const ModelRope& r = p.rope;
   const RopeScaling& s = r.scaling;
   const double mscale = s.mscale.value_or(NAN), mscale_all_dim = s.mscale_all_dim.value_or(NAN);
@@ -20,12 +21,13 @@ void summary_and_pairs(const RopePanel& p, const std::string& prefix, std::vecto
       "",
       {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
        "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
-       "long_factors", "less_than_once", "no_rotation"},
+       "long_factors", "less_than_once", "no_rotation", "head_dim"},
       {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim, r.softmax_scale,
         double(r.max_position_embeddings), double(r.original_max_position_embeddings),
         double(p.counts[size_t(PairBehaviour::FullTurn)]), double(p.counts[size_t(PairBehaviour::Interpolated)]),
         double(p.counts[size_t(PairBehaviour::Extrapolated)]), r.frequencies.long_factors ? 1.0 : 0.0,
-        double(p.counts[size_t(PairBehaviour::LessThanOnce)]), double(p.counts[size_t(PairBehaviour::NoRotation)])}}});
+        double(p.counts[size_t(PairBehaviour::LessThanOnce)]), double(p.counts[size_t(PairBehaviour::NoRotation)]),
+        double(head_dim)}}});
   // class: what the pair does at max_position_embeddings (the core's PairBehaviour, as the card says it).
   ExportTable pairs{prefix + p.name + ": pairs",
                     "pair k",
@@ -178,7 +180,7 @@ void model_tables(const ModelShown& s, const std::string& prefix, std::vector<Ex
                                "",
                                {"head_dim", "num_attention_heads"},
                                {{double(m.head_dim), double(m.num_attention_heads)}}});
-  for (const RopePanel& p : s.panels) summary_and_pairs(p, prefix, tables);
+  for (const RopePanel& p : s.panels) summary_and_pairs(p, rope_head_dim(m, p.rope), prefix, tables);
   if (!m.per_layer.empty()) layer_table(m, prefix, tables);
   if (s.mrope) mrope_tables(*s.mrope, prefix, tables);
   if (s.extension) extension_table(*s.extension, prefix, tables);

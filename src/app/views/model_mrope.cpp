@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/i18n.h"
 #include "app/plot.h"
 #include "app/probe.h"
 #include "core/encodings/rope.h"
@@ -43,20 +44,21 @@ MropeExample mrope_example(const ModelRope& rope, bool image) {
   return ex;
 }
 
+// Drawn (and in the description): in the interface's language.
 std::string mrope_split_text(const ModelRope& rope, const MropeExample& ex) {
   const auto& sec = rope.mrope_section;
-  std::string counts = "t " + std::to_string(ex.pairs_on[0]) + ", h " + std::to_string(ex.pairs_on[1]) + ", w " +
-                       std::to_string(ex.pairs_on[2]) + " pairs";
+  const std::string counts = trf("t {0}, h {1}, w {2} pairs", {std::to_string(ex.pairs_on[0]), std::to_string(ex.pairs_on[1]),
+                                                                std::to_string(ex.pairs_on[2])});
   if (sec.size() != 3) return counts;
+  const std::string section = std::to_string(sec[0]) + ", " + std::to_string(sec[1]) + ", " + std::to_string(sec[2]);
   if (!rope.mrope_interleaved) {
     const int a = sec[0], b = sec[1], n = int(ex.axes.size());
-    return "mrope_section [" + std::to_string(sec[0]) + ", " + std::to_string(sec[1]) + ", " + std::to_string(sec[2]) +
-           "], contiguous: pairs 0-" + std::to_string(a - 1) + " t, " + std::to_string(a) + "-" + std::to_string(a + b - 1) +
-           " h, " + std::to_string(a + b) + "-" + std::to_string(n - 1) + " w (" + counts + ")";
+    return trf("mrope_section [{0}], contiguous: pairs 0-{1} t, {2}-{3} h, {4}-{5} w ({6})",
+               {section, std::to_string(a - 1), std::to_string(a), std::to_string(a + b - 1), std::to_string(a + b),
+                std::to_string(n - 1), counts});
   }
-  return "mrope_section [" + std::to_string(sec[0]) + ", " + std::to_string(sec[1]) + ", " + std::to_string(sec[2]) +
-         "], interleaved: pair i is h when i % 3 = 1 and i < " + std::to_string(3 * sec[1]) + ", w when i % 3 = 2 and i < " +
-         std::to_string(3 * sec[2]) + ", else t (" + counts + ")";
+  return trf("mrope_section [{0}], interleaved: pair i is h when i % 3 = 1 and i < {1}, w when i % 3 = 2 and i < {2}, else t ({3})",
+             {section, std::to_string(3 * sec[1]), std::to_string(3 * sec[2]), counts});
 }
 
 void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width, float plot_height) {
@@ -86,10 +88,10 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
   probe_rect("mrope.bar", a0, ImVec2(a0.x + width, a0.y + h));
   if (ImGui::IsItemHovered()) {
     const int i = std::clamp(int((ImGui::GetIO().MousePos.x - a0.x) / cell), 0, n - 1);
-    ImGui::SetTooltip("pair %d: %s position", i, kAxisNames[ex.axes[size_t(i)]]);
+    ImGui::SetTooltip(tr("pair %d: %s position"), i, kAxisNames[ex.axes[size_t(i)]]);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("pair 0 (fastest) ... pair %d (slowest); t time, h row, w column", n - 1);
+  ImGui::TextWrapped(tr("pair 0 (fastest) ... pair %d (slowest); t time, h row, w column"), n - 1);
   ImGui::PopStyleColor();
 
   // The example's positions.
@@ -97,15 +99,14 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
   const int last = s + kMropeGridH * kMropeGridW - 1;
   if (ex.image)
     ImGui::TextWrapped(
-        "Example (positions=image): %d text tokens at t=h=w=0..%d; a %dx%d image grid at t=%lld, h=%lld..%lld, "
-        "w=%lld..%lld; text after it from %lld (Qwen2-VL get_rope_index).",
+        tr("Example (positions=image): %d text tokens at t=h=w=0..%d; a %dx%d image grid at t=%lld, h=%lld..%lld, "
+           "w=%lld..%lld; text after it from %lld (Qwen2-VL get_rope_index)."),
         s, s - 1, kMropeGridH, kMropeGridW, (long long)ex.rows[0][size_t(s)], (long long)ex.rows[1][size_t(s)],
         (long long)ex.rows[1][size_t(last)], (long long)ex.rows[2][size_t(s)], (long long)ex.rows[2][size_t(last)],
         (long long)ex.rows[0][size_t(last + 1)]);
   else
-    ImGui::TextWrapped(
-        "Example (positions=text): every token at t = h = w = its index, so every pair turns by index x w_k: "
-        "M-RoPE is 1-D RoPE.");
+    ImGui::TextWrapped("%s", tr("Example (positions=text): every token at t = h = w = its index, so every pair turns by index x "
+                                "w_k: M-RoPE is 1-D RoPE."));
   probe_last_item("text.mrope.positions");
 
   // Angles theta_k = position_axis(k) * w_k at the first and the last patch of the grid, against 1-D RoPE at
@@ -115,8 +116,8 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
   int color = 1;
   for (int token : {s, last}) {
     Series m, one;
-    m.label = "token " + std::to_string(token) + " (" + ex.token_kind[size_t(token)] + "): M-RoPE";
-    one.label = "token " + std::to_string(token) + ": 1-D RoPE at " + std::to_string(token);
+    m.label = trf("token {0} ({1:tr}): M-RoPE", {std::to_string(token), ex.token_kind[size_t(token)]});
+    one.label = trf("token {0}: 1-D RoPE at {1}", {std::to_string(token), std::to_string(token)});
     m.color = palette_color(color++);
     one.color = palette_color(color++);
     m.markers = n <= 64;
@@ -129,8 +130,8 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
     series.push_back(std::move(one));
   }
   LinePlotOptions o;
-  o.x_title = "pair k";
-  o.y_title = "angle position x w_k (rad, log)";
+  o.x_title = tr("pair k");
+  o.y_title = tr("angle position x w_k (rad, log)");
   o.log_y = true;
   line_plot("plot.mrope", ImVec2(width, plot_height), series, o);
 }

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/controls.h"
+#include "app/i18n.h"
 #include "app/model_link.h"
 #include "app/number_text.h"
 #include "app/plot.h"
@@ -110,6 +111,7 @@ class ModelView final : public View, public ModelSink {
   std::vector<std::string> figures() const override;
   float stacked_height(float width) const override;
   std::string formula_words() const override;
+  std::string formula_words_shown() const override;
   void numbers(std::vector<DescribedNumber>& out) const override;
   void notes(Notices& out) const override;
 
@@ -347,7 +349,7 @@ void ModelView::fill_from(const ModelPosition& m) {
 ModelRope ModelView::rope_from_keys(const ModelRope& base, const std::vector<std::string>& edited) const {
   auto is = [&](const char* k) { return contains(edited, k); };
   RopeParts p{base.rotary_dim, base.layout, base.base, base.scaling, base.max_position_embeddings, base.softmax_scale, false,
-              base.mrope_section, base.mrope_interleaved};
+              base.mrope_section, base.mrope_interleaved, base.head_dim};
   if (is("rotary_dim")) p.rotary_dim = rotary_dim_;
   if (is("base")) p.base = base_;
   if (is("layout")) p.layout = RopeLayout(layout_);
@@ -381,6 +383,15 @@ ModelPosition ModelView::with_edits(const ModelPosition& source, const std::vect
                       r.frequencies.inv_freq == before.frequencies.inv_freq;
     if (main) r = *m.rope;
     else if (contains(edited, "max")) r = rope_from_keys(r, {"max"});
+  }
+  // head_dim edits the model's width: the RoPEs of heads that wide follow it; a layer type with its own width
+  // (Gemma 4's full layers: global_head_dim) keeps it.
+  if (contains(edited, "head_dim")) {
+    auto follow = [&](ModelRope& r) {
+      if (r.head_dim == 0 || r.head_dim == source.head_dim) r.head_dim = head_dim_;
+    };
+    follow(*m.rope);
+    for (auto& [name, r] : m.layers) follow(r);
   }
   return m;
 }
@@ -498,6 +509,32 @@ std::string ModelView::formula_words() const {
   return out;
 }
 
+// The same in the interface's language: one template per first sentence, its {N} the rest (the layers, the
+// comparison), each part composed in the language (mrope_split_text and layer_strip_text are).
+std::string ModelView::formula_words_shown() const {
+  if (ui_lang() == Lang::En) return formula_words();
+  const ModelPosition& m = shown_.pos;
+  std::string rest;
+  if (!failed() && m.position == PositionKind::Rope && shown_.mrope)
+    rest += trf(" M-RoPE {0}.", {mrope_split_text(*m.rope, *shown_.mrope)});
+  if (!failed() && !m.per_layer.empty()) rest += " " + layer_strip_text(m.per_layer);
+  if (!failed() && compare_shown_) {
+    std::string d;
+    for (const ModelDifference& x : diffs_)
+      d += (d.empty() ? "" : tr("; ")) + trf("{0:tr} {1:tr} vs {2:tr}", {x.what, x.a.text, x.b.text});
+    const std::string label = shown_label(compare_, compare_shown_->pos);
+    rest += d.empty() ? trf(" Compared with {0}: no differences in how they place positions.", {label})
+                      : trf(" Compared with {0}: differences: {1}.", {label, d});
+  }
+  if (m.position == PositionKind::Rope)
+    return trf("This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
+               "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.{0}",
+               {rest});
+  if (m.position == PositionKind::Alibi)
+    return trf("This model adds minus a head's slope times the distance to every score (ALiBi).{0}", {rest});
+  return trf("This model's positional scheme: {0}.{1}", {position_kind_name(m.position), rest});
+}
+
 void ModelView::numbers(std::vector<DescribedNumber>& out) const {
   if (failed()) return;
   const ModelPosition& m = shown_.pos;
@@ -543,13 +580,13 @@ void ModelView::notes(Notices& out) const {
 // A model combo: the presets, "custom" (a loaded config), and for the second model "none".
 void ModelView::draw_model_combo(const char* label, const char* id, std::string& value, bool compare) {
   const ModelPosition* loaded = compare ? (compare_source_ ? &*compare_source_ : nullptr) : (source_ ? &*source_ : nullptr);
-  std::string shown = value.empty() ? std::string("none")
-                      : value == kCustom ? (loaded ? shown_label(value, *loaded) : std::string("custom (loaded or edited)"))
+  std::string shown = value.empty() ? std::string(tr("none"))
+                      : value == kCustom ? (loaded ? shown_label(value, *loaded) : std::string(tr("custom (loaded or edited)")))
                                          : model_label(value);
   note_shown_param(compare ? "compare" : "model");
-  ImGui::TextUnformatted(label);
+  ImGui::TextUnformatted(tr(label));
   if (ImGui::BeginCombo(id, shown.c_str())) {
-    if (compare && ImGui::Selectable("none", value.empty())) parse_compare("");
+    if (compare && ImGui::Selectable(tr_id("none").c_str(), value.empty())) parse_compare("");
     for (const auto& preset : model_io::model_presets())
       if (ImGui::Selectable(preset.label.c_str(), value == preset.id)) {
         if (compare) parse_compare(preset.id);
@@ -565,10 +602,10 @@ void ModelView::draw_model_combo(const char* label, const char* id, std::string&
 void ModelView::controls(Controls& c) {
   draw_model_combo("Model", "##model", model_, false);
   if (!edited_.empty() && !from_keys_) {
-    ImGui::TextDisabled("(edited: %s)", join(edited_).c_str());
+    ImGui::TextDisabled(tr("(edited: %s)"), join(edited_).c_str());
     probe_last_item("text.model.edited");
   } else if (from_keys_ && model_ != kCustom) {
-    ImGui::TextDisabled("(computed from the keys below: another position scheme)");
+    ImGui::TextDisabled("%s", tr("(computed from the keys below: another position scheme)"));
     probe_last_item("text.model.edited");
   }
   draw_model_file_button();
@@ -612,13 +649,13 @@ void ModelView::draw_cards(float width) {
     for (const RopePanel& p : s.panels) {
       if (s.panels.size() > 1) ImGui::TextUnformatted(p.name.c_str());
       ImGui::Indent();
-      draw_rope_card(p, s.pos.head_dim, prefix);
+      draw_rope_card(p, rope_head_dim(s.pos, p.rope), prefix);
       ImGui::Unindent();
     }
   };
   std::string tail;
-  if (!edited_.empty() && !from_keys_) tail = " (edited: " + join(edited_) + ")";
-  if (from_keys_) tail = " (from the keys)";
+  if (!edited_.empty() && !from_keys_) tail = trf(" (edited: {0})", {join(edited_)});
+  if (from_keys_) tail = tr(" (from the keys)");
   const std::string a = (two ? "A " : "") + shown_label(model_, shown_.pos);
   if (two && width >= 760.0f && ImGui::BeginTable("##cards", 2, ImGuiTableFlags_SizingStretchSame)) {
     ImGui::TableNextColumn();
@@ -648,7 +685,7 @@ float ModelView::stacked_height(float width) const {
   auto assumed_height = [&](const ModelShown& s) {
     float a = 0;
     for (const Assumption& x : s.pos.assumptions) {
-      const std::string text = "assumed " + x.what + " = " + x.value + " (" + x.why + ")";
+      const std::string text = tr_message("assumed " + x.what + " = " + x.value + " (" + x.why + ")");
       a += ImGui::CalcTextSize(text.c_str(), nullptr, false, std::max(50.0f, card_width - 2 * line)).y +
            ImGui::GetStyle().ItemSpacing.y;
     }
@@ -670,14 +707,14 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ModelPosition& m = s.pos;
   if (layers && !m.per_layer.empty()) {
-    if (!alone()) ImGui::TextUnformatted((who + "Layers (hover a cell):").c_str());
+    if (!alone()) ImGui::TextUnformatted(trf("{0}Layers (hover a cell):", {who}).c_str());
     ImGui::PushID(who.c_str());
     draw_layer_strip(m.per_layer, width);
     ImGui::PopID();
   }
   if (layers && !alone() && !m.unread_keys.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-    ImGui::TextWrapped("%sNot read by posenc (their effect is not shown): %s", who.c_str(), join(m.unread_keys).c_str());
+    ImGui::TextWrapped(tr("%sNot read by posenc (their effect is not shown): %s"), who.c_str(), join(m.unread_keys).c_str());
     ImGui::PopStyleColor();
     probe_last_item(who.empty() ? "text.model.unread" : "text.compare.unread");
   }
@@ -688,7 +725,7 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
   }
   if (extension && s.extension) {
     if (!alone()) ImGui::Separator();
-    if (!who.empty()) ImGui::TextUnformatted((who + "context extension").c_str());
+    if (!who.empty()) ImGui::TextUnformatted(trf("{0}context extension", {who}).c_str());
     draw_extension_panel(*s.extension);
   }
   if (!alone()) ImGui::Separator();
@@ -697,8 +734,16 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
 void ModelView::draw_figure(ImVec2 size) {
   const ModelPosition& m = shown_.pos;
   const bool two = compare_shown_.has_value();
+  // A panel figure alone (an embed's figure=layers, mrope or extension): with a second model, both, each named.
+  auto alone_panels = [&](bool layers, bool mrope, bool extension) {
+    if (!two) return draw_panels(shown_, size.x, layers, mrope, extension, "");
+    ImGui::TextUnformatted(("A " + shown_label(model_, m)).c_str());
+    draw_panels(shown_, size.x, layers, mrope, extension, "A ");
+    ImGui::TextUnformatted(("B " + shown_label(compare_, compare_shown_->pos)).c_str());
+    draw_panels(*compare_shown_, size.x, layers, mrope, extension, "B ");
+  };
   if (m.position != PositionKind::Rope) {
-    if (alone() && shows("layers")) return draw_panels(shown_, size.x, true, false, false, "");
+    if (alone() && shows("layers")) return alone_panels(true, false, false);
     draw_cards(size.x);
     if (!m.per_layer.empty()) draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     draw_other_scheme(m, size);
@@ -710,8 +755,7 @@ void ModelView::draw_figure(ImVec2 size) {
     draw_panels(shown_, size.x, true, false, false, two ? "A " : "");
     if (two) draw_panels(*compare_shown_, size.x, true, false, false, "B ");
   } else if (shows("layers") || shows("mrope") || shows("extension")) {
-    draw_panels(shown_, size.x, shows("layers"), shows("mrope"), shows("extension"), "");
-    return;
+    return alone_panels(shows("layers"), shows("mrope"), shows("extension"));
   }
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float plot_h = alone() ? ImGui::GetContentRegionAvail().y : std::max(220.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);

@@ -70,13 +70,7 @@ class RopeView final : public ModelLinkedView {
   // rope_extension_summary in the interface's language, one behaviour at a time (the core's phrases are
   // the catalogue's keys).
   std::string summary_text() const {
-    const PairBehaviourCounts& counts = analysis_.behaviours;
-    std::string list;
-    for (size_t b = 0; b < counts.size(); ++b) {
-      const auto kind = static_cast<PairBehaviour>(b);
-      if (counts[b] == 0 && !(kind == PairBehaviour::Extrapolated && analysis_.target_length > analysis_.trained_length)) continue;
-      list += (list.empty() ? "" : tr(", ")) + tr_message(std::to_string(counts[b]) + " " + pair_behaviour_phrase(kind));
-    }
+    const std::string list = pair_behaviour_counts_shown(analysis_.behaviours, analysis_.target_length, analysis_.trained_length);
     return trf("At T = {0} with L = {1}: {2}",
                {std::to_string(analysis_.target_length), std::to_string(analysis_.trained_length), list});
   }

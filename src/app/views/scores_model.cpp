@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "app/i18n.h"
 #include "app/masked_cell.h"
 #include "core/attention/absolute_attention.h"
 #include "core/encodings/absolute.h"
@@ -225,46 +226,43 @@ bool ScoresModel::rope_dropped(const LayerSpec* l) const {
 
 std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
   if (!l) return "";
-  std::string t = "layer " + std::to_string(keys.layer) + " of " + std::to_string(layer_count) + ": ";
+  // Drawn only (never exported): composed in the interface's language, as one text: the first template
+  // takes the rest (each part already in the language) as its {2}.
+  std::string t;
   switch (l->attention) {
-    case LayerAttention::Full: t += "full attention"; break;
-    case LayerAttention::Sliding:
-      t += "sliding window W = " + std::to_string(l->window) + " (query i sees keys i - W < j <= i)";
-      break;
+    case LayerAttention::Full: t += tr("full attention"); break;
+    case LayerAttention::Sliding: t += trf("sliding window W = {0} (query i sees keys i - W < j <= i)", {std::to_string(l->window)}); break;
     case LayerAttention::Chunked:
-      t += "chunked C = " + std::to_string(l->window) + " (keys j <= i in the query's chunk floor(j / C) = floor(i / C))";
+      t += trf("chunked C = {0} (keys j <= i in the query's chunk floor(j / C) = floor(i / C))", {std::to_string(l->window)});
       break;
-    case LayerAttention::Linear: t += "linear attention (no softmax scores)"; break;
+    case LayerAttention::Linear: t += tr("linear attention (no softmax scores)"); break;
     case LayerAttention::Compressed:
-      t += "compressed: sliding window W = " + std::to_string(l->window) + " drawn (its pooled keys, one per " +
-           std::to_string(l->ratio) + ", not modelled)";
+      t += trf("compressed: sliding window W = {0} drawn (its pooled keys, one per {1}, not modelled)",
+               {std::to_string(l->window), std::to_string(l->ratio)});
       break;
-    case LayerAttention::None: t += "no token mixing (no scores)"; break;
+    case LayerAttention::None: t += tr("no token mixing (no scores)"); break;
   }
-  t += l->rope ? (l->rope_key.empty() ? ", RoPE" : ", RoPE (" + l->rope_key + ")") : ", NoPE (no rotation)";
-  if (l->rope && keys.drop_rope && keys.scheme == ScoresScheme::Rope) t += " dropped";
-  if (l->sinks) t += ", attention sink: an extra softmax column with logit s = " + format_number(keys.sink_logit);
+  t += l->rope ? (l->rope_key.empty() ? std::string(tr(", RoPE")) : trf(", RoPE ({0})", {l->rope_key})) : std::string(tr(", NoPE (no rotation)"));
+  if (l->rope && keys.drop_rope && keys.scheme == ScoresScheme::Rope) t += tr(" dropped");
+  if (l->sinks) t += trf(", attention sink: an extra softmax column with logit s = {0}", {format_number(keys.sink_logit)});
   const std::string qs = query_scale_text(l);
-  if (!qs.empty()) t += "; " + qs;
-  return t;
+  if (!qs.empty()) t += tr("; ") + qs;
+  return trf("layer {0} of {1}: {2}", {std::to_string(keys.layer), std::to_string(layer_count), t});
 }
 
-// The layer's query scale: its rule and its values over the shown rows.
+// The layer's query scale: its rule and its values over the shown rows (drawn only: in the interface's language).
 std::string ScoresModel::query_scale_text(const LayerSpec* l) const {
   if (!l || l->query_scale.rule == QueryScale::Rule::None || query_scales_.empty()) return "";
   const QueryScale& q = l->query_scale;
   std::string t = q.rule == QueryScale::Rule::Llama4Temperature
-                      ? "query scale s_p = log(floor((p + 1) / " + format_number(q.floor_scale) + ") + 1) * " +
-                            format_number(q.attn_scale) + " + 1 (Llama 4 attn_temperature_tuning)"
-                      : "query scale s_p = 1 + " + format_number(q.beta) + " ln(1 + floor(p / " +
-                            std::to_string(q.original_max_position_embeddings) + ")) (llama_4_scaling_beta)";
+                      ? trf("query scale s_p = log(floor((p + 1) / {0}) + 1) * {1} + 1 (Llama 4 attn_temperature_tuning)",
+                            {format_number(q.floor_scale), format_number(q.attn_scale)})
+                      : trf("query scale s_p = 1 + {0} ln(1 + floor(p / {1})) (llama_4_scaling_beta)",
+                            {format_number(q.beta), std::to_string(q.original_max_position_embeddings)});
   const double first = query_scales_.front(), last = query_scales_.back();
   const int n = int(query_scales_.size());
-  if (first == last) t += ": s = " + format_number(first) + " on every row p = 0.." + std::to_string(n - 1);
-  else
-    t += ": per row, from s = " + format_number(first) + " at p = 0 to " + format_number(last) +
-         " at p = " + std::to_string(n - 1);
-  return t;
+  if (first == last) return trf("{0}: s = {1} on every row p = 0..{2}", {t, format_number(first), std::to_string(n - 1)});
+  return trf("{0}: per row, from s = {1} at p = 0 to {2} at p = {3}", {t, format_number(first), format_number(last), std::to_string(n - 1)});
 }
 
 // ---------------------------------------------------------------- filling from a model
@@ -281,21 +279,26 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
             format_number(hi) + "]: shown at " + format_number(std::clamp(v, lo, hi)) + ".");
     return std::clamp(v, lo, hi);
   };
-  k.d = int(clamped("head_dim", m.head_dim, 2, kMaxWidth));
+  // d: the width of the heads the keys' RoPE rotates (Gemma 4's full_attention layers: global_head_dim 512, not
+  // head_dim 256), else head_dim.
+  const bool own_width = m.position == PositionKind::Rope && m.rope && rope_head_dim(m, *m.rope) != m.head_dim;
+  const int width = m.position == PositionKind::Rope && m.rope ? rope_head_dim(m, *m.rope) : m.head_dim;
+  const char* width_name = own_width ? "full_attention head width" : "head_dim";
+  k.d = int(clamped(width_name, width, 2, kMaxWidth));
   if (k.d % 2) {
-    f.gap(name + "'s head_dim " + std::to_string(m.head_dim) + " is odd: the scores view's width d is even, shown at " +
+    f.gap(name + "'s " + width_name + " " + std::to_string(width) + " is odd: the scores view's width d is even, shown at " +
           std::to_string(k.d - 1) + ".");
     k.d -= 1;
   }
   f.keys = {"scheme", "d"};
-  const double plain = 1.0 / std::sqrt(double(m.head_dim));
+  const double plain = 1.0 / std::sqrt(double(width));
   switch (m.position) {
     case PositionKind::Rope: {
       const ModelRope& r = *m.rope;
       const RopeScaling& s = r.scaling;
       k.scheme = ScoresScheme::Rope;
       k.base = clamped("base", r.base, kBaseMin, kBaseMax);
-      k.rotary_dim = r.rotary_dim >= m.head_dim ? 0 : std::min(r.rotary_dim, k.d);
+      k.rotary_dim = r.rotary_dim >= width ? 0 : std::min(r.rotary_dim, k.d);
       k.layout = r.layout;
       const bool no_keys = s.type == RopeScalingType::Longrope || s.type == RopeScalingType::Proportional;
       k.scaling = no_keys ? RopeScalingType::None : s.type;

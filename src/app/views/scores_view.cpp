@@ -19,6 +19,7 @@
 
 #include "app/controls.h"
 #include "app/heatmap.h"
+#include "app/i18n.h"
 #include "app/input.h"
 #include "app/model_link.h"
 #include "app/probe.h"
@@ -180,17 +181,17 @@ void ScoresView::controls(Controls& c) {
   c.draw("n");
   if (k_.n > kMaxHeatmapPositions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-    ImGui::TextWrapped("n capped at %d: the score heatmaps show the first %d positions.", kMaxHeatmapPositions,
+    ImGui::TextWrapped(tr("n capped at %d: the score heatmaps show the first %d positions."), kMaxHeatmapPositions,
                        kMaxHeatmapPositions);
     ImGui::PopStyleColor();
   }
   c.draw("d");
   c.draw("content");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("All tokens identical: only the position terms vary.");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("All tokens identical: only the position terms vary."));
   {
     // A seed is typed, not dragged: an input field over the declared range.
     const Param& p = c.param("seed");
-    ImGui::TextUnformatted(p.label());
+    ImGui::TextUnformatted(tr(p.label()));
     int seed = k_.seed;
     if (ImGui::InputInt("##seed", &seed)) k_.seed = std::clamp(seed, int(p.lo), int(p.hi));
     probe_last_item("input.seed");
@@ -201,8 +202,8 @@ void ScoresView::controls(Controls& c) {
   const ScoresSchemeRow& row = scores_scheme(k_.scheme);
   for (const char* key : row.keys(k_)) draw_scheme_key(c, key);
   if (const std::string note = row.note(k_); !note.empty()) {
-    if (row.note_disabled) ImGui::TextDisabled("%s", note.c_str());
-    else ImGui::Text("%s", note.c_str());
+    if (row.note_disabled) ImGui::TextDisabled("%s", tr_message(note).c_str());
+    else ImGui::Text("%s", tr_message(note).c_str());
   }
 }
 
@@ -212,7 +213,7 @@ void ScoresView::draw_scheme_key(Controls& c, const char* key) {
   if (std::strcmp(key, "deberta_buckets") == 0) {
     // The slider steps over even sizes, as it always did (the URL takes any size in range).
     const Param& p = c.param("deberta_buckets");
-    ImGui::TextUnformatted(p.label());
+    ImGui::TextUnformatted(tr(p.label()));
     int v = k_.deberta_buckets;
     if (ImGui::SliderInt("##deberta_buckets", &v, int(p.lo), int(p.hi), p.opt.format,
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
@@ -342,31 +343,38 @@ void ScoresView::draw_hover(int i, int j) const {
   begin_readout();
   if (j < 0) {  // the sink column
     const AttentionResult& row = model_.exact_row(i);
-    ImGui::Text("query i = %d, attention sink (extra softmax column, dropped after it)", i);
+    ImGui::Text(tr("query i = %d, attention sink (extra softmax column, dropped after it)"), i);
     ImGui::Separator();
-    ImGui::Text("sink logit s    = %.17g", model_.mask().sink.value_or(0.0));
-    if (row.sink_weight) ImGui::Text("sink weight     = %.17g", (*row.sink_weight)[0]);
-    ImGui::Text("weights of the keys sum to 1 - sink weight");
+    ImGui::Text(tr("sink logit s    = %.17g"), model_.mask().sink.value_or(0.0));
+    if (row.sink_weight) ImGui::Text(tr("sink weight     = %.17g"), (*row.sink_weight)[0]);
+    ImGui::TextUnformatted(tr("weights of the keys sum to 1 - sink weight"));
     end_readout();
     return;
   }
-  ImGui::Text("query i = %d, key j = %d, relative distance j - i = %d", i, j, j - i);
+  ImGui::Text(tr("query i = %d, key j = %d, relative distance j - i = %d"), i, j, j - i);
   const std::string bucket = scores_scheme(k_.scheme).bucket(k_, i, j);
-  if (!bucket.empty()) ImGui::TextUnformatted(bucket.c_str());
+  if (!bucket.empty()) ImGui::TextUnformatted(tr_message(bucket).c_str());
   ImGui::Separator();
   const AttentionResult& row = model_.exact_row(i);  // double precision: what the user reads is exact
-  for (const AttentionTerm& t : row.terms) ImGui::Text("%-40s %.17g", t.name.c_str(), t.values(0, j));
+  // Each term's name, then its value in a column after the longest name (drawn as two texts: the name is words).
+  float column = 0;
+  for (const AttentionTerm& t : row.terms) column = std::max(column, ImGui::CalcTextSize(tr_message(t.name).c_str()).x);
+  for (const AttentionTerm& t : row.terms) {
+    ImGui::TextUnformatted(tr_message(t.name).c_str());
+    ImGui::SameLine(column + ImGui::GetStyle().ItemSpacing.x * 2 + ImGui::GetStyle().WindowPadding.x);
+    ImGui::Text("%.17g", t.values(0, j));
+  }
   ImGui::Separator();
   if (model_.query_scales().size() > size_t(i) && model_.query_scales()[size_t(i)] != 1.0)
-    ImGui::Text("query scale s_i = %.17g (on q_i)", model_.query_scales()[size_t(i)]);
+    ImGui::Text(tr("query scale s_i = %.17g (on q_i)"), model_.query_scales()[size_t(i)]);
   if (row.masked(0, j)) {
     const bool after = k_.causal && j > i;
-    ImGui::Text("total: masked (%s), weight 0", after                                     ? "key after query"
-                                                : model_.mask().kind == MaskKind::Sliding ? "outside the sliding window"
-                                                                                          : "outside the query's chunk");
+    ImGui::Text(tr("total: masked (%s), weight 0"), tr(after                                     ? "key after query"
+                                                     : model_.mask().kind == MaskKind::Sliding ? "outside the sliding window"
+                                                                                               : "outside the query's chunk"));
   } else {
-    ImGui::Text("total logit e_ij = %.17g", row.logits(0, j));
-    ImGui::Text("weight a_ij     = %.17g", row.weights(0, j));
+    ImGui::Text(tr("total logit e_ij = %.17g"), row.logits(0, j));
+    ImGui::Text(tr("weight a_ij     = %.17g"), row.weights(0, j));
   }
   end_readout();
 }
@@ -374,7 +382,7 @@ void ScoresView::draw_hover(int i, int j) const {
 void ScoresView::draw_figure(ImVec2 size) {
   if (const std::string caption = model_caption(); !caption.empty() && !alone()) {
     const float top = ImGui::GetCursorPosY();
-    ImGui::TextWrapped("%s", caption.c_str());
+    ImGui::TextWrapped("%s", tr_message(caption).c_str());
     probe_last_item("text.scores.model");
     size.y -= ImGui::GetCursorPosY() - top;
   }
@@ -386,7 +394,7 @@ void ScoresView::draw_figure(ImVec2 size) {
   }
   if (k_.n > kMaxHeatmapPositions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
-    ImGui::Text("n = %d is above the heatmap cap: showing positions 0..%d.", k_.n, kMaxHeatmapPositions - 1);
+    ImGui::Text(tr("n = %d is above the heatmap cap: showing positions 0..%d."), k_.n, kMaxHeatmapPositions - 1);
     ImGui::PopStyleColor();
     size.y -= ImGui::GetTextLineHeightWithSpacing();
   }
@@ -423,9 +431,9 @@ void ScoresView::draw_figure(ImVec2 size) {
     }
     const ImVec2 at(origin.x + (slot % best_cols) * tile_w, origin.y + (slot / best_cols) * tile_h);
     ImGui::SetCursorScreenPos(at);
-    if (!alone()) ImGui::TextUnformatted(tile.title.c_str());
+    if (!alone()) ImGui::TextUnformatted(tr_message(tile.title).c_str());
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + (alone() ? 0.0f : line)));
-    HeatmapAxes axes{"key j", "query i", 0, 0};
+    HeatmapAxes axes{"key j", "query i", 0, 0};  // the heatmap translates its titles
     if (model_.grid().size() > 1) axes.cell_step = double(model_.grid().back()) / double(model_.grid().size() - 1);
     // Square cells: the image is as wide as it is tall (axes and colorbar take ~140 x 60 px around it).
     const float hm_h = alone() ? tile_h : tile_h - line - 4;
@@ -455,7 +463,7 @@ void ScoresView::draw_sink_label(const std::string& probe) const {
   dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), ImGui::GetColorU32(ImGuiCol_WindowBg), 2.0f);
   // Outlined: a sink logit of 0 is the diverging map's white, which a light theme's background is too.
   dl->AddRect(ImVec2(x + 1.0f, lo.y), hi, ImGui::GetColorU32(ImGuiCol_Text));
-  const char* label = "sink";
+  const char* label = tr("sink");
   const ImVec2 sz = ImGui::CalcTextSize(label);
   dl->AddText(ImVec2(std::min(0.5f * (x + hi.x) - 0.5f * sz.x, hi.x - sz.x), lo.y - sz.y - 2), ImGui::GetColorU32(ImGuiCol_Text),
               label);

@@ -4,7 +4,11 @@
 // caption() / formula_words() and keeps only its id, title and figures here.
 #pragma once
 
+#include <cstdint>
+#include <string>
+
 #include "app/view.h"
+#include "core/analysis/rope_analysis.h"
 
 namespace posenc::app::view_texts {
 
@@ -19,4 +23,13 @@ extern const ViewText kToy;
 extern const ViewText kModel;
 extern const ViewText kCheck;
 
+// The core's pair_behaviour_counts_text in the interface's language, one behaviour at a time (the core's
+// phrases are the catalogue's keys, "{0} would exceed the trained angles"): "35 complete a full turn within
+// the trained length, 29 would exceed the trained angles".
+std::string pair_behaviour_counts_shown(const PairBehaviourCounts& counts, int64_t length, int64_t trained_length);
+
 }  // namespace posenc::app::view_texts
+
+namespace posenc::app {
+using view_texts::pair_behaviour_counts_shown;
+}  // namespace posenc::app

@@ -229,6 +229,7 @@ void read_scaling(const Meta& m, int64_t ctx, RopeParts& p) {
 
 void read_rope(const std::string& arch, const std::string& rope_type, const Meta& m, const GgufDims& d, ModelPosition& out) {
   RopeParts p;
+  p.head_dim = d.head_dim;
   const std::string dk = m.key("rope.dimension_count");
   p.rotary_dim = in_range(m.integer(dk).value_or(d.head_dim), 2, d.head_dim, dk);
   if (p.rotary_dim % 2 != 0) throw InvalidArgument(dk, "GGUF key '" + dk + "' must be even");

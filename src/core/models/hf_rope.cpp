@@ -285,6 +285,7 @@ ModelRope make_rope(const Model& m, const RopeContext& c, const std::optional<Re
   RopeParts parts;
   parts.scaling = read.scaling;
   parts.base = base;
+  parts.head_dim = dims.head_dim;
   parts.rotary_dim = read_rotary_dim(m.r, params, dims);
   if (read.ntk_alpha) parts.rotary_dim = dims.head_dim;  // transformers: dim = config.head_dim
   if (parts.scaling.type == RopeScalingType::Proportional) {
@@ -340,8 +341,10 @@ void read_nested(const Model& m, const RopeContext& c, const RopeParams& p) {
   for (const auto& [k, v] : p.params->value().as_object()) {
     const std::optional<Reader> lp = p.params->object(k.c_str());
     const double base = read_base(m, lp, lp->path(""));
-    // Gemma 4's full-attention layers are global_head_dim wide, and their proportional RoPE spans that width
-    // (Gemma4TextRotaryEmbedding passes head_dim_key="global_head_dim"; Gemma4TextAttention.head_dim).
+    // Gemma 4's full-attention layers are global_head_dim wide (Gemma4TextAttention: head_dim = global_head_dim
+    // on non-sliding layers), and their proportional RoPE spans that width (Gemma4TextRotaryEmbedding passes
+    // head_dim_key="global_head_dim"): the layer type's ModelRope::head_dim. A non-proportional full RoPE would
+    // rotate head_dim dims of a global_head_dim head, which transformers cannot run: global_head_dim stays unread.
     Dims layer_dims = c.dims;
     if (m.flag(kFamilyGlobalHeadDim) && k == "full_attention" && lp->string("rope_type").value_or("") == "proportional")
       if (const auto g = m.r.integer("global_head_dim"))
@@ -392,7 +395,7 @@ void read_deepseek_v4(const Model& m, const RopeContext& c, const RopeParams& p)
   ModelRope main = make_rope(m, c, main_p, main_path, main_base, dims);
   ModelRope compress = make_rope(m, c, compress_p, compress_path, compress_base, dims);
   if (compress.scaling.type == RopeScalingType::Yarn && !(compress_p && compress_p->has("attention_factor"))) {
-    RopeParts parts{compress.rotary_dim, compress.layout, compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false};
+    RopeParts parts{compress.rotary_dim, compress.layout, compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false, compress.head_dim};
     parts.scaling.attention_factor = 1.0;
     compress = assemble_rope(parts, blame(compress_path));
   }

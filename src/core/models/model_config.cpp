@@ -1,5 +1,5 @@
 // config.json -> ModelPosition: the orchestration of the reader (transformers' rules, docs/models.md).
-//   names           position kinds, layer kinds, query-scale rules
+//   names           position kinds, layer kinds, query-scale rules, a RoPE's head width and zero pairs
 //   other schemes   ALiBi, T5, DeBERTa, learned absolute (by the family table's position)
 //   RoPE models     dims, layout, softmax scale, the RoPE of each layer type (hf_rope.cpp), the layers
 //                   (hf_layers.cpp), the assumptions for a model_type outside the family table
@@ -64,6 +64,15 @@ const char* position_kind_name(PositionKind k) {
     case PositionKind::None: return "none";
   }
   return "none";
+}
+
+int rope_head_dim(const ModelPosition& m, const ModelRope& r) { return r.head_dim > 0 ? r.head_dim : m.head_dim; }
+
+int rope_frequency_zero_pairs(const ModelRope& r) {
+  if (r.scaling.type != RopeScalingType::Proportional) return 0;
+  int n = 0;
+  for (double f : r.frequencies.inv_freq) n += f == 0.0;
+  return n;
 }
 
 namespace hf {

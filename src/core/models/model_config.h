@@ -19,6 +19,9 @@ const char* position_kind_name(PositionKind k);
 
 // One RoPE setting (the whole model's, or one layer type's).
 struct ModelRope {
+  // The width of the heads this RoPE rotates (q.k spans it): the model's head_dim, or a layer type's own where
+  // the family declares one (Gemma 4's full-attention layers: global_head_dim). 0 = ModelPosition::head_dim.
+  int head_dim = 0;
   int rotary_dim = 0;  // dims that rotate (<= head_dim); the rest pass through
   RopeLayout layout = RopeLayout::Half;
   double base = 10000.0;
@@ -115,6 +118,13 @@ struct ModelPosition {
   // silently dropped.
   std::vector<std::string> unread_keys;
 };
+
+// The head width of the layers `r` belongs to: r.head_dim when set, else the model's head_dim.
+int rope_head_dim(const ModelPosition& m, const ModelRope& r);
+
+// Proportional RoPE's zero-frequency pairs: the pairs of `r` whose inverse frequency is 0 (Gemma 4's full layers:
+// 192 of 256); 0 for every other RoPE.
+int rope_frequency_zero_pairs(const ModelRope& r);
 
 // Reads a Hugging Face config.json object. Unknown keys are ignored (positional ones are listed in
 // unread_keys); a wrong type or value of a key that is

@@ -89,7 +89,7 @@ enum FamilyFlag : unsigned {
   kFamilySinks = 1u << 1,              // a learned sink logit per head in every attention layer
   kFamilyNoRotaryPct = 1u << 2,        // rotary_pct is the original code's key, not read by transformers
   kFamilyMropeInterleaved = 1u << 3,   // M-RoPE sections interleave by construction
-  kFamilyGlobalHeadDim = 1u << 4,      // proportional full-attention RoPE spans global_head_dim
+  kFamilyGlobalHeadDim = 1u << 4,      // full-attention layers global_head_dim wide (ModelRope::head_dim), p-RoPE over it
   kFamilyLlama4Temperature = 1u << 5,  // attn_temperature_tuning on NoPE layers
   kFamilyNtkAlpha = 1u << 6,           // rope_scaling.alpha: base x alpha^(d / (d - 2))
   kFamilyYarnSoftmaxMscale = 1u << 7,  // YaRN: softmax x get_mscale(factor, mscale_all_dim)^2

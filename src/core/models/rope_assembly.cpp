@@ -10,6 +10,7 @@ int64_t rope_trained_length(const RopeScaling& scaling, int64_t max_position_emb
 
 ModelRope assemble_rope(const RopeParts& p, const FieldRename& rename) {
   ModelRope m;
+  m.head_dim = p.head_dim;
   m.rotary_dim = p.rotary_dim;
   m.layout = p.layout;
   m.base = p.base;
@@ -36,6 +37,14 @@ ModelRope sliding_layer_rope(const ModelRope& full, double base, double softmax_
   m.frequencies = rope_frequencies(m.rotary_dim, base, m.scaling);
   m.softmax_scale = softmax_scale;
   return m;
+}
+
+std::string rope_width_text(const ModelRope& r, int head_dim) {
+  const int pairs = r.rotary_dim / 2, zero = rope_frequency_zero_pairs(r);
+  std::string t = std::to_string(r.rotary_dim) + " of " + std::to_string(head_dim) + " (" + std::to_string(pairs) + " pairs";
+  if (zero > 0) t += ": " + std::to_string(pairs - zero) + " rotating, " + std::to_string(zero) + " at frequency 0;";
+  else t += ",";
+  return t + " " + rope_layout_name(r.layout) + " layout)";
 }
 
 std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length) {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/analysis/rope_analysis.h"
@@ -29,6 +30,7 @@ struct RopeParts {
   bool yarn_softmax_mscale = false;
   std::vector<int> mrope_section;
   bool mrope_interleaved = false;
+  int head_dim = 0;  // the width of the heads rotated (ModelRope::head_dim; 0 = the model's)
 };
 
 // Renames a core error ("scaling.factor", "dim") to the key of the file that carried the value.
@@ -40,6 +42,11 @@ ModelRope assemble_rope(const RopeParts& parts, const FieldRename& rename);
 // A sliding layer's RoPE beside `full`: the default (unscaled) RoPE at `base` over the same rotary dims,
 // layout and lengths, with `softmax_scale` (no YaRN term).
 ModelRope sliding_layer_rope(const ModelRope& full, double base, double softmax_scale);
+
+// "<rotary dims> of <head width> (<pairs> pairs, <layout> layout)", proportional RoPE's pairs split into the
+// rotating ones and those at frequency 0 ("512 of 512 (256 pairs: 64 rotating, 192 at frequency 0; half
+// layout)"): `posenc inspect` and the Model view's card. head_dim: rope_head_dim of the model and `r`.
+std::string rope_width_text(const ModelRope& r, int head_dim);
 
 // What each pair of `r` does at `length` with the frequencies in force there (LongRoPE's short or long
 // factors, dynamic NTK's base rescaled), classed against the configuration's unscaled frequencies and its

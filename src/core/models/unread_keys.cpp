@@ -20,6 +20,8 @@ constexpr const char* kPositionWords[] = {
     "query_pre_attn_scalar", "sliding", "attention_interval", "layer_interval", "attention_type", "layers_block_type",
     "interleaved_layers", "hybrid_override_pattern", "attn_type", "global_attn", "local_attn", "layer_switch",
     "global_head_dim", "index_",       "bidirectional",
+    // A layer type's own head width beside head_dim (Gemma 4's global_head_dim is read; others are named).
+    "local_head_dim", "full_head_dim",
 };
 
 // Words of a key that can change which layers attend or rotate (hybrid patterns, per-layer lists, compress
