@@ -76,6 +76,9 @@ if(POSENC_BUILD_APP)
     # smaller than dlmalloc; the app allocates few, large blocks. No per-call GL error tracking.
     -sMALLOC=emmalloc -sGL_TRACK_ERRORS=0 -sGL_SUPPORT_AUTOMATIC_ENABLE_EXTENSIONS=0
     -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,addRunDependency,removeRunDependency
+    # The page copies long strings into wasm memory itself (web/page/abi.js); emcc exported malloc/free
+    # only as a side effect of its JavaScript exception emulation.
+    -sEXPORTED_FUNCTIONS=_main,_malloc,_free
     -sDEFAULT_LIBRARY_FUNCS_TO_INCLUDE=@${CMAKE_BINARY_DIR}/sdl_lib_funcs.txt
     --shell-file ${PROJECT_SOURCE_DIR}/web/shell.html)
   set_property(TARGET posenc-web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/web/shell.html)
