@@ -105,9 +105,15 @@ struct Checker {
   Lang lang = Lang::En;
   std::set<std::string> identifiers;
   std::map<std::string, std::string> failures;  // text -> where
+  std::set<std::string> passed;                  // judged once: a frame draws the same labels again and again
 
   void check(const std::string& text, bool data, const std::string& where) {
-    if (data || text.empty() || failures.count(text)) return;
+    if (data || text.empty() || failures.count(text) || passed.count(text)) return;
+    judge(text, where);
+    if (!failures.count(text)) passed.insert(text);
+  }
+
+  void judge(const std::string& text, const std::string& where) {
     if (text == "Debug") return;  // ImGui's own implicit window (NewFrame's Debug##Default), not the app's
     if (holds_no_word(text, identifiers)) return;
     std::string key;
