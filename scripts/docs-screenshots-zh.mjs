@@ -10,21 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames, PHONE } from '../tests/e2e/harness.mjs';
+import { DOC_STATES } from './docs-states.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(repo, 'docs', 'zh', 'screenshots');
-// The states the English docs use (scripts/docs-screenshots.mjs), and the seeds' Chinese sentence for the
-// permutation view.
-const STATES = {
-  waves: 'n=128&d=128&base=10000',
-  frequencies: 'd=128&base=10000&n=512',
-  similarity: 'scheme=sinusoidal&n=128&d=64&base=10000&pstep=24',
-  buckets: 'scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0',
-  toy: 'theta=0.5',
-  scores: 'scheme=sinusoidal&n=48&d=32&content=random&causal=1',
-  rope: 'dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0',
-  permutation: 'pe=sinusoidal&shuffle=4&d=16&sentence=我不爱你',
-};
+// The states the English docs use, and the seeds' Chinese sentence for the permutation view.
+const STATES = { ...DOC_STATES, permutation: 'pe=sinusoidal&shuffle=4&d=16&sentence=我不爱你' };
 const PHONE_VIEWS = ['permutation', 'rope'];
 
 const server = await serveSite();

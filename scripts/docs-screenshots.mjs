@@ -12,24 +12,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveSite, launchBrowser, openPage, waitReady, waitFrames } from '../tests/e2e/harness.mjs';
 import { llama4, qwen2vl, pasteConfig } from '../tests/e2e/model-configs.mjs';
+import { DOC_STATES } from './docs-states.mjs';
 
 // A model_type outside the family table (its rules assumed, each named on the card and as a notice).
 const assumedConfig = { model_type: 'made_up_2026', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 24,
   max_position_embeddings: 32768, sliding_window: 4096, rope_theta: 1000000 };
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// The views come from the app itself (window.posenc.views(), i.e. App::view_ids()); these are the
-// non-default states some pictures use. A view without an entry is shot in its default state.
-const STATES = {
-  waves: 'n=128&d=128&base=10000',
-  frequencies: 'd=128&base=10000&n=512',
-  similarity: 'scheme=sinusoidal&n=128&d=64&base=10000&pstep=24',
-  buckets: 'scheme=t5&n=64&bidirectional=1&num_buckets=32&max_distance=128&seed=0',
-  toy: 'theta=0.5',
-  scores: 'scheme=sinusoidal&n=48&d=32&content=random&causal=1',
-  rope: 'dim=128&base=10000&scaling=yarn&factor=8&orig=4096&target=32768&pair=48&pos=20000&play=0',
-  permutation: 'pe=none&shuffle=1&d=16&sentence=the%20cat%20sat%20on%20the%20mat',
-};
+// The views come from the app itself (window.posenc.views(), i.e. App::view_ids()); their states: DOC_STATES.
+const STATES = DOC_STATES;
 
 const server = await serveSite();
 const browser = await launchBrowser();
