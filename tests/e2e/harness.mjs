@@ -277,11 +277,23 @@ export async function dragSlider(page, slider, from, to) {
   await waitFrames(page, 3);
 }
 
-// scrollY once it has not changed for 300 ms (a fling or a scrollTo over).
-export async function settledScroll(page) {
-  await page.waitForFunction(() => new Promise((r) => { const y = scrollY; setTimeout(() => r(scrollY === y), 300); }),
-    null, { timeout: 15000, polling: 50 });
-  return page.evaluate(() => scrollY);
+// scrollY once it has not changed for 300 ms (a fling or a scrollTo over); rejects after `timeout` ms.
+// Watched inside the page: Playwright's waitForFunction does not await a predicate that returns a Promise
+// (the Promise itself is truthy and ends the wait), so a "same value 300 ms later" check written as one
+// ends after its first 300 ms whatever it finds: it read scrollY in the middle of a fling.
+export function settledScroll(page, { quiet = 300, timeout = 15000 } = {}) {
+  return page.evaluate(([quiet, timeout]) => new Promise((resolve, reject) => {
+    const start = performance.now();
+    let y = scrollY, since = start;
+    const tick = () => {
+      const now = performance.now();
+      if (scrollY !== y) { y = scrollY; since = now; }
+      if (now - since >= quiet) resolve(y);
+      else if (now - start >= timeout) reject(new Error(`the page still scrolls after ${timeout} ms (scrollY ${y})`));
+      else setTimeout(tick, 25);
+    };
+    setTimeout(tick, 25);
+  }), [quiet, timeout]);
 }
 
 // scrollY after an input that may scroll the page, once settled. A wheel or a swipe over a cross-origin
