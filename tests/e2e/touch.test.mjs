@@ -2,8 +2,9 @@
 // CDP's Input.dispatchTouchEvent: a tap checks a checkbox, a sideways drag moves a slider, a vertical
 // swipe outside the heatmaps scrolls the app's plots, one finger pans a heatmap, two fingers pinch it
 // about their midpoint, a double-tap resets it, a long-press shows the hover readout; in a blog post on
-// another origin a vertical swipe scrolls the page, outside the plots and on a heatmap alike (an embed's
-// gestures are cooperative: two fingers move a map; tests/e2e/hugo.test.mjs pinches one).
+// another origin a vertical swipe scrolls the page, outside the plots and on a heatmap alike, and two
+// fingers on that heatmap zoom it and leave the page (an embed's gestures are cooperative, also in a bare
+// iframe with no page script; tests/e2e/hugo.test.mjs pinches one in a post with embed.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -140,7 +141,7 @@ async function embedFrame(page, id) {
   return frame;
 }
 
-test('touch: in a blog post a vertical swipe scrolls the page, outside plots and on a heatmap', async () => {
+test('touch: in a blog post a vertical swipe scrolls the page, outside plots and on a heatmap; two fingers zoom the heatmap and leave the page', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-touch-'));
   const site = env.server.url.replace('127.0.0.1', 'localhost');  // another origin
   fs.writeFileSync(path.join(dir, 'index.html'), blogPage(site));
@@ -187,6 +188,17 @@ test('touch: in a blog post a vertical swipe scrolls the page, outside plots and
     const y3 = await scrolledFrom(page, y2);
     assert.ok(y3 - y2 >= 75, `a swipe on a heatmap scrolls the page by at least half the finger's travel: ${y3 - y2} px`);
     assert.deepEqual(await inFrame(scores, () => window.posenc.zoom('plot.total')), { x: 0, y: 0, width: 1, height: 1 });
+
+    // Two fingers spread on that map (a bare iframe, no embed.js on this page): the map zooms, the page
+    // stays. The map back mid-screen first (the swipe's fling carried it up).
+    await page.evaluate((cy) => window.scrollTo(0, document.getElementById('heatmap').offsetTop + cy - innerHeight / 2), total.y + total.height / 2);
+    const y4 = await settledScroll(page);
+    const pbox = await (await page.$('#heatmap')).boundingBox();
+    const px = pbox.x + total.x + total.width / 2, py = pbox.y + total.y + total.height / 2;
+    assert.ok(py > 100 && py < PHONE.height - 100, `the fingers go down on screen: ${py}`);
+    await gesture(null, cdp, [[px - 15, py], [px + 15, py]], [[px - 60, py], [px + 60, py]]);
+    assert.equal(await settledScroll(page), y4, 'a pinch on the heatmap moves the page by none');
+    await scores.waitForFunction(() => { window.posenc.wake(); return window.posenc.zoom('plot.total').width < 0.9; }, null, { timeout: 10000 });
     assert.deepEqual(errors, []);
   } finally {
     await context.close();
