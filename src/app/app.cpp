@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -95,29 +96,13 @@ bool App::dragging() const {
   return ImGui::GetCurrentContext() && ImGui::IsAnyItemActive() && ImGui::IsMouseDown(ImGuiMouseButton_Left);
 }
 
-bool App::take_state_changed() {
-  const bool changed = state_changed_;
-  state_changed_ = false;
-  return changed;
-}
+bool App::take_state_changed() { return std::exchange(state_changed_, false); }
 
-AppAction App::take_action() {
-  const AppAction a = action_;
-  action_ = AppAction::None;
-  return a;
-}
+AppAction App::take_action() { return std::exchange(action_, AppAction::None); }
 
-bool App::take_capture_frame() {
-  const bool c = capture_frame_;
-  capture_frame_ = false;
-  return c;
-}
+bool App::take_capture_frame() { return std::exchange(capture_frame_, false); }
 
-bool App::take_svg_frame() {
-  const bool s = svg_frame_;
-  svg_frame_ = false;
-  return s;
-}
+bool App::take_svg_frame() { return std::exchange(svg_frame_, false); }
 
 SvgOptions App::svg_options() const {
   SvgOptions o;
