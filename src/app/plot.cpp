@@ -487,6 +487,11 @@ PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Serie
   return hover;
 }
 
+PlotHover log_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const char* x_title,
+                   const char* y_title) {
+  return line_plot(probe_name, size, series, {.x_title = x_title, .y_title = y_title, .log_y = true});
+}
+
 TranslatedLabels::TranslatedLabels(std::vector<Series>& series) : series_(series) {
   if (ui_lang() == Lang::En) return;
   english_.reserve(series.size());

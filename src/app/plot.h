@@ -71,6 +71,9 @@ ImU32 readable_color(ImU32 color);
 // Draws curves with axes, ticks, a legend and a hover readout (nearest point of every series).
 // `probe_name` records the plot rectangle for tests.
 PlotHover line_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const LinePlotOptions& options);
+// line_plot on a log10 y axis with these axis titles (translated by the caller) and the other options' defaults.
+PlotHover log_plot(const char* probe_name, ImVec2 size, const std::vector<Series>& series, const char* x_title,
+                   const char* y_title);
 
 // While it lives, the series' labels (English, as the exports keep them) are the interface language's
 // texts (tr_message: an entry or a template's instance, e.g. "component {0}"); the English return after.

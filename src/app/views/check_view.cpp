@@ -621,11 +621,7 @@ void CheckView::draw_pairs(ImVec2 size) {
     s.push_back(Series{trf("after {0}", {check_cause_name(result_.diagnosis.front().cause)}), xs, pair_residual_,
                        palette_color(1), false, false});
   s.push_back(Series{tr("tolerance"), xs, pair_tolerance_, ImGui::GetColorU32(ImGuiCol_Text, 0.6f), false, false});
-  LinePlotOptions o;
-  o.x_title = tr(logits() ? "query row i" : "pair k");
-  o.y_title = tr("max error per pair (log)");
-  o.log_y = true;
-  line_plot("plot.pairs", size, s, o);
+  log_plot("plot.pairs", size, s, tr(logits() ? "query row i" : "pair k"), tr("max error per pair (log)"));
 }
 
 void CheckView::draw_figure(ImVec2 size) {

@@ -165,11 +165,8 @@ void draw_other_scheme(const ModelPosition& m, ImVec2 size) {
                          format_number(m.alibi_slopes.back()).c_str());
       Series slopes = curve(tr("slope"), 1, m.alibi_slopes);
       slopes.markers = true;
-      LinePlotOptions o;
-      o.x_title = tr("head h");
-      o.y_title = tr("slope (log)");
-      o.log_y = true;
-      line_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())), {slopes}, o);
+      log_plot("plot.slopes", ImVec2(size.x, std::max(160.0f, size.y - 3 * ImGui::GetTextLineHeightWithSpacing())), {slopes},
+               tr("head h"), tr("slope (log)"));
       break;
     }
     case PositionKind::T5:
@@ -209,11 +206,7 @@ void draw_model_plots(const ModelPlots& p, float width, float plot_h) {
     std::vector<Series> ratio;
     ratio_series(*p.a, a_who, first_colour(false), ratio);
     if (two) ratio_series(*p.b, b_who, first_colour(true), ratio);
-    LinePlotOptions ro;
-    ro.x_title = tr("pair k");
-    ro.y_title = tr("ω′ₖ / ωₖ (log)");
-    ro.log_y = true;
-    line_plot("plot.ratio", ImVec2(width, plot_h), ratio, ro);
+    log_plot("plot.ratio", ImVec2(width, plot_h), ratio, tr("pair k"), tr("ω′ₖ / ωₖ (log)"));
   }
   if (p.wavelength) {
     std::vector<Series> wl;
@@ -222,11 +215,7 @@ void draw_model_plots(const ModelPlots& p, float width, float plot_h) {
     const double x_end = std::max(pairs_end(*p.a), two ? pairs_end(*p.b) : 1.0);
     length_lines(*p.a, a_who, 5, x_end, wl);
     if (two) length_lines(*p.b, b_who, 7, x_end, wl);
-    LinePlotOptions wo;
-    wo.x_title = tr("pair k");
-    wo.y_title = tr("positions per turn (log)");
-    wo.log_y = true;
-    line_plot("plot.wavelength", ImVec2(width, plot_h), wl, wo);
+    log_plot("plot.wavelength", ImVec2(width, plot_h), wl, tr("pair k"), tr("positions per turn (log)"));
   }
 }
 

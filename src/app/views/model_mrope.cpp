@@ -129,11 +129,7 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
     series.push_back(std::move(m));
     series.push_back(std::move(one));
   }
-  LinePlotOptions o;
-  o.x_title = tr("pair k");
-  o.y_title = tr("angle position x w_k (rad, log)");
-  o.log_y = true;
-  line_plot("plot.mrope", ImVec2(width, plot_height), series, o);
+  log_plot("plot.mrope", ImVec2(width, plot_height), series, tr("pair k"), tr("angle position x w_k (rad, log)"));
 }
 
 }  // namespace posenc::app
