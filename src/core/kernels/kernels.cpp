@@ -434,36 +434,16 @@ bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::siz
 // ---------------------------------------------------------------- dispatch
 
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
-#if defined(__wasm_simd128__)
-  logits_simd128(A, B, n, m, d, scale, C);
-#else
-  logits_portable(A, B, n, m, d, scale, C);
-#endif
+  POSENC_FASTEST(logits)(A, B, n, m, d, scale, C);
 }
 
 void matmul(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
-#if defined(__wasm_simd128__)
-  matmul_simd128(A, B, n, m, d, scale, C);
-#else
-  matmul_portable(A, B, n, m, d, scale, C);
-#endif
+  POSENC_FASTEST(matmul)(A, B, n, m, d, scale, C);
 }
 
-void add(float* dst, const float* src, std::size_t count) {
-#if defined(__wasm_simd128__)
-  add_simd128(dst, src, count);
-#else
-  add_portable(dst, src, count);
-#endif
-}
+void add(float* dst, const float* src, std::size_t count) { POSENC_FASTEST(add)(dst, src, count); }
 
-void softmax_rows(float* X, int n, int m) {
-#if defined(__wasm_simd128__)
-  softmax_rows_simd128(X, n, m);
-#else
-  softmax_rows_portable(X, n, m);
-#endif
-}
+void softmax_rows(float* X, int n, int m) { POSENC_FASTEST(softmax_rows)(X, n, m); }
 
 namespace {
 

@@ -16,12 +16,14 @@
 
 namespace posenc::kernels {
 
-// True when this build has the SIMD128 kernels (wasm with -msimd128).
-constexpr bool kHaveSimd128 =
+// True when this build has the SIMD128 kernels (wasm with -msimd128). POSENC_FASTEST(kernel) is the twin
+// a dispatcher calls: kernel_simd128 there, kernel_portable in every other build.
 #if defined(__wasm_simd128__)
-    true;
+constexpr bool kHaveSimd128 = true;
+#define POSENC_FASTEST(kernel) kernel##_simd128
 #else
-    false;
+constexpr bool kHaveSimd128 = false;
+#define POSENC_FASTEST(kernel) kernel##_portable
 #endif
 
 // Each kernel has a portable loop (the reference the tests compare against) and a SIMD128 twin that is

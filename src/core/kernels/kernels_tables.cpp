@@ -90,11 +90,7 @@ void sin_cos_table_simd128(const int64_t* pos, int n, const double* w, int h, do
 #endif  // __wasm_simd128__
 
 void sin_cos_table(const int64_t* pos, int n, const double* w, int h, double mult, float* s, float* c) {
-#if defined(__wasm_simd128__)
-  sin_cos_table_simd128(pos, n, w, h, mult, s, c);
-#else
-  sin_cos_table_portable(pos, n, w, h, mult, s, c);
-#endif
+  POSENC_FASTEST(sin_cos_table)(pos, n, w, h, mult, s, c);
 }
 
 void fill_relative_portable(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta,
@@ -137,11 +133,7 @@ void fill_relative_simd128(float* C, int n, int m, const int64_t* qpos, const in
 
 void fill_relative(float* C, int n, int m, const int64_t* qpos, const int64_t* kpos, const float* by_delta, int64_t delta_min,
                    bool accumulate, const int* extent) {
-#if defined(__wasm_simd128__)
-  fill_relative_simd128(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
-#else
-  fill_relative_portable(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
-#endif
+  POSENC_FASTEST(fill_relative)(C, n, m, qpos, kpos, by_delta, delta_min, accumulate, extent);
 }
 
 void gather_relative(float* C, int n, int m, const float* G, int g_cols, bool rows_by_query, const int64_t* qpos,

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/kernels/kernels.h"
+
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
 #endif
@@ -79,20 +81,10 @@ void quantize_simd128(const float* x, std::size_t count, float lo, float inv_ste
 }
 #endif
 
-ValueRange value_range(const float* x, std::size_t count, float masked) {
-#if defined(__wasm_simd128__)
-  return value_range_simd128(x, count, masked);
-#else
-  return value_range_portable(x, count, masked);
-#endif
-}
+ValueRange value_range(const float* x, std::size_t count, float masked) { return POSENC_FASTEST(value_range)(x, count, masked); }
 
 void quantize(const float* x, std::size_t count, float lo, float inv_step, float masked, uint16_t* dst) {
-#if defined(__wasm_simd128__)
-  quantize_simd128(x, count, lo, inv_step, masked, dst);
-#else
-  quantize_portable(x, count, lo, inv_step, masked, dst);
-#endif
+  POSENC_FASTEST(quantize)(x, count, lo, inv_step, masked, dst);
 }
 
 }  // namespace posenc::kernels
