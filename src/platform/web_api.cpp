@@ -44,6 +44,10 @@ std::vector<unsigned char>& model_buffer() {
   static std::vector<unsigned char> buffer;
   return buffer;
 }
+void free_model_buffer() {
+  model_buffer().clear();
+  model_buffer().shrink_to_fit();
+}
 
 // exportData: the page writes at most this many values (about 120 MB of JSON, a few seconds); a view
 // whose tables hold more is refused before they are built: "" and a notice naming the size and the
@@ -132,16 +136,14 @@ EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
 EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view) {
   static std::string query;
   query = page_app() ? page_app()->load_model(ptr, len, view ? view : "model", prefix != 0) : "";
-  model_buffer().clear();
-  model_buffer().shrink_to_fit();
+  free_model_buffer();
   return query.c_str();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name) {
   static std::string query;
   query = page_app() ? page_app()->load_tensor(ptr, len, name ? name : "") : "";
-  model_buffer().clear();
-  model_buffer().shrink_to_fit();
+  free_model_buffer();
   return query.c_str();
 }
 
@@ -158,8 +160,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned
     err["field"] = e.field().empty() ? nlohmann::json() : nlohmann::json(e.field());
     out = err.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }
-  model_buffer().clear();
-  model_buffer().shrink_to_fit();
+  free_model_buffer();
   return out.c_str();
 }
 
