@@ -11,6 +11,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/app.h"
@@ -36,6 +37,13 @@ posenc::app::App* page_app() { return page_runner() ? &page_runner()->page_app()
 
 void wake_runner() {
   if (page_runner()) page_runner()->wake(3);
+}
+
+// A function's text for the page: kept in that function's own slot, so it stays valid until the
+// function's next call (web_api.h's promise).
+const char* returned_text(std::string& slot, std::string value) {
+  slot = std::move(value);
+  return slot.c_str();
 }
 
 // The bytes of a model file the page is loading (posenc_model_buffer, then posenc_load_model).
@@ -81,8 +89,7 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
   static std::string state;
-  state = page_app() ? page_app()->state_query() : "";
-  return state.c_str();
+  return returned_text(state, page_app() ? page_app()->state_query() : "");
 }
 
 EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return page_app() && page_app()->dark() ? 1 : 0; }
@@ -93,8 +100,7 @@ EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return page_app() ? page_app()-
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_embed_query() {
   static std::string query;
-  query = page_app() ? page_app()->embed_query() : "";
-  return query.c_str();
+  return returned_text(query, page_app() ? page_app()->embed_query() : "");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() { return page_app() ? page_app()->current_view()->title() : ""; }
@@ -103,8 +109,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_view_title() { return page_app() ? page_
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_describe() {
   static std::string text;
-  text = page_app() ? page_app()->describe() : "{}";
-  return text.c_str();
+  return returned_text(text, page_app() ? page_app()->describe() : "{}");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() { return page_app() ? page_app()->current_view()->caption() : ""; }
@@ -113,16 +118,15 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_view_caption() { return page_app() ? pag
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_form() {
   static std::string text;
-  text = page_app() ? page_app()->form() : "{}";
-  return text.c_str();
+  return returned_text(text, page_app() ? page_app()->form() : "{}");
 }
 
 // Every view's title in menu order, one a line (the names of the page's view links).
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_titles() {
-  static std::string titles;
-  titles.clear();
+  static std::string slot;
+  std::string titles;
   for (const auto& v : posenc::app::make_views()) titles += (titles.empty() ? "" : "\n") + std::string(v->title());
-  return titles.c_str();
+  return returned_text(slot, std::move(titles));
 }
 
 // ---- loadBytes
@@ -135,16 +139,16 @@ EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view) {
   static std::string query;
-  query = page_app() ? page_app()->load_model(ptr, len, view ? view : "model", prefix != 0) : "";
+  const char* text = returned_text(query, page_app() ? page_app()->load_model(ptr, len, view ? view : "model", prefix != 0) : "");
   free_model_buffer();
-  return query.c_str();
+  return text;
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name) {
   static std::string query;
-  query = page_app() ? page_app()->load_tensor(ptr, len, name ? name : "") : "";
+  const char* text = returned_text(query, page_app() ? page_app()->load_tensor(ptr, len, name ? name : "") : "");
   free_model_buffer();
-  return query.c_str();
+  return text;
 }
 
 // ---- check
@@ -207,21 +211,19 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {
   static std::string notices;
-  notices = page_app() ? page_app()->notices() : "";
-  return notices.c_str();
+  return returned_text(notices, page_app() ? page_app()->notices() : "");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_notice_list() {
   static std::string list;
-  list = page_app() ? posenc::app::notices_json(page_app()->notice_list()) : "[]";
-  return list.c_str();
+  return returned_text(list, page_app() ? posenc::app::notices_json(page_app()->notice_list()) : "[]");
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
-  static std::string ids;
-  ids.clear();
+  static std::string slot;
+  std::string ids;
   for (const std::string& id : posenc::app::App::view_ids()) ids += (ids.empty() ? "" : ",") + id;
-  return ids.c_str();
+  return returned_text(slot, std::move(ids));
 }
 
 EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
@@ -244,8 +246,8 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_svg_image(int i) {
   out.clear();
   if (!page_runner() || i < 0 || i >= int(page_runner()->svg_images().size())) return "";
   const posenc::app::SvgImage& image = page_runner()->svg_images()[size_t(i)];
-  out = std::to_string(image.width) + "," + std::to_string(image.height) + "," + std::to_string(uintptr_t(image.rgba.data()));
-  return out.c_str();
+  return returned_text(
+      out, std::to_string(image.width) + "," + std::to_string(image.height) + "," + std::to_string(uintptr_t(image.rgba.data())));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_item_rect(const char* name) {
@@ -268,8 +270,7 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_zoom(const char* name) {
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_probe_names() {
   static std::string names;
-  names = posenc::app::probe_names();
-  return names.c_str();
+  return returned_text(names, posenc::app::probe_names());
 }
 
 // ---- phone text entry
@@ -335,9 +336,10 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
 EMSCRIPTEN_KEEPALIVE const char* posenc_set_catalogue(const char* lang, const char* json) {
   static std::string why;
   const std::optional<posenc::app::Lang> l = posenc::app::lang_from_code(lang ? lang : "");
-  why = !l || *l == posenc::app::Lang::En ? "not a language with a catalogue" : posenc::app::load_catalogue(*l, json ? json : "");
+  const char* text = returned_text(
+      why, !l || *l == posenc::app::Lang::En ? "not a language with a catalogue" : posenc::app::load_catalogue(*l, json ? json : ""));
   wake_runner();
-  return why.c_str();
+  return text;
 }
 
 EMSCRIPTEN_KEEPALIVE unsigned char* posenc_cjk_font_buffer(unsigned len) {
