@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/bounds.h"
+#include "core/text_split.h"
 
 namespace posenc {
 namespace {
@@ -30,20 +31,7 @@ constexpr uint64_t kMaxValueString = uint64_t{1} << 30;
 
 }  // namespace
 
-std::string gguf_printable(const std::string& s) {
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char ch : s) {
-    if (ch < 0x20 || ch == 0x7f) {
-      out += "\\x";
-      out += hex[ch >> 4];
-      out += hex[ch & 15];
-    } else {
-      out += static_cast<char>(ch);
-    }
-  }
-  return out;
-}
+std::string gguf_printable(const std::string& s) { return shown_text(s, std::string::npos); }
 
 namespace {
 

@@ -53,7 +53,7 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
 ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
 
 // A GGUF string as an error message may quote it: control bytes (a NUL would end the message where C strings
-// are printed) and other non-printable bytes become \xNN.
+// are printed) and DEL become \xNN (shown_text, core/text_split.h, with no length limit).
 std::string gguf_printable(const std::string& s);
 
 }  // namespace posenc
