@@ -20,31 +20,6 @@ double form_step(const Param& p) {
   }
 }
 
-namespace {
-
-const char* kind_name(ParamKind kind) {
-  switch (kind) {
-    case ParamKind::Integer: return "integer";
-    case ParamKind::Real: return "real";
-    case ParamKind::Choice: return "choice";
-    case ParamKind::Flag: return "flag";
-    case ParamKind::Numbers: return "numbers";
-    case ParamKind::Text: return "text";
-  }
-  return "text";
-}
-
-const char* widget_name(ChoiceWidget w) {
-  switch (w) {
-    case ChoiceWidget::Combo: return "combo";
-    case ChoiceWidget::Radio: return "radio";
-    case ChoiceWidget::Checkbox: return "checkbox";
-  }
-  return "combo";
-}
-
-}  // namespace
-
 std::string param_form_json(const std::string& view, const std::string& title, const ParamList& list,
                             const std::vector<std::string>& shown_keys, const Notices& notices, bool controls_shown,
                             const char* lang) {
@@ -60,7 +35,7 @@ std::string param_form_json(const std::string& view, const std::string& title, c
     nlohmann::json e;
     e["key"] = p.key;
     e["label"] = tr(p.label());
-    e["kind"] = kind_name(p.kind);
+    e["kind"] = name_of(p.kind);
     // A long value (a factor list) is sent whole: the form's text field holds exactly what the URL holds.
     e["value"] = p.text();
     e["shown"] = shown_keys.empty() || std::find(shown_keys.begin(), shown_keys.end(), p.key) != shown_keys.end();
@@ -94,7 +69,7 @@ std::string param_form_json(const std::string& view, const std::string& title, c
         for (size_t k = 0; k < p.names.size(); ++k)
           choices.push_back({{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? tr(p.opt.labels[k]) : tr_name(p.names[k])}});
         e["choices"] = choices;
-        e["widget"] = widget_name(p.opt.widget);
+        e["widget"] = name_of(p.opt.widget);
         break;
       }
       case ParamKind::Text:

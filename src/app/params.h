@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/notices.h"
+#include "core/names.h"
 
 namespace posenc::app {
 
@@ -26,6 +27,22 @@ enum class ParamKind {
 
 // How a choice is drawn.
 enum class ChoiceWidget { Combo, Radio, Checkbox /* two names: unchecked = names[0], checked = names[1] */ };
+
+}  // namespace posenc::app
+
+namespace posenc {
+// Their names in the parameter form's JSON ("kind", "widget": app/param_form.h).
+template <>
+struct EnumNames<app::ParamKind> {
+  static constexpr std::array<const char*, 6> names{"integer", "real", "choice", "flag", "numbers", "text"};
+};
+template <>
+struct EnumNames<app::ChoiceWidget> {
+  static constexpr std::array<const char*, 3> names{"combo", "radio", "checkbox"};
+};
+}  // namespace posenc
+
+namespace posenc::app {
 
 struct ParamOptions {
   const char* label = nullptr;   // text above the control (the key when null)
