@@ -86,7 +86,7 @@ json parse_request(const std::string& text) {
   {
     SizeScan scan;
     // Syntax errors are reported by the full parse below, with nlohmann's message.
-    nlohmann::json::sax_parse(text, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
     refuse_scanned(scan);
   }
   struct Frame {
@@ -119,7 +119,7 @@ json parse_request(const std::string& text) {
   };
   json j;
   try {
-    j = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+    j = json::parse(text.data(), text.data() + text.size(), callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
   } catch (const json::exception& e) {
     std::string what = e.what();
     // Drop nlohmann's "[json.exception.parse_error.101] " prefix: the sentence is for people.

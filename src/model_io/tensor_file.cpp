@@ -239,7 +239,7 @@ nlohmann::json safetensors_header(const std::string& text, const std::string& fi
   };
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text, cb, /*allow_exceptions=*/true);
+    j = nlohmann::json::parse(text.data(), text.data() + text.size(), cb, /*allow_exceptions=*/true);
   } catch (const nlohmann::json::exception&) {
     throw InvalidArgument(field, field + ": malformed .safetensors header JSON");
   }
@@ -505,21 +505,34 @@ TensorData scan_json(const std::string& field, Parse parse) {
   return t;
 }
 
-TensorData read_json(const Source& src, const std::string& field, const std::string* path) {
+void refuse_large_json(const Source& src, const std::string& field) {
   if (src.size() > kMaxTensorTextBytes)
     throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; JSON tensors are limited to 256 MiB");
+}
+
+// A JSON tensor held in memory (a dropped file, bytes from the page). Parsed through a pointer range: the
+// one input adapter every JSON text of posenc's goes through (each adapter type is a lexer and a parser
+// more in the web build's download).
+TensorData read_json_bytes(const Source& src, const std::string& field, const std::string*) {
+  refuse_large_json(src, field);
+  const std::string all = src.read(0, src.size());
   return scan_json(field, [&](JsonTensorScan& scan) {
-    if (path) {  // streamed from the file: only the parser's buffer is held (a FILE*: an istream would
-                 // bring libc++'s locale machinery into the web build, which reads bytes, never paths)
-      const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path->c_str(), "rb"), &std::fclose);
-      if (!in) throw InvalidArgument(field, "cannot read " + field + " file '" + shown_text(*path, 256) + "'");
-      nlohmann::json::sax_parse(in.get(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
-    } else {
-      const std::string all = src.read(0, src.size());
-      nlohmann::json::sax_parse(all, &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
-    }
+    nlohmann::json::sax_parse(all.data(), all.data() + all.size(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
   });
 }
+
+// A JSON tensor file, streamed: only the parser's buffer is held (a FILE*: an istream would bring libc++'s
+// locale machinery in). Only read_tensor_file reaches it, so the web build (bytes, never paths) links none of it.
+TensorData read_json_file(const Source& src, const std::string& field, const std::string* path) {
+  refuse_large_json(src, field);
+  return scan_json(field, [&](JsonTensorScan& scan) {
+    const std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path->c_str(), "rb"), &std::fclose);
+    if (!in) throw InvalidArgument(field, "cannot read " + field + " file '" + shown_text(*path, 256) + "'");
+    nlohmann::json::sax_parse(in.get(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+  });
+}
+
+using JsonReader = TensorData (*)(const Source&, const std::string& field, const std::string* path);
 
 // ---------------------------------------------------------------- dispatch
 
@@ -529,8 +542,8 @@ TensorData read_json(const Source& src, const std::string& field, const std::str
                                        "(safetensors.torch.save_file({'t': t.contiguous()}, 't.safetensors'))");
 }
 
-TensorData read_any(const Source& src, const std::string& file_name, const std::string* path, const std::string& name,
-                    const std::string& field, const std::string& default_name) {
+TensorData read_any(const Source& src, const std::string& file_name, const std::string* path, JsonReader read_json,
+                    const std::string& name, const std::string& field, const std::string& default_name) {
   const std::string head = src.read(0, std::min<uint64_t>(src.size(), 8));
   const bool zip = head.rfind("PK\x03\x04", 0) == 0, pickle = !head.empty() && static_cast<unsigned char>(head[0]) == 0x80;
   if (ends_with(file_name, ".pt") || ends_with(file_name, ".pth") || zip || pickle) refuse_pytorch(field);
@@ -560,7 +573,7 @@ TensorData parse_tensor_text(const std::string& text, const std::string& field, 
 
 TensorData read_tensor_file(const std::string& path, const std::string& name, const std::string& field,
                             const std::string& default_name) {
-  return bounded(field, [&] { return read_any(FileSource(path, field), path, &path, name, field, default_name); });
+  return bounded(field, [&] { return read_any(FileSource(path, field), path, &path, read_json_file, name, field, default_name); });
 }
 
 TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_name, const std::string& name,
@@ -573,7 +586,7 @@ TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_
       for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)])) << (8 * i);
       if (n <= kMaxTensorHeaderBytes && 8 + n <= bytes.size()) return read_safetensors(src, name, field, field);
     }
-    return read_any(src, file_name, nullptr, name, field, field);
+    return read_any(src, file_name, nullptr, read_json_bytes, name, field, field);
   });
 }
 
