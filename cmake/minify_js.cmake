@@ -1,12 +1,14 @@
-# cmake -DNODE=... -DEMSCRIPTEN_ROOT=... -DIN=... -DOUT=... -P minify_js.cmake
-# The page script as served: Emscripten's own JS optimizer (tools/acorn-optimizer.js, the pass emcc runs
-# on posenc.js) re-prints it without comments and whitespace (about 5 KB less gzip); the
-# readable source is web/page/ (assembled by scripts/assemble-js.mjs).
-if(NOT DEFINED ENV{NODE_PATH})
-  set(ENV{NODE_PATH} "/usr/share/nodejs")  # Debian's acorn, as scripts/env.sh sets it for emcc
+# cmake -DNODE=... -DTERSER=... -DIN=... -DOUT=... -P minify_js.cmake
+# A script as served: terser (npm, a dev dependency that scripts/bootstrap installs) compresses it and
+# renames its local names; top-level names and properties keep theirs (the page's scripts and emcc's
+# posenc.js share globals such as Module). The readable sources are web/ and web/page/ (assembled by
+# scripts/assemble-js.mjs); posenc.js is emcc's own output, which emcc minifies only as far as whitespace
+# without the Closure Compiler (not in Debian's emscripten).
+if(NOT EXISTS "${TERSER}")
+  message(FATAL_ERROR "terser not found at ${TERSER}: run scripts/bootstrap (it installs the npm dev dependencies)")
 endif()
-execute_process(COMMAND ${NODE} ${EMSCRIPTEN_ROOT}/tools/acorn-optimizer.js ${IN} minifyWhitespace
-                OUTPUT_FILE ${OUT}.tmp ERROR_VARIABLE err RESULT_VARIABLE rc)
+execute_process(COMMAND ${NODE} ${TERSER} ${IN} --compress --mangle --output ${OUT}.tmp
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   file(REMOVE ${OUT}.tmp)
   message(FATAL_ERROR "minifying ${IN} failed: ${err}")

@@ -54,7 +54,7 @@ if(POSENC_BUILD_APP)
   # web_api.cpp: every function the page calls (the page ABI); web_runner.cpp: the loop it reaches.
   add_executable(posenc-web ${POSENC_SDL_RUNNER_SOURCES} ${POSENC_PLATFORM}/web_runner.cpp
                             ${POSENC_PLATFORM}/web_api.cpp ${POSENC_PLATFORM}/touch_gestures.cpp
-                            ${POSENC_PLATFORM}/web_no_default_font.cpp)
+                            ${POSENC_PLATFORM}/web_stand_ins.cpp)
   target_link_libraries(posenc-web PRIVATE posenc_runner imgui_sdl posenc_warnings)
   target_compile_options(posenc-web PRIVATE -Oz)
   # emcc writes posenc.html, posenc.js and posenc.wasm into a link folder of the build tree; the site gets
@@ -68,8 +68,15 @@ if(POSENC_BUILD_APP)
   # link-time pass mostly shrinks what is not hot. Not -Oz: at shrink level 2 emcc links musl's
   # pow_small / log_small, whose results differ from glibc's by an ulp (ALiBi slopes, inv_freq would no
   # longer equal the native numbers).
-  # ImGui's built-in font is never used (web_no_default_font.cpp).
-  target_link_options(posenc-web PRIVATE -Wl,--wrap=_ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig)
+  # Features ImGui and SDL reach for and posenc never uses, each replaced by a stand-in (web_stand_ins.cpp,
+  # which says why) so that its code, data and JavaScript stay out of the page.
+  foreach(_unused IN ITEMS _ZN11ImFontAtlas14AddFontDefaultEPK12ImFontConfig eglGetProcAddress
+          emscripten_request_fullscreen_strategy emscripten_exit_fullscreen emscripten_set_fullscreenchange_callback_on_thread
+          emscripten_request_pointerlock emscripten_exit_pointerlock emscripten_set_pointerlockchange_callback_on_thread
+          emscripten_set_gamepadconnected_callback_on_thread emscripten_set_gamepaddisconnected_callback_on_thread
+          emscripten_sample_gamepad_data emscripten_get_num_gamepads emscripten_get_gamepad_status)
+    target_link_options(posenc-web PRIVATE -Wl,--wrap=${_unused})
+  endforeach()
   target_link_options(posenc-web PRIVATE -Os
     -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16777216
     -sFILESYSTEM=0 -sENVIRONMENT=web -sMINIFY_HTML=0 -sWASM_BIGINT -sTEXTDECODER=2
@@ -103,17 +110,26 @@ if(POSENC_BUILD_APP)
             ${_page_assembled}
     DEPENDS ${POSENC_PAGE_MODULES} ${PROJECT_SOURCE_DIR}/scripts/assemble-js.mjs VERBATIM)
   list(APPEND POSENC_WEB_ASSETS ${_page_assembled})
+  # The scripts' minifier (cmake/minify_js.cmake) and Binaryen's optimiser, the one emcc runs.
+  set(POSENC_TERSER ${PROJECT_SOURCE_DIR}/node_modules/terser/bin/terser)
+  find_program(POSENC_WASM_OPT wasm-opt REQUIRED)
+  # After the link: one more wasm-opt -Os over the whole module (emcc runs it once; a second pass finds
+  # ~3.5 KB gzip more to fold, at the same optimisation level, with the features the module declares),
+  # the SIMD check, then the site's copies (posenc.js minified: emcc only strips its whitespace).
   add_custom_command(TARGET posenc-web POST_BUILD
+    COMMAND ${POSENC_WASM_OPT} -Os ${POSENC_WEB_LINK_DIR}/posenc.wasm -o ${POSENC_WEB_LINK_DIR}/posenc.wasm
     COMMAND ${CMAKE_COMMAND} -DWASM=${POSENC_WEB_LINK_DIR}/posenc.wasm -P ${PROJECT_SOURCE_DIR}/cmake/check_simd.cmake
     COMMAND ${CMAKE_COMMAND} -E copy ${POSENC_WEB_LINK_DIR}/posenc.html ${POSENC_SITE_DIR}/index.html
-    COMMAND ${CMAKE_COMMAND} -E copy ${POSENC_WEB_LINK_DIR}/posenc.js ${POSENC_WEB_LINK_DIR}/posenc.wasm ${POSENC_SITE_DIR}
+    COMMAND ${CMAKE_COMMAND} -DNODE=${POSENC_NODE} -DTERSER=${POSENC_TERSER} -DIN=${POSENC_WEB_LINK_DIR}/posenc.js
+            -DOUT=${POSENC_SITE_DIR}/posenc.js -P ${PROJECT_SOURCE_DIR}/cmake/minify_js.cmake
+    COMMAND ${CMAKE_COMMAND} -E copy ${POSENC_WEB_LINK_DIR}/posenc.wasm ${POSENC_SITE_DIR}
     BYPRODUCTS ${POSENC_SITE_DIR}/index.html ${POSENC_SITE_DIR}/posenc.js ${POSENC_SITE_DIR}/posenc.wasm VERBATIM)
   set(_posenc_site_copies)
   foreach(_asset IN LISTS POSENC_WEB_ASSETS)
     get_filename_component(_name ${_asset} NAME)
     if(_name MATCHES "\\.js$" AND POSENC_NODE)
       add_custom_command(OUTPUT ${POSENC_SITE_DIR}/${_name}
-        COMMAND ${CMAKE_COMMAND} -DNODE=${POSENC_NODE} -DEMSCRIPTEN_ROOT=${EMSCRIPTEN_ROOT_PATH}
+        COMMAND ${CMAKE_COMMAND} -DNODE=${POSENC_NODE} -DTERSER=${POSENC_TERSER}
                 -DIN=${_asset} -DOUT=${POSENC_SITE_DIR}/${_name} -P ${PROJECT_SOURCE_DIR}/cmake/minify_js.cmake
         DEPENDS ${_asset} ${PROJECT_SOURCE_DIR}/cmake/minify_js.cmake VERBATIM)
     else()
