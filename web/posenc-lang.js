@@ -137,11 +137,30 @@
     ['readout', 'aria-label', 'hover readout'],
     ['model-file', 'aria-label', "Load a model's config.json or GGUF file"]
   ];
+  // The form's own fieldsets (web/shell.html): the second model's button and the Share buttons, by selector.
+  function formWords() {
+    return [
+      ['#model-files legend', t('Compare')],
+      ['#load-compare', t('Load second model')],
+      ['#load-compare-note', t('a config.json or GGUF file to show beside the model; a link cannot carry it')],
+      ['#share legend', t('Share')],
+      ['[data-share="copy-link"]', t('Copy link')],
+      ['[data-share="copy-embed"]', t('Copy embed code')],
+      ['[data-share="export-png"]', t('Export PNG')],
+      ['[data-share="export-svg"]', t('Export SVG')],
+      ['[data-share="export-csv"]', t('Export CSV')],
+      ['[data-share="export-json"]', t('Export JSON')]
+    ];
+  }
   function applyDocumentLang(lang) {
     document.documentElement.lang = lang;
     SHELL_WORDS.forEach(function (w) {
       const el = document.getElementById(w[0]);
       if (el) el.setAttribute(w[1], t(w[2]));
+    });
+    formWords().forEach(function (w) {
+      const el = document.querySelector(w[0]);
+      if (el) el.textContent = w[1];
     });
     const heading = document.querySelector('#params .param-heading');
     if (heading && !heading.dataset.view) heading.textContent = t('Parameters');

@@ -57,11 +57,17 @@ test('zh: names, descriptions and the live region are Chinese at every size and 
       await screenshot(page, `zh-rope-${width}x${height}-${theme}${embed === '1' ? '-embed' : ''}.png`);
     }
   }
+  // The form's own buttons (the second model, Share) are named in Chinese too.
+  const formNames = () => page.evaluate(() => [...document.querySelectorAll('#model-files legend, #load-compare, #load-compare-note, #share legend, #share button')]
+    .map((e) => e.textContent));
+  for (const name of await formNames()) assertChinese(`the form's "${name}"`, name);
   // Back to English: everything follows, live.
   await setState(page, { lang: 'en', embed: '0' });
   const en = await a11y(page);
   assert.equal(en.html, 'en');
   assert.doesNotMatch(en.name, HAN, 'English again');
+  assert.deepEqual(await formNames(), ['Compare', 'Load second model', 'a config.json or GGUF file to show beside the model; a link cannot carry it',
+    'Share', 'Copy link', 'Copy embed code', 'Export PNG', 'Export SVG', 'Export CSV', 'Export JSON'], 'the form in English again');
   assert.deepEqual(errors, []);
   await context.close();
 });
