@@ -115,6 +115,8 @@ class FrequenciesView final : public View {
     // The reference line in the theme's text colour, so it reads on light and dark backgrounds.
     wavelength_.back().color = ImGui::GetColorU32(ImGuiCol_Text, 0.6f);
     wavelength_.back().label = "n = " + std::to_string(n_);
+    // The legends in the interface's language while drawn (the exports keep the English names).
+    const TranslatedLabels frequency_labels(frequency_), wavelength_labels(wavelength_);
     const float h = alone() ? size.y : (size.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
     LinePlotOptions fo;
     fo.x_title = tr("pair k");

@@ -283,6 +283,7 @@ void SimilarityView::draw_figure(ImVec2 size) {
   no.y_min = 0;
   if (shows("neighbour")) {
     text_fit(tr("Neighbour distance ‖Pₚ₊₁ − Pₚ‖ over p"));
+    const TranslatedLabels neighbour_labels(neighbour_);  // "binary", "sinusoidal": the exports keep English
     line_plot("plot.neighbour", ImVec2(right_w, plot_h), neighbour_, no);
   }
   if (!binary_note_.empty() && !alone()) ImGui::TextDisabled("%s", tr_message(binary_note_).c_str());
