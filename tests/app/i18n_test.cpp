@@ -13,13 +13,14 @@
 #include "app/fonts.h"
 #include "app/state_params.h"
 #include "app_test_util.h"
+#include "test_paths.h"
 
 using namespace posenc::app;
 
 namespace {
 
 std::string read_catalogue(const char* lang) {
-  std::ifstream in(std::string(POSENC_I18N_DIR) + "/" + lang + ".json");
+  std::ifstream in(std::string(posenc::test::kI18nDir) + "/" + lang + ".json");
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

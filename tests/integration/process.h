@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_paths.h"
+
 namespace posenc::test {
 
 struct Proc {
@@ -39,7 +41,7 @@ inline Proc run_posenc(const std::string& args, const std::string& input = "") {
   const std::string in = dir + "in", out = dir + "out", err = dir + "err";
   std::ofstream(in, std::ios::binary) << input;
   const std::string cmd =
-      shell_quote(POSENC_CLI_PATH) + " " + args + " < " + shell_quote(in) + " > " + shell_quote(out) + " 2> " + shell_quote(err);
+      shell_quote(kCliPath) + " " + args + " < " + shell_quote(in) + " > " + shell_quote(out) + " 2> " + shell_quote(err);
   const int status = std::system(cmd.c_str());
   Proc result{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
   for (const std::string& f : {in, out, err}) std::remove(f.c_str());
@@ -50,7 +52,7 @@ inline Proc run_posenc(const std::string& args, const std::string& input = "") {
 class PosencBinary : public testing::Test {
  protected:
   void SetUp() override {
-    if (std::string(POSENC_CLI_PATH).empty()) GTEST_SKIP() << "no posenc binary in this build";
+    if (std::string(kCliPath).empty()) GTEST_SKIP() << "no posenc binary in this build";
   }
 };
 
