@@ -160,6 +160,15 @@ std::string HeadlessRunner::render_svg(int frames, bool transparent) {
   return svg_;
 }
 
+void HeadlessRunner::build_frames(int frames) {
+  struct Restore {
+    bool& rasterize;
+    ~Restore() { rasterize = true; }
+  } restore{rasterize_};
+  rasterize_ = false;
+  for (int f = 0; f < frames; ++f) frame();
+}
+
 Image HeadlessRunner::render(int frames) {
   for (int f = 0; f < frames; ++f) frame();
   try {

@@ -20,6 +20,9 @@ class HeadlessRunner : public Runner {
 
   // Draws `frames` frames (ImGui needs a few to settle its layout) and reads the last one back.
   Image render(int frames);
+  // The same frames' UI (the app's draw lists and the text it draws, its textures) without rasterising
+  // them: for a test that reads what is drawn, not the pixels (llvmpipe's rasterising is most of a frame).
+  void build_frames(int frames);
   // The same frames, the last one written as SVG (app/svg_export.h); `transparent`: no background.
   std::string render_svg(int frames, bool transparent);
 

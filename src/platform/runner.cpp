@@ -63,6 +63,10 @@ void Runner::frame() {
     on_svg(app::frame_svg(*ImGui::GetDrawData(), sio.DisplaySize.x, sio.DisplaySize.y, options));
   }
 
+  if (!rasterize_) {  // the frame's UI is built (its draw lists, its text); its pixels are not wanted
+    present();
+    return;
+  }
   const ImGuiIO& io = ImGui::GetIO();
   const int fb_width = int(io.DisplaySize.x * io.DisplayFramebufferScale.x);
   const int fb_height = int(io.DisplaySize.y * io.DisplayFramebufferScale.y);

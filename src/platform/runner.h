@@ -55,6 +55,7 @@ class Runner {
   virtual void present() {}
 
   app::App* app_ = nullptr;  // owned by the concrete runner, which releases it before its GL context
+  bool rasterize_ = true;    // false: frames build the UI but draw nothing (HeadlessRunner::build_frames)
   bool quit_ = false;
 };
 

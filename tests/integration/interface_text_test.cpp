@@ -1,7 +1,8 @@
 // Every string the interface draws is in a catalogue (i18n/*.json), in English and in Chinese: each view
-// is drawn headless (posenc render's runner) in its default state, at every range end of its parameters
-// and with a value it refuses (so its notices are drawn), at the four sizes the docs use, with the mouse on
-// each of its plots (the hover readouts); every ImDrawList::AddText is watched (app/text_hook.h).
+// is drawn headless (posenc render's runner; its frames built, not rasterised) in its default state, at
+// every range end of its parameters and with a value it refuses (so its notices are drawn), at the four
+// sizes the docs use, with the mouse on each of its plots (the hover readouts); every ImDrawList::AddText
+// is watched (app/text_hook.h).
 //
 // The rule (docs/i18n.md): a drawn string passes when it is a catalogue key or a language's text, exactly
 // or as an instance of a template ({N}, printf conversions); or a prefix of one cut with an ellipsis; or
@@ -36,6 +37,7 @@
 #include "app/ui_state.h"
 #include "core/unicode_text.h"
 #include "platform/headless_runner.h"
+#include "test_paths.h"
 
 using namespace posenc::app;
 
@@ -222,7 +224,7 @@ void draw_states(posenc::platform::HeadlessRunner& runner, Checker& checker, con
       set_text_observer([&](std::string_view text, const ImFont*, bool data) { checker.check(std::string(text), data, where); });
       app.load_state_query(defaults + "&lang=" + lang + (state.empty() ? "" : "&" + state));
       ImGui::GetIO().MousePos = ImVec2(-1e6f, -1e6f);
-      runner.render(2);
+      runner.build_frames(2);
       // The mouse on each plot: its hover readout (the default state's and each choice's: the readouts
       // follow the scheme, not the numbers).
       std::vector<std::pair<ImVec2, ImVec2>> plots;
@@ -231,7 +233,7 @@ void draw_states(posenc::platform::HeadlessRunner& runner, Checker& checker, con
         if (hover && (name.rfind("heatmap.", 0) == 0 || name.rfind("plot.", 0) == 0 || name.rfind("canvas.", 0) == 0)) plots.push_back(rect);
       for (const auto& [mn, mx] : plots) {
         ImGui::GetIO().MousePos = ImVec2((mn.x + mx.x) * 0.5f, (mn.y + mx.y) * 0.5f);
-        runner.render(2);
+        runner.build_frames(2);
       }
       set_text_observer({});
       // The words outside the canvas: the description (the live region), the notices, the HTML form.
@@ -244,7 +246,7 @@ class InterfaceText : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     load_compiled_languages();
-    ASSERT_EQ(load_catalogue(Lang::En, read_file(std::string(POSENC_I18N_DIR) + "/en.json")), "");
+    ASSERT_EQ(load_catalogue(Lang::En, read_file(std::string(posenc::test::kI18nDir) + "/en.json")), "");
   }
 };
 
