@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { useBrowser, openPage, artifactsDir, settledScroll, scrolledFrom } from './harness.mjs';
+import { useBrowser, openPage, artifactsDir, settledScroll, settledFrames, scrolledFrom } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
@@ -37,7 +37,7 @@ async function live(page, id) {
   const frame = await (await page.$(`#${id}`)).contentFrame();
   await frame.waitForFunction(() => window.posenc && window.posenc.frameCount() > 0, null, { timeout: 60000, polling: 100 });
   // Settled: the app sleeps once the picture stops changing.
-  await frame.waitForFunction(() => { const n = window.posenc.frameCount(); return new Promise((r) => setTimeout(() => r(window.posenc.frameCount() === n), 300)); }, null, { timeout: 30000, polling: 100 });
+  await settledFrames(frame);
   return frame;
 }
 function shot(page, name) {

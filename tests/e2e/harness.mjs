@@ -296,6 +296,25 @@ export function settledScroll(page, { quiet = 300, timeout = 15000 } = {}) {
   }), [quiet, timeout]);
 }
 
+// Resolves once the app in `frame` (a page or an iframe's frame) has drawn no frame for `quiet` ms: a
+// settled embed. A view that plays (state play=1: RoPE's rotating vector) draws every frame by design and
+// counts as settled once it draws. Watched inside the frame, like settledScroll (a waitForFunction
+// predicate returning a Promise would end the wait at once); rejects after `timeout` ms.
+export function settledFrames(frame, { quiet = 300, timeout = 30000 } = {}) {
+  return frame.evaluate(([quiet, timeout]) => new Promise((resolve, reject) => {
+    const start = performance.now();
+    let n = window.posenc.frameCount(), since = start;
+    const tick = () => {
+      const now = performance.now(), count = window.posenc.frameCount();
+      if (count !== n) { n = count; since = now; }
+      if (now - since >= quiet || window.posenc.getState().play === '1') resolve(n);
+      else if (now - start >= timeout) reject(new Error(`the app still draws after ${timeout} ms (frame ${n})`));
+      else setTimeout(tick, 25);
+    };
+    setTimeout(tick, 25);
+  }), [quiet, timeout]);
+}
+
 // scrollY after an input that may scroll the page, once settled. A wheel or a swipe over a cross-origin
 // frame scrolls the post only after the frame's own thread has let the event pass, which on a loaded
 // machine can take longer than a settle window: wait (up to `timeout`) for scrollY to leave `from` first.

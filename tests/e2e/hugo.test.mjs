@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { useBrowser, openPage, repo, screenshot, PHONE, touch, settledScroll, scrolledFrom } from './harness.mjs';
+import { useBrowser, openPage, repo, screenshot, PHONE, touch, settledScroll, settledFrames, scrolledFrom } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
@@ -64,8 +64,7 @@ async function drawn(page, box, sel = `${box} > iframe`) {
     try {
       const frame = await handle.contentFrame();
       await frame.waitForFunction(() => window.posenc && window.posenc.frameCount() > 0, null, { timeout: 60000, polling: 100 });
-      await frame.waitForFunction(() => { const n = window.posenc.frameCount(); return new Promise((r) => setTimeout(() => r(window.posenc.frameCount() === n), 300)); },
-        null, { timeout: 30000, polling: 100 });
+      await settledFrames(frame);
       return frame;
     } catch (e) {
       if (attempt > 10 || !/destroyed|navigat|detached/i.test(String(e))) throw e;
