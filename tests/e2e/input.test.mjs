@@ -178,7 +178,9 @@ test('input: text a field cannot take stays in it with the reason, and is a noti
 
 test('input: a sentence of 18 words is not cut to 16: it stays, with the reason and a notice', async () => {
   const { page, errors } = await open('view=permutation&sentence=the%20cat%20sat');
-  const words = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen';
+  // Typed in three pieces (16 words, then one word more at a time), each in a frame of its own.
+  const words = ['one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen',
+    ' seventeen', ' eighteen'];
   const { state, notices } = await typeIntoField(page, 'sentence', words);
   assert.equal(notices.length, 1, JSON.stringify(notices));
   assert.equal(notices[0].key, 'sentence');
