@@ -49,9 +49,18 @@ test('check: typing a cos tensor computed with the interleaved layout names layo
   const rows = Array.from({ length: n }, (_, p) => interleavedRow(p).map((v) => v.toPrecision(7)).join(' '));
   const r = await itemRect(page, 'input.tensor');
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-  await waitFrames(page, 2);
-  await page.keyboard.type(rows.join('\n'), { delay: 5 });
+  // The click gives the page's text element the focus (web/page/text-entry.js): each row goes in as one
+  // input event (as keystrokes would, one event each), Enter between rows as a key.
+  await page.waitForFunction(() => { window.posenc.wake(); return document.activeElement?.id === 'text-entry'; }, null,
+    { timeout: 20000 });
+  for (let i = 0; i < rows.length; ++i) {
+    if (i > 0) await page.keyboard.press('Enter');
+    await page.keyboard.insertText(rows[i]);
+  }
   await page.mouse.move(1, 1);
+  // The app has taken all of it (or the assertions below say what it has).
+  await page.waitForFunction((n) => { window.posenc.wake(); const s = window.posenc.getState(); return s.source === 'text' && s.tensor.split(';').length === n; },
+    n, { timeout: 20000 }).catch(() => {});
   const state = await page.evaluate(() => window.posenc.getState());
   assert.equal(state.source, 'text', 'typing switches the source to the pasted text');
   // In the URL the rows are separated by ';' (a URL value holds no newline).
