@@ -134,7 +134,12 @@ const SIZES = [
 for (const theme of ['dark', 'light']) {
   for (const size of SIZES) {
     test(`param form: the accessibility tree lists each control with its name and value (${theme}, ${size.name})`, async () => {
-      const { page, context, errors } = await openState(env, `view=scores&scheme=rope&n=48&theme=${theme}`, size.opts);
+      // The form is the subject, not the load: one page per device kind (sharedPage), brought to each theme
+      // and size. No form control keeps the focus from the test before (the form shows while one has it).
+      const { page, context, errors } = await openState(env, `view=scores&scheme=rope&n=48&theme=${theme}`, { ...size.opts, reuse: true });
+      if (await page.evaluate(() => { const had = !!document.activeElement?.closest('#params'); if (had) document.activeElement.blur(); return had; }))
+        await page.waitForFunction(() => { window.posenc.wake(); return !document.body.classList.contains('form-open'); }, null, { timeout: 15000 });
+      await waitFrames(page, 3);
       const form = await page.evaluate(() => JSON.parse(Module.ccall('posenc_form', 'string', [], [])));
       const shown = form.params.filter((p) => p.shown);
       assert.ok(shown.some((p) => p.key === 'base') && !shown.some((p) => p.key === 'buckets'), 'RoPE: base, not T5 buckets');
