@@ -93,6 +93,10 @@ test('400x300 embed without controls: the main figure covers at least half the f
   }
 });
 
+// The rectangle of probe `name` once it is drawn (the app kept awake meanwhile), or null after 30 s.
+const drawnRect = (page, name) => page.waitForFunction((n) => { window.posenc.wake(); return window.posenc.itemRect(n); },
+  name, { timeout: 30000 }).then((h) => h.jsonValue()).catch(() => null);
+
 test('phone: every view is reachable by tapping the view picker', async () => {
   const size = { width: 390, height: 844, phone: true };
   const { page, errors } = await open('view=waves', size);
@@ -102,13 +106,16 @@ test('phone: every view is reachable by tapping the view picker', async () => {
     assert.ok(picker, 'the view picker is drawn');
     assert.ok(picker.x + picker.width <= 390, `the picker is on screen: ${JSON.stringify(picker)}`);
     await page.touchscreen.tap(picker.x + picker.width / 2, picker.y + picker.height / 2);
-    await waitFrames(page, 3);
-    const entry = await page.evaluate((n) => window.posenc.itemRect(n), `menu.view.${view}`);
+    // Waits on the app (the entry's probe, the view), not on a count of frames: on a loaded machine the
+    // menu can take more than a few frames to open.
+    const entry = await drawnRect(page, `menu.view.${view}`);
     assert.ok(entry, `menu.view.${view} is drawn once the picker is open`);
     assert.ok(entry.x >= 0 && entry.x + entry.width <= 391 && entry.y + entry.height <= 845, `menu.view.${view} on screen`);
     await page.touchscreen.tap(entry.x + entry.width / 2, entry.y + entry.height / 2);
-    await waitFrames(page, 3);
+    await page.waitForFunction((v) => { window.posenc.wake(); return window.posenc.getState().view === v; }, view, { timeout: 30000 })
+      .catch(() => {});
     assert.equal((await page.evaluate(() => window.posenc.getState())).view, view, `tapping menu.view.${view}`);
+    await waitFrames(page, 2);  // the new view drawn: its picker is where the next tap goes
   }
   assert.deepEqual(errors, []);
 });
