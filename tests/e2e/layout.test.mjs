@@ -115,7 +115,8 @@ test('phone: every view is reachable by tapping the view picker', async () => {
     await page.waitForFunction((v) => { window.posenc.wake(); return window.posenc.getState().view === v; }, view, { timeout: 30000 })
       .catch(() => {});
     assert.equal((await page.evaluate(() => window.posenc.getState())).view, view, `tapping menu.view.${view}`);
-    await waitFrames(page, 2);  // the new view drawn: its picker is where the next tap goes
+    // The menu closed (its entries gone) before the picker is tapped again.
+    await page.waitForFunction((n) => { window.posenc.wake(); return !window.posenc.itemRect(n); }, `menu.view.${view}`, { timeout: 30000 });
   }
   assert.deepEqual(errors, []);
 });
