@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useBrowser, openState, openPage, waitReady, waitFrames, itemRect, screenshot, cellPixel, colorDistance, exportJson, table,
+  useBrowser, openState, waitFrames, itemRect, screenshot, cellPixel, colorDistance, exportJson, table,
   column, PHONE,
 } from './harness.mjs';
 
@@ -102,12 +102,12 @@ test('scores layer screenshots: four sizes, both themes', async () => {
     ['embed-400x300', { width: 400, height: 300 }, '&embed=1'],
     ['phone-390x844', PHONE, ''],
   ];
+  // The pictures are the subject, not the load: one page per device kind (sharedPage), brought to each
+  // theme and size.
   for (const theme of ['dark', 'light'])
     for (const [name, viewport, extra] of sizes) {
-      const { page, context, errors } = await openPage(
-        env.browser, `${env.server.url}/?view=scores&model=gpt-oss-20b&layer=0&n=200&theme=${theme}${extra}`, viewport);
-      await waitReady(page);
-      await waitFrames(page, 3);
+      const { page, context, errors } = await openState(env, `view=scores&model=gpt-oss-20b&layer=0&n=200&theme=${theme}${extra}`,
+        { ...viewport, reuse: true });
       await page.mouse.move(1, 1);
       await waitFrames(page, 2);
       // docs/sizes/<size>-scores-layer[-light].png are these pictures.
