@@ -21,8 +21,10 @@ function ruleHeight(query) {
   return 8 + (query.controls === '0' ? 0 : 23) + 17 + Math.min(560, 0.75 * 720) + 8;
 }
 
+// The snippet is the subject, not the load: the file's shared page brought to `query` (sharedPage). The
+// defaults it is checked against come from a fresh load of the view (defaultsOf).
 async function snippetOf(query) {
-  const { page, context, errors } = await openState(env, query);
+  const { page, context, errors } = await openState(env, query, { reuse: true });
   const state = await page.evaluate(() => window.posenc.getState());
   const code = await page.evaluate(() => window.posenc.embedCode());
   // Reading the snippet's facts left the app as it was.
