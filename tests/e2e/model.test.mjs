@@ -55,7 +55,8 @@ for (const [id, file] of [['phi-3-mini-128k', 'phi-3-mini-128k-instruct.json'], 
   test(`preset ${id}: the view's numbers are posenc inspect --json's`, async () => {
     const configFile = path.join(repo, 'tests', 'data', 'configs', file);
     const model = inspect(configFile);
-    const { page, context, errors } = await openState(env, `view=model&model=${id}`);
+    // The numbers are the subject, not the load: the file's shared page brought to the preset (sharedPage).
+    const { page, context, errors } = await openState(env, `view=model&model=${id}`, { reuse: true });
     assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
     const exported = JSON.parse(await page.evaluate(() => window.posenc.exportData('json')));
     assert.equal(exported.view, 'model');
