@@ -62,9 +62,14 @@ async function drawn(page, i) {
 }
 
 // How many embeds hold a WebGL context now, each asked in its own document (one being reloaded holds none).
+// A lazy iframe that has not loaded the embed yet is still on about:blank: no app, no context (its
+// document does not answer an evaluate, which would cost the second of `ask`'s fallback on every count).
 async function liveContexts(page) {
-  const live = await Promise.all(Array.from({ length: EMBEDS }, async (_, i) =>
-    ask(await frameOf(page, i), () => !!(window.posenc && window.posenc.hasContext && window.posenc.hasContext()), false)));
+  const live = await Promise.all(Array.from({ length: EMBEDS }, async (_, i) => {
+    const frame = await frameOf(page, i);
+    if (!/^https?:/.test(frame.url())) return false;
+    return ask(frame, () => !!(window.posenc && window.posenc.hasContext && window.posenc.hasContext()), false);
+  }));
   return live.filter(Boolean).length;
 }
 
