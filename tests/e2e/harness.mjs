@@ -310,7 +310,7 @@ export function settledScroll(page, { quiet = 300, timeout = 15000 } = {}) {
 
 // Resolves once the app in `frame` (a page or an iframe's frame) has drawn no frame for `quiet` ms: a
 // settled embed. A view that plays (state play=1: RoPE's rotating vector) draws every frame by design and
-// counts as settled once it draws. Watched inside the frame, like settledScroll (a waitForFunction
+// counts as settled once it has drawn a frame. Watched inside the frame, like settledScroll (a waitForFunction
 // predicate returning a Promise would end the wait at once); rejects after `timeout` ms.
 export function settledFrames(frame, { quiet = 300, timeout = 30000 } = {}) {
   return frame.evaluate(([quiet, timeout]) => new Promise((resolve, reject) => {
@@ -319,7 +319,7 @@ export function settledFrames(frame, { quiet = 300, timeout = 30000 } = {}) {
     const tick = () => {
       const now = performance.now(), count = window.posenc.frameCount();
       if (count !== n) { n = count; since = now; }
-      if (now - since >= quiet || window.posenc.getState().play === '1') resolve(n);
+      if (now - since >= quiet || (window.posenc.getState().play === '1' && count > 0)) resolve(n);
       else if (now - start >= timeout) reject(new Error(`the app still draws after ${timeout} ms (frame ${n})`));
       else setTimeout(tick, 25);
     };
