@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useBrowser, openState, itemRect, waitFrames, screenshot, repo } from './harness.mjs';
+import { useBrowser, openState, focusField, waitFrames, screenshot, repo } from './harness.mjs';
 import { checkRequests } from './check-requests.mjs';
 
 const env = useBrowser();
@@ -47,12 +47,9 @@ test('check: typing a cos tensor computed with the interleaved layout names layo
   // [cos p w_0, cos p w_0, cos p w_1, cos p w_1]: a port that pairs neighbours where the reference pairs halves.
   const interleavedRow = (p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]);
   const rows = Array.from({ length: n }, (_, p) => interleavedRow(p).map((v) => v.toPrecision(7)).join(' '));
-  const r = await itemRect(page, 'input.tensor');
-  await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
-  // The click gives the page's text element the focus (web/page/text-entry.js): each row goes in as one
-  // input event (as keystrokes would, one event each), Enter between rows as a key.
-  await page.waitForFunction(() => { window.posenc.wake(); return document.activeElement?.id === 'text-entry'; }, null,
-    { timeout: 20000 });
+  // Each row goes in as one input event on the page's text element (as keystrokes would, one event each),
+  // Enter between rows as a key.
+  await focusField(page, 'tensor');
   for (let i = 0; i < rows.length; ++i) {
     if (i > 0) await page.keyboard.press('Enter');
     await page.keyboard.insertText(rows[i]);

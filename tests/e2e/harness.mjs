@@ -251,17 +251,23 @@ export async function openControls(page, probe) {
   return itemRect(page, probe);
 }
 
-// Clicks the text field input.<key> once (no double-click), selects all, types `text` and presses Enter
-// (which leaves the field); returns {state, notices}. A click on one of the app's text fields gives the
-// page's text element the focus (web/page/text-entry.js): what is typed reaches the app through its input
-// event, one event per keystroke. The text goes in as one input event (CDP Input.insertText, as an input
-// method commits a word), the same path without a round trip per character; `text` as an array of pieces
-// puts them in one after another, each in a frame of its own (the app sees the text grow).
-export async function typeIntoField(page, key, text) {
+// Clicks the text field input.<key> once (no double-click) and waits for the page's text element to have
+// the focus: a click on one of the app's text fields gives it that (web/page/text-entry.js), and what is
+// typed reaches the app through its input event, one event per keystroke.
+export async function focusField(page, key) {
   const r = await itemRect(page, `input.${key}`);
   await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
   await page.waitForFunction(() => { window.posenc.wake(); return document.activeElement?.id === 'text-entry'; }, null,
     { timeout: 20000 });
+}
+
+// Focuses the text field input.<key> (focusField), selects all, types `text` and presses Enter (which
+// leaves the field); returns {state, notices}. The text goes in as one input event (CDP Input.insertText,
+// as an input method commits a word), the path keystrokes take without a round trip per character; `text`
+// as an array of pieces puts them in one after another, each in a frame of its own (the app sees the text
+// grow).
+export async function typeIntoField(page, key, text) {
+  await focusField(page, key);
   await page.keyboard.press('Control+A');
   const pieces = Array.isArray(text) ? text : [text];
   for (let i = 0; i < pieces.length; ++i) {
