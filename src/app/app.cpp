@@ -81,7 +81,8 @@ Notices App::notice_list() {
   if (const std::optional<Notice> glyphs = missing_glyph_notice()) all.push_back(*glyphs);
   // In the interface's language (the keys stay the URL's); the view's error first, its wrapper apart.
   for (Notice& n : all) n.message = tr_message(n.message);
-  if (const std::optional<Notice>& e = current_->error()) all.insert(all.begin() + ptrdiff_t(notices_.size()), Notice{e->key, view_error_shown(*e, false)});
+  if (const std::optional<Notice>& e = current_->error())
+    all.insert(all.begin() + ptrdiff_t(notices_.size()), Notice{e->key, view_error_shown(*e, false)});
   return all;
 }
 
@@ -168,7 +169,8 @@ std::string App::describe() {
     std::vector<DescribedNumber> list;
     current_->numbers(list);
     for (const DescribedNumber& n : list)
-      numbers.push_back({{"name", tr_message(n.name)}, {"value", std::isfinite(n.value) ? nlohmann::json(n.value) : nlohmann::json()}});
+      numbers.push_back(
+          {{"name", tr_message(n.name)}, {"value", std::isfinite(n.value) ? nlohmann::json(n.value) : nlohmann::json()}});
   }
   out["numbers"] = numbers;
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -270,7 +272,8 @@ void App::draw_menu_bar(bool picker) {
   probe_last_item("menu.share");
   if (ImGui::BeginMenu(tr_id("Theme").c_str())) {
     Theme& theme = keys_.theme;
-    if (ImGui::MenuItem(tr_id("Follow the system").c_str(), nullptr, theme == Theme::Auto)) theme = Theme::Auto, state_changed_ = true;
+    if (ImGui::MenuItem(tr_id("Follow the system").c_str(), nullptr, theme == Theme::Auto))
+      theme = Theme::Auto, state_changed_ = true;
     if (ImGui::MenuItem(tr_id("Light").c_str(), nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
     if (ImGui::MenuItem(tr_id("Dark").c_str(), nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
     ImGui::EndMenu();
@@ -279,7 +282,8 @@ void App::draw_menu_bar(bool picker) {
   // first shows 中文).
   if (ImGui::BeginMenu(tr_id("Language").c_str())) {
     for (const Lang lang : {Lang::En, Lang::Zh}) {
-      if (ImGui::MenuItem(tr_id(lang == Lang::Zh ? "中文" : "English").c_str(), nullptr, keys_.lang == lang) && keys_.lang != lang)
+      if (ImGui::MenuItem(tr_id(lang == Lang::Zh ? "中文" : "English").c_str(), nullptr, keys_.lang == lang) &&
+          keys_.lang != lang)
         keys_.lang = lang, ui_.lang = lang, state_changed_ = true;
       probe_last_item((std::string("menu.lang.") + lang_code(lang)).c_str());
     }
@@ -336,7 +340,8 @@ void App::draw_notices() {
   probe_last_item("notice");
   if (!fits) {
     ImGui::SameLine();
-    if (ImGui::SmallButton((std::string(tr(notice_more_ ? "less" : "more")) + "###notice_more").c_str())) notice_more_ = !notice_more_;
+    if (ImGui::SmallButton((std::string(tr(notice_more_ ? "less" : "more")) + "###notice_more").c_str()))
+      notice_more_ = !notice_more_;
     probe_last_item("button.notice_more");
   }
   ImGui::SameLine();

@@ -18,8 +18,17 @@
 namespace posenc::app {
 
 // Things the app asks its platform to do (clipboard, downloads, reading pixels back).
-enum class AppAction { None, CopyLink, CopyEmbedCode, ExportPng, ExportSvg, ExportCsv, ExportJson, OpenModelFile,
-                       OpenCompareFile };
+enum class AppAction {
+  None,
+  CopyLink,
+  CopyEmbedCode,
+  ExportPng,
+  ExportSvg,
+  ExportCsv,
+  ExportJson,
+  OpenModelFile,
+  OpenCompareFile
+};
 
 class App {
  public:

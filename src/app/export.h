@@ -30,8 +30,8 @@ struct ExportData {
   std::string state;  // URL query string of the state that produced it
   std::vector<ExportTable> tables;
   std::vector<ExportList> lists;
-  size_t values = 0;   // the values the tables hold (or, over the budget, would hold)
-  bool over = false;   // over the budget: the tables were not built (see ExportBudget)
+  size_t values = 0;  // the values the tables hold (or, over the budget, would hold)
+  bool over = false;  // over the budget: the tables were not built (see ExportBudget)
 };
 
 // A bound on the values an export builds (the page's: a view whose tables would hold more is refused

@@ -5,9 +5,11 @@
 #if defined(__EMSCRIPTEN__)
 #include <GLES3/gl3.h>
 #define POSENC_GLSL_VERSION "#version 300 es"
-#define POSENC_GLSL_HEADER                                                                                           \
-  POSENC_GLSL_VERSION "\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\nprecision highp " \
-                      "usampler2D;\n"
+// The formatter does not settle on one layout for this string macro.
+// clang-format off
+#define POSENC_GLSL_HEADER \
+  POSENC_GLSL_VERSION "\nprecision highp float;\nprecision highp int;\nprecision highp sampler2D;\nprecision highp usampler2D;\n"
+// clang-format on
 #else
 #include <GL/gl.h>
 #include <GL/glext.h>

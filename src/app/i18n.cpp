@@ -100,7 +100,8 @@ bool match_from(const std::vector<Segment>& segs, size_t si, std::string_view te
   const Segment& seg = segs[si];
   const std::string_view rest = text.substr(ti);
   if (!seg.placeholder) {
-    if (rest.substr(0, seg.literal.size()) == seg.literal) return match_from(segs, si + 1, text, ti + seg.literal.size(), prefix, caps);
+    if (rest.substr(0, seg.literal.size()) == seg.literal)
+      return match_from(segs, si + 1, text, ti + seg.literal.size(), prefix, caps);
     return prefix && rest.size() < seg.literal.size() && seg.literal.compare(0, rest.size(), rest) == 0;
   }
   auto capture = [&](size_t end) {
@@ -276,9 +277,7 @@ void clear_missing_keys() { missing().clear(); }
 
 CatalogueMatch match_catalogue_text(Lang lang, std::string_view text, bool prefix, std::string* key) {
   std::array<std::string_view, 10> caps{};
-  auto exact = [&](std::string_view candidate) {
-    return prefix ? candidate.substr(0, text.size()) == text : candidate == text;
-  };
+  auto exact = [&](std::string_view candidate) { return prefix ? candidate.substr(0, text.size()) == text : candidate == text; };
   auto found = [&](const std::string& k, CatalogueMatch m) {
     if (key) *key = k;
     return m;

@@ -89,7 +89,8 @@ void map_enter_in_menus() {
   if (!(io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) || g.ActiveId != 0 || !g.NavWindow) return;
   auto down = [&](ImGuiKey key) { return io.KeyMap[key] >= 0 && ImGui::IsKeyDown(io.KeyMap[key]); };
   if (!down(ImGuiKey_Enter) && !down(ImGuiKey_KeyPadEnter)) return;
-  const bool in_menu = g.NavLayer == ImGuiNavLayer_Menu || (g.NavWindow->Flags & (ImGuiWindowFlags_ChildMenu | ImGuiWindowFlags_Popup));
+  const bool in_menu =
+      g.NavLayer == ImGuiNavLayer_Menu || (g.NavWindow->Flags & (ImGuiWindowFlags_ChildMenu | ImGuiWindowFlags_Popup));
   if (in_menu) io.NavInputs[ImGuiNavInput_Activate] = 1.0f;
 }
 

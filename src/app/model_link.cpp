@@ -45,7 +45,8 @@ void draw_compare_file_button() {
   if (!current_ui().file_picker) return;  // without a picker, a second model is a preset (the combo above)
   if (ImGui::Button(tr_id("Load second model").c_str())) current_ui().compare_file_requested = true;
   probe_last_item("button.load_compare");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A config.json or .gguf to show beside the model (a link cannot carry it)."));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", tr("A config.json or .gguf to show beside the model (a link cannot carry it)."));
 }
 
 void draw_model_file_button() {

@@ -67,14 +67,13 @@ std::string param_form_json(const std::string& view, const std::string& title, c
       case ParamKind::Choice: {
         nlohmann::json choices = nlohmann::json::array();
         for (size_t k = 0; k < p.names.size(); ++k)
-          choices.push_back({{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? tr(p.opt.labels[k]) : tr_name(p.names[k])}});
+          choices.push_back(
+              {{"name", p.names[k]}, {"label", k < p.opt.labels.size() ? tr(p.opt.labels[k]) : tr_name(p.names[k])}});
         e["choices"] = choices;
         e["widget"] = name_of(p.opt.widget);
         break;
       }
-      case ParamKind::Text:
-        e["multiline"] = p.opt.multiline;
-        break;
+      case ParamKind::Text: e["multiline"] = p.opt.multiline; break;
       case ParamKind::Numbers:
         e["count"] = p.count;
         e["min"] = p.lo;
@@ -89,8 +88,15 @@ std::string param_form_json(const std::string& view, const std::string& title, c
     nlohmann::json choices = nlohmann::json::array();
     choices.push_back({{"name", "en"}, {"label", "English"}});
     choices.push_back({{"name", "zh"}, {"label", "中文"}});
-    params.push_back({{"key", "lang"}, {"label", tr("Language")}, {"kind", "choice"}, {"value", lang}, {"shown", true},
-                      {"help", tr("the interface's language")}, {"notice", ""}, {"choices", choices}, {"widget", "combo"}});
+    params.push_back({{"key", "lang"},
+                      {"label", tr("Language")},
+                      {"kind", "choice"},
+                      {"value", lang},
+                      {"shown", true},
+                      {"help", tr("the interface's language")},
+                      {"notice", ""},
+                      {"choices", choices},
+                      {"widget", "combo"}});
   }
   out["params"] = params;
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

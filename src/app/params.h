@@ -52,7 +52,7 @@ struct ParamOptions {
   bool even = false;             // integers: only even values (an odd URL value becomes value - 1)
   ChoiceWidget widget = ChoiceWidget::Combo;
   std::span<const char* const> labels = {};  // choices: what the control shows (the names when empty)
-  bool multiline = false;  // text: rows of text (a tensor): the page's form shows a multi-line field
+  bool multiline = false;                    // text: rows of text (a tensor): the page's form shows a multi-line field
 };
 
 // Parses a text parameter: on success applies the value and returns ""; otherwise returns why not

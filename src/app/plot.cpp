@@ -385,8 +385,9 @@ std::vector<std::vector<ImVec2>> draw_line_plot_items(ImDrawList* dl, const Line
     dl->Flags = saved_flags;
     // An SVG export writes the curve through every point (the screen's polyline may be decimated).
     if (svg_recording())
-      record_svg_curve({dl, idx_begin, dl->IdxBuffer.Size, screen_runs(s, f.ax, f.ay, opt.log_y, std::numeric_limits<float>::infinity()),
-                        color, 2.0f, s.steps, s.markers, s.label});
+      record_svg_curve({dl, idx_begin, dl->IdxBuffer.Size,
+                        screen_runs(s, f.ax, f.ay, opt.log_y, std::numeric_limits<float>::infinity()), color, 2.0f, s.steps,
+                        s.markers, s.label});
   }
   dl->PopClipRect();
   dl->AddRect(f.pmin, f.pmax, ImGui::GetColorU32(ImGuiCol_Border));

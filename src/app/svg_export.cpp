@@ -170,9 +170,9 @@ void write_text_runs(std::string& out, const std::vector<DrawnGlyph>& glyphs) {
     }
     xs.pop_back();
     const bool mono = font == number_font();
-    out += "<text x=\"" + xs + "\" y=\"" + num(first.baseline) + "\" font-size=\"" + num(font->FontSize * first.scale) +
-           "\"" + (mono ? " font-family=\"'DejaVu Sans Mono', monospace\"" : "") + " " + paint("fill", first.col) + ">" +
-           text + "</text>\n";
+    out += "<text x=\"" + xs + "\" y=\"" + num(first.baseline) + "\" font-size=\"" + num(font->FontSize * first.scale) + "\"" +
+           (mono ? " font-family=\"'DejaVu Sans Mono', monospace\"" : "") + " " + paint("fill", first.col) + ">" + text +
+           "</text>\n";
     i = j;
   }
 }
@@ -187,7 +187,13 @@ class CommandWriter {
  public:
   CommandWriter(std::string& out, const ImDrawList& list, const ImDrawCmd& cmd, const ImFontAtlas& atlas,
                 const GlyphIndex& glyphs, const SvgOptions& options, int& image_id, bool& background_left)
-      : out_(out), list_(list), cmd_(cmd), atlas_(atlas), glyphs_(glyphs), options_(options), image_id_(image_id),
+      : out_(out),
+        list_(list),
+        cmd_(cmd),
+        atlas_(atlas),
+        glyphs_(glyphs),
+        options_(options),
+        image_id_(image_id),
         background_left_(background_left) {}
 
   // A recorded curve (line_plot, while an SVG is drawn) and whether it was written yet.
@@ -284,7 +290,8 @@ class CommandWriter {
   // into polylines by which points share triangles.
   void line(const Tri& t, int thickness) {
     const ImU32 col = v(t.a).col;
-    if (kind_ != Kind::Line || col != col_ || thickness != thickness_) flush(), kind_ = Kind::Line, col_ = col, thickness_ = thickness;
+    if (kind_ != Kind::Line || col != col_ || thickness != thickness_)
+      flush(), kind_ = Kind::Line, col_ = col, thickness_ = thickness;
     line_tris_.push_back(t);
   }
 
@@ -321,8 +328,8 @@ class CommandWriter {
         d += "Z";
     }
     if (!d.empty())
-      out_ += "<path d=\"" + d + "\" fill=\"none\" " + paint("stroke", col_) + " stroke-width=\"" + num(float(thickness_)) +
-              "\"/>\n";
+      out_ +=
+          "<path d=\"" + d + "\" fill=\"none\" " + paint("stroke", col_) + " stroke-width=\"" + num(float(thickness_)) + "\"/>\n";
     line_tris_.clear();
   }
 
@@ -331,15 +338,15 @@ class CommandWriter {
     if (int(cmd_.VtxOffset + next[0]) != t.a || int(cmd_.VtxOffset + next[1]) != t.c) return false;
     const ImDrawVert &p0 = v(t.a), &p2 = v(t.c);
     const GlyphRef ref = glyphs_.find(p0.uv, p2.uv);
-        if (!ref.glyph) return true;  // drawn from the atlas but no character: nothing to write
+    if (!ref.glyph) return true;  // drawn from the atlas but no character: nothing to write
     const float gw = ref.glyph->X1 - ref.glyph->X0;
     const float uw = ref.glyph->U1 - ref.glyph->U0;
     // Clipped glyphs keep their scale: the drawn width over the part of the texture shown.
     const float scale = gw > 0 && uw > 0 ? (p2.pos.x - p0.pos.x) / (gw * (p2.uv.x - p0.uv.x) / uw) : 1.0f;
     const float x0 = p0.pos.x - (p0.uv.x - ref.glyph->U0) / uw * gw * scale;
     const float y0 = p0.pos.y - (ref.glyph->V1 > ref.glyph->V0 ? (p0.uv.y - ref.glyph->V0) / (ref.glyph->V1 - ref.glyph->V0) *
-                                                                   (ref.glyph->Y1 - ref.glyph->Y0) * scale
-                                                             : 0.0f);
+                                                                     (ref.glyph->Y1 - ref.glyph->Y0) * scale
+                                                               : 0.0f);
     if (kind_ != Kind::Text) flush(), kind_ = Kind::Text;
     text_.push_back({ref, x0 - ref.glyph->X0 * scale, y0 - ref.glyph->Y0 * scale + ref.font->Ascent * scale, scale, p0.col});
     return true;
@@ -363,8 +370,8 @@ class CommandWriter {
     if (!read_heatmap_texture(cmd_.TextureId, image.width, image.height, image.rgba)) return;
     const float sx = (hi.x - lo.x) / (ub.x - ua.x), sy = (hi.y - lo.y) / (ub.y - ua.y);
     const std::string id = "img" + std::to_string(image_id_++);
-    out_ += "<clipPath id=\"" + id + "\"><rect x=\"" + num(lo.x) + "\" y=\"" + num(lo.y) + "\" width=\"" +
-            num(hi.x - lo.x) + "\" height=\"" + num(hi.y - lo.y) + "\"/></clipPath>\n";
+    out_ += "<clipPath id=\"" + id + "\"><rect x=\"" + num(lo.x) + "\" y=\"" + num(lo.y) + "\" width=\"" + num(hi.x - lo.x) +
+            "\" height=\"" + num(hi.y - lo.y) + "\"/></clipPath>\n";
     // (The clip on a group around the image: a clip path on the image itself would be read in its own,
     // transformed, coordinates.)
     out_ += "<g clip-path=\"url(#" + id + ")\"><image width=\"1\" height=\"1\" preserveAspectRatio=\"none\" transform=\"matrix(" +

@@ -146,7 +146,8 @@ std::string View::formula_words_shown() const { return tr_message(formula_words(
 std::string view_error_shown(const Notice& error, bool capital) {
   const std::string prefix = "cannot compute (" + error.key + "): ";
   if (error.message.rfind(prefix, 0) == 0)
-    return trf(capital ? "Cannot compute ({0}): {1:tr}" : "cannot compute ({0}): {1:tr}", {error.key, error.message.substr(prefix.size())});
+    return trf(capital ? "Cannot compute ({0}): {1:tr}" : "cannot compute ({0}): {1:tr}",
+               {error.key, error.message.substr(prefix.size())});
   return tr_message(capital && !error.message.empty() ? "C" + error.message.substr(1) : error.message);
 }
 

@@ -75,19 +75,21 @@ void print_human(const RopeCheckResult& r, CheckKind kind, std::ostream& out) {
         << index_text(r, r.worst_ratio_index) << "; max |error| " << significant(r.max_abs_error) << "\n";
   } else {
     out << "  max |error| " << significant(r.max_abs_error) << " at " << index_text(r, r.worst_index) << ": expected "
-        << significant(r.worst_expected) << ", actual " << significant(r.worst_actual) << "; worst element at " << significant(r.worst_ratio)
-        << " x its " << rule << " tolerance\n";
+        << significant(r.worst_expected) << ", actual " << significant(r.worst_actual) << "; worst element at "
+        << significant(r.worst_ratio) << " x its " << rule << " tolerance\n";
   }
   out << "  tolerance: "
-      << (r.default_tolerance ? "float32 rounding of the angle at each position (docs/cli.md)"
-                              : "abs " + significant(r.given_tolerance.abs) + " + rel " + significant(r.given_tolerance.rel) + " x |expected|")
+      << (r.default_tolerance
+              ? "float32 rounding of the angle at each position (docs/cli.md)"
+              : "abs " + significant(r.given_tolerance.abs) + " + rel " + significant(r.given_tolerance.rel) + " x |expected|")
       << "\n";
   if (r.equivalent_under_softmax) out << "  equivalent under softmax: " << (*r.equivalent_under_softmax ? "yes" : "no") << "\n";
   int n = 0;
   for (const RopeCheckDiagnosis& d : r.diagnosis) {
     if (d.cause != CheckCause::Unknown && d.explains < kShownExplains) continue;
     if (++n > 3) break;
-    out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << significant(100 * d.explains) << "% of the squared error)";
+    out << "  " << n << ". " << check_cause_name(d.cause) << " (explains " << significant(100 * d.explains)
+        << "% of the squared error)";
     for (const auto& [k, v] : d.fitted) out << " " << k << "=" << check_fit_text(v);
     out << "\n     " << d.message << "\n     fix: " << d.fix << "\n";
   }
@@ -131,8 +133,8 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       ref = rope_check_reference(m, o.layer_type);
     } else if (!o.reference.empty()) {
       require(o.reference.size() <= (std::size_t{1} << 20), "reference", "--reference is larger than 1 MiB");
-      ref = model_io::read_check_reference(model_io::parse_json_within_depth(o.reference, 64, "reference", "--reference is not valid JSON",
-                                                                   "--reference is nested deeper than 64 levels"));
+      ref = model_io::read_check_reference(model_io::parse_json_within_depth(
+          o.reference, 64, "reference", "--reference is not valid JSON", "--reference is nested deeper than 64 levels"));
     } else {
       throw InvalidArgument("reference", "give the reference: --config FILE or --reference JSON");
     }
@@ -150,8 +152,9 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       require(!o.x.empty(), "x", "kind rotated needs --x FILE (the rows before rotation)");
       int x_heads = 0;
       in.x = read_matrix_file(o.x, "", "x", &x_heads);
-      require(x_heads == in.heads, "x", "x must have the same heads axis as actual (" + std::to_string(in.heads) + " heads; x has " +
-                                            std::to_string(x_heads) + ")");
+      require(x_heads == in.heads, "x",
+              "x must have the same heads axis as actual (" + std::to_string(in.heads) + " heads; x has " +
+                  std::to_string(x_heads) + ")");
     }
     if (in.kind == CheckKind::Logits) {
       require(!o.q.empty(), "q", "kind logits needs --q FILE");

@@ -42,7 +42,8 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   o << indent << "rope_type        " << rope_type_name(s.type);
   if (s.type != RopeScalingType::None) o << ", factor " << significant(s.factor);
   if (s.type == RopeScalingType::Yarn)
-    o << ", beta_fast " << significant(s.beta_fast) << ", beta_slow " << significant(s.beta_slow) << (s.truncate ? "" : ", truncate false");
+    o << ", beta_fast " << significant(s.beta_fast) << ", beta_slow " << significant(s.beta_slow)
+      << (s.truncate ? "" : ", truncate false");
   if (s.type == RopeScalingType::Llama3)
     o << ", low_freq_factor " << significant(s.low_freq_factor) << ", high_freq_factor " << significant(s.high_freq_factor);
   if (s.type == RopeScalingType::Longrope)
@@ -55,8 +56,8 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
   if (s.mscale || s.mscale_all_dim)
     o << "; mscale " << significant(s.mscale.value_or(0)) << ", mscale_all_dim " << significant(s.mscale_all_dim.value_or(0));
   o << ")\n";
-  o << indent << "softmax scale    " << significant(r.softmax_scale) << " (1/sqrt(head_dim) = " << significant(1.0 / std::sqrt(head_dim))
-    << ")\n";
+  o << indent << "softmax scale    " << significant(r.softmax_scale)
+    << " (1/sqrt(head_dim) = " << significant(1.0 / std::sqrt(head_dim)) << ")\n";
   // What the pairs do (the core's pair_behaviour) at a length, with the frequencies in force at that length
   // whatever --seq-len chose: LongRoPE past its original length twice, its short factors at the original
   // length and its long ones at the max; dynamic NTK with its base rescaled at the max.
@@ -87,7 +88,8 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
 void layer_lines(std::ostringstream& o, const ModelPosition& m) {
   auto describe = [](const LayerSpec& l) {
     std::string d = layer_attention_name(l.attention);
-    if (l.attention == LayerAttention::Compressed) d += " " + std::to_string(l.ratio) + " (window " + std::to_string(l.window) + ")";
+    if (l.attention == LayerAttention::Compressed)
+      d += " " + std::to_string(l.ratio) + " (window " + std::to_string(l.window) + ")";
     else if (l.window > 0) d += " " + std::to_string(l.window);
     if (!l.mixer.empty()) d += " " + l.mixer;
     if (!l.parallel_mixer.empty()) d += " + " + l.parallel_mixer;
@@ -178,11 +180,14 @@ std::string inspect_summary(const ModelPosition& m) {
 }
 
 CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options) {
-  CLI::App* cmd = app.add_subcommand("inspect", "A model's positional encoding from config.json or a .gguf header (two: compared)");
+  CLI::App* cmd =
+      app.add_subcommand("inspect", "A model's positional encoding from config.json or a .gguf header (two: compared)");
   cmd->add_option("FILE", options.files, "config.json or .gguf file; a second one compares the two")->required()->expected(1, 2);
-  cmd->add_flag("--json", options.json, "Print the `model` response (docs/cli.md) instead of the summary; two files: {a, b, differences}");
+  cmd->add_flag("--json", options.json,
+                "Print the `model` response (docs/cli.md) instead of the summary; two files: {a, b, differences}");
   cmd->add_option("--seq-len", options.seq_len, "Current sequence length (dynamic NTK, LongRoPE short/long)");
-  cmd->add_option("--target-len", options.target_len, "Two files: count extrapolated pairs at this length (default: the larger max length)");
+  cmd->add_option("--target-len", options.target_len,
+                  "Two files: count extrapolated pairs at this length (default: the larger max length)");
   return cmd;
 }
 

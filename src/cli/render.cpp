@@ -72,8 +72,7 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
     load_state_strict(*app, query);
 
     const bool svg = is_svg_path(options.output);
-    if (options.transparent && !svg)
-      throw InvalidArgument{"transparent", "--transparent is for an SVG output (-o figure.svg)"};
+    if (options.transparent && !svg) throw InvalidArgument{"transparent", "--transparent is for an SVG output (-o figure.svg)"};
     platform::HeadlessRunner runner(std::move(app), w, h);
     if (svg) {
       const std::string document = runner.render_svg(options.frames, options.transparent);

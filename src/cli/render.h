@@ -17,9 +17,9 @@ struct RenderOptions {
   std::string state;
   std::string output;  // PNG path, or SVG (*.svg)
   int width = 1200, height = 800;
-  std::string theme;   // light | dark; empty: the state's theme, else light
-  std::string probes;  // optional JSON sidecar: the named rectangles (heatmaps, plots) in pixels
-  int frames = 4;      // ImGui needs a few frames to settle its layout
+  std::string theme;         // light | dark; empty: the state's theme, else light
+  std::string probes;        // optional JSON sidecar: the named rectangles (heatmaps, plots) in pixels
+  int frames = 4;            // ImGui needs a few frames to settle its layout
   bool transparent = false;  // SVG: no background
 };
 

@@ -13,7 +13,6 @@ std::string object_name(const std::string& prefix) {
   return prefix.empty() ? "the request" : "'" + prefix.substr(0, prefix.size() - 1) + "'";
 }
 
-
 int64_t to_integer(const json& v, const std::string& path) {
   if (v.is_number_integer()) return v.get<int64_t>();  // number_integer
   if (v.is_number_unsigned()) {

@@ -86,7 +86,8 @@ json parse_request(const std::string& text) {
   {
     SizeScan scan;
     // Syntax errors are reported by the full parse below, with nlohmann's message.
-    nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &scan, nlohmann::json::input_format_t::json, /*strict=*/true);
+    nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &scan, nlohmann::json::input_format_t::json,
+                              /*strict=*/true);
     refuse_scanned(scan);
   }
   struct Frame {

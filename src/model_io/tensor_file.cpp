@@ -179,15 +179,17 @@ NpyHeader read_npy_header(const Source& src, const std::string& field) {
   const uint64_t total = src.size();
   if (total < 10) throw InvalidArgument(field, field + ": not a .npy file (too short)");
   const std::string pre = src.read(0, std::min<uint64_t>(total, 12));
-  if (std::memcmp(pre.data(), "\x93NUMPY", 6) != 0) throw InvalidArgument(field, field + ": not a .npy file (no \\x93NUMPY magic)");
+  if (std::memcmp(pre.data(), "\x93NUMPY", 6) != 0)
+    throw InvalidArgument(field, field + ": not a .npy file (no \\x93NUMPY magic)");
   const int major = static_cast<unsigned char>(pre[6]), minor = static_cast<unsigned char>(pre[7]);
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
-    throw InvalidArgument(field, field + ": unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor) +
-                                     " (1.0, 2.0 and 3.0 are read)");
+    throw InvalidArgument(field, field + ": unsupported .npy format version " + std::to_string(major) + "." +
+                                     std::to_string(minor) + " (1.0, 2.0 and 3.0 are read)");
   const uint64_t preamble = major == 1 ? 10 : 12;
   if (pre.size() < preamble) throw InvalidArgument(field, field + ": truncated .npy header");
   uint64_t header_len = 0;
-  for (uint64_t i = 0; i < preamble - 8; ++i) header_len |= static_cast<uint64_t>(static_cast<unsigned char>(pre[8 + i])) << (8 * i);
+  for (uint64_t i = 0; i < preamble - 8; ++i)
+    header_len |= static_cast<uint64_t>(static_cast<unsigned char>(pre[8 + i])) << (8 * i);
   if (header_len > kMaxTensorHeaderBytes || preamble + header_len > total)
     throw InvalidArgument(field, field + ": .npy header length " + std::to_string(header_len) + " exceeds the file");
   const std::string header = src.read(preamble, header_len);
@@ -240,9 +242,7 @@ nlohmann::json safetensors_header(const std::string& text, const std::string& fi
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.data(), text.data() + text.size(), cb, /*allow_exceptions=*/true);
-  } catch (const nlohmann::json::exception&) {
-    throw InvalidArgument(field, field + ": malformed .safetensors header JSON");
-  }
+  } catch (const nlohmann::json::exception&) { throw InvalidArgument(field, field + ": malformed .safetensors header JSON"); }
   if (deep || !j.is_object()) throw InvalidArgument(field, field + ": malformed .safetensors header");
   if (!duplicate.empty())
     throw InvalidArgument(field, field + ": the .safetensors header names tensor '" + shown_text(duplicate, 64) + "' twice");
@@ -260,24 +260,27 @@ void check_tiling(std::vector<StEntry> entries, uint64_t data_size, const std::s
       throw InvalidArgument(field, field + ": the .safetensors data of " + name + " overlaps " +
                                        (prev ? "'" + shown_text(prev->name, 64) + "'" : std::string("another tensor")));
     if (e.begin > at)
-      throw InvalidArgument(field, field + ": a gap of " + std::to_string(e.begin - at) + " bytes in the .safetensors data before " +
-                                       name);
+      throw InvalidArgument(
+          field, field + ": a gap of " + std::to_string(e.begin - at) + " bytes in the .safetensors data before " + name);
     at = e.end;
     prev = &e;
   }
   if (at > data_size) throw InvalidArgument(field, field + ": .safetensors data_offsets run past the end of the file");
   if (at < data_size)
-    throw InvalidArgument(field, field + ": " + std::to_string(data_size - at) + " trailing bytes after the last tensor of the .safetensors file");
+    throw InvalidArgument(
+        field, field + ": " + std::to_string(data_size - at) + " trailing bytes after the last tensor of the .safetensors file");
 }
 
-TensorData read_safetensors(const Source& src, const std::string& name, const std::string& default_name, const std::string& field) {
+TensorData read_safetensors(const Source& src, const std::string& name, const std::string& default_name,
+                            const std::string& field) {
   const uint64_t size = src.size();
   if (size < 8) throw InvalidArgument(field, field + ": not a .safetensors file (too short)");
   const std::string pre = src.read(0, 8);
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(pre[static_cast<size_t>(i)])) << (8 * i);
   if (n > kMaxTensorHeaderBytes || 8 + n > size)
-    throw InvalidArgument(field, field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
+    throw InvalidArgument(field,
+                          field + ": .safetensors header length " + std::to_string(n) + " exceeds the file or the 1 MiB limit");
   const nlohmann::json header = safetensors_header(src.read(8, n), field);
   std::vector<StEntry> entries;
   std::vector<std::string> names;
@@ -420,7 +423,8 @@ TensorData scan_text(const std::string& field, bool semicolon_rows, Feed feed) {
 
 TensorData read_text(const Source& src, const std::string& field) {
   if (src.size() > kMaxTensorTextBytes)
-    throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; text tensors are limited to 256 MiB");
+    throw InvalidArgument(field,
+                          field + " file is " + std::to_string(src.size()) + " bytes; text tensors are limited to 256 MiB");
   constexpr uint64_t kChunk = uint64_t{1} << 20;
   return scan_text(field, false, [&](TextScan& scan) {
     for (uint64_t at = 0; at < src.size(); at += kChunk) {
@@ -507,7 +511,8 @@ TensorData scan_json(const std::string& field, Parse parse) {
 
 void refuse_large_json(const Source& src, const std::string& field) {
   if (src.size() > kMaxTensorTextBytes)
-    throw InvalidArgument(field, field + " file is " + std::to_string(src.size()) + " bytes; JSON tensors are limited to 256 MiB");
+    throw InvalidArgument(field,
+                          field + " file is " + std::to_string(src.size()) + " bytes; JSON tensors are limited to 256 MiB");
 }
 
 // A JSON tensor held in memory (a dropped file, bytes from the page). Parsed through a pointer range: the
@@ -537,9 +542,10 @@ using JsonReader = TensorData (*)(const Source&, const std::string& field, const
 // ---------------------------------------------------------------- dispatch
 
 [[noreturn]] void refuse_pytorch(const std::string& field) {
-  throw InvalidArgument(field, field + ": a PyTorch file (torch.save writes a zip archive of pickles), which posenc does not read; "
-                                       "save the tensor as .npy (numpy.save('t.npy', t.float().cpu().numpy())) or .safetensors "
-                                       "(safetensors.torch.save_file({'t': t.contiguous()}, 't.safetensors'))");
+  throw InvalidArgument(field, field +
+                                   ": a PyTorch file (torch.save writes a zip archive of pickles), which posenc does not read; "
+                                   "save the tensor as .npy (numpy.save('t.npy', t.float().cpu().numpy())) or .safetensors "
+                                   "(safetensors.torch.save_file({'t': t.contiguous()}, 't.safetensors'))");
 }
 
 TensorData read_any(const Source& src, const std::string& file_name, const std::string* path, JsonReader read_json,
@@ -573,7 +579,8 @@ TensorData parse_tensor_text(const std::string& text, const std::string& field, 
 
 TensorData read_tensor_file(const std::string& path, const std::string& name, const std::string& field,
                             const std::string& default_name) {
-  return bounded(field, [&] { return read_any(FileSource(path, field), path, &path, read_json_file, name, field, default_name); });
+  return bounded(field,
+                 [&] { return read_any(FileSource(path, field), path, &path, read_json_file, name, field, default_name); });
 }
 
 TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_name, const std::string& name,
@@ -583,7 +590,8 @@ TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_
     // Dropped without an extension we know: safetensors by its shape (a u64 length, then '{').
     if (!ends_with(file_name, ".safetensors") && bytes.size() >= 9 && bytes[8] == '{') {
       uint64_t n = 0;
-      for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)])) << (8 * i);
+      for (int i = 0; i < 8; ++i)
+        n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)])) << (8 * i);
       if (n <= kMaxTensorHeaderBytes && 8 + n <= bytes.size()) return read_safetensors(src, name, field, field);
     }
     return read_any(src, file_name, nullptr, read_json_bytes, name, field, field);

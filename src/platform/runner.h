@@ -10,7 +10,7 @@
 namespace posenc::app {
 class App;
 struct SvgImage;
-}
+}  // namespace posenc::app
 
 namespace posenc::platform {
 

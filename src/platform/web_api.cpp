@@ -70,8 +70,8 @@ std::string export_refusal(const posenc::app::ExportData& data, const std::strin
   std::string state = data.state;
   for (std::size_t p; (p = state.find('\'')) != std::string::npos;) state.replace(p, 1, "%27");
   return "exportData: this view's tables hold " + std::string(size) + ", more than the page exports (" +
-         std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state +
-         "' --format " + (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
+         std::to_string(kPageExportMaxValues) + " values): write them with posenc export --state '" + state + "' --format " +
+         (csv ? "csv" : "json") + " -o " + data.view + "." + (csv ? "csv" : "json");
 }
 
 // The CJK face's bytes as the page hands them over (posenc_cjk_font_buffer).
@@ -336,8 +336,8 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_system_dark(int dark) {
 EMSCRIPTEN_KEEPALIVE const char* posenc_set_catalogue(const char* lang, const char* json) {
   static std::string why;
   const std::optional<posenc::app::Lang> l = posenc::app::lang_from_code(lang ? lang : "");
-  const char* text = returned_text(
-      why, !l || *l == posenc::app::Lang::En ? "not a language with a catalogue" : posenc::app::load_catalogue(*l, json ? json : ""));
+  const char* text = returned_text(why, !l || *l == posenc::app::Lang::En ? "not a language with a catalogue"
+                                                                          : posenc::app::load_catalogue(*l, json ? json : ""));
   wake_runner();
   return text;
 }

@@ -406,11 +406,11 @@ class WebRunner : public SdlRunner, public PageRunner {
   TouchGestures touch_;
   bool pressed_ = false;  // a mouse press was among this frame's events
   bool press_ctrl_ = false, press_shift_ = false, press_alt_ = false, press_super_ = false;
-  bool touch_ctrl_ = false;        // the touch press of this frame set io.KeyCtrl
-  ImGuiID text_field_id_ = 0;      // the text field active after the last frame (0: none)
-  bool text_field_touch_ = false;  // it was opened by touch
-  std::string text_field_;         // what the page was last told about it (JSON, "" for none)
-  std::string svg_;                       // the last SVG export (PageRunner::svg)
+  bool touch_ctrl_ = false;                // the touch press of this frame set io.KeyCtrl
+  ImGuiID text_field_id_ = 0;              // the text field active after the last frame (0: none)
+  bool text_field_touch_ = false;          // it was opened by touch
+  std::string text_field_;                 // what the page was last told about it (JSON, "" for none)
+  std::string svg_;                        // the last SVG export (PageRunner::svg)
   std::vector<app::SvgImage> svg_images_;  // its pictures while the page is told
 
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.

@@ -12,7 +12,7 @@
 namespace posenc::app {
 class App;
 struct SvgImage;
-}
+}  // namespace posenc::app
 
 namespace posenc::platform {
 

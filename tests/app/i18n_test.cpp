@@ -152,7 +152,8 @@ TEST(MissingGlyphs, ACharacterNoFaceHasIsABoxNamedInANotice) {
   ASSERT_NE(ImGui::GetIO().Fonts->Fonts[0]->FindGlyphNoFallback(ImWchar(0xFFFD)), nullptr) << "the box glyph";
   for (int f = 0; f < 2; ++f) frames.frame(app);
   const std::string notices = app.notices();
-  EXPECT_NE(notices.find("No font has a glyph for \"\xF0\x9F\x98\x80\" (U+1F600): drawn as a box."), std::string::npos) << notices;
+  EXPECT_NE(notices.find("No font has a glyph for \"\xF0\x9F\x98\x80\" (U+1F600): drawn as a box."), std::string::npos)
+      << notices;
   EXPECT_TRUE(missing_glyphs().count(U'\U0001F600'));
   EXPECT_FALSE(missing_glyphs().count(U'c')) << "ASCII is the text face's";
   reset_seen_glyphs();

@@ -99,7 +99,6 @@ TEST(ScoresModel, PreviewGridKeepsEveryStrideThRowAndTheLast) {
   EXPECT_EQ(m.rows(), 10);  // the exact rows stay whole
 }
 
-
 // Gemma-4-31B-it in the scores view: the keys hold the full_attention layers' RoPE, whose heads are global_head_dim
 // 512 wide (huggingface/transformers@c308a309e651a7e033f683353f3f75aa66d29502 models/gemma4/modeling_gemma4.py,
 // Gemma4TextAttention), not head_dim 256: d is clamped from 512 to the view's 256, and a notice says so.

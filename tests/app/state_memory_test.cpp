@@ -25,8 +25,7 @@ void count(void* p) {
   if (!p) return;
   const long long now = g_live += (long long)malloc_usable_size(p);
   long long peak = g_peak.load();
-  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
-  }
+  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {}
 }
 std::atomic<unsigned long long> g_largest{0};  // the largest single request, granted or not
 void* counted(std::size_t n) {
@@ -129,9 +128,10 @@ TEST(StateMemory, FiveHundredStatesAcrossEveryViewStayBounded) {
     if (step > worst) worst = step, at = i, worst_state = app.state_query();
   }
   const long long kept = g_live.load() - start;
-  std::printf("# peak allocated in one step: %.1f MiB (step %d: %s); the largest single request %.1f MiB; "
-              "live at the end %.1f MiB over the start\n",
-              double(worst) / (1 << 20), at, worst_state.c_str(), double(g_largest.load()) / (1 << 20), double(kept) / (1 << 20));
+  std::printf(
+      "# peak allocated in one step: %.1f MiB (step %d: %s); the largest single request %.1f MiB; "
+      "live at the end %.1f MiB over the start\n",
+      double(worst) / (1 << 20), at, worst_state.c_str(), double(g_largest.load()) / (1 << 20), double(kept) / (1 << 20));
   // The soak's largest state (the scores view at n = 512) takes about 35 MiB; the heap jump this soak once
   // found in the page was 1,086 MB at a Model-view state.
   EXPECT_LE(worst, 64LL << 20) << "step " << at << ": " << worst_state;

@@ -220,9 +220,7 @@ TEST(StateNotices, DimsOutOfRangeOrTooManyAreNoticed) {
 // Numbers are plain decimal: hexadecimal (strtod reads "0x10" as 16), a leading zero ("010", octal to
 // some readers) and an empty list entry are refused naming the key, for every numeric key of every view.
 TEST(StateNotices, HexOctalAndEmptyListEntriesAreRefused) {
-  auto plain_number = [](const std::string& v) {
-    return !v.empty() && v.find_first_not_of("-0123456789.") == std::string::npos;
-  };
+  auto plain_number = [](const std::string& v) { return !v.empty() && v.find_first_not_of("-0123456789.") == std::string::npos; };
   int checked = 0;
   for (const std::string& view : App::view_ids()) {
     App probe;

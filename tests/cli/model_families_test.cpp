@@ -75,8 +75,11 @@ TEST(ModelFamilies, EveryRowReadsAndModelTypesAreUnique) {
 
 // A model_type outside the table: read with the generic rules, each named.
 TEST(ModelFamilies, UnknownModelTypeNamesItsAssumptions) {
-  const ModelPosition m = read(json{{"model_type", "made_up_2026"}, {"hidden_size", 2048}, {"num_attention_heads", 16},
-                                    {"num_hidden_layers", 4}, {"max_position_embeddings", 8192}});
+  const ModelPosition m = read(json{{"model_type", "made_up_2026"},
+                                    {"hidden_size", 2048},
+                                    {"num_attention_heads", 16},
+                                    {"num_hidden_layers", 4},
+                                    {"max_position_embeddings", 8192}});
   ASSERT_EQ(m.position, PositionKind::Rope);
   EXPECT_EQ(m.family, "");
   for (const char* what : {"layout", "rope_layers", "head_dim", "base", "softmax_scale"}) EXPECT_TRUE(assumed(m, what)) << what;
@@ -98,10 +101,16 @@ TEST(ModelFamilies, UnknownModelTypeNamesItsAssumptions) {
 
 // Hybrid keys an unknown family carries are named, never silently dropped.
 TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
-  const ModelPosition m = read(json{{"model_type", "new_hybrid"}, {"hidden_size", 1024}, {"num_attention_heads", 8},
-                                    {"num_hidden_layers", 3}, {"max_position_embeddings", 4096},
-                                    {"hybrid_override_pattern", "M*M"}, {"attn_type_list", {0, 1, 0}},
-                                    {"full_attn_idxs", {1}}, {"compress_ratios", {0, 4, 0}}, {"moe_layer_freq", 1}});
+  const ModelPosition m = read(json{{"model_type", "new_hybrid"},
+                                    {"hidden_size", 1024},
+                                    {"num_attention_heads", 8},
+                                    {"num_hidden_layers", 3},
+                                    {"max_position_embeddings", 4096},
+                                    {"hybrid_override_pattern", "M*M"},
+                                    {"attn_type_list", {0, 1, 0}},
+                                    {"full_attn_idxs", {1}},
+                                    {"compress_ratios", {0, 4, 0}},
+                                    {"moe_layer_freq", 1}});
   for (const char* k : {"hybrid_override_pattern", "attn_type_list", "full_attn_idxs", "compress_ratios"})
     EXPECT_TRUE(has_unread(m, k)) << k;
   EXPECT_FALSE(has_unread(m, "moe_layer_freq"));  // about experts, not attention
@@ -110,9 +119,14 @@ TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
 // A key giving a layer type its own head width is read where the family declares it (Gemma 4's global_head_dim
 // on proportional full layers) and named everywhere else: the rotary dims would be "of" another width.
 TEST(ModelFamilies, OwnHeadWidthKeysAreUnreadOutsideGemma4) {
-  const ModelPosition m = read(json{{"model_type", "llama"}, {"hidden_size", 4096}, {"num_attention_heads", 32},
-                                    {"max_position_embeddings", 8192}, {"global_head_dim", 256},
-                                    {"local_head_dim", 64}, {"full_head_dim", 256}, {"v_head_dim", 128}});
+  const ModelPosition m = read(json{{"model_type", "llama"},
+                                    {"hidden_size", 4096},
+                                    {"num_attention_heads", 32},
+                                    {"max_position_embeddings", 8192},
+                                    {"global_head_dim", 256},
+                                    {"local_head_dim", 64},
+                                    {"full_head_dim", 256},
+                                    {"v_head_dim", 128}});
   for (const char* k : {"global_head_dim", "local_head_dim", "full_head_dim"}) EXPECT_TRUE(has_unread(m, k)) << k;
   EXPECT_FALSE(has_unread(m, "v_head_dim"));  // the value width: not in q.k
   EXPECT_EQ(rope_head_dim(m, *m.rope), 128);
@@ -121,10 +135,19 @@ TEST(ModelFamilies, OwnHeadWidthKeysAreUnreadOutsideGemma4) {
 // rope_scaling.type beside rope_type: transformers reads rope_type (standardize_rope_params). Saying the same it
 // is moot; saying something else it is named in unread_keys and the choice is an assumption.
 TEST(ModelFamilies, LegacyTypeBesideRopeTypeIsNamedWhenItDiffers) {
-  json c = {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_attention_heads", 32}, {"num_hidden_layers", 2},
-            {"max_position_embeddings", 131072}, {"rope_theta", 500000.0},
-            {"rope_scaling", {{"rope_type", "llama3"}, {"type", "linear"}, {"factor", 8.0}, {"low_freq_factor", 1.0},
-                              {"high_freq_factor", 4.0}, {"original_max_position_embeddings", 8192}}}};
+  json c = {{"model_type", "llama"},
+            {"hidden_size", 4096},
+            {"num_attention_heads", 32},
+            {"num_hidden_layers", 2},
+            {"max_position_embeddings", 131072},
+            {"rope_theta", 500000.0},
+            {"rope_scaling",
+             {{"rope_type", "llama3"},
+              {"type", "linear"},
+              {"factor", 8.0},
+              {"low_freq_factor", 1.0},
+              {"high_freq_factor", 4.0},
+              {"original_max_position_embeddings", 8192}}}};
   const ModelPosition differs = read(c);
   EXPECT_EQ(differs.rope->scaling.type, RopeScalingType::Llama3);
   EXPECT_TRUE(has_unread(differs, "rope_scaling.type"));
@@ -159,9 +182,7 @@ TEST(ModelFamilies, Exaone4GlobalLayersHaveNoRope) {
     const bool global = (i + 1) % 4 == 0;
     EXPECT_EQ(l.attention, global ? LayerAttention::Full : LayerAttention::Sliding) << i;
     EXPECT_EQ(l.rope, !global) << i;
-    if (!global) {
-      EXPECT_EQ(l.window, 4096) << i;
-    }
+    if (!global) { EXPECT_EQ(l.window, 4096) << i; }
   }
   EXPECT_EQ(m.rope->scaling.type, RopeScalingType::Llama3);
   EXPECT_DOUBLE_EQ(m.rope->scaling.factor, 16.0);
@@ -263,9 +284,7 @@ TEST(ModelFamilies, KimiLinearNopeMla) {
   for (int i = 0; i < 27; ++i) {
     const bool mla = (i + 1) % 4 == 0 || i == 26;
     EXPECT_EQ(m.per_layer[size_t(i)].attention, mla ? LayerAttention::Full : LayerAttention::Linear) << i;
-    if (!mla) {
-      EXPECT_EQ(m.per_layer[size_t(i)].mixer, "kda") << i;
-    }
+    if (!mla) { EXPECT_EQ(m.per_layer[size_t(i)].mixer, "kda") << i; }
     EXPECT_FALSE(m.per_layer[size_t(i)].rope) << i;
   }
   EXPECT_TRUE(has_unread(m, "rope_theta"));
@@ -345,10 +364,21 @@ TEST(ModelFamilies, MinimaxRotaryDimAndAttnTypes) {
 
 // Hunyuan: rope_scaling {type dynamic, alpha 1000}: a fixed base theta * alpha^(d / (d - 2)) over head_dim.
 TEST(ModelFamilies, HunyuanNtkAlpha) {
-  const json c = {{"model_type", "hunyuan_v1_dense"}, {"hidden_size", 2048}, {"num_attention_heads", 16}, {"head_dim", 128},
-                  {"num_hidden_layers", 32}, {"max_position_embeddings", 262144}, {"rope_theta", 10000.0},
-                  {"rope_scaling", {{"alpha", 1000.0}, {"beta_fast", 32}, {"beta_slow", 1}, {"factor", 1.0}, {"mscale", 1.0},
-                                    {"mscale_all_dim", 1.0}, {"type", "dynamic"}}}};
+  const json c = {{"model_type", "hunyuan_v1_dense"},
+                  {"hidden_size", 2048},
+                  {"num_attention_heads", 16},
+                  {"head_dim", 128},
+                  {"num_hidden_layers", 32},
+                  {"max_position_embeddings", 262144},
+                  {"rope_theta", 10000.0},
+                  {"rope_scaling",
+                   {{"alpha", 1000.0},
+                    {"beta_fast", 32},
+                    {"beta_slow", 1},
+                    {"factor", 1.0},
+                    {"mscale", 1.0},
+                    {"mscale_all_dim", 1.0},
+                    {"type", "dynamic"}}}};
   const ModelPosition m = read(c);
   EXPECT_EQ(m.rope->scaling.type, RopeScalingType::Ntk);
   const double base = 10000.0 * std::pow(1000.0, 128.0 / 126.0);  // 11158839.92507748
@@ -363,10 +393,23 @@ TEST(ModelFamilies, HunyuanNtkAlpha) {
 
 // Mistral Large 3: YaRN with apply_scale false: no cos/sin magnitude, no softmax mscale^2.
 TEST(ModelFamilies, MistralLarge3ApplyScaleFalse) {
-  json c = {{"model_type", "mistral_large3"}, {"hidden_size", 7168}, {"num_attention_heads", 128}, {"num_hidden_layers", 61},
-            {"qk_rope_head_dim", 64}, {"qk_nope_head_dim", 128}, {"max_position_embeddings", 294912}, {"rope_theta", 10000.0},
-            {"rope_scaling", {{"type", "yarn"}, {"factor", 36.0}, {"original_max_position_embeddings", 8192}, {"beta", 32.0},
-                              {"alpha", 1.0}, {"apply_scale", false}, {"mscale", 1.0}, {"mscale_all_dim", 1.0}}}};
+  json c = {{"model_type", "mistral_large3"},
+            {"hidden_size", 7168},
+            {"num_attention_heads", 128},
+            {"num_hidden_layers", 61},
+            {"qk_rope_head_dim", 64},
+            {"qk_nope_head_dim", 128},
+            {"max_position_embeddings", 294912},
+            {"rope_theta", 10000.0},
+            {"rope_scaling",
+             {{"type", "yarn"},
+              {"factor", 36.0},
+              {"original_max_position_embeddings", 8192},
+              {"beta", 32.0},
+              {"alpha", 1.0},
+              {"apply_scale", false},
+              {"mscale", 1.0},
+              {"mscale_all_dim", 1.0}}}};
   const ModelPosition m = read(c);
   EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
   EXPECT_DOUBLE_EQ(m.rope->frequencies.attention_scaling, 1.0);
@@ -379,9 +422,9 @@ TEST(ModelFamilies, MistralLarge3ApplyScaleFalse) {
 
 // Falcon-H1: every layer attends with RoPE beside a parallel Mamba2; k is multiplied by key_multiplier.
 TEST(ModelFamilies, FalconH1ParallelHybrid) {
-  const json c = {{"model_type", "falcon_h1"}, {"hidden_size", 3072}, {"num_attention_heads", 12}, {"head_dim", 256},
-                  {"num_hidden_layers", 44}, {"max_position_embeddings", 262144}, {"rope_theta", 1e11},
-                  {"key_multiplier", 0.5}};
+  const json c = {{"model_type", "falcon_h1"}, {"hidden_size", 3072},     {"num_attention_heads", 12},
+                  {"head_dim", 256},           {"num_hidden_layers", 44}, {"max_position_embeddings", 262144},
+                  {"rope_theta", 1e11},        {"key_multiplier", 0.5}};
   const ModelPosition m = read(c);
   EXPECT_DOUBLE_EQ(m.rope->softmax_scale, 0.5 / 16.0);
   for (const LayerSpec& l : m.per_layer) {
@@ -394,11 +437,21 @@ TEST(ModelFamilies, FalconH1ParallelHybrid) {
 
 // OLMo 3: sliding layers rotate with the unscaled RoPE, full layers with the configured YaRN.
 TEST(ModelFamilies, Olmo3SlidingLayersUnscaled) {
-  json c = {{"model_type", "olmo3"}, {"hidden_size", 4096}, {"num_attention_heads", 32}, {"num_hidden_layers", 4},
-            {"max_position_embeddings", 65536}, {"rope_theta", 500000}, {"sliding_window", 4096},
+  json c = {{"model_type", "olmo3"},
+            {"hidden_size", 4096},
+            {"num_attention_heads", 32},
+            {"num_hidden_layers", 4},
+            {"max_position_embeddings", 65536},
+            {"rope_theta", 500000},
+            {"sliding_window", 4096},
             {"layer_types", {"sliding_attention", "sliding_attention", "sliding_attention", "full_attention"}},
-            {"rope_scaling", {{"rope_type", "yarn"}, {"factor", 8.0}, {"original_max_position_embeddings", 8192},
-                              {"attention_factor", 1.2079441541679836}, {"beta_fast", 32}, {"beta_slow", 1}}}};
+            {"rope_scaling",
+             {{"rope_type", "yarn"},
+              {"factor", 8.0},
+              {"original_max_position_embeddings", 8192},
+              {"attention_factor", 1.2079441541679836},
+              {"beta_fast", 32},
+              {"beta_slow", 1}}}};
   const ModelPosition m = read(c);
   EXPECT_EQ(layer_rope(m, "full_attention").scaling.type, RopeScalingType::Yarn);
   EXPECT_EQ(layer_rope(m, "sliding_attention").scaling.type, RopeScalingType::None);
@@ -437,15 +490,14 @@ TEST(ModelFamilies, CompareNamesDifferences) {
 TEST(ModelFamilies, GgufHybridLayersAreAnAssumption) {
   GgufHeader h;
   h.version = 3;
-  for (const auto& [k, v] : std::vector<std::pair<std::string, ConfigValue>>{
-           {"general.architecture", ConfigValue::string("exaone4")},
-           {"exaone4.block_count", ConfigValue::integer(4)},
-           {"exaone4.attention.head_count", ConfigValue::integer(8)},
-           {"exaone4.embedding_length", ConfigValue::integer(1024)},
-           {"exaone4.context_length", ConfigValue::integer(8192)}})
+  for (const auto& [k, v] :
+       std::vector<std::pair<std::string, ConfigValue>>{{"general.architecture", ConfigValue::string("exaone4")},
+                                                        {"exaone4.block_count", ConfigValue::integer(4)},
+                                                        {"exaone4.attention.head_count", ConfigValue::integer(8)},
+                                                        {"exaone4.embedding_length", ConfigValue::integer(1024)},
+                                                        {"exaone4.context_length", ConfigValue::integer(8192)}})
     h.metadata.as_object().emplace_back(k, v);
   const ModelPosition m = read_gguf_model(h);
   EXPECT_EQ(m.family, "EXAONE 4.0");
   EXPECT_TRUE(assumed(m, "layers"));
 }
-

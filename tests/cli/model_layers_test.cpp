@@ -499,8 +499,12 @@ TEST(PerLayer, Qwen2VlMropeIsDefaultRopeWithContiguousSections) {
 // A top-level copy of a text_config key is that key when the values are equal; when they differ, the copy
 // posenc (like transformers' get_text_config) did not use is named.
 TEST(PerLayer, TopLevelCopiesOfTextConfigKeysAreNamedOnlyWhenTheyDiffer) {
-  const json text = {{"model_type", "qwen2"},         {"num_attention_heads", 28},   {"hidden_size", 3584},
-                     {"num_hidden_layers", 4},        {"rope_theta", 1000000.0},     {"max_position_embeddings", 32768},
+  const json text = {{"model_type", "qwen2"},
+                     {"num_attention_heads", 28},
+                     {"hidden_size", 3584},
+                     {"num_hidden_layers", 4},
+                     {"rope_theta", 1000000.0},
+                     {"max_position_embeddings", 32768},
                      {"rope_scaling", {{"rope_type", "default"}, {"mrope_section", {16, 24, 24}}}}};
   json same = text;
   same["model_type"] = "qwen2_5_vl";

@@ -543,9 +543,7 @@ TEST(Presets2026, EveryRopeFitsItsOwnHeadWidth) {
     for (const ModelRope* r : ropes) {
       EXPECT_GT(r->head_dim, 0);
       EXPECT_LE(r->rotary_dim, rope_head_dim(m, *r));
-      if (m.family != "Gemma 4") {
-        EXPECT_EQ(rope_head_dim(m, *r), m.head_dim);
-      }
+      if (m.family != "Gemma 4") { EXPECT_EQ(rope_head_dim(m, *r), m.head_dim); }
     }
   }
 }

@@ -53,9 +53,7 @@ void expect_rope(const json& exported, const std::string& name, const json& rope
   EXPECT_EQ(cell(summary, 0, "no_rotation"), c["no_rotation"].get<double>()) << name;
   // The width of the heads this RoPE rotates: the model's head_dim unless the layer type has its own.
   EXPECT_EQ(cell(summary, 0, "head_dim"), rope["head_dim"].get<double>()) << name;
-  if (name != "layers.full_attention") {
-    EXPECT_EQ(rope["head_dim"].get<int>(), head_dim) << name;
-  }
+  if (name != "layers.full_attention") { EXPECT_EQ(rope["head_dim"].get<int>(), head_dim) << name; }
 }
 
 void expect_matches(const json& exported, const json& model) {

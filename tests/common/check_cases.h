@@ -85,34 +85,89 @@ inline std::vector<CauseCase> frequency_cause_cases() {
   const RopeFrequencies f64 = rope_frequencies(64, 10000.0);
   {
     const Matrix x = case_randn(32, 64, 1);
-    out.push_back({"layout", "layout", "transformers #25199", plain64, CheckKind::Rotated,
-                   rope_apply(x, pos, f64, RopeLayout::Interleaved), x, {}, {}, pos, 0, "layout", std::string("interleaved")});
+    out.push_back({"layout",
+                   "layout",
+                   "transformers #25199",
+                   plain64,
+                   CheckKind::Rotated,
+                   rope_apply(x, pos, f64, RopeLayout::Interleaved),
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "layout",
+                   std::string("interleaved")});
   }
   {
     const auto p = case_range(128);
     const Matrix c = cos_sin_table(Kind::Cos, p, 32, 1.0, RopeLayout::Half, [&](int64_t q, int i) {
       return to_bf16(static_cast<double>(q) * f64.inv_freq[static_cast<size_t>(i)]);
     });
-    out.push_back({"angle_precision", "angle_precision", "transformers #29285", plain64, CheckKind::Cos, c, {}, {}, {}, p, 0,
-                   "dtype", std::string("bfloat16")});
+    out.push_back({"angle_precision",
+                   "angle_precision",
+                   "transformers #29285",
+                   plain64,
+                   CheckKind::Cos,
+                   c,
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "dtype",
+                   std::string("bfloat16")});
   }
   {
     RopeCheckReference ref = plain64;
     ref.base = 500000.0;
-    out.push_back({"base", "base", "rope_theta left at 10000", ref, CheckKind::Sin, cos_sin(Kind::Sin, pos, f64), {}, {}, {},
-                   pos, 0, "base", 10000.0});
+    out.push_back({"base",
+                   "base",
+                   "rope_theta left at 10000",
+                   ref,
+                   CheckKind::Sin,
+                   cos_sin(Kind::Sin, pos, f64),
+                   {},
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "base",
+                   10000.0});
   }
   RopeCheckReference linear = plain64;
   linear.scaling.type = RopeScalingType::Linear;
   linear.scaling.factor = 4.0;
-  out.push_back({"scaling_missing", "scaling_missing", "linear scaling not applied", linear, CheckKind::Cos,
-                 cos_sin(Kind::Cos, pos, f64), {}, {}, {}, pos, 0, "factor", 1.0});
+  out.push_back({"scaling_missing",
+                 "scaling_missing",
+                 "linear scaling not applied",
+                 linear,
+                 CheckKind::Cos,
+                 cos_sin(Kind::Cos, pos, f64),
+                 {},
+                 {},
+                 {},
+                 pos,
+                 0,
+                 "factor",
+                 1.0});
   {
     RopeScaling s;
     s.type = RopeScalingType::Linear;
     s.factor = 2;
-    out.push_back({"scaling_factor", "scaling_factor", "factor 2 for 4", linear, CheckKind::InvFreq,
-                   case_inv_row(rope_frequencies(64, 10000.0, s)), {}, {}, {}, {}, 0, "factor", 2.0});
+    out.push_back({"scaling_factor",
+                   "scaling_factor",
+                   "factor 2 for 4",
+                   linear,
+                   CheckKind::InvFreq,
+                   case_inv_row(rope_frequencies(64, 10000.0, s)),
+                   {},
+                   {},
+                   {},
+                   {},
+                   0,
+                   "factor",
+                   2.0});
   }
   RopeScaling yarn;
   yarn.type = RopeScalingType::Yarn;
@@ -123,16 +178,38 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     ref.base = 150000.0;
     ref.scaling = yarn;
     ref.scaling.truncate = false;
-    out.push_back({"yarn_truncate", "yarn_truncate", "sglang #14270", ref, CheckKind::InvFreq,
-                   case_inv_row(rope_frequencies(64, 150000.0, yarn)), {}, {}, {}, {}, 0, "truncate", true});
+    out.push_back({"yarn_truncate",
+                   "yarn_truncate",
+                   "sglang #14270",
+                   ref,
+                   CheckKind::InvFreq,
+                   case_inv_row(rope_frequencies(64, 150000.0, yarn)),
+                   {},
+                   {},
+                   {},
+                   {},
+                   0,
+                   "truncate",
+                   true});
   }
   RopeCheckReference yarn_ref = plain64;
   yarn_ref.scaling = yarn;
   {
     RopeFrequencies f = rope_frequencies(64, 10000.0, yarn);
     f.attention_scaling = 1.0;
-    out.push_back({"attention_factor", "attention_factor", "vLLM #48351", yarn_ref, CheckKind::Cos, cos_sin(Kind::Cos, pos, f),
-                   {}, {}, {}, pos, 0, "attention_factor", 1.0});
+    out.push_back({"attention_factor",
+                   "attention_factor",
+                   "vLLM #48351",
+                   yarn_ref,
+                   CheckKind::Cos,
+                   cos_sin(Kind::Cos, pos, f),
+                   {},
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "attention_factor",
+                   1.0});
   }
   {
     RopeCheckReference ref = yarn_ref;
@@ -142,9 +219,21 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     ref.softmax_scale = ms * ms / std::sqrt(192.0);
     const RopeFrequencies f = rope_frequencies(64, 10000.0, ref.scaling);
     const Matrix q = case_randn(32, 64, 2), k = case_randn(32, 64, 3);
-    const Matrix lg = (1 / std::sqrt(192.0)) * (rope_apply(q, pos, f, RopeLayout::Half) * rope_apply(k, pos, f, RopeLayout::Half).transpose());
-    out.push_back({"softmax_scale", "softmax_scale", "sglang #33558", ref, CheckKind::Logits, lg, {}, q, k, pos, 0,
-                   "softmax_scale", 1 / std::sqrt(192.0)});
+    const Matrix lg =
+        (1 / std::sqrt(192.0)) * (rope_apply(q, pos, f, RopeLayout::Half) * rope_apply(k, pos, f, RopeLayout::Half).transpose());
+    out.push_back({"softmax_scale",
+                   "softmax_scale",
+                   "sglang #33558",
+                   ref,
+                   CheckKind::Logits,
+                   lg,
+                   {},
+                   q,
+                   k,
+                   pos,
+                   0,
+                   "softmax_scale",
+                   1 / std::sqrt(192.0)});
   }
   {
     RopeCheckReference ref;
@@ -159,8 +248,19 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     RopeScaling wrong = s;
     wrong.seq_len = 100;
     const auto p = case_range(61, 100);
-    out.push_back({"longrope_switch", "longrope_switch", "vLLM #27431", ref, CheckKind::Cos,
-                   cos_sin(Kind::Cos, p, rope_frequencies(16, 10000.0, wrong)), {}, {}, {}, p, 0, "factors", std::string("short")});
+    out.push_back({"longrope_switch",
+                   "longrope_switch",
+                   "vLLM #27431",
+                   ref,
+                   CheckKind::Cos,
+                   cos_sin(Kind::Cos, p, rope_frequencies(16, 10000.0, wrong)),
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "factors",
+                   std::string("short")});
   }
   {
     RopeCheckReference ref = plain64;
@@ -170,8 +270,19 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     RopeScaling wrong = ref.scaling;
     wrong.seq_len = 4096;
     const auto p = case_range(100, 30);
-    out.push_back({"dynamic_seq_len", "dynamic_seq_len", "vLLM #41236", ref, CheckKind::Sin,
-                   cos_sin(Kind::Sin, p, rope_frequencies(64, 10000.0, wrong)), {}, {}, {}, p, 0, "seq_len", 4096.0});
+    out.push_back({"dynamic_seq_len",
+                   "dynamic_seq_len",
+                   "vLLM #41236",
+                   ref,
+                   CheckKind::Sin,
+                   cos_sin(Kind::Sin, p, rope_frequencies(64, 10000.0, wrong)),
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "seq_len",
+                   4096.0});
   }
   {
     RopeCheckReference ref;
@@ -180,24 +291,57 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     ref.rotary_dim = 32;
     RopeFrequencies f = rope_frequencies(128, 10000.0);
     f.inv_freq.resize(16);
-    out.push_back({"partial_rotary", "partial_rotary", "transformers #48652", ref, CheckKind::Cos, cos_sin(Kind::Cos, pos, f),
-                   {}, {}, {}, pos, 0, "exponent_dim", 128.0});
+    out.push_back({"partial_rotary",
+                   "partial_rotary",
+                   "transformers #48652",
+                   ref,
+                   CheckKind::Cos,
+                   cos_sin(Kind::Cos, pos, f),
+                   {},
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "exponent_dim",
+                   128.0});
   }
   {
     // A partial reference (rotary 16 of 64) whose port rotates the whole head with head-wide frequencies.
     RopeCheckReference ref = plain64;
     ref.rotary_dim = 16;
     const Matrix x = case_randn(32, 64, 11);
-    out.push_back({"partial_rotary whole head", "partial_rotary", "nexusquant #12", ref, CheckKind::Rotated,
-                   rope_apply(x, pos, f64, RopeLayout::Half), x, {}, {}, pos, 0, "rotated_dims", 64.0});
+    out.push_back({"partial_rotary whole head",
+                   "partial_rotary",
+                   "nexusquant #12",
+                   ref,
+                   CheckKind::Rotated,
+                   rope_apply(x, pos, f64, RopeLayout::Half),
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "rotated_dims",
+                   64.0});
   }
   {
     // Gemma 4 full layers rotated over the whole head, proportional not applied: plain RoPE over 512 dims.
     const RopeCheckReference ref = gemma4_full_reference();
     const auto p = case_range(24);
     const Matrix x = case_randn(24, 512, 12);
-    out.push_back({"scaling_missing gemma4 whole head", "scaling_missing", "nexusquant #12", ref, CheckKind::Rotated,
-                   rope_apply(x, p, rope_frequencies(512, 1e6), RopeLayout::Half), x, {}, {}, p, 0, "factor", 1.0});
+    out.push_back({"scaling_missing gemma4 whole head",
+                   "scaling_missing",
+                   "nexusquant #12",
+                   ref,
+                   CheckKind::Rotated,
+                   rope_apply(x, p, rope_frequencies(512, 1e6), RopeLayout::Half),
+                   x,
+                   {},
+                   {},
+                   p,
+                   0,
+                   "factor",
+                   1.0});
   }
   {
     // Proportional RoPE's 64 frequencies (bit-identical) applied with rotate_half over the first 128 dims.
@@ -206,21 +350,66 @@ inline std::vector<CauseCase> frequency_cause_cases() {
     const Matrix x = case_randn(24, 512, 13);
     std::vector<double> w = rope_frequencies(512, 1e6, ref.scaling).inv_freq;
     w.resize(64);
-    out.push_back({"pairing_span rotated", "pairing_span", "NVIDIA-NeMo/Megatron-Bridge #4195", ref, CheckKind::Rotated,
-                   rotate_span(x, p, w, 64), x, {}, {}, p, 0, "pair_offset", 64.0});
+    out.push_back({"pairing_span rotated",
+                   "pairing_span",
+                   "NVIDIA-NeMo/Megatron-Bridge #4195",
+                   ref,
+                   CheckKind::Rotated,
+                   rotate_span(x, p, w, 64),
+                   x,
+                   {},
+                   {},
+                   p,
+                   0,
+                   "pair_offset",
+                   64.0});
     // The same through the logits (apple/coreai-models #66); the ordinary partial frequencies base^(-2i/128).
     const Matrix q = case_randn(24, 512, 14), k = case_randn(24, 512, 15);
-    out.push_back({"pairing_span logits", "pairing_span", "apple/coreai-models #66", ref, CheckKind::Logits,
-                   rotate_span(q, p, w, 64) * rotate_span(k, p, w, 64).transpose(), {}, q, k, p, 0, "rotated_dims", 128.0});
+    out.push_back({"pairing_span logits",
+                   "pairing_span",
+                   "apple/coreai-models #66",
+                   ref,
+                   CheckKind::Logits,
+                   rotate_span(q, p, w, 64) * rotate_span(k, p, w, 64).transpose(),
+                   {},
+                   q,
+                   k,
+                   p,
+                   0,
+                   "rotated_dims",
+                   128.0});
     std::vector<double> partial(64);
     for (int i = 0; i < 64; ++i) partial[size_t(i)] = std::pow(1e6, -2.0 * i / 128);
-    out.push_back({"pairing_span partial frequencies", "pairing_span", "pegainfer #820", ref, CheckKind::Rotated,
-                   rotate_span(x, p, partial, 64), x, {}, {}, p, 0, "exponent_dim", 128.0});
+    out.push_back({"pairing_span partial frequencies",
+                   "pairing_span",
+                   "pegainfer #820",
+                   ref,
+                   CheckKind::Rotated,
+                   rotate_span(x, p, partial, 64),
+                   x,
+                   {},
+                   {},
+                   p,
+                   0,
+                   "exponent_dim",
+                   128.0});
     // Gemma 4's softmax scale is 1; a kernel that scales by 1/sqrt(512) (gemma-triton-flash-attn #6).
     const RopeFrequencies f = rope_frequencies(512, 1e6, ref.scaling);
-    const Matrix lg = (1 / std::sqrt(512.0)) * (rope_apply(q, p, f, RopeLayout::Half) * rope_apply(k, p, f, RopeLayout::Half).transpose());
-    out.push_back({"softmax_scale gemma4", "softmax_scale", "gemma-triton-flash-attn #6", ref, CheckKind::Logits, lg, {}, q, k, p,
-                   0, "softmax_scale", 1 / std::sqrt(512.0)});
+    const Matrix lg =
+        (1 / std::sqrt(512.0)) * (rope_apply(q, p, f, RopeLayout::Half) * rope_apply(k, p, f, RopeLayout::Half).transpose());
+    out.push_back({"softmax_scale gemma4",
+                   "softmax_scale",
+                   "gemma-triton-flash-attn #6",
+                   ref,
+                   CheckKind::Logits,
+                   lg,
+                   {},
+                   q,
+                   k,
+                   p,
+                   0,
+                   "softmax_scale",
+                   1 / std::sqrt(512.0)});
   }
   return out;
 }
@@ -233,49 +422,126 @@ inline std::vector<CauseCase> row_cause_cases() {
   plain64.base = 10000.0;
   const auto pos = case_range(32);
   const RopeFrequencies f64 = rope_frequencies(64, 10000.0);
-  out.push_back({"position_offset", "position_offset", "position_ids from 1", plain64, CheckKind::Cos,
-                 cos_sin(Kind::Cos, case_range(32, 1, 1), f64), {}, {}, {}, pos, 0, "offset", 1.0});
+  out.push_back({"position_offset",
+                 "position_offset",
+                 "position_ids from 1",
+                 plain64,
+                 CheckKind::Cos,
+                 cos_sin(Kind::Cos, case_range(32, 1, 1), f64),
+                 {},
+                 {},
+                 {},
+                 pos,
+                 0,
+                 "offset",
+                 1.0});
   {
     const Matrix x = case_randn(32, 64, 4);
     std::vector<int64_t> neg;
     for (int64_t p : pos) neg.push_back(-p);
-    out.push_back({"rotation_direction", "rotation_direction", "rotate_half sign", plain64, CheckKind::Rotated,
-                   rope_apply(x, neg, f64, RopeLayout::Half), x, {}, {}, pos, 0, "sin_sign", -1.0});
+    out.push_back({"rotation_direction",
+                   "rotation_direction",
+                   "rotate_half sign",
+                   plain64,
+                   CheckKind::Rotated,
+                   rope_apply(x, neg, f64, RopeLayout::Half),
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "sin_sign",
+                   -1.0});
   }
   {
     const Matrix q = case_randn(32, 64, 5), k = case_randn(32, 64, 6);
     Matrix lg = 0.125 * (rope_apply(q, pos, f64, RopeLayout::Half) * rope_apply(k, pos, f64, RopeLayout::Half).transpose());
     for (Eigen::Index i = 0; i < 32; ++i) lg.row(i).array() += 0.25 * static_cast<double>(i);
-    out.push_back({"row_constant", "row_constant", "ALiBi causal form", plain64, CheckKind::Logits, lg, {}, q, k, pos, 0, "slope",
-                   0.25});
+    out.push_back(
+        {"row_constant", "row_constant", "ALiBi causal form", plain64, CheckKind::Logits, lg, {}, q, k, pos, 0, "slope", 0.25});
   }
   {
     // A cos/sin cache of 48 rows indexed by min(p, 47) (vLLM #55910).
     const auto p = case_range(80);
     std::vector<int64_t> clamped;
     for (int64_t v : p) clamped.push_back(std::min<int64_t>(v, 47));
-    out.push_back({"cache_length clamp", "cache_length", "vLLM #55910", plain64, CheckKind::Cos, cos_sin(Kind::Cos, clamped, f64),
-                   {}, {}, {}, p, 0, "length", 48.0});
+    out.push_back({"cache_length clamp",
+                   "cache_length",
+                   "vLLM #55910",
+                   plain64,
+                   CheckKind::Cos,
+                   cos_sin(Kind::Cos, clamped, f64),
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "length",
+                   48.0});
     // A cache of 40 rows indexed by p mod 40 (llm-awq #332), seen in the rotated rows.
     std::vector<int64_t> wrapped;
     for (int64_t v : p) wrapped.push_back(v % 40);
     const Matrix x = case_randn(80, 64, 16);
-    out.push_back({"cache_length wrap", "cache_length", "mit-han-lab/llm-awq #332", plain64, CheckKind::Rotated,
-                   rope_apply(x, wrapped, f64, RopeLayout::Half), x, {}, {}, p, 0, "mode", std::string("wrap")});
+    out.push_back({"cache_length wrap",
+                   "cache_length",
+                   "mit-han-lab/llm-awq #332",
+                   plain64,
+                   CheckKind::Rotated,
+                   rope_apply(x, wrapped, f64, RopeLayout::Half),
+                   x,
+                   {},
+                   {},
+                   p,
+                   0,
+                   "mode",
+                   std::string("wrap")});
   }
   {
     // The current key written to the cache unrotated, the earlier ones rotated (sglang #66).
     const Matrix x = case_randn(32, 64, 17);
     Matrix k = rope_apply(x, pos, f64, RopeLayout::Half);
     k.row(31) = x.row(31);
-    out.push_back({"unrotated_rows current key", "unrotated_rows", "kvcache-ai/sglang #66", plain64, CheckKind::Rotated, k, x, {}, {},
-                   pos, 0, "rows", std::vector<int64_t>{31}});
+    out.push_back({"unrotated_rows current key",
+                   "unrotated_rows",
+                   "kvcache-ai/sglang #66",
+                   plain64,
+                   CheckKind::Rotated,
+                   k,
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "rows",
+                   std::vector<int64_t>{31}});
     // RoPE never applied (sqliteai/warp #27): the rows as they were; the logits q . k unrotated.
-    out.push_back({"unrotated_rows all", "unrotated_rows", "sqliteai/warp #27", plain64, CheckKind::Rotated, x, x, {}, {}, pos, 0,
-                   "rows", std::string("all")});
+    out.push_back({"unrotated_rows all",
+                   "unrotated_rows",
+                   "sqliteai/warp #27",
+                   plain64,
+                   CheckKind::Rotated,
+                   x,
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "rows",
+                   std::string("all")});
     const Matrix q = case_randn(32, 64, 18), kk = case_randn(32, 64, 19);
-    out.push_back({"unrotated_rows logits", "unrotated_rows", "sqliteai/warp #27", plain64, CheckKind::Logits,
-                   0.125 * (q * kk.transpose()), {}, q, kk, pos, 0, "rows", std::string("all")});
+    out.push_back({"unrotated_rows logits",
+                   "unrotated_rows",
+                   "sqliteai/warp #27",
+                   plain64,
+                   CheckKind::Logits,
+                   0.125 * (q * kk.transpose()),
+                   {},
+                   q,
+                   kk,
+                   pos,
+                   0,
+                   "rows",
+                   std::string("all")});
   }
   {
     // An in-place kernel: out_b computed from the out_a just written over x_a (vllm-ascend #12723).
@@ -287,7 +553,8 @@ inline std::vector<CauseCase> row_cause_cases() {
         o(r, i) = o(r, i) * std::cos(t) - o(r, i + 32) * std::sin(t);
         o(r, i + 32) = o(r, i + 32) * std::cos(t) + o(r, i) * std::sin(t);  // reads the new o(r, i)
       }
-    out.push_back({"norm_violation", "norm_violation", "vllm-ascend #12723", plain64, CheckKind::Rotated, o, x, {}, {}, pos, 0, "", {}});
+    out.push_back(
+        {"norm_violation", "norm_violation", "vllm-ascend #12723", plain64, CheckKind::Rotated, o, x, {}, {}, pos, 0, "", {}});
   }
   {
     // (H, n, d) queries where head h is rotated at p + h (elixir-nx/emlx #121).
@@ -300,18 +567,51 @@ inline std::vector<CauseCase> row_cause_cases() {
       for (int64_t v : p) ph.push_back(v + h);
       o.middleRows(h * 16, 16) = rope_apply(Matrix(x.middleRows(h * 16, 16)), ph, f64, RopeLayout::Half);
     }
-    out.push_back({"head_offset", "head_offset", "elixir-nx/emlx #121", plain64, CheckKind::Rotated, o, x, {}, {}, p, heads,
-                   "per_head_offset", 1.0});
+    out.push_back({"head_offset",
+                   "head_offset",
+                   "elixir-nx/emlx #121",
+                   plain64,
+                   CheckKind::Rotated,
+                   o,
+                   x,
+                   {},
+                   {},
+                   p,
+                   heads,
+                   "per_head_offset",
+                   1.0});
     // Decode (one position, 37): only head 0 rotated, heads 1..7 left as they were (oxiglade/mlx-rs #357).
     const Matrix xd = case_randn(8, 64, 22);
     Matrix od = xd;
     od.row(0) = rope_apply(Matrix(xd.row(0)), std::vector<int64_t>{37}, f64, RopeLayout::Half);
-    out.push_back({"unrotated_heads", "unrotated_heads", "oxiglade/mlx-rs #357", plain64, CheckKind::Rotated, od, xd, {}, {},
-                   {37}, 8, "heads", std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7}});
+    out.push_back({"unrotated_heads",
+                   "unrotated_heads",
+                   "oxiglade/mlx-rs #357",
+                   plain64,
+                   CheckKind::Rotated,
+                   od,
+                   xd,
+                   {},
+                   {},
+                   {37},
+                   8,
+                   "heads",
+                   std::vector<int64_t>{1, 2, 3, 4, 5, 6, 7}});
   }
   {
-    CauseCase u{"unknown", "unknown", "noise", plain64, CheckKind::Cos, cos_sin(Kind::Cos, pos, f64) + 0.2 * case_randn(32, 64, 7),
-                {}, {}, {}, pos, 0, "", {}};
+    CauseCase u{"unknown",
+                "unknown",
+                "noise",
+                plain64,
+                CheckKind::Cos,
+                cos_sin(Kind::Cos, pos, f64) + 0.2 * case_randn(32, 64, 7),
+                {},
+                {},
+                {},
+                pos,
+                0,
+                "",
+                {}};
     out.push_back(u);
   }
   return out;

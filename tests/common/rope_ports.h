@@ -76,8 +76,7 @@ class PortAngles {
     inv_.resize(static_cast<size_t>(h));
     switch (port) {
       case RopePort::Transformers:
-        for (int i = 0; i < h; ++i)
-          inv_[size_t(i)] = 1.0f / std::pow(b, static_cast<float>(2 * i) / static_cast<float>(dim));
+        for (int i = 0; i < h; ++i) inv_[size_t(i)] = 1.0f / std::pow(b, static_cast<float>(2 * i) / static_cast<float>(dim));
         break;
       case RopePort::LlamaCpp: {
         theta_scale_ = std::pow(b, -2.0f / static_cast<float>(dim));

@@ -43,8 +43,8 @@ inline void append_values(std::string& data, const Matrix& m, bool f32) {
 // descr "<f4" or "<f8"; `shape_text` overrides the shape written (e.g. "(1, 512, 128)" or a lie).
 inline void write_npy(const std::string& path, const Matrix& m, const std::string& descr, const std::vector<int64_t>& shape,
                       const std::string& shape_text = "", char major = 1, char minor = 0) {
-  std::string header = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " +
-                       (shape_text.empty() ? npy_shape_text(shape) : shape_text) + ", }";
+  std::string header = "{'descr': '" + descr +
+                       "', 'fortran_order': False, 'shape': " + (shape_text.empty() ? npy_shape_text(shape) : shape_text) + ", }";
   const size_t pre = major == 1 ? 10 : 12;
   while ((pre + header.size() + 1) % 64) header += ' ';
   header += '\n';
@@ -83,7 +83,8 @@ inline std::string safetensors_bytes(const std::vector<SafetensorsEntry>& tensor
   return out + header + data + extra;
 }
 
-inline void write_safetensors(const std::string& path, const std::vector<SafetensorsEntry>& tensors, const std::string& extra = "") {
+inline void write_safetensors(const std::string& path, const std::vector<SafetensorsEntry>& tensors,
+                              const std::string& extra = "") {
   std::ofstream(path, std::ios::binary) << safetensors_bytes(tensors, extra);
 }
 

@@ -98,9 +98,7 @@ TEST(ContextExtension, TargetWithinTrainedLength) {
   const auto r = context_extension_recipes(64, 10000.0, 4096, 2048);
   for (const auto& x : r) {
     EXPECT_DOUBLE_EQ(x.scaling.type == RopeScalingType::None ? 1.0 : x.scaling.factor, 1.0);
-    if (x.counted) {
-      EXPECT_EQ(x.extrapolated, 0);
-    }
+    if (x.counted) { EXPECT_EQ(x.extrapolated, 0); }
   }
   EXPECT_EQ(r[1].kept, 32);
 }

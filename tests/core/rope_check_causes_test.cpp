@@ -53,11 +53,9 @@ TEST(RopeCheckCauses, EachThreadsTensorNamesItsCause) {
     const RopeCheckResult r = run(c);
     EXPECT_FALSE(r.match) << c.name;
     ASSERT_FALSE(r.diagnosis.empty()) << c.name;
-    EXPECT_EQ(check_cause_name(r.diagnosis[0].cause), c.cause) << c.name << " (" << c.thread << "): second "
-                                                               << (r.diagnosis.size() > 1 ? check_cause_name(r.diagnosis[1].cause) : "-");
-    if (c.cause != "unknown") {
-      EXPECT_GT(r.diagnosis[0].explains, 0.99) << c.name;
-    }
+    EXPECT_EQ(check_cause_name(r.diagnosis[0].cause), c.cause)
+        << c.name << " (" << c.thread << "): second " << (r.diagnosis.size() > 1 ? check_cause_name(r.diagnosis[1].cause) : "-");
+    if (c.cause != "unknown") { EXPECT_GT(r.diagnosis[0].explains, 0.99) << c.name; }
     expect_fit(r.diagnosis[0], c);
     EXPECT_TRUE(r.tolerance.allFinite()) << c.name;
     seen.insert(c.cause);

@@ -40,7 +40,8 @@ std::vector<int64_t> long_positions() {
   return p;
 }
 
-RopeCheckResult run(const RopeCheckReference& ref, CheckKind kind, Matrix actual, const std::vector<int64_t>& pos, Matrix x = {}) {
+RopeCheckResult run(const RopeCheckReference& ref, CheckKind kind, Matrix actual, const std::vector<int64_t>& pos,
+                    Matrix x = {}) {
   RopeCheckInput in;
   in.kind = kind;
   in.actual = std::move(actual);
@@ -49,7 +50,9 @@ RopeCheckResult run(const RopeCheckReference& ref, CheckKind kind, Matrix actual
   return rope_check(ref, in);
 }
 
-std::string top(const RopeCheckResult& r) { return r.diagnosis.empty() ? "(match)" : check_cause_name(r.diagnosis.front().cause); }
+std::string top(const RopeCheckResult& r) {
+  return r.diagnosis.empty() ? "(match)" : check_cause_name(r.diagnosis.front().cause);
+}
 
 std::string fit_string(const RopeCheckDiagnosis& d, const std::string& name) {
   for (const auto& [k, v] : d.fitted)
@@ -70,7 +73,9 @@ TEST(RopeCheckFloat32, FourLibrariesMatchAtEveryBaseDimAndLength) {
         const Matrix x = random_matrix(static_cast<Eigen::Index>(pos.size()), dim, 7).cast<float>().cast<double>();
         const auto t = port_tables(port, dim, base, pos, x);
         const std::string what = std::string(port_name(port)) + " base " + std::to_string(base) + " dim " + std::to_string(dim);
-        for (auto [kind, m] : {std::pair{CheckKind::InvFreq, &t.inv_freq}, {CheckKind::Cos, &t.cos}, {CheckKind::Sin, &t.sin},
+        for (auto [kind, m] : {std::pair{CheckKind::InvFreq, &t.inv_freq},
+                               {CheckKind::Cos, &t.cos},
+                               {CheckKind::Sin, &t.sin},
                                {CheckKind::Rotated, &t.rotated}}) {
           const RopeCheckResult r = run(ref, kind, *m, pos, kind == CheckKind::Rotated ? x : Matrix());
           EXPECT_TRUE(r.match) << what << " " << check_kind_name(kind) << ": worst at " << r.worst_ratio
@@ -102,9 +107,10 @@ TEST(RopeCheckFloat32, HalfPrecisionVariantsMismatchWithAnglePrecision) {
   std::vector<int64_t> pos = posenc::test::iota(64);
   for (int64_t p = 64; p <= 4096; p += 64) pos.push_back(p);
   for (auto port : kRopePorts)
-    for (auto [half, dtype, rounded] :
-         {std::tuple{PortHalf::AnglesBf16, "bfloat16", "angles"}, {PortHalf::AnglesFp16, "float16", "angles"},
-          {PortHalf::InvFreqBf16, "bfloat16", "inv_freq"}, {PortHalf::InvFreqFp16, "float16", "inv_freq"}}) {
+    for (auto [half, dtype, rounded] : {std::tuple{PortHalf::AnglesBf16, "bfloat16", "angles"},
+                                        {PortHalf::AnglesFp16, "float16", "angles"},
+                                        {PortHalf::InvFreqBf16, "bfloat16", "inv_freq"},
+                                        {PortHalf::InvFreqFp16, "float16", "inv_freq"}}) {
       const double base = port == posenc::test::RopePort::Mlx ? 1e6 : 1e4;
       const auto t = port_tables(port, 128, base, pos, {}, half);
       const RopeCheckResult r = run(plain(128, base), CheckKind::Cos, t.cos, pos);
@@ -200,15 +206,15 @@ TEST(RopeCheckFloat32, ToleranceIsFiniteForEveryScalingAndKind) {
       in.kind = kind;
       if (kind != CheckKind::InvFreq) in.positions = pos;
       const int r = ref.rotary_dim ? ref.rotary_dim : ref.dim;
-      in.actual = kind == CheckKind::InvFreq ? Matrix::Zero(1, r / 2)
-                  : kind == CheckKind::Logits ? Matrix::Zero(40, 40)
+      in.actual = kind == CheckKind::InvFreq   ? Matrix::Zero(1, r / 2)
+                  : kind == CheckKind::Logits  ? Matrix::Zero(40, 40)
                   : kind == CheckKind::Rotated ? Matrix::Zero(40, ref.dim)
                                                : Matrix::Zero(40, r);
       if (kind == CheckKind::Rotated) in.x = random_matrix(40, ref.dim, 4);
       if (kind == CheckKind::Logits) in.q = random_matrix(40, ref.dim, 5), in.k = random_matrix(40, ref.dim, 6);
       in.actual = rope_check_expected(ref, in);
-      const std::string what = std::string(rope_scaling_type_name(ref.scaling.type)) + " rotary " + std::to_string(r) + " " +
-                               check_kind_name(kind);
+      const std::string what =
+          std::string(rope_scaling_type_name(ref.scaling.type)) + " rotary " + std::to_string(r) + " " + check_kind_name(kind);
       const RopeCheckResult ok = rope_check(ref, in);
       EXPECT_TRUE(ok.match) << what;
       ASSERT_TRUE(ok.tolerance.allFinite()) << what;
@@ -219,4 +225,3 @@ TEST(RopeCheckFloat32, ToleranceIsFiniteForEveryScalingAndKind) {
       EXPECT_TRUE(bad.tolerance.allFinite()) << what;
     }
 }
-

@@ -230,9 +230,7 @@ TEST(ScoreKernels, MaskedFillComputesOnlyTheVisibleKeys) {
   try {
     kernels::attention_f(q, k, iota(9), shuffled, causal, kernels::Path::Portable, {}, fill);
     ADD_FAILURE() << "no error";
-  } catch (const InvalidArgument& e) {
-    EXPECT_EQ(e.field(), "key_positions");
-  }
+  } catch (const InvalidArgument& e) { EXPECT_EQ(e.field(), "key_positions"); }
 }
 
 TEST(ScoreKernels, BadInputNamesTheField) {

@@ -40,7 +40,11 @@ TEST(UnicodeText, WhitespaceIncludesTheIdeographicSpace) {
 
 TEST(UnicodeText, InvalidBytesStayInTheirWord) {
   // A lone continuation byte and a truncated sequence are kept (the tokens hold the exact bytes).
-  EXPECT_EQ(split_tokens("a\x80" "b c"), (Tokens{"a\x80" "b", "c"}));
+  EXPECT_EQ(split_tokens("a\x80"
+                         "b c"),
+            (Tokens{"a\x80"
+                    "b",
+                    "c"}));
   EXPECT_EQ(split_tokens("x\xe6\x88"), (Tokens{"x\xe6\x88"}));
   EXPECT_EQ(utf8_code_points("a\x80"), (std::vector<char32_t>{U'a', 0xFFFD}));
 }

@@ -29,7 +29,9 @@ using posenc::test::json_rows;
 
 Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
 
-std::string temp(const std::string& name) { return testing::TempDir() + "posenc_causes_" + std::to_string(getpid()) + "_" + name; }
+std::string temp(const std::string& name) {
+  return testing::TempDir() + "posenc_causes_" + std::to_string(getpid()) + "_" + name;
+}
 
 json reference_json(const RopeCheckReference& r) {
   json j = {{"dim", r.dim}, {"base", r.base}};

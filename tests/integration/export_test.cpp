@@ -322,8 +322,8 @@ TEST_F(ExportCli, RenderThemeSizeAndBadState) {
 // <text>); --transparent leaves the background out and is refused for a PNG.
 TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
   const std::string svg = testing::TempDir() + "posenc_render_similarity.svg";
-  const Proc r = run("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme light -o " +
-                     quote(svg));
+  const Proc r =
+      run("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme light -o " + quote(svg));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string doc = slurp(svg);
   EXPECT_EQ(doc.rfind("<?xml", 0), 0u);

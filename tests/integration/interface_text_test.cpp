@@ -51,10 +51,11 @@ std::string read_file(const std::string& path) {
 }
 
 // Words a formula or a number may hold: function names, units, proper names of schemes and the program.
-const std::set<std::string> kFormulaWords = {
-    "sin", "cos", "tan", "exp", "log", "ln", "max", "min", "mean", "softmax", "Attn", "Re", "Im", "conj", "clip",
-    "sqrt", "abs", "sgn", "mod", "argmax", "perm", "rad", "inf", "nan", "NaN", "Inf", "posenc", "RoPE", "NoPE", "ALiBi",
-    "YaRN", "NTK", "BERT", "DeBERTa", "GPT", "XL", "GGUF", "JSON", "CSV", "PNG", "SVG", "Llama", "LongRoPE"};
+const std::set<std::string> kFormulaWords = {"sin",     "cos",    "tan",   "exp",  "log",  "ln",    "max",     "min", "mean",
+                                             "softmax", "Attn",   "Re",    "Im",   "conj", "clip",  "sqrt",    "abs", "sgn",
+                                             "mod",     "argmax", "perm",  "rad",  "inf",  "nan",   "NaN",     "Inf", "posenc",
+                                             "RoPE",    "NoPE",   "ALiBi", "YaRN", "NTK",  "BERT",  "DeBERTa", "GPT", "XL",
+                                             "GGUF",    "JSON",   "CSV",   "PNG",  "SVG",  "Llama", "LongRoPE"};
 
 bool is_letter(char32_t c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
@@ -107,7 +108,7 @@ struct Checker {
   Lang lang = Lang::En;
   std::set<std::string> identifiers;
   std::map<std::string, std::string> failures;  // text -> where
-  std::set<std::string> passed;                  // judged once: a frame draws the same labels again and again
+  std::set<std::string> passed;                 // judged once: a frame draws the same labels again and again
 
   void check(const std::string& text, bool data, const std::string& where) {
     if (data || text.empty() || failures.count(text) || passed.count(text)) return;
@@ -228,9 +229,11 @@ void draw_states(posenc::platform::HeadlessRunner& runner, Checker& checker, con
       // The mouse on each plot: its hover readout (the default state's and each choice's: the readouts
       // follow the scheme, not the numbers).
       std::vector<std::pair<ImVec2, ImVec2>> plots;
-      const bool hover = state.empty() || state.find('=') == std::string::npos || !std::isdigit(static_cast<unsigned char>(state[state.find('=') + 1]));
+      const bool hover = state.empty() || state.find('=') == std::string::npos ||
+                         !std::isdigit(static_cast<unsigned char>(state[state.find('=') + 1]));
       for (const auto& [name, rect] : app.ui().probes)
-        if (hover && (name.rfind("heatmap.", 0) == 0 || name.rfind("plot.", 0) == 0 || name.rfind("canvas.", 0) == 0)) plots.push_back(rect);
+        if (hover && (name.rfind("heatmap.", 0) == 0 || name.rfind("plot.", 0) == 0 || name.rfind("canvas.", 0) == 0))
+          plots.push_back(rect);
       for (const auto& [mn, mx] : plots) {
         ImGui::GetIO().MousePos = ImVec2((mn.x + mx.x) * 0.5f, (mn.y + mx.y) * 0.5f);
         runner.build_frames(2);

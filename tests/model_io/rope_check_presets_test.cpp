@@ -29,8 +29,8 @@ TEST(RopeCheckFloat32, ToleranceIsFiniteForEveryPresetAndKind) {
         RopeCheckInput in;
         in.kind = kind;
         if (kind != CheckKind::InvFreq) in.positions = pos;
-        in.actual = kind == CheckKind::InvFreq ? Matrix::Zero(1, r / 2)
-                    : kind == CheckKind::Logits ? Matrix::Zero(24, 24)
+        in.actual = kind == CheckKind::InvFreq   ? Matrix::Zero(1, r / 2)
+                    : kind == CheckKind::Logits  ? Matrix::Zero(24, 24)
                     : kind == CheckKind::Rotated ? Matrix::Zero(24, ref.dim)
                                                  : Matrix::Zero(24, r);
         if (kind == CheckKind::Rotated) in.x = random_matrix(24, ref.dim, 8);

@@ -46,7 +46,8 @@ TEST(TensorFileBounds, SafetensorsDataMustBeTiledExactly) {
   EXPECT_NE(error_of(posenc::test::safetensors_bytes(two, "xyz"), "t.safetensors").find("3 trailing bytes"), std::string::npos);
   // b starting at 20: a gap of 4 bytes before it (and its data past the end).
   std::string gap = patched(ok, "[16,24]", "[20,28]");
-  EXPECT_NE(error_of(gap + "0000", "t.safetensors").find("a gap of 4 bytes"), std::string::npos) << error_of(gap, "t.safetensors");
+  EXPECT_NE(error_of(gap + "0000", "t.safetensors").find("a gap of 4 bytes"), std::string::npos)
+      << error_of(gap, "t.safetensors");
   // b starting at 12: overlaps a.
   std::string overlap = patched(ok, "[16,24]", "[12,20]");
   EXPECT_NE(error_of(overlap, "t.safetensors").find("overlaps"), std::string::npos) << error_of(overlap, "t.safetensors");
@@ -68,7 +69,8 @@ TEST(TensorFileBounds, NpyVersionsOtherThanOneTwoThreeAreRefused) {
     if (ok) {
       EXPECT_EQ(what, "") << major << "." << minor;
     } else {
-      EXPECT_NE(what.find("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor)), std::string::npos)
+      EXPECT_NE(what.find("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor)),
+                std::string::npos)
           << what;
     }
     std::remove(f.c_str());

@@ -251,7 +251,7 @@ TEST(TouchGestures, CooperativeOneFingerOnAMapIsThePagesSwipeAndAsksForTheHintOn
   EXPECT_FALSE(move(g, 1, 150, 145));   // within the slop
   EXPECT_FALSE(move(g, 1, 150, 120));   // a vertical swipe: never prevented
   EXPECT_TRUE(g.take_hint());
-  EXPECT_FALSE(g.take_hint());          // asked once per swipe
+  EXPECT_FALSE(g.take_hint());  // asked once per swipe
   EXPECT_FALSE(move(g, 1, 150, 80));
   EXPECT_TRUE(end(g, 1, 150, 80));
   for (int i = 0; i < 4; ++i) EXPECT_FALSE(g.frame(i).mouse.down);  // nothing pressed: no pan

@@ -39,7 +39,7 @@ constexpr int kMaxAlibiHeads = 64;
 
 enum class Scheme { T5, Deberta, Shaw, Alibi };
 constexpr const char* kSchemeNames[] = {name_of(PositionSchemeKind::T5), name_of(PositionSchemeKind::Deberta),
-                                         name_of(PositionSchemeKind::Shaw), name_of(PositionSchemeKind::Alibi)};
+                                        name_of(PositionSchemeKind::Shaw), name_of(PositionSchemeKind::Alibi)};
 constexpr const char* kSchemeLabels[] = {"T5 buckets", "DeBERTa log buckets", "Shaw clip window", "ALiBi per head"};
 // What the T5 matrix shows; drawn as the checkbox "matrix shows the bias".
 enum class Shown { Bucket, Bias };
@@ -216,7 +216,8 @@ const char* BucketsView::caption() const {
   switch (scheme_) {
     case Scheme::T5:
       return "T5: score = qᵢ · kⱼ + b[bucket(j − i)]; exact buckets below max_exact, log-spaced up to max_distance";
-    case Scheme::Deberta: return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (ceil(log ratio · (mid−1)) + mid)";
+    case Scheme::Deberta:
+      return "DeBERTa: δ(i, j) = i − j if |i − j| ≤ bucket_size/2, else sign · (ceil(log ratio · (mid−1)) + mid)";
     case Scheme::Shaw: return "Shaw: eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d; distances past K share the end vector";
     case Scheme::Alibi:
       return "ALiBi: qᵢ · kⱼ − mₕ |i − j|; h = 0…H−1, P = largest power of 2 ≤ H: mₕ = 2^(−8(h+1)/P) for h < P, "
@@ -320,8 +321,12 @@ void BucketsView::recompute() {
         bool named = few;
         for (int k = 0; k <= 4; ++k) named = named || h == int(std::lround(k * (heads_ - 1) / 4.0));
         // From 0.2 of the scale: its darkest purple would not read on the dark theme.
-        Series s{named ? "h = " + std::to_string(h) : std::string(), x, y,
-                 few ? palette_color(h) : head_scale_color(0.2 + 0.8 * h / (heads_ - 1)), false, false};
+        Series s{named ? "h = " + std::to_string(h) : std::string(),
+                 x,
+                 y,
+                 few ? palette_color(h) : head_scale_color(0.2 + 0.8 * h / (heads_ - 1)),
+                 false,
+                 false};
         index_series_.push_back(std::move(s));
       }
       Series slopes{"m_h", {}, alibi_slopes_, palette_color(0), true, false};
@@ -387,7 +392,8 @@ void BucketsView::draw_hover(int i, int j) const {
   ImGui::Text(tr("query i = %d, key j = %d, relative distance j - i = %lld"), i, j, (long long)r);
   switch (scheme_) {
     case Scheme::T5:
-      ImGui::Text(tr("bucket = %d of %d (%s)"), int(bucket_by_offset_[o]), num_buckets_, tr(bidirectional_ ? "bidirectional" : "causal"));
+      ImGui::Text(tr("bucket = %d of %d (%s)"), int(bucket_by_offset_[o]), num_buckets_,
+                  tr(bidirectional_ ? "bidirectional" : "causal"));
       ImGui::Text(tr("bias b[bucket] = %.17g"), value_by_offset_[o]);
       break;
     case Scheme::Deberta:

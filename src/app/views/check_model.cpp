@@ -106,7 +106,8 @@ void make_pictures(CheckComputation& c, CheckKind kind, int64_t trained_length) 
   p.error_pp = check_per_pair(r, c.ref, logits, err, &p.error_col);
   for (int col : r.column_pair) p.has_pass = p.has_pass || (col < 0 && !logits);
   p.has_residual = !r.diagnosis.empty() && r.diagnosis.front().predicted.size() == r.expected.size();
-  p.residual_pp = p.has_residual ? check_per_pair(r, c.ref, logits, (r.actual - r.diagnosis.front().predicted).cwiseAbs()) : Matrix();
+  p.residual_pp =
+      p.has_residual ? check_per_pair(r, c.ref, logits, (r.actual - r.diagnosis.front().predicted).cwiseAbs()) : Matrix();
   p.vmax = std::max(static_cast<float>(p.error_pp.size() ? p.error_pp.maxCoeff() : 0.0), 1e-30f);  // a match: a non-empty range
   // Per pair (logits: per query row): the largest error, residual and tolerance.
   const int groups = static_cast<int>(logits ? p.error_pp.rows() : p.error_pp.cols());
@@ -128,7 +129,8 @@ void make_pictures(CheckComputation& c, CheckKind kind, int64_t trained_length) 
   p.classes.clear();
   if (logits) return;
   const int rotary = c.ref.rotary_dim ? c.ref.rotary_dim : c.ref.dim;
-  const RopeFrequencies scaled = rope_frequencies(rotary, c.ref.base, with_seq_len_from_positions(c.ref.scaling, c.input.positions));
+  const RopeFrequencies scaled =
+      rope_frequencies(rotary, c.ref.base, with_seq_len_from_positions(c.ref.scaling, c.input.positions));
   const std::vector<double> plain = rope_unscaled_inv_freq(rotary, c.ref.base, c.ref.scaling);
   int64_t at = 1;
   for (int64_t pos : c.input.positions) at = std::max(at, pos + 1);

@@ -28,8 +28,8 @@ struct CheckFile {
 };
 
 struct CheckPictures {
-  Matrix error_pp, residual_pp;  // (position x pair) maxima, the pass-through dims last; (query x key) for logits
-  std::vector<int> error_col;    // the column each error_pp cell's maximum is in
+  Matrix error_pp, residual_pp;        // (position x pair) maxima, the pass-through dims last; (query x key) for logits
+  std::vector<int> error_col;          // the column each error_pp cell's maximum is in
   std::vector<PairBehaviour> classes;  // per pair (not for logits)
   std::vector<double> pair_error, pair_residual, pair_tolerance;  // per pair (logits: per query row)
   bool has_pass = false, has_residual = false;

@@ -67,9 +67,7 @@ std::string short_number(double v) {
 
 std::string fitted_text(const RopeCheckDiagnosis& d) {
   std::string out;
-  for (const auto& [name, value] : d.fitted) {
-    out += (out.empty() ? "" : ", ") + name + " = " + check_fit_text(value);
-  }
+  for (const auto& [name, value] : d.fitted) { out += (out.empty() ? "" : ", ") + name + " = " + check_fit_text(value); }
   return out;
 }
 
@@ -241,9 +239,9 @@ class CheckView final : public ModelLinkedView {
   RopeCheckReference ref_;
   RopeCheckInput input_;
   RopeCheckResult result_;
-  std::string example_words_;      // what the example is ("" when the tensor is the user's)
-  Matrix error_pp_, residual_pp_;  // (position x pair) or (query x key) maxima
-  std::vector<int> error_col_;     // the column each error_pp_ cell's maximum is in
+  std::string example_words_;           // what the example is ("" when the tensor is the user's)
+  Matrix error_pp_, residual_pp_;       // (position x pair) or (query x key) maxima
+  std::vector<int> error_col_;          // the column each error_pp_ cell's maximum is in
   std::vector<PairBehaviour> classes_;  // per pair
   std::vector<double> pair_error_, pair_residual_, pair_tolerance_;
   bool has_pass_ = false;  // a last column of pass-through dims
@@ -326,11 +324,12 @@ void CheckView::recompute() {
   CheckTexts texts{tensor_, x_text_, q_text_, k_text_, positions_text_, tol_abs_, tol_rel_};
   const RopeCheckReference wanted = reference();
   // Pair classes: the core's rule against the trained length (the scaling's original length, else orig).
-  const int64_t trained = wanted.scaling.original_max_position_embeddings > 0 ? wanted.scaling.original_max_position_embeddings
-                                                                              : int64_t(orig_);
-  CheckComputation c = compute_check(wanted, CheckKind(kind_), Source(source_) == Source::Example ? CheckSource::Example
-                                                                : Source(source_) == Source::Text  ? CheckSource::Text
-                                                                                                    : CheckSource::File,
+  const int64_t trained =
+      wanted.scaling.original_max_position_embeddings > 0 ? wanted.scaling.original_max_position_embeddings : int64_t(orig_);
+  CheckComputation c = compute_check(wanted, CheckKind(kind_),
+                                     Source(source_) == Source::Example ? CheckSource::Example
+                                     : Source(source_) == Source::Text  ? CheckSource::Text
+                                                                        : CheckSource::File,
                                      texts, file_, trained);
   ref_ = std::move(c.ref);
   input_ = std::move(c.input);
@@ -381,13 +380,14 @@ std::string CheckView::formula_words_shown() const {
       const RopeCheckDiagnosis& d = result_.diagnosis.front();
       const std::string fit = fitted_text(d);
       rest += trf(" Top cause: {0}, explains {1}{2}: {3:tr}. Fix: {4:tr}.",
-                  {check_cause_name(d.cause), percent(d.explains), fit.empty() ? std::string() : " (" + fit + ")", clause(d.message),
-                   clause(d.fix)});
+                  {check_cause_name(d.cause), percent(d.explains), fit.empty() ? std::string() : " (" + fit + ")",
+                   clause(d.message), clause(d.fix)});
     }
   }
-  return trf("Checks a {0} tensor against posenc's RoPE reference (dim {1}, rotary_dim {2}, base {3}, scaling {4}, layout {5}).{6}",
-             {check_kind_name(CheckKind(kind_)), std::to_string(ref_.dim), std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim),
-              format_number(ref_.base), rope_type_name(ref_.scaling.type), rope_layout_name(ref_.layout), rest});
+  return trf(
+      "Checks a {0} tensor against posenc's RoPE reference (dim {1}, rotary_dim {2}, base {3}, scaling {4}, layout {5}).{6}",
+      {check_kind_name(CheckKind(kind_)), std::to_string(ref_.dim), std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim),
+       format_number(ref_.base), rope_type_name(ref_.scaling.type), rope_layout_name(ref_.layout), rest});
 }
 
 void CheckView::export_data(std::vector<ExportTable>& tables) const {
@@ -442,8 +442,8 @@ void CheckView::controls(Controls& c) {
   c.draw("kind");
   c.draw("source");
   if (Source(source_) == Source::File)
-    ImGui::TextWrapped(
-        "%s", file_.name.empty() ? tr("no file yet: drop a .npy, .safetensors or text file on the page") : trf("file: {0}", {file_.name}).c_str());
+    ImGui::TextWrapped("%s", file_.name.empty() ? tr("no file yet: drop a .npy, .safetensors or text file on the page")
+                                                : trf("file: {0}", {file_.name}).c_str());
   const float line = ImGui::GetTextLineHeight();
   if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
   if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
@@ -493,8 +493,10 @@ std::string CheckView::verdict_line(bool words) const {
     return trf(words ? "match, {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})"
                      : "MATCH: {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})",
                {kind, shape, short_number(r.worst_ratio), rule, where(r.worst_ratio_index)});
-  return trf(words ? "mismatch, {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} tolerance)"
-                   : "MISMATCH: {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} tolerance)",
+  return trf(words ? "mismatch, {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} "
+                     "tolerance)"
+                   : "MISMATCH: {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} "
+                     "tolerance)",
              {kind, shape, short_number(r.max_abs_error), where(r.worst_index), short_number(r.worst_expected),
               short_number(r.worst_actual), short_number(r.worst_ratio), rule});
 }
@@ -581,7 +583,8 @@ void CheckView::draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix&
   const float strip = logits() ? 0.0f : 7.0f;
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line + strip));
   if (m.size() == 0) {
-    ImGui::TextWrapped("%s", tr(result_.match ? "match: nothing to explain" : "no catalogued cause: the residual is the error itself"));
+    ImGui::TextWrapped("%s",
+                       tr(result_.match ? "match: nothing to explain" : "no catalogued cause: the residual is the error itself"));
     probe_rect(("plot." + std::string(figure)).c_str(), at, ImVec2(at.x + size.x, at.y + size.y));
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + size.y));
     return;
@@ -632,7 +635,8 @@ void CheckView::draw_figure(ImVec2 size) {
     // One figure alone (a small embed): the verdict and the top cause in one line above it.
     std::string line = tr(result_.match ? "MATCH" : "MISMATCH");
     if (!result_.diagnosis.empty())
-      line = trf("{0}: {1} explains {2}", {line, check_cause_name(result_.diagnosis.front().cause), percent(result_.diagnosis.front().explains)});
+      line = trf("{0}: {1} explains {2}",
+                 {line, check_cause_name(result_.diagnosis.front().cause), percent(result_.diagnosis.front().explains)});
     if (!example_words_.empty()) line = trf("{0} (built-in example)", {line});
     const ImVec4 color = result_.match ? good_color() : error_color();
     text_fit(line, &color);

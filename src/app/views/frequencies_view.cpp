@@ -69,10 +69,9 @@ class FrequenciesView final : public View {
     }
     ImGui::Separator();
     const double longest = 2 * std::numbers::pi * std::pow(base_, double(d_ - 2) / d_);
-    ImGui::TextWrapped(
-        tr("Geometric wavelengths run from 2π = 6.28 to 2π·base^((d−2)/d) = %.4g positions. "
-           "Pairs whose wavelength exceeds n never complete a turn within the sequence."),
-        longest);
+    ImGui::TextWrapped(tr("Geometric wavelengths run from 2π = 6.28 to 2π·base^((d−2)/d) = %.4g positions. "
+                          "Pairs whose wavelength exceeds n never complete a turn within the sequence."),
+                       longest);
   }
 
   std::string parse_schedules(const std::string& s) {

@@ -65,7 +65,8 @@ void wavelength_series(const ModelShown& s, const std::string& who, int colour, 
     const ModelRope& r = p.rope;
     const int64_t switch_at = r.scaling.original_max_position_embeddings;
     if (!p.short_inv.empty() && r.max_position_embeddings > switch_at) {
-      out.push_back(curve(prefix + trf("short factors (≤ {0})", {std::to_string(switch_at)}), colour++, wavelengths(p.short_inv)));
+      out.push_back(
+          curve(prefix + trf("short factors (≤ {0})", {std::to_string(switch_at)}), colour++, wavelengths(p.short_inv)));
       out.push_back(curve(prefix + trf("long factors (> {0})", {std::to_string(switch_at)}), colour++, wavelengths(p.long_inv)));
     } else if (r.scaling.type == RopeScalingType::None) {
       out.push_back(curve(prefix + tr("wavelength 2π / ωₖ"), colour++, wavelengths(p.at_max)));
@@ -85,14 +86,20 @@ void length_lines(const ModelShown& s, const std::string& who, int first, double
   const ModelRope& r = s.panels.front().rope;
   const double trained = double(r.original_max_position_embeddings), max = double(r.max_position_embeddings);
   if (trained == max) {
-    out.push_back(Series{who + trf("trained length {0}", {std::to_string(r.max_position_embeddings)}), {0, x_end}, {max, max}, palette_color(first)});
+    out.push_back(Series{who + trf("trained length {0}", {std::to_string(r.max_position_embeddings)}),
+                         {0, x_end},
+                         {max, max},
+                         palette_color(first)});
     return;
   }
   out.push_back(Series{who + trf("original length {0}", {std::to_string(r.original_max_position_embeddings)}),
                        {0, x_end},
                        {trained, trained},
                        palette_color(first)});
-  out.push_back(Series{who + trf("max length {0}", {std::to_string(r.max_position_embeddings)}), {0, x_end}, {max, max}, palette_color(first + 1)});
+  out.push_back(Series{who + trf("max length {0}", {std::to_string(r.max_position_embeddings)}),
+                       {0, x_end},
+                       {max, max},
+                       palette_color(first + 1)});
 }
 
 double pairs_end(const ModelShown& s) {
@@ -137,7 +144,8 @@ void draw_rope_card(const RopePanel& p, int head_dim, const std::string& probe_p
   // plain 1/sqrt(head_dim).
   const double plain_softmax = 1.0 / std::sqrt(double(head_dim));
   if (sc.type == RopeScalingType::Yarn || sc.type == RopeScalingType::Longrope || r.frequencies.attention_scaling != 1.0)
-    ImGui::TextWrapped(tr("%s magnitude: attention_factor on cos/sin = %s"), sc.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
+    ImGui::TextWrapped(tr("%s magnitude: attention_factor on cos/sin = %s"),
+                       sc.type == RopeScalingType::Longrope ? "LongRoPE" : "YaRN",
                        format_number(r.frequencies.attention_scaling).c_str());
   if (std::abs(r.softmax_scale - plain_softmax) > 1e-12 * plain_softmax)
     ImGui::TextWrapped(tr("softmax scale on q·k = %s (not 1/√head_dim = %s)"), format_number(r.softmax_scale).c_str(),
@@ -170,20 +178,22 @@ void draw_other_scheme(const ModelPosition& m, ImVec2 size) {
       break;
     }
     case PositionKind::T5:
-      ImGui::TextWrapped(tr("T5 relative buckets: num_buckets %d, max_distance %lld, %s"), m.t5_num_buckets, (long long)m.t5_max_distance,
-                         tr(m.t5_bidirectional ? "bidirectional (encoder)" : "causal"));
+      ImGui::TextWrapped(tr("T5 relative buckets: num_buckets %d, max_distance %lld, %s"), m.t5_num_buckets,
+                         (long long)m.t5_max_distance, tr(m.t5_bidirectional ? "bidirectional (encoder)" : "causal"));
       ImGui::TextWrapped("%s", tr("Half the buckets are exact offsets, the rest log-spaced up to max_distance (Buckets view)."));
       break;
     case PositionKind::Deberta:
-      ImGui::TextWrapped(tr("DeBERTa disentangled attention: bucket_size %lld, max_position %lld"), (long long)m.deberta_bucket_size,
-                         (long long)m.deberta_max_position);
+      ImGui::TextWrapped(tr("DeBERTa disentangled attention: bucket_size %lld, max_position %lld"),
+                         (long long)m.deberta_bucket_size, (long long)m.deberta_max_position);
       break;
     case PositionKind::Learned:
-      ImGui::TextWrapped(tr("Learned absolute positions: a table of %lld position vectors"), (long long)m.learned_max_position_embeddings);
+      ImGui::TextWrapped(tr("Learned absolute positions: a table of %lld position vectors"),
+                         (long long)m.learned_max_position_embeddings);
       break;
     default:
-      ImGui::TextWrapped("%s", tr(m.per_layer.empty() ? "No positional encoding."
-                                                      : "No positional encoding: no attention layer rotates (the layers below)."));
+      ImGui::TextWrapped("%s",
+                         tr(m.per_layer.empty() ? "No positional encoding."
+                                                : "No positional encoding: no attention layer rotates (the layers below)."));
       break;
   }
 }
@@ -194,7 +204,9 @@ void draw_model_differences(const std::vector<ModelDifference>& d, int64_t targe
     ImGui::TextWrapped(tr("A and B place positions alike (no differences at the target length %lld)."), (long long)target);
   } else {
     ImGui::TextWrapped(tr("Differences, A vs B (extrapolated pairs at the target length %lld):"), (long long)target);
-    for (const ModelDifference& x : d) ImGui::BulletText(tr("%s: %s vs %s"), tr_message(x.what).c_str(), tr_message(x.a.text).c_str(), tr_message(x.b.text).c_str());
+    for (const ModelDifference& x : d)
+      ImGui::BulletText(tr("%s: %s vs %s"), tr_message(x.what).c_str(), tr_message(x.a.text).c_str(),
+                        tr_message(x.b.text).c_str());
   }
   probe_last_item("text.model.differences");
 }

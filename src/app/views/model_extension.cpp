@@ -69,9 +69,10 @@ std::vector<std::pair<std::string, std::string>> extension_lines(const Extension
                  {head, std::to_string(r.extrapolated), pairs, target, std::to_string(r.kept), std::to_string(r.divided),
                   std::to_string(r.blended), tail});
     } else {
-      line = trf("{0}: the factors come from a per-model search; a pair stays within the trained angles at {1} iff its "
-                 "long_factor >= f = {2} ({3} of {4} pairs need it)",
-                 {head, target, f, std::to_string(p.need_long_factor), pairs});
+      line =
+          trf("{0}: the factors come from a per-model search; a pair stays within the trained angles at {1} iff its "
+              "long_factor >= f = {2} ({3} of {4} pairs need it)",
+              {head, target, f, std::to_string(p.need_long_factor), pairs});
     }
     out.push_back({name, line});
   }

@@ -101,7 +101,8 @@ void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
 // A layer in words, in the interface's language (drawn and in the description): one template whose last {N}
 // takes the rest, each part already in the language.
 std::string layer_text(const LayerSpec& l) {
-  if (l.attention == LayerAttention::None) return trf("no token mixing ({0} block)", {l.mixer.empty() ? std::string("mlp") : l.mixer});
+  if (l.attention == LayerAttention::None)
+    return trf("no token mixing ({0} block)", {l.mixer.empty() ? std::string("mlp") : l.mixer});
   std::string rest;
   if (l.attention != LayerAttention::Linear) rest += tr(l.rope ? ", RoPE" : ", NoPE");
   if (!l.parallel_mixer.empty()) rest += trf(", with a parallel {0}", {l.parallel_mixer});
@@ -141,9 +142,9 @@ std::string layer_index_text(const std::vector<int>& v) {
   bool arithmetic = v.size() >= 3 && step > 1;
   for (size_t i = 1; arithmetic && i < v.size(); ++i) arithmetic = v[i] - v[i - 1] == step;
   if (arithmetic)
-    return trf("{0}, {1}, ..., {2} (every {3} from {4})", {std::to_string(v[0]), std::to_string(v[1]), std::to_string(v.back()),
-                                                            ui_lang() == Lang::En ? ordinal(step) : std::to_string(step),
-                                                            std::to_string(v[0])});
+    return trf("{0}, {1}, ..., {2} (every {3} from {4})",
+               {std::to_string(v[0]), std::to_string(v[1]), std::to_string(v.back()),
+                ui_lang() == Lang::En ? ordinal(step) : std::to_string(step), std::to_string(v[0])});
   std::string out;
   for (size_t i = 0; i < v.size();) {
     size_t j = i;
@@ -245,7 +246,8 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
       s.attention = LayerAttention(a);
       s.rope = s.attention != LayerAttention::Linear && s.attention != LayerAttention::None;
       std::string legend = tr(kind_style(s.attention).legend);
-      if (s.attention == LayerAttention::Linear && !mixers.empty()) legend = trf("L linear: {0} (no softmax, no position)", {mixers});
+      if (s.attention == LayerAttention::Linear && !mixers.empty())
+        legend = trf("L linear: {0} (no softmax, no position)", {mixers});
       item(s, legend);
     }
   if (nope) {

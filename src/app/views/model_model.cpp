@@ -15,19 +15,19 @@ void summary_and_pairs(const RopePanel& p, int head_dim, const std::string& pref
   const ModelRope& r = p.rope;
   const RopeScaling& s = r.scaling;
   const double mscale = s.mscale.value_or(NAN), mscale_all_dim = s.mscale_all_dim.value_or(NAN);
-  tables.push_back(ExportTable{
-      prefix + p.name + ": summary (" + rope_type_name(s.type) + ", " + rope_layout_name(r.layout) + ")",
-      "",
-      "",
-      {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
-       "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
-       "long_factors", "less_than_once", "no_rotation", "head_dim"},
-      {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim, r.softmax_scale,
-        double(r.max_position_embeddings), double(r.original_max_position_embeddings),
-        double(p.counts[size_t(PairBehaviour::FullTurn)]), double(p.counts[size_t(PairBehaviour::Interpolated)]),
-        double(p.counts[size_t(PairBehaviour::Extrapolated)]), r.frequencies.long_factors ? 1.0 : 0.0,
-        double(p.counts[size_t(PairBehaviour::LessThanOnce)]), double(p.counts[size_t(PairBehaviour::NoRotation)]),
-        double(head_dim)}}});
+  tables.push_back(
+      ExportTable{prefix + p.name + ": summary (" + rope_type_name(s.type) + ", " + rope_layout_name(r.layout) + ")",
+                  "",
+                  "",
+                  {"rotary_dim", "base", "factor", "attention_scaling", "mscale", "mscale_all_dim", "softmax_scale",
+                   "max_position_embeddings", "original_max_position_embeddings", "full_turns", "interpolated", "extrapolated",
+                   "long_factors", "less_than_once", "no_rotation", "head_dim"},
+                  {{double(r.rotary_dim), r.base, s.factor, r.frequencies.attention_scaling, mscale, mscale_all_dim,
+                    r.softmax_scale, double(r.max_position_embeddings), double(r.original_max_position_embeddings),
+                    double(p.counts[size_t(PairBehaviour::FullTurn)]), double(p.counts[size_t(PairBehaviour::Interpolated)]),
+                    double(p.counts[size_t(PairBehaviour::Extrapolated)]), r.frequencies.long_factors ? 1.0 : 0.0,
+                    double(p.counts[size_t(PairBehaviour::LessThanOnce)]), double(p.counts[size_t(PairBehaviour::NoRotation)]),
+                    double(head_dim)}}});
   // class: what the pair does at max_position_embeddings (the core's PairBehaviour, as the card says it).
   ExportTable pairs{prefix + p.name + ": pairs",
                     "pair k",
@@ -70,7 +70,8 @@ void mrope_tables(const MropeExample& e, const std::string& prefix, std::vector<
   ExportTable t{prefix + "mrope: axis per pair (0 t, 1 h, 2 w)", "pair k", "", {"pair", "axis"}, {}};
   for (size_t k = 0; k < e.axes.size(); ++k) t.rows.push_back({double(k), double(e.axes[k])});
   tables.push_back(std::move(t));
-  ExportTable pos{prefix + "mrope: example positions (" + (e.image ? "image" : "text") + ")", "token", "", {"token", "t", "h", "w"}, {}};
+  ExportTable pos{
+      prefix + "mrope: example positions (" + (e.image ? "image" : "text") + ")", "token", "", {"token", "t", "h", "w"}, {}};
   for (size_t i = 0; i < e.rows[0].size(); ++i)
     pos.rows.push_back({double(i), double(e.rows[0][i]), double(e.rows[1][i]), double(e.rows[2][i])});
   tables.push_back(std::move(pos));

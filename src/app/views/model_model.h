@@ -40,9 +40,9 @@ struct RopePanel {
 // Everything shown of one model.
 struct ModelShown {
   ModelPosition pos;
-  std::vector<RopePanel> panels;             // RoPE models: "rope" alone, or one per layer type
-  std::optional<MropeExample> mrope;         // M-RoPE models
-  std::optional<ExtensionPanel> extension;   // RoPE models, at the target length
+  std::vector<RopePanel> panels;            // RoPE models: "rope" alone, or one per layer type
+  std::optional<MropeExample> mrope;        // M-RoPE models
+  std::optional<ExtensionPanel> extension;  // RoPE models, at the target length
 };
 
 RopePanel rope_panel(const std::string& name, const ModelRope& r);

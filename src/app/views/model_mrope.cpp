@@ -48,7 +48,7 @@ MropeExample mrope_example(const ModelRope& rope, bool image) {
 std::string mrope_split_text(const ModelRope& rope, const MropeExample& ex) {
   const auto& sec = rope.mrope_section;
   const std::string counts = trf("t {0}, h {1}, w {2} pairs", {std::to_string(ex.pairs_on[0]), std::to_string(ex.pairs_on[1]),
-                                                                std::to_string(ex.pairs_on[2])});
+                                                               std::to_string(ex.pairs_on[2])});
   if (sec.size() != 3) return counts;
   const std::string section = std::to_string(sec[0]) + ", " + std::to_string(sec[1]) + ", " + std::to_string(sec[2]);
   if (!rope.mrope_interleaved) {
@@ -57,8 +57,9 @@ std::string mrope_split_text(const ModelRope& rope, const MropeExample& ex) {
                {section, std::to_string(a - 1), std::to_string(a), std::to_string(a + b - 1), std::to_string(a + b),
                 std::to_string(n - 1), counts});
   }
-  return trf("mrope_section [{0}], interleaved: pair i is h when i % 3 = 1 and i < {1}, w when i % 3 = 2 and i < {2}, else t ({3})",
-             {section, std::to_string(3 * sec[1]), std::to_string(3 * sec[2]), counts});
+  return trf(
+      "mrope_section [{0}], interleaved: pair i is h when i % 3 = 1 and i < {1}, w when i % 3 = 2 and i < {2}, else t ({3})",
+      {section, std::to_string(3 * sec[1]), std::to_string(3 * sec[2]), counts});
 }
 
 void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width, float plot_height) {
@@ -98,12 +99,11 @@ void draw_mrope_panel(const ModelRope& rope, const MropeExample& ex, float width
   const int s = kMropeTextBefore;
   const int last = s + kMropeGridH * kMropeGridW - 1;
   if (ex.image)
-    ImGui::TextWrapped(
-        tr("Example (positions=image): %d text tokens at t=h=w=0..%d; a %dx%d image grid at t=%lld, h=%lld..%lld, "
-           "w=%lld..%lld; text after it from %lld (Qwen2-VL get_rope_index)."),
-        s, s - 1, kMropeGridH, kMropeGridW, (long long)ex.rows[0][size_t(s)], (long long)ex.rows[1][size_t(s)],
-        (long long)ex.rows[1][size_t(last)], (long long)ex.rows[2][size_t(s)], (long long)ex.rows[2][size_t(last)],
-        (long long)ex.rows[0][size_t(last + 1)]);
+    ImGui::TextWrapped(tr("Example (positions=image): %d text tokens at t=h=w=0..%d; a %dx%d image grid at t=%lld, h=%lld..%lld, "
+                          "w=%lld..%lld; text after it from %lld (Qwen2-VL get_rope_index)."),
+                       s, s - 1, kMropeGridH, kMropeGridW, (long long)ex.rows[0][size_t(s)], (long long)ex.rows[1][size_t(s)],
+                       (long long)ex.rows[1][size_t(last)], (long long)ex.rows[2][size_t(s)], (long long)ex.rows[2][size_t(last)],
+                       (long long)ex.rows[0][size_t(last + 1)]);
   else
     ImGui::TextWrapped("%s", tr("Example (positions=text): every token at t = h = w = its index, so every pair turns by index x "
                                 "w_k: M-RoPE is 1-D RoPE."));

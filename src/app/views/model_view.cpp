@@ -60,9 +60,9 @@ constexpr auto kMropePositionNames = std::to_array<const char*>({"text", "image"
 // Keys that are not the model's: what the view shows of it.
 constexpr auto kViewKeys = std::to_array<const char*>({"model", "compare", "target_len", "mrope_positions"});
 // Keys of the main RoPE's scaling (edited together: a scaling is rebuilt from all of them).
-constexpr auto kScalingKeys = std::to_array<const char*>({"rope_type", "factor", "orig", "beta_fast", "beta_slow", "truncate",
-                                                          "attention_factor", "mscale", "mscale_all_dim", "low_freq_factor",
-                                                          "high_freq_factor", "short_factor", "long_factor"});
+constexpr auto kScalingKeys =
+    std::to_array<const char*>({"rope_type", "factor", "orig", "beta_fast", "beta_slow", "truncate", "attention_factor", "mscale",
+                                "mscale_all_dim", "low_freq_factor", "high_freq_factor", "short_factor", "long_factor"});
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -86,9 +86,7 @@ std::string parse_numbers(const std::string& text, std::vector<double>& out) {
   return "";
 }
 
-bool contains(const auto& list, const std::string& key) {
-  return std::find(list.begin(), list.end(), key) != list.end();
-}
+bool contains(const auto& list, const std::string& key) { return std::find(list.begin(), list.end(), key) != list.end(); }
 
 std::string join(const std::vector<std::string>& items) {
   std::string out;
@@ -230,11 +228,14 @@ void ModelView::params(ParamList& p) {
   extra_.declare(p);
   p.text(
       "short_factor", [this](const std::string& s) { return parse_numbers(s, short_factor_); },
-      [this] { return join_numbers(short_factor_); }, {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
+      [this] { return join_numbers(short_factor_); },
+      {.label = "LongRoPE short_factor", .help = "rotary_dim/2 comma-separated factors"});
   p.text(
       "long_factor", [this](const std::string& s) { return parse_numbers(s, long_factor_); },
-      [this] { return join_numbers(long_factor_); }, {.label = "LongRoPE long_factor", .help = "rotary_dim/2 comma-separated factors"});
-  p.real("softmax_scale", softmax_scale_, 0.0, 100.0, {.label = "softmax scale on q.k", .format = "%.8g", .help = "what multiplies q.k"});
+      [this] { return join_numbers(long_factor_); },
+      {.label = "LongRoPE long_factor", .help = "rotary_dim/2 comma-separated factors"});
+  p.real("softmax_scale", softmax_scale_, 0.0, 100.0,
+         {.label = "softmax scale on q.k", .format = "%.8g", .help = "what multiplies q.k"});
   p.integer("num_buckets", num_buckets_, 1, 4096, {.label = "T5 num_buckets", .format = "%d"});
   p.integer("max_distance", max_distance_, 1, kMaxLength, {.label = "T5 max_distance", .format = "%d", .log = true});
   p.flag("bidirectional", bidirectional_, {.label = "T5 bidirectional"});
@@ -242,7 +243,10 @@ void ModelView::params(ParamList& p) {
   p.integer("max_position", max_position_, 1, kMaxLength, {.label = "DeBERTa max_position", .format = "%d", .log = true});
   // What the view shows of the model (not part of the model: model_key_texts leaves them out).
   p.integer("target_len", target_len_, 1, kMaxLength,
-            {.label = "Target length (context extension)", .format = "target = %d", .help = "the context length to extend to", .log = true});
+            {.label = "Target length (context extension)",
+             .format = "target = %d",
+             .help = "the context length to extend to",
+             .log = true});
   p.choice("mrope_positions", mrope_positions_, kMropePositionNames,
            {.label = "M-RoPE positions", .help = "text: t = h = w (1-D RoPE); image: an example image grid"});
   p.text(
@@ -337,7 +341,8 @@ void ModelView::fill_from(const ModelPosition& m) {
   long_factor_ = r.scaling.long_factor;
   softmax_scale_ = m.rope ? r.softmax_scale : 1.0 / std::sqrt(double(std::max(1, m.head_dim)));
   num_buckets_ = m.position == PositionKind::T5 ? std::clamp(m.t5_num_buckets, 1, 4096) : kDefaultBuckets;
-  max_distance_ = m.position == PositionKind::T5 ? int(std::clamp<int64_t>(m.t5_max_distance, 1, kMaxLength)) : kDefaultMaxDistance;
+  max_distance_ =
+      m.position == PositionKind::T5 ? int(std::clamp<int64_t>(m.t5_max_distance, 1, kMaxLength)) : kDefaultMaxDistance;
   bidirectional_ = m.position == PositionKind::T5 ? m.t5_bidirectional : true;
   bucket_size_ =
       m.position == PositionKind::Deberta ? int(std::clamp<int64_t>(m.deberta_bucket_size, 1, kMaxLength)) : kDefaultBucketSize;
@@ -348,8 +353,8 @@ void ModelView::fill_from(const ModelPosition& m) {
 // The main RoPE with the edited keys applied (a scaling key edited: the whole scaling from the keys).
 ModelRope ModelView::rope_from_keys(const ModelRope& base, const std::vector<std::string>& edited) const {
   auto is = [&](const char* k) { return contains(edited, k); };
-  RopeParts p{base.rotary_dim, base.layout, base.base, base.scaling, base.max_position_embeddings, base.softmax_scale, false,
-              base.mrope_section, base.mrope_interleaved, base.head_dim};
+  RopeParts p{base.rotary_dim,    base.layout, base.base,          base.scaling,           base.max_position_embeddings,
+              base.softmax_scale, false,       base.mrope_section, base.mrope_interleaved, base.head_dim};
   if (is("rotary_dim")) p.rotary_dim = rotary_dim_;
   if (is("base")) p.base = base_;
   if (is("layout")) p.layout = RopeLayout(layout_);
@@ -491,8 +496,9 @@ std::string ModelView::formula_words() const {
   const ModelPosition& m = shown_.pos;
   std::string out;
   if (m.position == PositionKind::Rope) {
-    out = "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
-          "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.";
+    out =
+        "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
+        "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.";
     if (!failed() && shown_.mrope) out += " M-RoPE " + mrope_split_text(*m.rope, *shown_.mrope) + ".";
   } else if (m.position == PositionKind::Alibi) {
     out = "This model adds minus a head's slope times the distance to every score (ALiBi).";
@@ -527,9 +533,10 @@ std::string ModelView::formula_words_shown() const {
                       : trf(" Compared with {0}: differences: {1}.", {label, d});
   }
   if (m.position == PositionKind::Rope)
-    return trf("This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
-               "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.{0}",
-               {rest});
+    return trf(
+        "This model rotates each pair k of the query and key by position times w'_k, the frequencies its "
+        "configuration sets; pairs whose wavelength exceeds the trained length never turned fully in training.{0}",
+        {rest});
   if (m.position == PositionKind::Alibi)
     return trf("This model adds minus a head's slope times the distance to every score (ALiBi).{0}", {rest});
   return trf("This model's positional scheme: {0}.{1}", {position_kind_name(m.position), rest});
@@ -545,8 +552,8 @@ void ModelView::numbers(std::vector<DescribedNumber>& out) const {
     for (const PairCounts& c : p.said)
       for (size_t b = 0; b < c.count.size(); ++b)
         if (c.count[b] > 0)
-          out.push_back({"pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") + " that " +
-                             pair_behaviour_phrase(PairBehaviour(b)),
+          out.push_back({"pairs at " + std::to_string(c.length) + (*c.factors ? std::string(" (") + c.factors + ")" : "") +
+                             " that " + pair_behaviour_phrase(PairBehaviour(b)),
                          double(c.count[b])});
     out.push_back({"attention scaling (cos/sin)", p.rope.frequencies.attention_scaling});
   } else if (m.position == PositionKind::Alibi && !m.alibi_slopes.empty()) {
@@ -580,7 +587,7 @@ void ModelView::notes(Notices& out) const {
 // A model combo: the presets, "custom" (a loaded config), and for the second model "none".
 void ModelView::draw_model_combo(const char* label, const char* id, std::string& value, bool compare) {
   const ModelPosition* loaded = compare ? (compare_source_ ? &*compare_source_ : nullptr) : (source_ ? &*source_ : nullptr);
-  std::string shown = value.empty() ? std::string(tr("none"))
+  std::string shown = value.empty()      ? std::string(tr("none"))
                       : value == kCustom ? (loaded ? shown_label(value, *loaded) : std::string(tr("custom (loaded or edited)")))
                                          : model_label(value);
   note_shown_param(compare ? "compare" : "model");
@@ -758,7 +765,8 @@ void ModelView::draw_figure(ImVec2 size) {
     return alone_panels(shows("layers"), shows("mrope"), shows("extension"));
   }
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float plot_h = alone() ? ImGui::GetContentRegionAvail().y : std::max(220.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
+  const float plot_h =
+      alone() ? ImGui::GetContentRegionAvail().y : std::max(220.0f, (ImGui::GetContentRegionAvail().y - 2 * line) / 2);
   ModelPlots plots;
   plots.a = &shown_;
   plots.b = two ? &*compare_shown_ : nullptr;

@@ -234,7 +234,9 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
   if (h.active) {
     const Matrix& m = *tile.values;
     begin_readout();
-    if (&tile != &tiles_[3]) ImGui::TextUnformatted(trf("row {0} (\"{1}\"), dimension {2}", {std::to_string(h.row), (*row_labels)[h.row], std::to_string(h.col)}).c_str());
+    if (&tile != &tiles_[3])
+      ImGui::TextUnformatted(
+          trf("row {0} (\"{1}\"), dimension {2}", {std::to_string(h.row), (*row_labels)[h.row], std::to_string(h.col)}).c_str());
     else ImGui::Text(tr("%s, dimension %d"), tr(h.row == 0 ? "mean of O" : "mean of O'"), h.col);
     ImGui::Text(tr("value = %.17g"), m(h.row, h.col));
     if (&m == &result_.row_difference) {

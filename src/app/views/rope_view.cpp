@@ -370,16 +370,15 @@ void RopeView::export_data(std::vector<ExportTable>& tables) const {
                           p.coverage == PairCoverage::Extrapolated ? 1.0 : 0.0});
   tables.push_back(std::move(pairs));
   // The selected method's magnitude and the counts the summary line gives.
-  tables.push_back(
-      ExportTable{std::string("summary (") + name_of(scaling_) + ")",
-                  "",
-                  "",
-                  {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns", "interpolated", "extrapolated",
-                   "less_than_once", "no_rotation"},
-                  {{double(dim_), base_, factor_, double(orig_), double(target_), analysis_.attention_scaling,
-                    double(behaviour(PairBehaviour::FullTurn)), double(behaviour(PairBehaviour::Interpolated)),
-                    double(behaviour(PairBehaviour::Extrapolated)), double(behaviour(PairBehaviour::LessThanOnce)),
-                    double(behaviour(PairBehaviour::NoRotation))}}});
+  tables.push_back(ExportTable{std::string("summary (") + name_of(scaling_) + ")",
+                               "",
+                               "",
+                               {"dim", "base", "factor", "orig", "target", "attention_scaling", "full_turns", "interpolated",
+                                "extrapolated", "less_than_once", "no_rotation"},
+                               {{double(dim_), base_, factor_, double(orig_), double(target_), analysis_.attention_scaling,
+                                 double(behaviour(PairBehaviour::FullTurn)), double(behaviour(PairBehaviour::Interpolated)),
+                                 double(behaviour(PairBehaviour::Extrapolated)), double(behaviour(PairBehaviour::LessThanOnce)),
+                                 double(behaviour(PairBehaviour::NoRotation))}}});
 }
 
 void RopeView::advance_animation() {

@@ -46,7 +46,8 @@ std::string clip_bucket(const ScoresKeys& k, int i, int j) {
 // ---------------------------------------------------------------- the scheme table
 
 constexpr ScoresSchemeRow kSchemes[] = {
-    {ScoresScheme::None, name_of(PositionSchemeKind::None), "none (NoPE)", "eᵢⱼ = qᵢ · kⱼ / √d, aᵢⱼ = softmaxⱼ(eᵢⱼ): no position at all (NoPE)",
+    {ScoresScheme::None, name_of(PositionSchemeKind::None), "none (NoPE)",
+     "eᵢⱼ = qᵢ · kⱼ / √d, aᵢⱼ = softmaxⱼ(eᵢⱼ): no position at all (NoPE)",
      "The score of query i and key j is their dot product over the square root of d; nothing depends on position.", no_keys,
      no_note, [](const ScoresKeys&, int, const std::optional<RopePosition>&) -> PositionScheme { return NoPosition{}; }, false,
      no_bucket},
@@ -55,7 +56,8 @@ constexpr ScoresSchemeRow kSchemes[] = {
      "Position vectors are added to the tokens, so the score splits into four terms: content-content, "
      "content-position, position-content and position-position.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"base"}; }, no_note, nullptr, false, no_bucket},
-    {ScoresScheme::Rope, name_of(PositionSchemeKind::Rope), "RoPE", "eᵢⱼ = (Rᵢ qᵢ) · (Rⱼ kⱼ) / √d = qᵢ · R₍ⱼ₋ᵢ₎ kⱼ / √d: depends on j − i only",
+    {ScoresScheme::Rope, name_of(PositionSchemeKind::Rope), "RoPE",
+     "eᵢⱼ = (Rᵢ qᵢ) · (Rⱼ kⱼ) / √d = qᵢ · R₍ⱼ₋ᵢ₎ kⱼ / √d: depends on j − i only",
      "Query and key are rotated by their positions, so the score depends only on the distance j - i.",
      [](const ScoresKeys& k) {
        std::vector<const char*> keys = {"base", "rotary_dim", "layout", "scaling"};
@@ -71,7 +73,8 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return NoPosition{};
      },
      false, no_bucket},
-    {ScoresScheme::T5, name_of(PositionSchemeKind::T5), "T5 bucketed bias", "eᵢⱼ = qᵢ · kⱼ + b[bucket(j − i)]  (no 1/√d: T5 folds it into W_Q's init)",
+    {ScoresScheme::T5, name_of(PositionSchemeKind::T5), "T5 bucketed bias",
+     "eᵢⱼ = qᵢ · kⱼ + b[bucket(j − i)]  (no 1/√d: T5 folds it into W_Q's init)",
      "A learned bias chosen by the bucket of the distance j - i is added to the dot product.",
      [](const ScoresKeys&) -> std::vector<const char*> {
        return {"buckets", "max_distance"};
@@ -103,7 +106,8 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return AlibiPosition{k.alibi_slope()};
      },
      false, [](const ScoresKeys& k, int, int) { return printed("bias -m |i - j| with m = %.10g", k.alibi_slope()); }},
-    {ScoresScheme::Shaw, name_of(PositionSchemeKind::Shaw), "Shaw relative (keys)", "eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d",
+    {ScoresScheme::Shaw, name_of(PositionSchemeKind::Shaw), "Shaw relative (keys)",
+     "eᵢⱼ = qᵢ · (kⱼ + a^K[clip(j − i, −K, K)]) / √d",
      "Each key gets a learned vector chosen by the distance clipped to plus or minus K.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"clip"}; }, no_note,
      [](const ScoresKeys& k, int d, const std::optional<RopePosition>&) -> PositionScheme {
@@ -134,7 +138,8 @@ constexpr ScoresSchemeRow kSchemes[] = {
        return printed("DeBERTa delta = log-bucket(i - j) = %lld",
                       static_cast<long long>(deberta_relative_position(i, j, k.deberta_buckets, k.deberta_max_position)));
      }},
-    {ScoresScheme::Xl, name_of(PositionSchemeKind::Xl), "Transformer-XL (4 terms)", "eᵢⱼ = (qᵢ·kⱼ + qᵢ·W_R R₍ᵢ₋ⱼ₎ + u·kⱼ + v·W_R R₍ᵢ₋ⱼ₎) / √d",
+    {ScoresScheme::Xl, name_of(PositionSchemeKind::Xl), "Transformer-XL (4 terms)",
+     "eᵢⱼ = (qᵢ·kⱼ + qᵢ·W_R R₍ᵢ₋ⱼ₎ + u·kⱼ + v·W_R R₍ᵢ₋ⱼ₎) / √d",
      "Transformer-XL's four terms: content, content-position, a global content bias and a global position bias.",
      [](const ScoresKeys&) -> std::vector<const char*> { return {"base"}; }, no_note,
      [](const ScoresKeys& k, int d, const std::optional<RopePosition>&) -> PositionScheme {
@@ -231,7 +236,9 @@ std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
   std::string t;
   switch (l->attention) {
     case LayerAttention::Full: t += tr("full attention"); break;
-    case LayerAttention::Sliding: t += trf("sliding window W = {0} (query i sees keys i - W < j <= i)", {std::to_string(l->window)}); break;
+    case LayerAttention::Sliding:
+      t += trf("sliding window W = {0} (query i sees keys i - W < j <= i)", {std::to_string(l->window)});
+      break;
     case LayerAttention::Chunked:
       t += trf("chunked C = {0} (keys j <= i in the query's chunk floor(j / C) = floor(i / C))", {std::to_string(l->window)});
       break;
@@ -242,7 +249,8 @@ std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
       break;
     case LayerAttention::None: t += tr("no token mixing (no scores)"); break;
   }
-  t += l->rope ? (l->rope_key.empty() ? std::string(tr(", RoPE")) : trf(", RoPE ({0})", {l->rope_key})) : std::string(tr(", NoPE (no rotation)"));
+  t += l->rope ? (l->rope_key.empty() ? std::string(tr(", RoPE")) : trf(", RoPE ({0})", {l->rope_key}))
+               : std::string(tr(", NoPE (no rotation)"));
   if (l->rope && keys.drop_rope && keys.scheme == ScoresScheme::Rope) t += tr(" dropped");
   if (l->sinks) t += trf(", attention sink: an extra softmax column with logit s = {0}", {format_number(keys.sink_logit)});
   const std::string qs = query_scale_text(l);
@@ -262,7 +270,8 @@ std::string ScoresModel::query_scale_text(const LayerSpec* l) const {
   const double first = query_scales_.front(), last = query_scales_.back();
   const int n = int(query_scales_.size());
   if (first == last) return trf("{0}: s = {1} on every row p = 0..{2}", {t, format_number(first), std::to_string(n - 1)});
-  return trf("{0}: per row, from s = {1} at p = 0 to {2} at p = {3}", {t, format_number(first), format_number(last), std::to_string(n - 1)});
+  return trf("{0}: per row, from s = {1} at p = 0 to {2} at p = {3}",
+             {t, format_number(first), format_number(last), std::to_string(n - 1)});
 }
 
 // ---------------------------------------------------------------- filling from a model

@@ -125,7 +125,8 @@ class ScoresView final : public ModelLinkedView {
     if (l && l->attention == LayerAttention::Compressed)
       out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
                                   " is a compressed layer: its sliding window is drawn; the pooled keys it also attends to "
-                                  "(one per " + std::to_string(l->ratio) + " earlier keys) are not modelled."});
+                                  "(one per " +
+                                  std::to_string(l->ratio) + " earlier keys) are not modelled."});
     if (l && k_.scheme == ScoresScheme::Sinusoidal)
       out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
                                   ": the sinusoidal scheme is drawn without the layer's mask, sink and query scale (they apply "
@@ -370,8 +371,8 @@ void ScoresView::draw_hover(int i, int j) const {
   if (row.masked(0, j)) {
     const bool after = k_.causal && j > i;
     ImGui::Text(tr("total: masked (%s), weight 0"), tr(after                                     ? "key after query"
-                                                     : model_.mask().kind == MaskKind::Sliding ? "outside the sliding window"
-                                                                                               : "outside the query's chunk"));
+                                                       : model_.mask().kind == MaskKind::Sliding ? "outside the sliding window"
+                                                                                                 : "outside the query's chunk"));
   } else {
     ImGui::Text(tr("total logit e_ij = %.17g"), row.logits(0, j));
     ImGui::Text(tr("weight a_ij     = %.17g"), row.weights(0, j));

@@ -256,11 +256,10 @@ void ToyView::draw_figure(ImVec2 size) {
   ImGui::Spacing();
   ImGui::Text(tr("Sentence: \"%s %s %s\"  (positions 1, 2, 3)"), tr(kWords[reversed_ ? 2 : 0]), tr(kWords[1]),
               tr(kWords[reversed_ ? 0 : 2]));
-  ImGui::TextWrapped("%s",
-                     tr("No PE: reversing the sentence only permutes rows and columns; the model cannot tell the orders "
-                        "apart. Absolute PE: each position adds its own vector. Relative bias: b depends only on |j - i| "
-                        "(neighbours +2, farther -1), the same for every row. RoPE: the score depends on the angle "
-                        "(j - i) theta between the rotated vectors, i.e. on the relative position only."));
+  ImGui::TextWrapped("%s", tr("No PE: reversing the sentence only permutes rows and columns; the model cannot tell the orders "
+                              "apart. Absolute PE: each position adds its own vector. Relative bias: b depends only on |j - i| "
+                              "(neighbours +2, farther -1), the same for every row. RoPE: the score depends on the angle "
+                              "(j - i) theta between the rotated vectors, i.e. on the relative position only."));
   ImGui::TextDisabled("%s", tr(show_weights_ ? "Cells: softmax weights per row."
                                              : "Cells: raw scores q_i . k_j (q = k = x, no 1/sqrt(d)), as in the seed."));
 }

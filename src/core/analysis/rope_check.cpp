@@ -170,7 +170,8 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
   pb.n = static_cast<Eigen::Index>(in.positions.size());
   require(static_cast<int64_t>(std::max(1, pb.heads)) * pb.n <= kMaxCells, "actual", "heads x positions exceeds 2^24 rows");
   pb.positions.reserve(static_cast<size_t>(std::max(1, pb.heads) * pb.n));
-  for (int h = 0; h < std::max(1, pb.heads); ++h) pb.positions.insert(pb.positions.end(), in.positions.begin(), in.positions.end());
+  for (int h = 0; h < std::max(1, pb.heads); ++h)
+    pb.positions.insert(pb.positions.end(), in.positions.begin(), in.positions.end());
   if (in.tolerance) {
     require(std::isfinite(in.tolerance->abs) && in.tolerance->abs >= 0, "tolerance.abs",
             "tolerance.abs must be a finite number >= 0");
@@ -187,8 +188,14 @@ void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& p
   for (const Matrix* m : {pb.x, pb.q, pb.k})
     if (m)
       for (Eigen::Index i = 0; i < m->size(); ++i)
-        require(std::isfinite(m->data()[i]), m == pb.x ? "x" : m == pb.q ? "q" : "k",
-                std::string(m == pb.x ? "x" : m == pb.q ? "q" : "k") + " holds a non-finite number (NaN or infinity)");
+        require(std::isfinite(m->data()[i]),
+                m == pb.x   ? "x"
+                : m == pb.q ? "q"
+                            : "k",
+                std::string(m == pb.x   ? "x"
+                            : m == pb.q ? "q"
+                                        : "k") +
+                    " holds a non-finite number (NaN or infinity)");
 }
 
 // The index of element `flat` of the (rows x cols) tensor as the response gives it.
@@ -244,8 +251,14 @@ void rope_check_shape(const RopeCheckReference& reference, CheckKind kind, int64
   pb.n = static_cast<Eigen::Index>(n >= 0 ? n : rows);
   const Eigen::Index hn = std::max(1, pb.heads) * pb.n;
   // x, q and k as the kind needs them: only actual is judged here.
-  const Shapes sh{static_cast<Eigen::Index>(std::max(1, pb.heads) * rows), static_cast<Eigen::Index>(cols), hn, pb.dim, pb.n, pb.dim,
-                  pb.n, pb.dim};
+  const Shapes sh{static_cast<Eigen::Index>(std::max(1, pb.heads) * rows),
+                  static_cast<Eigen::Index>(cols),
+                  hn,
+                  pb.dim,
+                  pb.n,
+                  pb.dim,
+                  pb.n,
+                  pb.dim};
   check_shapes(kind, sh, pb);
 }
 

@@ -17,8 +17,8 @@ double Diagnoser::explains(const Matrix& predicted) const {
   return std::clamp(1.0 - e / base_sse, 0.0, 1.0);
 }
 
-void Diagnoser::add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted, std::string message,
-         std::string fix) {
+void Diagnoser::add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted,
+                    std::string message, std::string fix) {
   RopeCheckDiagnosis d;
   d.cause = cause;
   d.explains = explains(predicted);
@@ -77,10 +77,11 @@ void Diagnoser::angle_precision() {
       if (e < best) best = e, best_s = s, best_on = on, best_r = r;
     }
   if (!std::isfinite(best)) return;
-  const std::string what = best_on == Angles  ? "the angles p * inv_freq were"
+  const std::string what = best_on == Angles    ? "the angles p * inv_freq were"
                            : best_on == InvFreq ? "inv_freq was"
                                                 : "the timescales 1 / inv_freq (base^(2i/d), divided into p) were";
-  add(CheckCause::AnglePrecision, full(best_s), {{"dtype", std::string(round_name(best_r))}, {"rounded", std::string(kOnNames[best_on])}},
+  add(CheckCause::AnglePrecision, full(best_s),
+      {{"dtype", std::string(round_name(best_r))}, {"rounded", std::string(kOnNames[best_on])}},
       what + " computed in " + round_name(best_r) + ": the error grows with position",
       "compute inv_freq and the angles in float32 (autocast off, .float() before the product), cast cos/sin "
       "afterwards");
@@ -186,9 +187,7 @@ int rotating_pairs(const Setting& ref) {
 }
 
 // The exponent denominator of the reference's frequencies: head_dim for proportional RoPE, else rotary_dim.
-int exponent_dim_of(const Problem& pb) {
-  return pb.ref.scaling.type == RopeScalingType::Proportional ? pb.dim : pb.rotary_dim;
-}
+int exponent_dim_of(const Problem& pb) { return pb.ref.scaling.type == RopeScalingType::Proportional ? pb.dim : pb.rotary_dim; }
 
 // base^(-2i/e) for the first `count` pairs, zeros up to `size`.
 std::vector<double> powers(double base, int e, int count, int size) {
@@ -249,8 +248,8 @@ void Diagnoser::partial_rotary() {
   const std::string rd = std::to_string(proportional ? 2 * c0 : pb.rotary_dim), hd = std::to_string(pb.dim);
   if (best.kind == 'a')
     add(CheckCause::PartialRotary, full(best.s), {{"exponent_dim", static_cast<double>(e1)}, {"base", b_equiv}},
-        "the frequencies use the exponent 2i/" + std::to_string(e1) + " instead of 2i/" + std::to_string(e0) +
-            ": base^(" + std::to_string(e0) + "/" + std::to_string(e1) + ") = " + num(b_equiv) + " in the reference's terms",
+        "the frequencies use the exponent 2i/" + std::to_string(e1) + " instead of 2i/" + std::to_string(e0) + ": base^(" +
+            std::to_string(e0) + "/" + std::to_string(e1) + ") = " + num(b_equiv) + " in the reference's terms",
         proportional ? "proportional RoPE keeps the exponent over head_dim = " + hd + ": base^(-2i/" + hd + ")"
                      : "compute inv_freq over rotary_dim = " + rd + ": base^(-2i/rotary_dim)");
   else if (best.kind == 'b')
@@ -260,7 +259,8 @@ void Diagnoser::partial_rotary() {
         "rotate_half over the first rotary_dim = " + std::to_string(pb.rotary_dim) +
             " dims only, then concatenate the pass-through dims");
   else
-    add(CheckCause::PartialRotary, full(best.s), {{"rotated_dims", static_cast<double>(pb.dim)}, {"exponent_dim", static_cast<double>(pb.dim)}},
+    add(CheckCause::PartialRotary, full(best.s),
+        {{"rotated_dims", static_cast<double>(pb.dim)}, {"exponent_dim", static_cast<double>(pb.dim)}},
         "the whole head rotates (" + hd + " dims, frequencies base^(-2i/" + hd + ")) where the reference rotates " + rd +
             " dims and passes the rest through",
         "rotate only rotary_dim = " + rd + " dims (partial_rotary_factor), pass the other " +
@@ -305,8 +305,10 @@ void Diagnoser::pairing_span() {
        {"rotated_dims", static_cast<double>(2 * best.count)},
        {"exponent_dim", static_cast<double>(best.exponent)}},
       "the rotation pairs dimension i with i + " + std::to_string(best.span) + " (rotate_half over " +
-          (best.span == best.count ? "the first " + std::to_string(2 * best.count) + " dims" : "a span of " + std::to_string(2 * best.span)) +
-          ", frequencies base^(-2i/" + std::to_string(best.exponent) + ")) where the reference pairs i with i + " + std::to_string(s0),
+          (best.span == best.count ? "the first " + std::to_string(2 * best.count) + " dims"
+                                   : "a span of " + std::to_string(2 * best.span)) +
+          ", frequencies base^(-2i/" + std::to_string(best.exponent) + ")) where the reference pairs i with i + " +
+          std::to_string(s0),
       "pair dimension i with i + " + std::to_string(s0) + ": rotate_half over all " + std::to_string(2 * s0) + " rotary dims" +
           (c0 < s0 ? " with inv_freq padded by zeros to " + std::to_string(s0) + " pairs (proportional RoPE)" : ""));
 }
@@ -322,8 +324,8 @@ void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
       {CheckCause::ScalingMissing, CheckCause::DynamicSeqLen}, {CheckCause::LongropeSwitch, CheckCause::AttentionFactor},
       {CheckCause::ScalingMissing, CheckCause::PartialRotary}, {CheckCause::PartialRotary, CheckCause::PairingSpan},
       {CheckCause::UnrotatedHeads, CheckCause::UnrotatedRows}, {CheckCause::UnrotatedRows, CheckCause::CacheLength},
-      {CheckCause::UnrotatedRows, CheckCause::Base},          {CheckCause::UnrotatedRows, CheckCause::ScalingFactor},
-      {CheckCause::CacheLength, CheckCause::PositionOffset},  {CheckCause::HeadOffset, CheckCause::PositionOffset},
+      {CheckCause::UnrotatedRows, CheckCause::Base},           {CheckCause::UnrotatedRows, CheckCause::ScalingFactor},
+      {CheckCause::CacheLength, CheckCause::PositionOffset},   {CheckCause::HeadOffset, CheckCause::PositionOffset},
   };
   for (int pass = 0; pass < 4; ++pass) {
     bool moved = false;

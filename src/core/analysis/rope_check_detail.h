@@ -28,12 +28,12 @@ struct Setting {
   std::vector<double> inv_freq;  // the rotating pairs (the reference: rotary_dim/2)
   double magnitude = 1.0;        // cos/sin multiplier (attention_scaling)
   RopeLayout layout = RopeLayout::Half;
-  int span = 0;                   // half layout: pair i is (i, i + span); 0 = the reference's rotary_dim/2
-  int64_t offset = 0;             // added to every position
-  int64_t head_offset = 0;        // head h reads its positions + h * head_offset
-  int64_t cache_length = 0;       // > 0: positions >= cache_length read row cache_length - 1, or p mod it
+  int span = 0;              // half layout: pair i is (i, i + span); 0 = the reference's rotary_dim/2
+  int64_t offset = 0;        // added to every position
+  int64_t head_offset = 0;   // head h reads its positions + h * head_offset
+  int64_t cache_length = 0;  // > 0: positions >= cache_length read row cache_length - 1, or p mod it
   bool cache_wrap = false;
-  std::vector<char> unrotated;    // per row (cos, sin, rotated): left as x (cos 1, sin 0)
+  std::vector<char> unrotated;                 // per row (cos, sin, rotated): left as x (cos 1, sin 0)
   std::vector<char> unrotated_q, unrotated_k;  // logits: per query / key row
   int alias = 0;  // rotated: 1 = out_b from the already written out_a, 2 = out_a from the written out_b
   double sin_sign = 1.0;
@@ -45,9 +45,9 @@ struct Problem {
   RopeCheckReference ref;  // normalised: rotary_dim and softmax_scale set
   CheckKind kind = CheckKind::Cos;
   int dim = 0, rotary_dim = 0, pairs = 0;
-  bool half_width = false;  // cos/sin given as n x rotary_dim/2
-  int heads = 0;            // the input's heads axis (0: none); rows are head after head
-  Eigen::Index n = 0;       // positions per head
+  bool half_width = false;         // cos/sin given as n x rotary_dim/2
+  int heads = 0;                   // the input's heads axis (0: none); rows are head after head
+  Eigen::Index n = 0;              // positions per head
   std::vector<int64_t> positions;  // per row of the tensor (each head repeats the input's positions)
   const Matrix* x = nullptr;
   const Matrix* q = nullptr;

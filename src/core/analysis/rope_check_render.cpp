@@ -96,8 +96,7 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
   switch (pb.kind) {
     case CheckKind::InvFreq: {
       Matrix out(1, pb.pairs);
-      for (int i = 0; i < pb.pairs; ++i)
-        out(0, i) = i < static_cast<int>(s.inv_freq.size()) ? angle_frequency(s, i) : 0.0;
+      for (int i = 0; i < pb.pairs; ++i) out(0, i) = i < static_cast<int>(s.inv_freq.size()) ? angle_frequency(s, i) : 0.0;
       return out;
     }
     case CheckKind::Cos:

@@ -185,9 +185,11 @@ void Diagnoser::cache_length() {
     }
   const int64_t L = best.cache_length;
   const std::string ls = std::to_string(L);
-  add(CheckCause::CacheLength, full(best), {{"length", static_cast<double>(L)}, {"mode", std::string(best.cache_wrap ? "wrap" : "clamp")}},
+  add(CheckCause::CacheLength, full(best),
+      {{"length", static_cast<double>(L)}, {"mode", std::string(best.cache_wrap ? "wrap" : "clamp")}},
       "positions >= " + ls + " read the cos/sin cache's row " +
-          (best.cache_wrap ? "p mod " + ls + " (a cache of " + ls + " rows, wrapped)" : ls + " - 1 = " + std::to_string(L - 1) + " (a cache of " + ls + " rows, clamped)"),
+          (best.cache_wrap ? "p mod " + ls + " (a cache of " + ls + " rows, wrapped)"
+                           : ls + " - 1 = " + std::to_string(L - 1) + " (a cache of " + ls + " rows, clamped)"),
       "build the cos/sin cache for the longest position (max_position_embeddings, or grow it with the sequence) and index it "
       "by the true position");
 }
@@ -234,8 +236,9 @@ void Diagnoser::unrotated_rows() {
     const bool everything = best->s == &all || static_cast<Eigen::Index>(best->idx.size()) == n;
     add(CheckCause::UnrotatedRows, full(*best->s),
         {{"rows", everything ? CheckFitValue(std::string("all")) : CheckFitValue(best->idx)}},
-        everything ? std::string("the logits are q . k with ") + best->side + " never rotated (no RoPE applied)"
-                   : std::string("the ") + best->side + " at rows " + list_text(best->idx) + " are left unrotated (the others rotate)",
+        everything
+            ? std::string("the logits are q . k with ") + best->side + " never rotated (no RoPE applied)"
+            : std::string("the ") + best->side + " at rows " + list_text(best->idx) + " are left unrotated (the others rotate)",
         "rotate every query and key before q . k (and before writing a key to the cache)");
     return;
   }

@@ -263,8 +263,9 @@ POSENC_ONCE_PER_JOB std::vector<int> causal_extent(std::span<const int64_t> qpos
 
 }  // namespace
 
-POSENC_ONCE_PER_JOB AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos, std::span<const int64_t> kpos,
-                       const AttentionSpec& spec, Path path, const LayerMask& mask, std::optional<float> masked_fill) {
+POSENC_ONCE_PER_JOB AttentionF attention_f(const MatrixF& q, const MatrixF& k, std::span<const int64_t> qpos,
+                                           std::span<const int64_t> kpos, const AttentionSpec& spec, Path path,
+                                           const LayerMask& mask, std::optional<float> masked_fill) {
   const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols();
   require(n >= 1, "q", "q must have at least one row");
   require(d >= 1 && d <= kMaxDim, "q", "q rows must have between 1 and 4096 columns");
@@ -294,8 +295,8 @@ POSENC_ONCE_PER_JOB AttentionF attention_f(const MatrixF& q, const MatrixF& k, s
   return out;
 }
 
-POSENC_ONCE_PER_JOB AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk, double scale,
-                                bool causal, Path path, std::optional<float> masked_fill) {
+POSENC_ONCE_PER_JOB AttentionF absolute_attention_f(const MatrixF& x, const MatrixF& pe, const MatrixF& wq, const MatrixF& wk,
+                                                    double scale, bool causal, Path path, std::optional<float> masked_fill) {
   const Eigen::Index n = x.rows(), d = x.cols();
   require(n >= 1 && d >= 1 && d <= kMaxDim, "x", "x must be n x d with n >= 1 and d in [1, 4096]");
   require(int64_t{n} * n <= kMaxCells, "x", "n * n exceeds 2^24 logits");

@@ -174,10 +174,13 @@ inline void load_transposed(const float* base, std::size_t ld, int k, v128_t v[4
 
 // Rows r0..r0+3 (rows < 4 of them exist) into lanes 0..3 of dst[stride * k], k = 0..d-1, times the scale
 // if scaled: 4 x 4 blocks transposed in registers, rotated there when the source rotates.
-__attribute__((noinline)) void pack_quad(const PackSource& s, int r0, int rows, bool scaled, float scale, float* dst, int stride) {
+__attribute__((noinline)) void pack_quad(const PackSource& s, int r0, int rows, bool scaled, float scale, float* dst,
+                                         int stride) {
   const int d = s.d, h = s.rd / 2;
   const v128_t vscale = wasm_f32x4_splat(scale);
-  auto put = [&](int k, v128_t v) { wasm_v128_store(dst + static_cast<std::size_t>(stride) * k, scaled ? wasm_f32x4_mul(vscale, v) : v); };
+  auto put = [&](int k, v128_t v) {
+    wasm_v128_store(dst + static_cast<std::size_t>(stride) * k, scaled ? wasm_f32x4_mul(vscale, v) : v);
+  };
   auto put_scalar = [&](int k) {
     for (int r = 0; r < rows; ++r) {
       const float v = packed_entry(s, r0 + r, k);
@@ -488,7 +491,8 @@ void run_logits(Impl impl, const MatrixF& a, const MatrixF& b, float scale, Matr
 }
 
 void check_extent(std::span<const int> extent, Eigen::Index rows) {
-  require(extent.empty() || static_cast<Eigen::Index>(extent.size()) == rows, "row_extent", "row_extent must have one entry per row");
+  require(extent.empty() || static_cast<Eigen::Index>(extent.size()) == rows, "row_extent",
+          "row_extent must have one entry per row");
 }
 
 }  // namespace

@@ -174,7 +174,8 @@ void read_sections(const Meta& m, const std::string& rope_type, RopeParts& p) {
   }
   if (v[3] != 0) throw InvalidArgument(sk, "GGUF key '" + sk + "': a nonzero 4th (extra) section is not modelled");
   if (v[0] + v[1] + v[2] != p.rotary_dim / 2)
-    throw InvalidArgument(sk, "GGUF key '" + sk + "' t + h + w must equal rope.dimension_count / 2 = " + std::to_string(p.rotary_dim / 2));
+    throw InvalidArgument(
+        sk, "GGUF key '" + sk + "' t + h + w must equal rope.dimension_count / 2 = " + std::to_string(p.rotary_dim / 2));
   p.mrope_section = {v[0], v[1], v[2]};
   p.mrope_interleaved = rope_type == "imrope";
   p.layout = RopeLayout::Half;
@@ -221,8 +222,8 @@ void read_scaling(const Meta& m, int64_t ctx, RopeParts& p) {
                           "LongRoPE GGUFs keep their short/long factors in tensors (rope_factors_short/long), which "
                           "posenc never reads; load the model's config.json instead");
   } else {
-    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" + gguf_printable(stype) +
-                                                          "' is not one of none, linear, yarn, longrope");
+    throw InvalidArgument(m.key("rope.scaling.type"), "GGUF key '" + m.key("rope.scaling.type") + "' = '" +
+                                                          gguf_printable(stype) + "' is not one of none, linear, yarn, longrope");
   }
   s.seq_len = std::nullopt;  // none of the GGUF scalings depends on the current length
 }
@@ -275,8 +276,10 @@ void read_layers(const std::string& arch, const Meta& m, int64_t block_count, Mo
                         (fam->layers == LayerRule::Generic || fam->layers == LayerRule::SlidingPattern ||
                          fam->layers == LayerRule::Llama4 || fam->layers == LayerRule::QwenWindow) &&
                         (fam->rope_on == RopeOn::All || fam->rope_on == RopeOn::Sliding);
-  const int swa_period = !fam ? 0 : fam->gguf_swa_period > 0 ? fam->gguf_swa_period
-                                  : fam->layers == LayerRule::SlidingPattern ? fam->pattern : 0;
+  const int swa_period = !fam                                       ? 0
+                         : fam->gguf_swa_period > 0                 ? fam->gguf_swa_period
+                         : fam->layers == LayerRule::SlidingPattern ? fam->pattern
+                                                                    : 0;
   const std::string wk = m.key("attention.sliding_window");
   std::optional<int64_t> swa;
   if (modelled && (swa_period > 0 || fam->layers == LayerRule::Llama4)) {

@@ -112,8 +112,7 @@ void sliding_pattern(Layers& L, int64_t dflt) {
     const std::string& s = v->as_string();
     if (s.empty() || s.find_first_not_of("LG") != std::string::npos)
       r.fail("sliding_window_pattern", "must be an integer or a string of L (local) and G (global)");
-    for (int i = 0; i < L.n; ++i)
-      L.set(i, s[i % s.size()] == 'L' ? LayerAttention::Sliding : LayerAttention::Full);
+    for (int i = 0; i < L.n; ++i) L.set(i, s[i % s.size()] == 'L' ? LayerAttention::Sliding : LayerAttention::Full);
     return;
   }
   const int64_t pattern = checked_interval(r, "sliding_window_pattern", dflt);
@@ -164,8 +163,7 @@ void deepseek_v4_layers(Layers& L) {
     }
     return;
   }
-  for (int i = 0; i < L.n; ++i)
-    L.set(i, LayerAttention::Compressed, "", compress_rate(r, i < 2 || (i - 2) % 2 == 0));
+  for (int i = 0; i < L.n; ++i) L.set(i, LayerAttention::Compressed, "", compress_rate(r, i < 2 || (i - 2) % 2 == 0));
 }
 
 // MiniMax: attn_type_list (1 softmax attention, 0 lightning linear attention); transformers' "minimax" alternates.
@@ -204,7 +202,8 @@ void rule_kinds(Layers& L) {
     case LayerRule::FullInterval: {
       const int64_t every = checked_interval(r, "full_attention_interval", pattern);
       for (int i = 0; i < L.n; ++i)
-        L.set(i, (i + 1) % every != 0 ? LayerAttention::Linear : LayerAttention::Full, (i + 1) % every ? L.mixer("linear_attention") : "");
+        L.set(i, (i + 1) % every != 0 ? LayerAttention::Linear : LayerAttention::Full,
+              (i + 1) % every ? L.mixer("linear_attention") : "");
       break;
     }
     case LayerRule::SlidingPattern: sliding_pattern(L, pattern); break;
@@ -318,9 +317,8 @@ void query_scales(Layers& L, const RopeParams& p) {
     if (!(beta.beta >= 0 && beta.beta <= 1e3)) q.fail("llama_4_scaling_beta", "must be in [0, 1000]");
     const auto orig = q.integer("original_max_position_embeddings");
     if (!orig)
-      throw InvalidArgument(q.path("original_max_position_embeddings"),
-                            "missing " + q.path("original_max_position_embeddings") +
-                                " (llama_4_scaling_beta divides positions by it)");
+      throw InvalidArgument(q.path("original_max_position_embeddings"), "missing " + q.path("original_max_position_embeddings") +
+                                                                            " (llama_4_scaling_beta divides positions by it)");
     if (*orig < 1 || *orig > kMaxLength) q.fail("original_max_position_embeddings", "must be in [1, 2^30]");
     beta.original_max_position_embeddings = *orig;
   }
@@ -345,8 +343,8 @@ void rope_keys(Layers& L) {
       l.rope_key = l.attention == LayerAttention::Compressed ? "compress" : "main";
       continue;
     }
-    const char* names[] = {"full_attention", "sliding_attention", "chunked_attention", "linear_attention", "full_attention",
-                           "full_attention"};
+    const char* names[] = {"full_attention",   "sliding_attention", "chunked_attention",
+                           "linear_attention", "full_attention",    "full_attention"};
     const std::string want = names[static_cast<int>(l.attention)];
     l.rope_key = has(want) ? want : "full_attention";
   }

@@ -293,8 +293,7 @@ ModelRope make_rope(const Model& m, const RopeContext& c, const std::optional<Re
     parts.scaling.partial_rotary_factor = static_cast<double>(parts.rotary_dim) / dims.head_dim;
     if (params && params->has("partial_rotary_factor"))
       parts.scaling.partial_rotary_factor = *params->number("partial_rotary_factor");
-    else if (m.r.has("partial_rotary_factor"))
-      parts.scaling.partial_rotary_factor = *m.r.number("partial_rotary_factor");
+    else if (m.r.has("partial_rotary_factor")) parts.scaling.partial_rotary_factor = *m.r.number("partial_rotary_factor");
     parts.rotary_dim = dims.head_dim;
   }
   if (params) read_mrope(*params, m.flag(kFamilyMropeInterleaved), parts);
@@ -375,27 +374,32 @@ void read_deepseek_v4(const Model& m, const RopeContext& c, const RopeParams& p)
   std::optional<double> prf;
   std::string prf_key = r.path("partial_rotary_factor");
   for (const auto* d : {&main_p, &compress_p})
-    if (*d && (*d)->has("partial_rotary_factor")) prf = (*d)->number("partial_rotary_factor"), prf_key = (*d)->path("partial_rotary_factor");
+    if (*d && (*d)->has("partial_rotary_factor"))
+      prf = (*d)->number("partial_rotary_factor"), prf_key = (*d)->path("partial_rotary_factor");
   if (!prf) prf = r.number("partial_rotary_factor");
   if (!prf)
-    if (const auto q = r.integer("qk_rope_head_dim")) prf = static_cast<double>(*q) / dims.head_dim, prf_key = r.path("qk_rope_head_dim");
+    if (const auto q = r.integer("qk_rope_head_dim"))
+      prf = static_cast<double>(*q) / dims.head_dim, prf_key = r.path("qk_rope_head_dim");
   if (!prf) prf = 64.0 / 512.0;
   const int width = static_cast<int>(dims.head_dim * *prf);
   if (!(*prf > 0 && *prf <= 1) || width < 2 || width % 2 != 0)
     throw InvalidArgument(prf_key, prf_key + " must give an even rotary width in [2, head_dim]");
   dims.rotary_dim = width;
   dims.mla = true;  // the width is fixed here: make_rope takes it as is
-  const double main_base = main_p && main_p->has("rope_theta") ? check_base(*main_p->number("rope_theta"), main_p->path("rope_theta"))
-                                                               : read_base(m, std::nullopt, "");
+  const double main_base = main_p && main_p->has("rope_theta")
+                               ? check_base(*main_p->number("rope_theta"), main_p->path("rope_theta"))
+                               : read_base(m, std::nullopt, "");
   double compress_base = m.fam->compress_base;
   std::string compress_key = r.path("compress_rope_theta");
-  if (compress_p && compress_p->has("rope_theta")) compress_base = *compress_p->number("rope_theta"), compress_key = compress_p->path("rope_theta");
+  if (compress_p && compress_p->has("rope_theta"))
+    compress_base = *compress_p->number("rope_theta"), compress_key = compress_p->path("rope_theta");
   else if (const auto t = r.number("compress_rope_theta")) compress_base = *t;
   check_base(compress_base, compress_key);
   ModelRope main = make_rope(m, c, main_p, main_path, main_base, dims);
   ModelRope compress = make_rope(m, c, compress_p, compress_path, compress_base, dims);
   if (compress.scaling.type == RopeScalingType::Yarn && !(compress_p && compress_p->has("attention_factor"))) {
-    RopeParts parts{compress.rotary_dim, compress.layout, compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false, compress.head_dim};
+    RopeParts parts{compress.rotary_dim, compress.layout, compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false,
+                    compress.head_dim};
     parts.scaling.attention_factor = 1.0;
     compress = assemble_rope(parts, blame(compress_path));
   }

@@ -75,8 +75,7 @@ std::string layer_pattern_text(const std::vector<LayerSpec>& layers) {
   // A block of runs that repeats from the start (possibly cut short at the end): written once with its count.
   for (size_t period = 1; period * 2 <= runs.size(); ++period) {
     size_t whole = 0;
-    while ((whole + 1) * period <= runs.size() &&
-           std::equal(runs.begin(), runs.begin() + period, runs.begin() + whole * period))
+    while ((whole + 1) * period <= runs.size() && std::equal(runs.begin(), runs.begin() + period, runs.begin() + whole * period))
       ++whole;
     if (whole < 2) continue;
     const size_t rest = whole * period;

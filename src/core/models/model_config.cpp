@@ -102,9 +102,11 @@ void read_t5(const Model& m) {
   const int64_t nb = r.integer("relative_attention_num_buckets").value_or(32);
   const int64_t md = r.integer("relative_attention_max_distance").value_or(128);
   if (nb < 1 || nb > kMaxBuckets)
-    throw InvalidArgument(r.path("relative_attention_num_buckets"), r.path("relative_attention_num_buckets") + " must be in [1, 2^20]");
+    throw InvalidArgument(r.path("relative_attention_num_buckets"),
+                          r.path("relative_attention_num_buckets") + " must be in [1, 2^20]");
   if (md < 1 || md > kMaxLength)
-    throw InvalidArgument(r.path("relative_attention_max_distance"), r.path("relative_attention_max_distance") + " must be in [1, 2^30]");
+    throw InvalidArgument(r.path("relative_attention_max_distance"),
+                          r.path("relative_attention_max_distance") + " must be in [1, 2^30]");
   m.out.t5_num_buckets = static_cast<int>(nb);
   m.out.t5_max_distance = md;
   m.out.t5_bidirectional = true;  // encoder self-attention (the decoder's is causal: bidirectional=False)
@@ -132,7 +134,8 @@ void read_learned(const Model& m) {
   const char* which = nullptr;
   m.out.learned_max_position_embeddings = read_max_positions(r, &which);
   if (m.out.learned_max_position_embeddings == 0)
-    throw InvalidArgument(r.path("max_position_embeddings"), "missing " + r.path("max_position_embeddings") + " (or n_positions)");
+    throw InvalidArgument(r.path("max_position_embeddings"),
+                          "missing " + r.path("max_position_embeddings") + " (or n_positions)");
   if (const auto pet = r.string("position_embedding_type"); pet && *pet != "absolute")
     throw InvalidArgument(r.path("position_embedding_type"),
                           r.path("position_embedding_type") + " '" + *pet + "' is not supported (only absolute)");
@@ -225,9 +228,11 @@ void read_rope_model(const Model& m) {
   const char* max_key = nullptr;
   c.max_pos = read_max_positions(m.r, &max_key);
   if (c.max_pos == 0 && m.fam) c.max_pos = m.fam->max_positions;  // class defaults (FalconConfig, Gemma3TextConfig)
-  if (c.max_pos == 0) throw InvalidArgument(m.r.path("max_position_embeddings"), "missing " + m.r.path("max_position_embeddings"));
+  if (c.max_pos == 0)
+    throw InvalidArgument(m.r.path("max_position_embeddings"), "missing " + m.r.path("max_position_embeddings"));
   c.layout = layout_of(m);
-  if (!m.fam) m.assume("rope_layers", "every attention layer", "nothing in the config says which layers rotate, and " + m.not_in_table());
+  if (!m.fam)
+    m.assume("rope_layers", "every attention layer", "nothing in the config says which layers rotate, and " + m.not_in_table());
   // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
   if (is_one_of(m.type, {"gptj", "codegen"}) && m.r.boolean("rotary").value_or(true) == false)
     m.r.fail("rotary", "false is not supported (GPTJAttention always rotates rotary_dim dims)");

@@ -79,8 +79,8 @@ ModelFamily read_row(const generated::FamilyRow& row) {
     if (t2 == std::string_view::npos || t1 == 0 || t2 == t1 + 1 || t2 + 1 == entry.size())
       throw std::logic_error(std::string("data/model_families.json: family '") + row.family +
                              "': every not_modelled entry needs what, value and why");
-    f.not_modelled.push_back({std::string(entry.substr(0, t1)), std::string(entry.substr(t1 + 1, t2 - t1 - 1)),
-                              std::string(entry.substr(t2 + 1))});
+    f.not_modelled.push_back(
+        {std::string(entry.substr(0, t1)), std::string(entry.substr(t1 + 1, t2 - t1 - 1)), std::string(entry.substr(t2 + 1))});
   }
   if (f.model_types.empty() || f.source.empty())
     throw std::logic_error(std::string("data/model_families.json: family '") + row.family + "' needs model_types and a source");
@@ -168,8 +168,7 @@ std::string model_families_markdown() {
     out += (rope ? std::string(name_of(f.layout)) : std::string("—")) + " | ";
     out += (rope ? significant(f.base) : std::string("—")) + " | " + cell(layers_words(f)) + " | " + name_of(f.rope_on);
     if (f.sliding_rope != SlidingRope::Same) out += std::string("; sliding layers: ") + name_of(f.sliding_rope);
-    for (size_t i = 0; i < f.not_modelled.size(); ++i)
-      out += (i == 0 ? "; not modelled: " : ", ") + cell(f.not_modelled[i].what);
+    for (size_t i = 0; i < f.not_modelled.size(); ++i) out += (i == 0 ? "; not modelled: " : ", ") + cell(f.not_modelled[i].what);
     out += " | " + cell(join(f.keys)) + " | " + cell(f.source) + " |\n";
   }
   return out;

@@ -37,10 +37,9 @@ enum class LayerRule {
 };
 template <>
 struct EnumNames<LayerRule> {
-  static constexpr std::array<const char*, 13> names{"generic",        "qwen_window", "full_interval", "sliding_pattern",
-                                                     "llama4",         "exaone4",     "lfm2",          "nemotron_h",
-                                                     "granite_hybrid", "kimi_linear", "deepseek_v4",   "minimax",
-                                                     "falcon_h1"};
+  static constexpr std::array<const char*, 13> names{
+      "generic",    "qwen_window",    "full_interval", "sliding_pattern", "llama4",  "exaone4",  "lfm2",
+      "nemotron_h", "granite_hybrid", "kimi_linear",   "deepseek_v4",     "minimax", "falcon_h1"};
 };
 
 // Which attention layers rotate.
@@ -54,8 +53,8 @@ enum class RopeOn {
 };
 template <>
 struct EnumNames<RopeOn> {
-  static constexpr std::array<const char*, 6> names{"all",  "sliding", "sliding_if_windowed",
-                                                    "none", "position_embedding_type", "mla_use_nope"};
+  static constexpr std::array<const char*, 6> names{
+      "all", "sliding", "sliding_if_windowed", "none", "position_embedding_type", "mla_use_nope"};
 };
 
 // The RoPE of sliding layers.
@@ -95,9 +94,15 @@ enum FamilyFlag : unsigned {
   kFamilyYarnSoftmaxMscale = 1u << 7,  // YaRN: softmax x get_mscale(factor, mscale_all_dim)^2
   kFamilyCompressRope = 1u << 8,       // a second RoPE at compress_rope_theta on compressed layers
 };
-inline constexpr std::array<const char*, 9> kFamilyFlagNames{"mla",          "sinks",         "no_rotary_pct",
-                                                             "mrope_interleaved", "global_head_dim", "llama4_temperature",
-                                                             "ntk_alpha",    "yarn_softmax_mscale", "compress_rope"};
+inline constexpr std::array<const char*, 9> kFamilyFlagNames{"mla",
+                                                             "sinks",
+                                                             "no_rotary_pct",
+                                                             "mrope_interleaved",
+                                                             "global_head_dim",
+                                                             "llama4_temperature",
+                                                             "ntk_alpha",
+                                                             "yarn_softmax_mscale",
+                                                             "compress_rope"};
 
 struct ModelFamily {
   std::string family;
@@ -105,12 +110,12 @@ struct ModelFamily {
   PositionKind position = PositionKind::Rope;
   std::string alibi_key;  // a boolean key that switches the scheme to ALiBi (Falcon: alibi; MPT: attn_config.alibi)
   RopeLayout layout = RopeLayout::Half;
-  double base = 10000.0;            // rope_theta when the config has none
-  double local_base = 0;            // SlidingRope::LocalBase: rope_local_base_freq's default
-  double compress_base = 0;         // kFamilyCompressRope: compress_rope_theta's default
-  double query_pre_attn_scalar = 0; // SoftmaxRule::QueryPreAttnScalar's default
-  int64_t max_positions = 0;        // max_position_embeddings' class default (0: required)
-  int64_t chunk = 0;                // attention_chunk_size's default
+  double base = 10000.0;             // rope_theta when the config has none
+  double local_base = 0;             // SlidingRope::LocalBase: rope_local_base_freq's default
+  double compress_base = 0;          // kFamilyCompressRope: compress_rope_theta's default
+  double query_pre_attn_scalar = 0;  // SoftmaxRule::QueryPreAttnScalar's default
+  int64_t max_positions = 0;         // max_position_embeddings' class default (0: required)
+  int64_t chunk = 0;                 // attention_chunk_size's default
   LayerRule layers = LayerRule::Generic;
   int pattern = 0;          // the rule's default period (sliding_window_pattern, full_attention_interval)
   int nope_interval = 0;    // no_rope_layer_interval's default (0: no NoPE rule)

@@ -12,25 +12,63 @@ namespace {
 
 // Words of a key about positions (rope, window, chunk, ...).
 constexpr const char* kPositionWords[] = {
-    "rope",           "rotary",       "position",         "nope",           "chunk",         "window",
-    "sink",           "temperature",  "attn_scale",       "floor_scale",    "theta",         "alibi",
-    "layer_types",    "swa",          "mscale",           "yarn",           "rope_freq",     "freq_base",
-    "base_freq",      "inv_freq",     "freq_scale",       "relative_attention", "bucket",    "context",
-    "max_seq",        "seq_len",      "seq_length",       "n_positions",    "n_ctx",         "partial_rotary",
-    "query_pre_attn_scalar", "sliding", "attention_interval", "layer_interval", "attention_type", "layers_block_type",
-    "interleaved_layers", "hybrid_override_pattern", "attn_type", "global_attn", "local_attn", "layer_switch",
-    "global_head_dim", "index_",       "bidirectional",
+    "rope",
+    "rotary",
+    "position",
+    "nope",
+    "chunk",
+    "window",
+    "sink",
+    "temperature",
+    "attn_scale",
+    "floor_scale",
+    "theta",
+    "alibi",
+    "layer_types",
+    "swa",
+    "mscale",
+    "yarn",
+    "rope_freq",
+    "freq_base",
+    "base_freq",
+    "inv_freq",
+    "freq_scale",
+    "relative_attention",
+    "bucket",
+    "context",
+    "max_seq",
+    "seq_len",
+    "seq_length",
+    "n_positions",
+    "n_ctx",
+    "partial_rotary",
+    "query_pre_attn_scalar",
+    "sliding",
+    "attention_interval",
+    "layer_interval",
+    "attention_type",
+    "layers_block_type",
+    "interleaved_layers",
+    "hybrid_override_pattern",
+    "attn_type",
+    "global_attn",
+    "local_attn",
+    "layer_switch",
+    "global_head_dim",
+    "index_",
+    "bidirectional",
     // A layer type's own head width beside head_dim (Gemma 4's global_head_dim is read; others are named).
-    "local_head_dim", "full_head_dim",
+    "local_head_dim",
+    "full_head_dim",
 };
 
 // Words of a key that can change which layers attend or rotate (hybrid patterns, per-layer lists, compress
 // ratios): the family table's rules read such keys, and an unread one is named.
-constexpr const char* kLayerWords[] = {"pattern", "ratios", "hybrid", "layer_type", "block_type", "linear_attn",
-                                       "full_attn", "fullatt", "kda", "compress_rat", "attn_layer", "attention_layer"};
+constexpr const char* kLayerWords[] = {"pattern",   "ratios",  "hybrid", "layer_type",   "block_type", "linear_attn",
+                                       "full_attn", "fullatt", "kda",    "compress_rat", "attn_layer", "attention_layer"};
 // Words of attention itself: a list of layer indices or a per-layer key beside one of them shapes the layers.
-constexpr const char* kAttentionWords[] = {"attn", "att_", "attention", "window", "swa", "global", "local", "linear",
-                                           "conv", "mamba", "ssm", "mixer", "kind", "full"};
+constexpr const char* kAttentionWords[] = {"attn",   "att_", "attention", "window", "swa",   "global", "local",
+                                           "linear", "conv", "mamba",     "ssm",    "mixer", "kind",   "full"};
 
 // Words that make a layer-ish key about something else (experts, MLPs, multi-token prediction, dropout).
 constexpr const char* kNotLayerWords[] = {"moe", "expert", "mlp", "dense", "hash", "nextn", "mtp", "ffn", "dropout", "norm"};
