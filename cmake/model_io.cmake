@@ -14,8 +14,16 @@ add_custom_command(OUTPUT ${POSENC_MODEL_CONFIGS_HEADER}
   DEPENDS ${POSENC_MODEL_CONFIGS} ${PROJECT_SOURCE_DIR}/cmake/embed_configs.cmake
   COMMENT "Embedding model configs" VERBATIM)
 
+# Which tensors `posenc weights` reads per family (data/weight_tensors.json), compiled in the same way.
+set(POSENC_WEIGHT_TENSORS_HEADER ${CMAKE_BINARY_DIR}/generated/posenc_weight_tensors.h)
+add_custom_command(OUTPUT ${POSENC_WEIGHT_TENSORS_HEADER}
+  COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/data/weight_tensors.json -DOUT=${POSENC_WEIGHT_TENSORS_HEADER}
+          -DNAME=kWeightTensorsJson -P ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/data/weight_tensors.json ${PROJECT_SOURCE_DIR}/cmake/embed_text.cmake
+  COMMENT "Embedding the weight tensor names" VERBATIM)
+
 file(GLOB POSENC_MODEL_IO_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/model_io/*.cpp)
-add_library(posenc_model_io STATIC ${POSENC_MODEL_IO_SOURCES} ${POSENC_MODEL_CONFIGS_HEADER})
+add_library(posenc_model_io STATIC ${POSENC_MODEL_IO_SOURCES} ${POSENC_MODEL_CONFIGS_HEADER} ${POSENC_WEIGHT_TENSORS_HEADER})
 posenc_layer_root(model_io _model_io_include)
 target_include_directories(posenc_model_io PUBLIC ${_model_io_include} PRIVATE ${CMAKE_BINARY_DIR}/generated)
 target_include_directories(posenc_model_io SYSTEM PUBLIC ${CMAKE_BINARY_DIR}/json-include)

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "eval.h"
 #include "inspect.h"
+#include "weights.h"
 #if defined(POSENC_HAVE_APP)
 #include "export.h"
 #endif
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   CLI::App* inspect = posenc::cli::add_inspect_command(app, inspect_options);
   posenc::cli::FamiliesOptions families_options;
   CLI::App* families = posenc::cli::add_families_command(app, families_options);
+  posenc::cli::WeightsOptions weights_options;
+  CLI::App* weights = posenc::cli::add_weights_command(app, weights_options);
 #if defined(POSENC_HAVE_APP)
   posenc::cli::ExportOptions export_options;
   CLI::App* export_cmd = posenc::cli::add_export_command(app, export_options);
@@ -54,6 +57,8 @@ int main(int argc, char** argv) {
   if (check->parsed()) return posenc::cli::run_check(check_options, std::cout, std::cerr);
   if (inspect->parsed()) return posenc::cli::run_inspect(inspect_options, std::cout, std::cerr);
   if (families->parsed()) return posenc::cli::run_families(families_options, std::cout);
+  if (weights->parsed())
+    return posenc::cli::run_weights(weights_options, std::cout, std::cerr, posenc::cli::stderr_is_terminal());
 #if defined(POSENC_HAVE_APP)
   if (export_cmd->parsed()) return posenc::cli::run_export(export_options, std::cout, std::cerr);
   if (views->parsed()) return posenc::cli::run_views(views_options, std::cout);

@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <functional>
+#include <memory>
+#include <span>
 #include <optional>
 #include <string>
 #include <utility>
@@ -26,6 +29,7 @@
 #include "app/update_timer.h"
 #include "app/views/views.h"
 #include "model_io/check_request.h"
+#include "model_io/weights_session.h"
 #include "platform/web_runner.h"
 
 namespace {
@@ -152,6 +156,101 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, un
 }
 
 // ---- check
+
+namespace {
+
+std::unique_ptr<posenc::model_io::WeightsSession>& weights_session() {
+  static std::unique_ptr<posenc::model_io::WeightsSession> session;
+  return session;
+}
+
+// Runs one step of the weights reading: its JSON answer, or the error as posenc weights writes it (the
+// reading is dropped then: a failed step leaves nothing half read).
+std::string weights_step(const std::function<nlohmann::ordered_json()>& step) {
+  std::string out;
+  try {
+    if (!weights_session()) throw posenc::InvalidArgument("weights", "posenc_weights_begin was not called");
+    out = step().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  } catch (const posenc::InvalidArgument& e) {
+    nlohmann::json err;
+    err["error"] = e.what();
+    err["field"] = e.field().empty() ? nlohmann::json() : nlohmann::json(e.field());
+    out = err.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    weights_session().reset();
+  } catch (const std::bad_alloc&) {
+    out = R"({"error":"out of memory while reading the weights","field":null})";
+    weights_session().reset();
+  }
+  free_model_buffer();
+  return out;
+}
+
+std::span<const uint8_t> buffer_bytes(const unsigned char* ptr, unsigned len) {
+  return ptr ? std::span<const uint8_t>(ptr, len) : std::span<const uint8_t>();
+}
+
+}  // namespace
+
+EMSCRIPTEN_KEEPALIVE void posenc_weights_begin() { weights_session() = std::make_unique<posenc::model_io::WeightsSession>(); }
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_weights_file(const char* name, double size, const unsigned char* ptr, unsigned len) {
+  static std::string out;
+  return returned_text(out, weights_step([&] {
+                         if (!(size >= 0 && size < 9007199254740992.0))
+                           throw posenc::InvalidArgument("size", "a file size must be a whole number of bytes");
+                         const uint64_t need =
+                             weights_session()->add_file(name ? name : "", static_cast<uint64_t>(size), buffer_bytes(ptr, len));
+                         return need ? nlohmann::ordered_json{{"need", need}} : nlohmann::ordered_json{{"ok", true}};
+                       }));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_weights_text(const char* kind, const unsigned char* ptr, unsigned len) {
+  static std::string out;
+  return returned_text(out, weights_step([&] {
+                         const std::string_view text(
+                             reinterpret_cast<const char*>(ptr ? ptr : reinterpret_cast<const unsigned char*>("")),
+                             ptr ? len : 0);
+                         const std::string k = kind ? kind : "";
+                         if (k == "config") weights_session()->set_config(text);
+                         else if (k == "index") weights_session()->set_index(text);
+                         else throw posenc::InvalidArgument("kind", "the text is 'config' or 'index'");
+                         return nlohmann::ordered_json{{"ok", true}};
+                       }));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_weights_plan(const char* layers) {
+  static std::string out;
+  return returned_text(
+      out, weights_step([&] {
+        posenc::model_io::WeightsSession& s = *weights_session();
+        const std::vector<posenc::WeightRange>& plan = s.plan(layers ? layers : "");
+        nlohmann::ordered_json ranges = nlohmann::ordered_json::array();
+        for (const posenc::WeightRange& r : plan)
+          ranges.push_back({{"file", r.file}, {"offset", r.offset}, {"length", r.length}, {"tensor", r.tensor}});
+        return nlohmann::ordered_json{
+            {"files", s.file_names()}, {"ranges", std::move(ranges)}, {"tensors", s.total_tensors()}, {"bytes", s.total_bytes()}};
+      }));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_weights_feed(const unsigned char* ptr, unsigned len) {
+  static std::string out;
+  return returned_text(out, weights_step([&] {
+                         posenc::model_io::WeightsSession& s = *weights_session();
+                         s.feed(buffer_bytes(ptr, len));
+                         return nlohmann::ordered_json{{"bytes_done", s.bytes_done()}, {"ranges_done", s.ranges_done()}};
+                       }));
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_weights_finish() {
+  static std::string out;
+  return returned_text(out, weights_step([&] {
+                         nlohmann::ordered_json j = weights_session()->finish();
+                         weights_session().reset();
+                         return j;
+                       }));
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_weights_cancel() { weights_session().reset(); }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned len) {
   static std::string out;

@@ -53,6 +53,27 @@ const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const cha
 // {"error": message, "field": field or null} as posenc eval writes on bad input. Frees the buffer.
 const char* posenc_check(const unsigned char* ptr, unsigned len);
 
+// ---- loadWeights: window.posenc.loadWeights and the usage view's loading (docs/weights.md, "The page"):
+// the same reading as `posenc weights` (model_io/weights_session.h), driven by the page's File.slice reads.
+// These work before the runner has started. Every answer that can fail is JSON: {"error", "field"} on bad
+// input, as posenc weights writes it. Buffers come from posenc_model_buffer and are freed by the call.
+// Starts a new reading (a reading in progress is dropped).
+void posenc_weights_begin();
+// A weight file: its name, size in bytes and its first `len` bytes (null/0 at first). Answers {"need": n}
+// (read the file's first n bytes and call again with them) or {"ok": true} once its header is read.
+const char* posenc_weights_file(const char* name, double size, const unsigned char* ptr, unsigned len);
+// config.json ("config") or model.safetensors.index.json ("index") text.
+const char* posenc_weights_text(const char* kind, const unsigned char* ptr, unsigned len);
+// The plan for `layers` ("" = all, or like "0,3,5-7"): {"files": [names in posenc_weights_file order],
+// "ranges": [{"file", "offset", "length", "tensor"}], "tensors", "bytes"}; read each range in order and feed it.
+const char* posenc_weights_plan(const char* layers);
+// The next bytes of the plan (any chunking; the page reads a few MiB at a time): {"bytes_done", "ranges_done"}.
+const char* posenc_weights_feed(const unsigned char* ptr, unsigned len);
+// The result: the JSON `posenc weights --json` writes for the same files.
+const char* posenc_weights_finish();
+// Cancel: drops the reading and its memory.
+void posenc_weights_cancel();
+
 // ---- exportData: the data behind the current view, format "csv" or "json" ("" for none)
 const char* posenc_export(const char* format);
 

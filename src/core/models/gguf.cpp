@@ -176,7 +176,7 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     h.metadata.as_object().emplace_back(std::move(key), std::move(v));
   }
   h.metadata_bytes = c.offset();
-  // Tensor infos (ggml's gguf.cpp layout): name, n_dims, n_dims dims, type, offset. Only the names are kept.
+  // Tensor infos (ggml's gguf.cpp layout): name, n_dims, n_dims dims, type, offset.
   // Each takes at least 8 + 1 + 4 + 4 + 8 bytes.
   if (h.tensor_count > c.remaining() / 25)
     throw GgufTruncated("gguf", "GGUF tensor count " + std::to_string(h.tensor_count) + " cannot fit in the " +
@@ -192,7 +192,13 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     if (n_dims > kGgufMaxTensorDims)
       throw InvalidArgument("gguf", "GGUF tensor '" + name + "' at offset " + std::to_string(at) + " has " +
                                         std::to_string(n_dims) + " dimensions (at most 4)");
-    c.skip(uint64_t{8} * n_dims + 4 + 8, "dimensions, type and offset of tensor '" + name + "'");
+    c.need(uint64_t{8} * n_dims + 4 + 8, "dimensions, type and offset of tensor '" + name + "'");
+    GgufTensorInfo info;
+    info.name = name;
+    for (uint32_t d = 0; d < n_dims; ++d) info.ne.push_back(c.read<uint64_t>("dimension of tensor '" + name + "'"));
+    info.type = c.read<uint32_t>("type of tensor '" + name + "'");
+    info.offset = c.read<uint64_t>("offset of tensor '" + name + "'");
+    h.tensors.push_back(std::move(info));
     h.tensor_names.push_back(std::move(name));
   }
   h.header_bytes = c.offset();

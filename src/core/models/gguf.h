@@ -15,6 +15,15 @@
 
 namespace posenc {
 
+// One tensor info (ggml's gguf.cpp layout): its name, dimensions (ne[0] innermost), ggml type id and data offset
+// relative to the start of the tensor data section.
+struct GgufTensorInfo {
+  std::string name;
+  std::vector<uint64_t> ne;
+  uint32_t type = 0;
+  uint64_t offset = 0;
+};
+
 struct GgufHeader {
   uint32_t version = 0;
   uint64_t tensor_count = 0;
@@ -22,11 +31,11 @@ struct GgufHeader {
   // and skipped: they are kept as null.
   ConfigValue metadata = ConfigValue::object();
   uint64_t metadata_bytes = 0;  // bytes from the file start to the end of the key/value section
-  // The tensor infos that follow the metadata: names only (their shapes and offsets are checked and
-  // skipped; the tensors' data is never read). llama.cpp keeps some RoPE parameters as tensors
-  // (rope_freqs, rope_factors_long/short), which read_gguf_model refuses by name.
+  // The tensor infos that follow the metadata (the tensors' data is never read here). llama.cpp keeps some
+  // RoPE parameters as tensors (rope_freqs, rope_factors_long/short), which read_gguf_model refuses by name.
   std::vector<std::string> tensor_names;
-  uint64_t header_bytes = 0;  // bytes from the file start to the end of the tensor infos
+  std::vector<GgufTensorInfo> tensors;  // the same tensors with their dimensions, types and offsets
+  uint64_t header_bytes = 0;            // bytes from the file start to the end of the tensor infos
 };
 
 // The bytes end before the header does: a longer prefix of the same file may parse (the page reads a
