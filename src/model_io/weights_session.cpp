@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/text_split.h"
 #include "model_io/config_json.h"
@@ -272,9 +274,11 @@ const std::vector<WeightRange>& WeightsSession::plan(const std::string& layers) 
     for (const std::string& shard : index_->files)
       if (std::none_of(files_.begin(), files_.end(), [&](const File& f) { return base_name(f.name) == shard; }))
         throw InvalidArgument(field, field + " names shard '" + shown_text(shard, 200) + "', which is not among the files");
+    std::unordered_map<std::string_view, int> file_of;  // tensor -> file (an index lists ~10^5 tensors)
+    for (const WeightTensor& w : tensors_) file_of.emplace(w.name, w.file);
     for (const auto& [tensor, shard] : index_->weight_map) {
-      const auto t = std::find_if(tensors_.begin(), tensors_.end(), [&](const WeightTensor& w) { return w.name == tensor; });
-      if (t == tensors_.end() || base_name(files_[static_cast<std::size_t>(t->file)].name) != shard)
+      const auto t = file_of.find(tensor);
+      if (t == file_of.end() || base_name(files_[static_cast<std::size_t>(t->second)].name) != shard)
         throw InvalidArgument(tensor, field + " puts tensor '" + shown_text(tensor, 200) + "' in '" + shown_text(shard, 200) +
                                           "', whose header does not declare it");
     }

@@ -61,6 +61,36 @@ void free_model_buffer() {
   model_buffer().shrink_to_fit();
 }
 
+std::unique_ptr<posenc::model_io::WeightsSession>& weights_session() {
+  static std::unique_ptr<posenc::model_io::WeightsSession> session;
+  return session;
+}
+
+// Runs one step of the weights reading: its JSON answer, or the error as posenc weights writes it (the
+// reading is dropped then: a failed step leaves nothing half read).
+std::string weights_step(const std::function<nlohmann::ordered_json()>& step) {
+  std::string out;
+  try {
+    if (!weights_session()) throw posenc::InvalidArgument("weights", "posenc_weights_begin was not called");
+    out = step().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  } catch (const posenc::InvalidArgument& e) {
+    nlohmann::json err;
+    err["error"] = e.what();
+    err["field"] = e.field().empty() ? nlohmann::json() : nlohmann::json(e.field());
+    out = err.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    weights_session().reset();
+  } catch (const std::bad_alloc&) {
+    out = R"({"error":"out of memory while reading the weights","field":null})";
+    weights_session().reset();
+  }
+  free_model_buffer();
+  return out;
+}
+
+std::span<const uint8_t> buffer_bytes(const unsigned char* ptr, unsigned len) {
+  return ptr ? std::span<const uint8_t>(ptr, len) : std::span<const uint8_t>();
+}
+
 // exportData: the page writes at most this many values (about 120 MB of JSON, a few seconds); a view
 // whose tables hold more is refused before they are built: "" and a notice naming the size and the
 // command line that writes it (posenc export runs natively, in double, without the page's memory bound).
@@ -156,40 +186,6 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, un
 }
 
 // ---- check
-
-namespace {
-
-std::unique_ptr<posenc::model_io::WeightsSession>& weights_session() {
-  static std::unique_ptr<posenc::model_io::WeightsSession> session;
-  return session;
-}
-
-// Runs one step of the weights reading: its JSON answer, or the error as posenc weights writes it (the
-// reading is dropped then: a failed step leaves nothing half read).
-std::string weights_step(const std::function<nlohmann::ordered_json()>& step) {
-  std::string out;
-  try {
-    if (!weights_session()) throw posenc::InvalidArgument("weights", "posenc_weights_begin was not called");
-    out = step().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  } catch (const posenc::InvalidArgument& e) {
-    nlohmann::json err;
-    err["error"] = e.what();
-    err["field"] = e.field().empty() ? nlohmann::json() : nlohmann::json(e.field());
-    out = err.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    weights_session().reset();
-  } catch (const std::bad_alloc&) {
-    out = R"({"error":"out of memory while reading the weights","field":null})";
-    weights_session().reset();
-  }
-  free_model_buffer();
-  return out;
-}
-
-std::span<const uint8_t> buffer_bytes(const unsigned char* ptr, unsigned len) {
-  return ptr ? std::span<const uint8_t>(ptr, len) : std::span<const uint8_t>();
-}
-
-}  // namespace
 
 EMSCRIPTEN_KEEPALIVE void posenc_weights_begin() { weights_session() = std::make_unique<posenc::model_io::WeightsSession>(); }
 

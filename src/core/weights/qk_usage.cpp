@@ -350,6 +350,8 @@ QkUsageAnalysis::QkUsageAnalysis(const ModelPosition& model, const WeightShapes&
     };
     auto gain_job = [&](const WeightTensor& t, std::size_t len, bool one_plus, const std::string& why) {
       check_tensor(t);
+      if (len > kMaxGainValues)
+        throw InvalidArgument(t.name, "tensor '" + t.name + "': a norm gain of " + std::to_string(len) + " values (limit 2^22)");
       check_shape(t, {static_cast<int64_t>(len)}, why);
       Job j;
       j.kind = Job::Kind::Gain;
