@@ -490,6 +490,18 @@ def main(out):
     exp["model_type"] = "smollm3"
     case("smollm3_nope_layer", [d, "--json"], exp)
 
+    # 5b. Qwen2-VL: M-RoPE sections [2, 3, 3] over the 8 pairs, each pair marked with its axis (contiguous sections).
+    config = {"model_type": "qwen2_vl", "hidden_size": hidden, "num_attention_heads": H, "num_key_value_heads": KV,
+              "num_hidden_layers": 1, "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+              "rope_scaling": {"type": "mrope", "mrope_section": [2, 3, 3]}}
+    layers = llama_layers(1, H, KV, hd, hidden, strong=[5])
+    d, stored, hb = hf_model(out, "qwen2_vl_mrope", config, layers, "BF16", prefix="model.language_model.layers.{}.")
+    inv = default_inv_freq(hd, 1000000.0)
+    exp = expected_hf(config, stored, [True], 2, hb, "half", hd, 0, inv, 32768, prefix="model.language_model.layers.{}.")
+    exp["model_type"] = "qwen2_vl"
+    exp["pairs"]["mrope_axis"] = ["t", "t", "h", "h", "h", "w", "w", "w"]
+    case("qwen2_vl_mrope_sections", [d, "--json"], exp)
+
     # 6. Phi-3: fused qkv_proj [q | k | v], partial rotary (partial_rotary_factor 0.5, at the front), F32.
     phi = {"model_type": "phi3", "hidden_size": hidden, "num_attention_heads": H, "num_key_value_heads": KV,
            "num_hidden_layers": 1, "max_position_embeddings": 4096, "rope_theta": 10000.0, "partial_rotary_factor": 0.5}
