@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <unordered_map>
 
 #include "command.h"
 #include "core/number_text.h"
@@ -204,6 +205,13 @@ int run_weights(const WeightsOptions& options, std::ostream& out, std::ostream& 
     if (!in.index.empty()) session.set_index(read_text(in.index, std::uintmax_t{32} << 20, "model.safetensors.index.json"));
     const std::vector<WeightRange>& plan = session.plan(options.layers);
     const uint64_t total = session.total_bytes();
+    // Progress in tensors: a tensor counts as done once the last of its ranges is read.
+    std::unordered_map<std::string, std::size_t> last_range;
+    for (std::size_t i = 0; i < plan.size(); ++i) last_range[plan[i].tensor] = i;
+    std::vector<int> done_after(plan.size(), 0);  // tensors done once range i is read
+    for (std::size_t i = 0, done = 0; i < plan.size(); ++i)
+      done_after[i] = static_cast<int>(done += last_range[plan[i].tensor] == i);
+    auto tensors_done = [&](std::size_t ranges_read) { return ranges_read ? done_after[ranges_read - 1] : 0; };
     std::size_t r = 0;
     for (const WeightRange& range : plan) {
       ++r;
@@ -214,8 +222,8 @@ int run_weights(const WeightsOptions& options, std::ostream& out, std::ostream& 
         session.feed(buf);
         done += n;
         if (progress)
-          err << "\rreading " << r << "/" << plan.size() << " ranges, " << bytes_text(session.bytes_done()) << " of "
-              << bytes_text(total) << "   " << std::flush;
+          err << "\rreading tensors " << tensors_done(done == range.length ? r : r - 1) << "/" << session.total_tensors() << ", "
+              << bytes_text(session.bytes_done()) << " of " << bytes_text(total) << "   " << std::flush;
       }
     }
     if (progress) err << "\n";
