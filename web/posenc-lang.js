@@ -135,7 +135,10 @@
     ['text-entry', 'aria-label', 'Edit'],
     ['poster', 'aria-label', 'Load the interactive view'],
     ['readout', 'aria-label', 'hover readout'],
-    ['model-file', 'aria-label', "Load a model's config.json or GGUF file"]
+    ['model-file', 'aria-label', "Load a model's config.json or GGUF file"],
+    ['weights-progress', 'aria-label', 'Reading weights'],
+    ['weights-folder', 'aria-label', 'Load a model folder'],
+    ['weights-files', 'aria-label', 'Load weights files or a weights JSON']
   ];
   // The form's own fieldsets (web/shell.html): the second model's button and the Share buttons, by selector.
   function formWords() {
@@ -143,6 +146,11 @@
       ['#model-files legend', t('Compare')],
       ['#load-compare', t('Load second model')],
       ['#load-compare-note', t('a config.json or GGUF file to show beside the model; a link cannot carry it')],
+      ['#weights-files-group legend', t('Weights')],
+      ['#load-weights-folder', t('Load model folder')],
+      ['#load-weights-files', t('Load files')],
+      ['#load-weights-note', t('a model folder (config.json and .safetensors), a .gguf, or a JSON written by posenc weights --json; nothing is uploaded')],
+      ['#weights-cancel', t('Cancel')],
       ['#share legend', t('Share')],
       ['[data-share="copy-link"]', t('Copy link')],
       ['[data-share="copy-embed"]', t('Copy embed code')],

@@ -47,6 +47,16 @@ std::string App::load_tensor(const unsigned char* data, std::size_t size, const 
   return load_tensor_bytes(find_view("check"), data, size, name);
 }
 
+std::string App::load_usage(const unsigned char* data, std::size_t size, const std::string& source, bool from_url,
+                            const std::string& failure) {
+  make_current();
+  return load_usage_bytes(find_view("usage"), data, size, source, from_url, failure);
+}
+
+std::string App::usage_wanted_url() {
+  return current_ && std::string(current_->id()) == "usage" ? app::usage_wanted_url(current_) : "";
+}
+
 void App::replace_current_view() {
   for (auto& v : views_) {
     if (v.get() != current_) continue;
@@ -520,6 +530,8 @@ void App::frame() {
   // A view's "Load config.json / GGUF" button: the platform opens its file picker after this frame.
   if (take_model_file_request()) action_ = AppAction::OpenModelFile;
   if (take_compare_file_request()) action_ = AppAction::OpenCompareFile;
+  if (ui_.weights_requested) action_ = ui_.weights_requested == 1 ? AppAction::OpenWeightsFolder : AppAction::OpenWeightsFiles;
+  ui_.weights_requested = 0;
   end_controls_frame();
   if (capturing) {
     keys_.embed = saved_keys.embed;

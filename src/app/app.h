@@ -27,7 +27,9 @@ enum class AppAction {
   ExportCsv,
   ExportJson,
   OpenModelFile,
-  OpenCompareFile
+  OpenCompareFile,
+  OpenWeightsFolder,
+  OpenWeightsFiles
 };
 
 class App {
@@ -54,6 +56,12 @@ class App {
 
   // A tensor file loaded into this App's Check view (load_tensor_bytes in app/views/views.h).
   std::string load_tensor(const unsigned char* data, std::size_t size, const std::string& name);
+
+  // A weights report into this App's Frequency usage view (load_usage_bytes in app/views/views.h), and the
+  // usage= URL that view waits for (the page fetches it).
+  std::string load_usage(const unsigned char* data, std::size_t size, const std::string& source, bool from_url,
+                         const std::string& failure = "");
+  std::string usage_wanted_url();
 
   // Every view's id, in menu order (the one list tests, CMake test registration and docs read).
   static std::vector<std::string> view_ids();

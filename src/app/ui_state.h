@@ -83,6 +83,7 @@ struct UiState {
   bool file_drop = false;  // the platform loads a file dropped on its window
   bool file_requested = false;
   bool compare_file_requested = false;
+  int weights_requested = 0;  // the Frequency usage view's buttons: 1 a model folder, 2 files (AppAction)
 
   // svg_export.h: the curves line_plot drew in the frame an SVG export draws.
   bool svg_recording = false;

@@ -1,6 +1,7 @@
 #include "export.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -8,14 +9,44 @@
 #include "app/app.h"
 #include "app/export.h"
 #include "app/params.h"
+#include "app/state_params.h"
 #include "app/view.h"
 #include "core/types.h"
+#include "model_io/usage_json.h"
 #include "command.h"
 #include "eval.h"
 
 namespace posenc::cli {
 
+namespace {
+// The Frequency usage view's usage= names a weights report the page fetches; here it is read as a file (the
+// path before any ?query or #fragment, relative to the working directory), bounded, before the state is
+// loaded, so the strict load finds the view's data there (or its error naming usage).
+void load_usage_file(app::App& app, const std::string& state) {
+  const app::StateMap keys = app::parse_query(state);
+  const auto view = keys.find("view"), usage = keys.find("usage");
+  if (view == keys.end() || view->second != "usage" || usage == keys.end() || usage->second.empty()) return;
+  const std::string url = usage->second, path = url.substr(0, url.find_first_of("?#"));
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) {
+    app.load_usage(nullptr, 0, url, true, "cannot open " + path);
+    return;
+  }
+  const std::streamoff size = in.tellg();
+  if (size < 0 || size > std::streamoff(model_io::kMaxUsageJsonBytes)) {
+    app.load_usage(nullptr, size_t(std::max<std::streamoff>(size, 0)), url, true);
+    return;
+  }
+  std::string bytes(size_t(size), '\0');
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  bytes.resize(size_t(in.gcount()));
+  app.load_usage(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), url, true);
+}
+}  // namespace
+
 void load_state_strict(app::App& app, const std::string& state) {
+  load_usage_file(app, state);
   std::string field, message;
   if (!app.load_state_query_strict(state, field, message)) throw InvalidArgument(field, message);
   // What the view cannot show of a model (view=rope&model=phi-3-mini-128k: LongRoPE's factors) is said, not

@@ -11,6 +11,7 @@
 #include "app/export.h"
 #include "app/model_link.h"
 #include "app/views/views.h"
+#include "model_io/usage_json.h"
 #include "platform/sdl_runner.h"
 
 namespace posenc::platform {
@@ -55,6 +56,27 @@ void load_model_file(app::App& app, const std::string& path) {
   app.load_state_query(query);
 }
 
+// A weights report (the JSON posenc weights --json writes) dropped while the Frequency usage view is shown:
+// read whole when within its limit (else the view names the size), as the page reads a dropped one.
+void load_usage_file(app::App& app, const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::string name = path.substr(path.find_last_of('/') + 1);
+  if (!in) {
+    app.load_state_query(app.load_usage(nullptr, 0, name, false, "cannot open " + path));
+    return;
+  }
+  const std::streamoff size = in.tellg();
+  if (size > std::streamoff(model_io::kMaxUsageJsonBytes)) {
+    app.load_state_query(app.load_usage(nullptr, size_t(size), name, false));
+    return;
+  }
+  std::vector<unsigned char> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(bytes.data()), size);
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  app.load_state_query(app.load_usage(bytes.data(), bytes.size(), name, false));
+}
+
 class DesktopRunner : public SdlRunner {
  public:
   explicit DesktopRunner(const AppOptions& options)
@@ -62,12 +84,13 @@ class DesktopRunner : public SdlRunner {
   bool failed() const { return failed_; }
 
  protected:
-  // A config.json or .gguf dropped on the window loads it.
+  // A config.json or .gguf dropped on the window loads it; in the Frequency usage view, a weights report.
   void on_event(const SDL_Event& event) override {
     if (event.type != SDL_DROPFILE || !event.drop.file) return;
     const std::string path = event.drop.file;
     SDL_free(event.drop.file);
-    load_model_file(*app_, path);
+    if (std::strcmp(app_->current_view()->id(), "usage") == 0) load_usage_file(*app_, path);
+    else load_model_file(*app_, path);
   }
 
   void after_draw(int fb_width, int fb_height) override {
@@ -111,7 +134,9 @@ class DesktopRunner : public SdlRunner {
       case app::AppAction::ExportPng: app_->request_capture(); break;
       case app::AppAction::ExportSvg: app_->request_svg(); break;
       case app::AppAction::OpenModelFile:
-      case app::AppAction::OpenCompareFile: break;  // no file picker natively (the buttons are not shown)
+      case app::AppAction::OpenCompareFile:
+      case app::AppAction::OpenWeightsFolder:
+      case app::AppAction::OpenWeightsFiles: break;  // no file picker natively (the buttons are not shown)
       case app::AppAction::ExportCsv:
       case app::AppAction::ExportJson: {
         const bool csv = action == app::AppAction::ExportCsv;

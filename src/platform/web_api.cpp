@@ -185,6 +185,20 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_load_tensor(const unsigned char* ptr, un
   return text;
 }
 
+EMSCRIPTEN_KEEPALIVE const char* posenc_load_usage(const unsigned char* ptr, unsigned len, const char* source, int from_url,
+                                                   const char* failure) {
+  static std::string query;
+  const char* text = returned_text(
+      query, page_app() ? page_app()->load_usage(ptr, len, source ? source : "", from_url != 0, failure ? failure : "") : "");
+  free_model_buffer();
+  return text;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_usage_wanted() {
+  static std::string url;
+  return returned_text(url, page_app() ? page_app()->usage_wanted_url() : "");
+}
+
 // ---- check
 
 EMSCRIPTEN_KEEPALIVE void posenc_weights_begin() { weights_session() = std::make_unique<posenc::model_io::WeightsSession>(); }

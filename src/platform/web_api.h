@@ -48,6 +48,14 @@ const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix
 // (source=file, named `name`); returns its state query. Frees the buffer.
 const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name);
 
+// ---- the Frequency usage view (web/page/weights.js): a weights report's JSON (`len` bytes at `ptr`, from
+// posenc_model_buffer; null = larger than 64 MiB) into the view: from_url 1 when it is the usage= URL's
+// (`source` = that URL), else a file or the page's weights reader (`source` names it); `failure` non-empty:
+// why the page could not get it (the view's error naming usage). Returns the view's state query. Frees the
+// buffer. posenc_usage_wanted: the usage= URL the view shown waits for ("" when none): the page fetches it.
+const char* posenc_load_usage(const unsigned char* ptr, unsigned len, const char* source, int from_url, const char* failure);
+const char* posenc_usage_wanted();
+
 // ---- check: window.posenc.check, the `check` op of posenc eval
 // The request text (`len` bytes at `ptr`, from posenc_model_buffer) -> the check response JSON, or
 // {"error": message, "field": field or null} as posenc eval writes on bad input. Frees the buffer.

@@ -183,6 +183,8 @@ class WebRunner : public SdlRunner, public PageRunner {
       case app::AppAction::ExportJson: name = "export-json"; break;
       case app::AppAction::OpenModelFile: name = "open-model-file"; break;
       case app::AppAction::OpenCompareFile: name = "open-compare-file"; break;
+      case app::AppAction::OpenWeightsFolder: name = "open-weights-folder"; break;
+      case app::AppAction::OpenWeightsFiles: name = "open-weights-files"; break;
     }
     if (name)
       EM_ASM(

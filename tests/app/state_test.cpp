@@ -27,6 +27,7 @@ const char* const kCustomStates[] = {
     "decay=2048",
     "view=permutation&sentence=a%20b%20c%20d&shuffle=9&pe=rope&d=8&seed=2",
     "view=toy&x1=1,2&x2=-1,0.5&x3=0,0&p1=0,0&p2=1,1&p3=2,2&bias=1,2,3&theta=-1.25&order=reversed&show=weights",
+    "view=usage&usage=data/llama-3.1-8b.usage.json&head=3",
 };
 
 }  // namespace

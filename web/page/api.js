@@ -5,6 +5,7 @@ import { linkUrl, embedCode, exportData, exportSvg, copyLinkMessage } from './sh
 import { describe, updateDescription, readoutText } from './describe.js';
 import { loadFile, loadModel, loadCompareModel, check } from './model-files.js';
 import { contextInfo } from './contexts.js';
+import { loadUsageFiles } from './weights.js';
 import { languageFor } from './lang.js';
 
 export function installApi() {
@@ -57,6 +58,9 @@ export function installApi() {
     // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
     // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).
     loadFile: loadFile,
+    // Files (File objects: a model folder's, weights files, or a JSON written by posenc weights --json) into
+    // the Frequency usage view; resolves to the report as posenc weights --json writes it, or {error, field}.
+    loadWeights: function (files) { return loadUsageFiles(files).then(function (r) { return r.json; }); },
     // The `check` op of posenc eval: a request -> its response object, or {error, field}.
     check: check,
     fileReads: [],

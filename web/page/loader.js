@@ -5,6 +5,7 @@ import { page, statusEl, posterEl, canvas, embedded, inFrame, darkQuery, fail, r
 import { cappedQuery, setStateQuery, stateQuery, parseQuery, pageTheme, viewId } from './abi.js';
 import { download, share, onSvg } from './share.js';
 import { openModelFile, updateModelFileButtons } from './model-files.js';
+import { followUsage, openWeightsPicker, updateWeightsButtons } from './weights.js';
 import { updateDescription, buildParamForm, buildViewLinks, scheduleReadout } from './describe.js';
 import { updateTouchClaims } from './touch.js';
 import { postHeight, report } from './contexts.js';
@@ -32,6 +33,8 @@ export function installModule() {
       buildViewLinks();
       buildParamForm();
       updateModelFileButtons();
+      updateWeightsButtons();
+      followUsage();
       updateDescription();
       updateTouchClaims();
       resolveReady();
@@ -46,6 +49,8 @@ export function installModule() {
       followLang(parseQuery(q).lang);
       pageTheme();
       updateModelFileButtons();
+      updateWeightsButtons();
+      followUsage();
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
       if (!dragging) updateDescription();
@@ -67,6 +72,7 @@ export function installModule() {
     // The Share menu's items (the app already asked itself for the PNG or SVG frame: onCapture, onSvg).
     onAction: function (name) {
       if (name === 'open-model-file' || name === 'open-compare-file') openModelFile(name === 'open-compare-file');
+      else if (name === 'open-weights-folder' || name === 'open-weights-files') openWeightsPicker(name === 'open-weights-folder');
       else if (name !== 'export-png' && name !== 'export-svg') share(name);
     },
     // The SVG export's frame is ready (share.js: the pictures become PNGs, then the document is handed on).

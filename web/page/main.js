@@ -11,6 +11,7 @@
 // share.js     link, embed code, clipboard, downloads, data export
 // describe.js  the live description, hover readout, parameter form, view links
 // model-files.js  config.json / GGUF / tensor files into the app
+// weights.js   the Frequency usage view's weights report: usage= URL, files, folders, progress
 // loader.js    Emscripten's Module (the app's callbacks), starting the module, the theme
 // api.js       window.posenc
 // input.js     keyboard focus, waking the app, the wheel
@@ -25,9 +26,11 @@ import { installTextEntry } from './text-entry.js';
 import { installTouch } from './touch.js';
 import { installContextLoss, installContexts } from './contexts.js';
 import { installShare } from './share.js';
+import { installWeights } from './weights.js';
 
 // In this order: listeners on one target run in the order they were added.
 installModelFiles();
+installWeights();
 installModule();
 installApi();
 installShare();

@@ -3,6 +3,7 @@
 import { page, ready, canvas, modelFile } from './page.js';
 import { call, parseQuery, viewId } from './abi.js';
 import { updateDescription } from './describe.js';
+import { loadUsageDrop } from './weights.js';
 
 const GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
 // Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
@@ -144,6 +145,8 @@ export function installModelFiles() {
     const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
     if (!f) return;
     e.preventDefault();
+    // The Frequency usage view takes a model folder, weights files or a weights JSON (weights.js).
+    if (page.alive && viewId() === 'usage') { loadUsageDrop(e.dataTransfer); return; }
     if (page.alive) loadFile(f).then(updateDescription);
   });
   document.addEventListener('paste', function (e) {

@@ -5,8 +5,8 @@ namespace posenc::app {
 namespace {
 using Factory = std::unique_ptr<View> (*)();
 constexpr Factory kFactories[] = {
-    make_waves_view, make_frequencies_view, make_similarity_view, make_buckets_view, make_scores_view,
-    make_rope_view,  make_permutation_view, make_toy_view,        make_model_view,   make_check_view,
+    make_waves_view,       make_frequencies_view, make_similarity_view, make_buckets_view, make_scores_view, make_rope_view,
+    make_permutation_view, make_toy_view,         make_model_view,      make_check_view,   make_usage_view,
 };
 }  // namespace
 

@@ -77,6 +77,19 @@ const ViewText kCheck{.id = "check",
                           "expected|^2)",
                       .figures = {"error", "residual", "pairs"}};
 
+const ViewText kUsage{.id = "usage",
+                      .title = "Frequency usage",
+                      .caption =
+                          "qk_share[j] = ‖W_q pair j‖ ‖W_k pair j‖ / ∑ⱼ (the same), per layer and head; semantic_share = "
+                          "∑ qk_share over the pairs with turns < 1",
+                      .words =
+                          "For each layer and head, the share of each rotary pair in the head's q.k weight norm: the norm "
+                          "of the pair's two rows of the query projection times that of the key projection, over their "
+                          "sum. Pairs are ordered by frequency; those past the boundary turn less than once within the "
+                          "trained length, and their total is the head's semantic share. These are weights, not "
+                          "activations: what a head can attend to, not what it does on a given text.",
+                      .figures = {"share", "semantic"}};
+
 std::string pair_behaviour_counts_shown(const PairBehaviourCounts& counts, int64_t length, int64_t trained_length) {
   std::string list;
   for (size_t b = 0; b < counts.size(); ++b) {

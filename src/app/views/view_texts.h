@@ -22,6 +22,7 @@ extern const ViewText kPermutation;
 extern const ViewText kToy;
 extern const ViewText kModel;
 extern const ViewText kCheck;
+extern const ViewText kUsage;
 
 // The core's pair_behaviour_counts_text in the interface's language, one behaviour at a time (the core's
 // phrases are the catalogue's keys, "{0} would exceed the trained angles"): "35 complete a full turn within
