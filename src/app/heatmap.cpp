@@ -408,6 +408,7 @@ HeatmapHover HeatmapWidget::draw(const char* probe_name, ImVec2 size, const Heat
     dl->AddImage(tex, l.img_min, l.img_max);
   }
   probe_rect(probe_name, l.img_min, l.img_max);
+  image_min_ = l.img_min, image_max_ = l.img_max;
   set_zoom_window(probe_name, window_);
   add_zoomable(l.img_min, l.img_max);  // a touch starting here is the app's (pan, pinch), not the page's
   draw_axes(dl, l, axes);

@@ -88,6 +88,10 @@ class HeatmapWidget {
   // the mouse or the fingers' centroid, a drag (mouse or finger) pans, a double-click or double-tap resets.
   const ImVec4& zoom_window() const { return window_; }
   void reset_zoom() { window_ = ImVec4(0, 0, 1, 1); }
+  // The image's whole rectangle in the last draw (its probe is only the visible part): what a view drawing
+  // over the cells maps them with.
+  ImVec2 image_min() const { return image_min_; }
+  ImVec2 image_max() const { return image_max_; }
 
  private:
   // draw's phases: the layout, the image, the axes, the colorbar, zoom and pan, the hovered cell.
@@ -100,6 +104,7 @@ class HeatmapWidget {
 
   GpuHeatmap map_;
   ImVec4 window_{0, 0, 1, 1};
+  ImVec2 image_min_{0, 0}, image_max_{0, 0};
   GpuHeatmap colorbar_;
   float colorbar_vmin_ = 1, colorbar_vmax_ = 0;
 };

@@ -356,8 +356,8 @@ void UsageView::draw_share(ImVec2 size) {
   probe_plot("share", "heatmap.usage_share");
   // The full-turn boundary (turns = 1) per layer, as a staircase over the image (following the zoom): the
   // pairs left of it turn at least once within the trained length.
-  ImVec2 mn, mx;
-  if (find_probe("heatmap.usage_share", &mn, &mx)) {
+  const ImVec2 mn = share_map_.image_min(), mx = share_map_.image_max();
+  if (mx.x > mn.x && mx.y > mn.y) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     dl->PushClipRect(mn, mx, true);
     const ImVec4 win = share_map_.zoom_window();
