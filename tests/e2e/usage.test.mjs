@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import {
   useBrowser, openPage, sharedPage, itemRect, waitFrames, waitReady, screenshot, cellPoint, cellPixel, colorDistance, exportJson,
-  table, siteDir, settledFrames,
+  table, siteDir, settledFrames, repo,
 } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 
@@ -54,6 +55,35 @@ const PAIRS = REPORT.rotary_dim / 2, LAYERS = REPORT.layers.length;
 // Pairs with turns >= 1: left of the boundary (the pairs are already in frequency order here).
 const BOUNDARY = REPORT.pairs.turns.filter((t) => t >= 1).length;
 
+
+// A model folder: a 2-layer llama (hidden 32, 4 heads of 8, 2 KV heads), F32 safetensors, seeded.
+function writeModel(folder) {
+  const hidden = 32, heads = 4, kv = 2, hd = 8, layers = 2;
+  let s = 7;
+  const u = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 - 0.5; };
+  const header = {}, datas = [];
+  let off = 0;
+  for (let l = 0; l < layers; ++l) {
+    for (const [name, shape] of [[`model.layers.${l}.self_attn.q_proj.weight`, [heads * hd, hidden]],
+      [`model.layers.${l}.self_attn.k_proj.weight`, [kv * hd, hidden]], [`model.layers.${l}.input_layernorm.weight`, [hidden]]]) {
+      const n = shape.reduce((a, b) => a * b, 1), f = new Float32Array(n);
+      for (let i = 0; i < n; ++i) f[i] = name.includes('layernorm') ? 1 + 0.2 * u() : u();
+      header[name] = { dtype: 'F32', shape, data_offsets: [off, off + 4 * n] };
+      off += 4 * n;
+      datas.push(Buffer.from(f.buffer));
+    }
+  }
+  let h = JSON.stringify(header);
+  while (h.length % 8) h += ' ';
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(h.length));
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'model.safetensors'), Buffer.concat([len, Buffer.from(h), ...datas]));
+  fs.writeFileSync(path.join(folder, 'config.json'), JSON.stringify({ model_type: 'llama', hidden_size: hidden,
+    num_attention_heads: heads, num_key_value_heads: kv, num_hidden_layers: layers, max_position_embeddings: 64,
+    rope_theta: 10000, rms_norm_eps: 1e-5, intermediate_size: 64, vocab_size: 100 }));
+}
+
 before(async () => {
   // The explorer's site with the report beside it (usage= names a same-origin URL): build/web's files
   // linked into a temporary folder, the JSON added.
@@ -64,6 +94,7 @@ before(async () => {
   fs.writeFileSync(path.join(root, 'figures', 'report.json'), JSON.stringify(REPORT));
   fs.writeFileSync(path.join(root, 'figures', 'bad.json'), JSON.stringify({ ...REPORT, layers: [{ ...REPORT.layers[0], heads: [{ ...REPORT.layers[0].heads[0], qk_share: [2] }] }] }));
   fs.writeFileSync(path.join(dir, 'report.json'), JSON.stringify(REPORT));
+  writeModel(path.join(dir, 'llama-tiny'));
   site = await serveStatic(root, 0);
   // A blog on another origin embedding the figure.
   const blogRoot = path.join(dir, 'blog');
@@ -200,6 +231,40 @@ test('usage: a report dropped, picked from the keyboard, and through window.pose
   // loadWeights resolves to the report as the CLI writes it.
   const json = await page.evaluate((t) => window.posenc.loadWeights([new File([t], 'r.json')]), text);
   assert.deepEqual(json, REPORT);
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  assert.deepEqual(errors, []);
+});
+
+test('usage: a generated model folder picked from the keyboard reads to the CLI\'s JSON; hover equals it', async () => {
+  const cli = spawnSync(path.join(repo, 'build', 'native', 'posenc'), ['weights', path.join(dir, 'llama-tiny'), '--json'], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  const expected = JSON.parse(cli.stdout);
+  const { page, errors } = await onSite('view=usage');
+  const picker = page.waitForEvent('filechooser', { timeout: 30000 });
+  await page.focus('#canvas');
+  let focused = '';
+  for (let i = 0; i < 60 && focused !== 'load-weights-folder'; ++i) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+  }
+  assert.equal(focused, 'load-weights-folder', 'the Load model folder button is reached with Tab');
+  await page.keyboard.press('Enter');
+  await (await picker).setFiles(path.join(dir, 'llama-tiny'));
+  await page.waitForFunction(() => window.posenc.description().includes('2 layers'), null, { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+  // Nothing but the headers and the q/k/norm ranges was read.
+  const reads = await page.evaluate(() => window.posenc.fileReads);
+  assert.ok(reads.length > 0);
+  // Hover: head 1 of layer 1, pair 2 (already in frequency order) shows the CLI's numbers.
+  await page.evaluate(() => window.posenc.setState({ head: '1' }));
+  await waitFrames(page, 3);
+  const text = await readoutAt(page, 'heatmap.usage_share', 2, 4, 1, 2);
+  const h = expected.layers[1].heads[1];
+  for (const name of ['qk_share', 'q_norm', 'k_norm', 'qk']) assert.equal(numberAfter(text, name), h[name][2], `${name}: ${text}`);
+  // window.posenc.loadWeights gives the CLI's JSON for the same files (read.bytes: the same ranges).
+  const files = ['config.json', 'model.safetensors'].map((n) => [n, fs.readFileSync(path.join(dir, 'llama-tiny', n)).toString('base64')]);
+  const json = await page.evaluate((list) => window.posenc.loadWeights(list.map(([n, b]) => new File([Uint8Array.from(atob(b), (c) => c.charCodeAt(0))], n))), files);
+  assert.deepEqual(json, expected);
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   assert.deepEqual(errors, []);
 });

@@ -131,23 +131,88 @@ function loadReportFile(file) {
     return { json: json, notices: notices };
   });
 }
-// Model weights read by the app's weights reader (posenc_weights_*, the same reader as posenc weights):
-// the plan of byte ranges it asks for, read with File.slice in chunks, then the report.
+// Model weights read by the app's weights reader (posenc_weights_*, the same reader as posenc weights).
 function readWeights(files) {
   const source = (files[0].webkitRelativePath || files[0].name).split('/')[0] || files[0].name;
-  if (!Module._posenc_weights_begin) {
-    const why = t('this build cannot read weights in the page: load a JSON written by posenc weights --json');
-    const notices = after(loadUsageBytes(null, 0, source, false, why), false);
-    return Promise.resolve({ json: { error: why, field: 'files' }, notices: notices });
-  }
   return readWeightsWithReader(files, source);
 }
-// Filled in by the weights reader's page ABI (src/platform/web_api.h): begin with the file names and sizes,
-// read the ranges it plans, finish with the report.
+// The app's weights reader (src/platform/web_api.h, docs/weights.md "The page"): each weight file's header
+// by prefixes it asks for, config.json and the shard index as text, then the plan's byte ranges read with
+// File.slice in 4 MiB chunks and fed in order, then the report (what posenc weights --json writes).
+const CHUNK = 4 << 20, TEXT_MAX = 16 << 20;
+function bytesCall(name, extra, bytes) {
+  const p = bytes && bytes.length ? Module._posenc_model_buffer(bytes.length) : 0;
+  if (p) Module.HEAPU8.set(bytes, p);
+  const types = extra.map(function (v) { return typeof v === 'number' ? 'number' : 'string'; });
+  return JSON.parse(call(name, 'string', types.concat(['number', 'number']), extra.concat([p, bytes ? bytes.length : 0])) || '{}');
+}
+function sliceBytes(file, from, to) {
+  window.posenc.fileReads.push([from, to]);
+  return file.slice(from, to).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+}
 function readWeightsWithReader(files, source) {
-  const why = t('this build cannot read weights in the page: load a JSON written by posenc weights --json');
-  const notices = after(loadUsageBytes(null, 0, source, false, why), false);
-  return Promise.resolve({ json: { error: why, field: 'files' }, notices: notices });
+  const state = { cancelled: false };
+  reading = state;
+  const named = function (re) { return files.filter(function (f) { return re.test(f.webkitRelativePath || f.name); }); };
+  const weightFiles = named(/\.(safetensors|gguf)$/i), config = named(/(^|\/)config\.json$/i)[0];
+  const index = named(/\.index\.json$/i)[0];
+  const fail = function (error) {
+    Module._posenc_weights_cancel();
+    const why = error.field ? error.field + ': ' + error.error : String(error.error || error);
+    const notices = after(loadUsageBytes(null, 0, source, false, why), false);
+    return { json: { error: error.error || String(error), field: error.field || null }, notices: notices };
+  };
+  const check = function (r) { if (r && r.error) throw r; if (state.cancelled) throw { error: t('cancelled'), field: null }; return r; };
+  Module._posenc_weights_begin();
+  let chain = Promise.resolve();
+  weightFiles.forEach(function (f) {
+    chain = chain.then(function () {
+      const step = function (bytes) {
+        const r = check(bytesCall('posenc_weights_file', [f.name, f.size], bytes));
+        if (r.ok) return null;
+        return sliceBytes(f, 0, Math.min(f.size, r.need)).then(step);
+      };
+      return step(null);
+    });
+  });
+  [['config', config], ['index', index]].forEach(function (pair) {
+    if (!pair[1]) return;
+    chain = chain.then(function () {
+      if (pair[1].size > TEXT_MAX) throw { error: tf('the JSON is {0} bytes; the limit is {1} MiB', [pair[1].size, TEXT_MAX >> 20]), field: pair[0] };
+      return sliceBytes(pair[1], 0, pair[1].size).then(function (b) { check(bytesCall('posenc_weights_text', [pair[0]], b)); });
+    });
+  });
+  return chain.then(function () {
+    const plan = check(JSON.parse(call('posenc_weights_plan', 'string', ['string'], ['']) || '{}'));
+    const byName = {};
+    weightFiles.forEach(function (f) { byName[f.name] = f; });
+    let done = 0, ranges = 0;
+    showProgress(0, plan.tensors, 0, plan.bytes, source);
+    let feed = Promise.resolve();
+    plan.ranges.forEach(function (range) {
+      const file = byName[plan.files[range.file]];
+      for (let at = 0; at < range.length; at += CHUNK) {
+        const from = range.offset + at, to = range.offset + Math.min(range.length, at + CHUNK);
+        feed = feed.then(function () {
+          check(null);
+          return sliceBytes(file, from, to).then(function (b) {
+            const r = check(bytesCall('posenc_weights_feed', [], b));
+            done = r.bytes_done || done + b.length;
+            ranges = r.ranges_done || ranges;
+            showProgress(Math.min(ranges, plan.tensors), plan.tensors, done, plan.bytes, source);
+          });
+        });
+      }
+    });
+    return feed;
+  }).then(function () {
+    const text = call('posenc_weights_finish', 'string', [], []);
+    const json = check(JSON.parse(text));
+    Module._posenc_weights_cancel();  // the reading's memory
+    const bytes = new TextEncoder().encode(text);
+    const notices = after(loadUsageBytes(bytes, bytes.length, source, false, ''), false);
+    return { json: json, notices: notices };
+  }).catch(fail).then(function (r) { if (reading === state) { reading = null; hideProgress(); } return r; });
 }
 
 // A dropped folder: its files, from DataTransferItem.webkitGetAsEntry (one level of folders is a model's).
