@@ -10,44 +10,58 @@
 // LIMIT are live, otherwise it asks the embed least recently in view to give its context back
 // (posenc:release: it reloads into a picture of its state) and grants the freed context to the oldest
 // request. A document id in every message keeps a reloaded embed's fresh document (which holds nothing)
-// apart from the old one. The same code, inline in a <script> element, is the embed code's long form.
+// apart from the old one. Only its own iframes count: a message is read only from an iframe of this page
+// whose document is on posenc's site (where this script came from, or a <posenc-figure>'s iframe's
+// site), so another frame on the page can neither claim a live slot nor be sized. It keeps every iframe
+// it sizes within MAX_HEIGHT CSS pixels, and a figure's state within MAX_STATE characters (a longer
+// address gets "414 URI Too Long" from a host): a state over it, or one that is not a query (a malformed
+// %-escape), is a notice in the figure. The same code, inline in a <script> element, is the embed code's
+// long form.
 window.posencEmbeds = window.posencEmbeds || (() => {
-  const LIMIT = 6, embeds = new Map(), script = document.currentScript;
+  const LIMIT = 6, MAX_HEIGHT = 8192, MAX_STATE = 8192, embeds = new Map(), script = document.currentScript;
   let clock = 0;
-  const frameOf = (w) => [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === w);
+  const originOf = (src) => { try { const o = new URL(src, location.href).origin; return o === 'null' ? '' : o; } catch (e) { return ''; } };
+  const siteOrigin = script && script.src ? originOf(script.src) : '';
+  const inFigure = (f) => f.parentNode && f.parentNode.localName === 'posenc-figure';
+  // An iframe's site: where its src points (none for srcdoc, about:, data: or blob: documents).
+  const frameSite = (f) => f.hasAttribute('srcdoc') || !f.getAttribute('src') ? '' : originOf(f.src);
+  // The iframes that are posenc's: on embed.js's site, or a figure's own (its site when pasted inline).
+  const ownFrames = () => [...document.querySelectorAll('iframe')].filter((f) => f.contentWindow && frameSite(f) &&
+    (frameSite(f) === siteOrigin || inFigure(f)));
+  const frameOf = (w, origin) => ownFrames().find((f) => f.contentWindow === w && frameSite(f) === origin);
   const live = () => [...embeds.values()].filter((s) => s.live).length;
   function pump() {
-    for (const w of [...embeds.keys()]) if (!frameOf(w)) embeds.delete(w);
+    for (const [w, s] of [...embeds]) if (!frameOf(w, s.origin)) embeds.delete(w);
     const all = [...embeds.entries()];
     let free = LIMIT - live(), coming = all.filter(([, s]) => s.live && s.asked).length;
     for (const [w, s] of all.filter(([, s]) => s.want && !s.live).sort((a, b) => a[1].since - b[1].since)) {
-      if (free > 0) { free--; s.live = true; w.postMessage({ type: 'posenc:grant', doc: s.doc }, '*'); }
+      if (free > 0) { free--; s.live = true; w.postMessage({ type: 'posenc:grant', doc: s.doc }, s.origin); }
       else if (coming > 0) coming--;
       else {
         const idle = all.filter(([, o]) => o.live && !o.visible && !o.asked).sort((a, b) => a[1].seen - b[1].seen)[0];
         if (!idle) break;
         idle[1].asked = true;
-        idle[0].postMessage({ type: 'posenc:release', doc: idle[1].doc }, '*');
+        idle[0].postMessage({ type: 'posenc:release', doc: idle[1].doc }, idle[1].origin);
       }
     }
   }
   addEventListener('message', (e) => {
-    const m = e.data, f = m && typeof m.type === 'string' && frameOf(e.source);
+    const m = e.data, f = m && typeof m.type === 'string' && frameOf(e.source, e.origin);
     if (!f) return;
-    if (m.type === 'posenc:height' && m.height > 0 && f.hasAttribute('data-posenc-fit') && f.dataset.posencHeight !== 'fixed') f.style.height = m.height + 'px';
+    if (m.type === 'posenc:height' && m.height > 0 && f.hasAttribute('data-posenc-fit') && f.dataset.posencHeight !== 'fixed') f.style.height = Math.min(MAX_HEIGHT, m.height) + 'px';
     if (m.type === 'posenc:state' && m.state && f.parentNode && f.parentNode.localName === 'posenc-figure') f.parentNode.lastState = m.state;
     if (m.type !== 'posenc:context') return;
     let s = embeds.get(e.source);
-    if (!s || s.doc !== m.doc) embeds.set(e.source, s = { doc: m.doc, live: false, since: ++clock, seen: 0 });
+    if (!s || s.doc !== m.doc) embeds.set(e.source, s = { doc: m.doc, origin: e.origin, live: false, since: ++clock, seen: 0 });
     s.live = s.live || m.live;
     s.want = m.want;
     s.visible = m.visible;
     if (m.visible) { s.seen = ++clock; s.asked = false; }
-    e.source.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, '*');
+    e.source.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, e.origin);
     pump();
   });
   // Loaded after the embeds spoke (async): tell them a coordinator is here; they say it all again.
-  for (const f of document.querySelectorAll('iframe')) if (f.contentWindow) f.contentWindow.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, '*');
+  for (const f of ownFrames()) f.contentWindow.postMessage({ type: 'posenc:coordinator', limit: LIMIT }, frameSite(f));
 
   // <posenc-figure>: the site is where this script came from (or, pasted inline, where the figure's own
   // fallback iframe points). Each view's title names the iframe before it loads (a test keeps the list
@@ -70,13 +84,40 @@ window.posencEmbeds = window.posencEmbeds || (() => {
     }
     disconnectedCallback() { this.io.forEach((o) => o.disconnect()); }
     attributeChangedCallback() { if (this.frame) { this.lastState = null; this.stale = true; this.render(); } }
+    // The iframe's query, and what a notice in the figure says about the state (or '').
     query() {
       const state = (this.lastState ? new URLSearchParams(this.lastState).toString() : this.getAttribute('state') || '').replace(/^\?/, '');
       const q = new URLSearchParams(state), own = ['embed', 'theme', ...KEYS.filter((k) => this.hasAttribute(k))];
-      let out = state.split('&').filter((p) => p && !own.includes(decodeURIComponent(p.split('=')[0]))).join('&');
-      out += (out ? '&' : '') + 'embed=1&theme=' + encodeURIComponent(this.getAttribute('theme') || q.get('theme') || 'auto');
-      for (const k of KEYS) if (this.hasAttribute(k)) out += '&' + k + '=' + encodeURIComponent(this.getAttribute(k));
-      return out;
+      const decoded = (t) => { try { return decodeURIComponent(t.replace(/\+/g, ' ')); } catch (e) { return null; } };
+      const bad = [];
+      let out = state.split('&').filter((p) => {
+        const key = decoded(p.split('=')[0]);
+        if (p && (key === null || decoded(p) === null)) bad.push(p);
+        return p && key !== null && decoded(p) !== null && !own.includes(key);
+      }).join('&');
+      const quote = (t) => JSON.stringify(t.length > 40 ? t.slice(0, 40) + '…' : t);
+      let notice = bad.length ? 'posenc: the state\'s ' + bad.map(quote).join(', ') + ' is not a URL query (a malformed %-escape): ignored.' : '';
+      if (out.length > MAX_STATE) {
+        const view = q.get('view');
+        notice = 'posenc: the state is ' + out.length + ' characters, more than the ' + MAX_STATE + ' an address may carry: ' +
+          'the figure shows ' + (view && view.length <= 40 ? 'the ' + view + ' view' : 'the first view') + ' with its defaults.';
+        out = view && view.length <= 40 ? 'view=' + encodeURIComponent(view) : '';
+      }
+      out += (out ? '&' : '') + 'embed=1&theme=' + encodeURIComponent((this.getAttribute('theme') || q.get('theme') || 'auto').slice(0, 40));
+      for (const k of KEYS) if (this.hasAttribute(k)) out += '&' + k + '=' + encodeURIComponent(this.getAttribute(k).slice(0, 200));
+      return { query: out, notice };
+    }
+    // A line above the figure saying what of its state it cannot show (role status: read when it comes).
+    notice(text) {
+      let n = this.querySelector(':scope > .posenc-notice');
+      if (!text) { if (n) n.remove(); return; }
+      if (!n) {
+        n = document.createElement('p');
+        n.className = 'posenc-notice';
+        n.setAttribute('role', 'status');
+        this.prepend(n);
+      }
+      n.textContent = text;
     }
     // The iframe: adopted from the fallback inside the tag, or made when near the viewport (`first`: only
     // reserve its height, so the text below does not move when it comes).
@@ -86,14 +127,16 @@ window.posencEmbeds = window.posencEmbeds || (() => {
       const fallback = this.querySelector(':scope > iframe'), ns = this.querySelector(':scope > noscript');
       const site = siteOf(script && script.src) || siteOf(fallback && fallback.getAttribute('src')) ||
         siteOf(ns && (ns.textContent.match(/src="([^"]*)"/) || [])[1]);
-      const q = this.query(), view = new URLSearchParams(q).get('view') || 'waves', h = this.getAttribute('height');
-      const height = h ? (/^\d+(\.\d+)?$/.test(h) ? h + 'px' : h) : reserve(new URLSearchParams(q), this.clientWidth) + 'px';
+      const { query: q, notice } = this.query(), view = new URLSearchParams(q).get('view') || 'waves', h = this.getAttribute('height');
+      this.notice(notice);
+      const height = h ? (/^\d+(\.\d+)?$/.test(h) ? Math.min(MAX_HEIGHT, +h) + 'px' : h) : reserve(new URLSearchParams(q), this.clientWidth) + 'px';
       if (!site || (first && !fallback)) { if (!this.frame) this.style.minHeight = height; return; }
       const f = this.frame || fallback || document.createElement('iframe'), src = site + 'index.html?' + q;
       const title = 'posenc: ' + (TITLES[view] || view);
       f.title = title;
       f.setAttribute('aria-label', title + ' (interactive)');
       f.toggleAttribute('data-posenc-fit', !h);
+      f.style.maxHeight = MAX_HEIGHT + 'px';
       if (h) f.dataset.posencHeight = 'fixed'; else delete f.dataset.posencHeight;
       if (!f.getAttribute('src') || params(f.getAttribute('src')) !== params(src)) f.src = src;
       if (h) f.style.height = height;
@@ -119,7 +162,7 @@ window.posencEmbeds = window.posencEmbeds || (() => {
   }
   if (window.customElements && !customElements.get('posenc-figure')) {
     const css = document.createElement('style');
-    css.textContent = 'posenc-figure{display:block}';
+    css.textContent = 'posenc-figure{display:block}posenc-figure>.posenc-notice{margin:0 0 .4em;font:13px/1.4 system-ui,sans-serif;color:#b3261e}';
     document.head.prepend(css);
     customElements.define('posenc-figure', PosencFigure);
   }

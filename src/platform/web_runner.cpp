@@ -22,6 +22,7 @@
 
 #include "app/app.h"
 #include "app/fonts.h"
+#include "app/gl.h"
 #include "app/i18n.h"
 #include "app/svg_export.h"
 #include "app/model_link.h"
@@ -32,6 +33,15 @@
 
 namespace posenc::platform {
 namespace {
+
+// SDL_CreateWindow refuses a window wider or taller than this ("Window is too large").
+constexpr int kSdlWindowLimit = 16384;
+// The largest canvas side in CSS pixels: SDL's window limit, and at most `drawable_limit` device pixels.
+int canvas_css_limit(float ratio, int drawable_limit) {
+  return std::max(1, std::min(kSdlWindowLimit, int(std::floor(drawable_limit / std::max(ratio, 0.01f)))));
+}
+int gl_drawable_limit();
+void limit_canvas_css(int css_limit);
 
 class WebRunner : public SdlRunner, public PageRunner {
  public:
@@ -457,14 +467,17 @@ class WebRunner : public SdlRunner, public PageRunner {
   double last_w_ = -1, last_h_ = -1;
   float last_ratio_ = -1;
 
-  // The canvas is sized by the page's CSS (it fills its container); follow it every frame.
+  // The canvas is sized by the page's CSS (it fills its container); follow it every frame, up to what
+  // WebGL can draw (canvas_css_limit): a taller container (an iframe 100000 px high) gets a canvas of
+  // that height at its top, and the app lays the view out in it.
   void follow_canvas_size() {
+    const float ratio = pixel_ratio(window());
+    limit_canvas_css(canvas_css_limit(ratio, gl_drawable_limit()));
     double cw = 0, ch = 0;
     emscripten_get_element_css_size("#canvas", &cw, &ch);
     const int w = std::max(1, int(cw)), h = std::max(1, int(ch));
     int ww = 0, wh = 0;
     SDL_GetWindowSize(window(), &ww, &wh);
-    const float ratio = pixel_ratio(window());
     // SDL sizes the canvas's backing store from the ratio too: set the size again when either changed.
     if (w != ww || h != wh || std::abs(ratio - imgui().pixel_ratio()) > 1e-3f) {
       SDL_SetWindowSize(window(), w, h);
@@ -475,6 +488,34 @@ class WebRunner : public SdlRunner, public PageRunner {
 
 // The page's runner; it lives as long as the page (the browser owns the loop, main never returns).
 std::unique_ptr<WebRunner> g_runner;
+
+// The largest drawing buffer side WebGL gives this page: the viewport and renderbuffer limits (Chrome
+// clamps a larger canvas's drawing buffer to them without a word, which would stretch the picture).
+int gl_drawable_limit() {
+  static int limit = 0;
+  if (limit == 0) {
+    GLint viewport[2] = {0, 0}, renderbuffer = 0;
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, viewport);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &renderbuffer);
+    limit = std::min({viewport[0], viewport[1], renderbuffer});
+    if (limit <= 0) limit = 4096;  // WebGL2's guaranteed minimum
+  }
+  return limit;
+}
+
+// The canvas's CSS size as a max-width and max-height on the element: the page's layout keeps
+// the canvas within what can be drawn (it never exceeds the container it otherwise fills).
+void limit_canvas_css(int css_limit) {
+  static int applied = 0;
+  if (css_limit == applied) return;
+  applied = css_limit;
+  EM_ASM(
+      {
+        const c = document.getElementById('canvas');
+        if (c) c.style.maxWidth = c.style.maxHeight = $0 + 'px';
+      },
+      css_limit);
+}
 
 }  // namespace
 
@@ -491,6 +532,11 @@ int run_app(const AppOptions& options) {
   double cw = 0, ch = 0;
   emscripten_get_element_css_size("#canvas", &cw, &ch);
   if (cw >= 1 && ch >= 1) width = int(cw), height = int(ch);
+  // Within SDL's window limit (16384, "Window is too large" past it) before a context can say more: the
+  // first frame then fits the canvas to what this browser's WebGL draws (follow_canvas_size).
+  const int first_limit = canvas_css_limit(float(emscripten_get_device_pixel_ratio()), kSdlWindowLimit);
+  limit_canvas_css(first_limit);
+  width = std::min(width, first_limit), height = std::min(height, first_limit);
   try {
     g_runner = std::make_unique<WebRunner>(width, height);
   } catch (const std::runtime_error& e) {

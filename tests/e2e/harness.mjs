@@ -207,6 +207,21 @@ export async function openState(env, query, { frames = 3, reuse = false, ...view
   return opened;
 }
 
+// The app at /?query in a full-size iframe (#app) of a page: the way in of a page that embeds it, whose
+// posenc:setState messages the app takes (it takes them only from its parent). Returns {page (the
+// parent), frame (the app's), context, errors, postState(state)}.
+export async function openInParent(env, query, { width = 1280, height = 800, frames = 3 } = {}) {
+  const opened = await openPage(env.browser, 'about:blank', { width, height });
+  await opened.page.setContent('<!doctype html><body style="margin:0"><iframe id="app" style="border:0;display:block;width:100vw;height:100vh" ' +
+    `src="${env.server.url}/?${query.replace(/&/g, '&amp;')}"></iframe></body>`);
+  const frame = await (await opened.page.$('#app')).contentFrame();
+  await waitReady(frame);
+  await waitFrames(frame, frames);
+  const postState = (state) => opened.page.evaluate((s) => document.getElementById('app').contentWindow.postMessage(
+    { type: 'posenc:setState', state: s }, '*'), state);
+  return { ...opened, frame, postState };
+}
+
 // Opens a deep link and checks it was restored: every URL key in getState() (with `exact`, getState()
 // is the URL state and nothing else) and no notices. With `shot`, parks the mouse away from the view
 // (no tooltip) and saves a screenshot as `png`. Returns {page, context, errors, state, png}.

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, openState, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
+import { useBrowser, openState, openInParent, waitFrames, itemRect, screenshot, repo } from './harness.mjs';
 
 const env = useBrowser();
 const posenc = path.join(repo, 'build', 'native', 'posenc');
@@ -113,13 +113,13 @@ async function freshState(id) {
 }
 
 test('switching models by setState or posenc:setState gives exactly the fresh ?model=<id> state', async () => {
-  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  // The app in a page's iframe: the page's posenc:setState is what a blog sends to its embed.
+  const { page: top, frame: page, context, errors, postState } = await openInParent(env, 'view=model&model=llama-3.1-8b');
   for (const [id, how] of [['bloom', 'setState'], ['t5-base', 'message'], ['phi-3-mini-128k', 'setState'],
     ['deberta-v3-base', 'message'], ['llama-3.1-8b', 'setState']]) {
     if (how === 'setState') await page.evaluate((m) => window.posenc.setState({ model: m }), id);
     else {
-      // What a blog page sends to its embed (the page's own window here: the handler takes any source).
-      await page.evaluate((m) => window.postMessage({ type: 'posenc:setState', state: { model: m } }, '*'), id);
+      await postState({ model: id });
       await page.waitForFunction((m) => window.posenc.getState().model === m, id);
     }
     await waitFrames(page, 2);
@@ -135,7 +135,7 @@ test('switching models by setState or posenc:setState gives exactly the fresh ?m
   const card = await page.evaluate(() => window.posenc.describe());
   assert.equal(card.params.position, 'alibi');
   assert.equal(card.params.heads, '112');
-  await screenshot(page, 'model-switched-to-bloom.png');
+  await screenshot(top, 'model-switched-to-bloom.png');
   assert.deepEqual(errors, []);
   await context.close();
 });

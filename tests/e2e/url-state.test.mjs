@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { useBrowser, openState, openPage, openDeepLink, assertStateRoundTrip, screenshot, waitFrames, waitReady, siteDir } from './harness.mjs';
+import { useBrowser, openState, openInParent, openPage, openDeepLink, assertStateRoundTrip, screenshot, waitFrames, waitReady, siteDir } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -60,7 +60,8 @@ test('out-of-range URL values fall back to defaults with a notice, never a crash
 // (ccall once copied such strings onto the wasm stack: a 2 MiB one overflowed it and every later call
 // failed). The page copies at most one character past the app's 256 KiB limit.
 test('a value of any length is a notice, never a dead page', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&n=64&d=64');
+  // In a page's iframe: the page's posenc:setState below is a blog page's way in.
+  const { frame: page, context, errors, postState } = await openInParent(env, 'view=waves&n=64&d=64');
   const before = await page.evaluate(() => window.Module.HEAPU8.length);
   for (const length of [2 * 1048576, 8 * 1048576]) {
     await page.evaluate((n) => window.posenc.setState({ n: '1'.repeat(n) }), length);
@@ -72,7 +73,7 @@ test('a value of any length is a notice, never a dead page', async () => {
   await page.evaluate(() => window.posenc.setState({ sentence: 'x'.repeat(3 * 1048576), ['k'.repeat(1048576)]: '1' }));
   assert.ok((await page.evaluate(() => window.posenc.noticeList())).length >= 1);
   // The blog page's way in.
-  await page.evaluate(() => window.postMessage({ type: 'posenc:setState', state: { d: '2'.repeat(4 * 1048576) } }, '*'));
+  await postState({ d: '2'.repeat(4 * 1048576) });
   await page.waitForFunction(() => window.posenc.notices().includes('d="222'));
   // Alive: the next calls work, and the copies did not keep the memory.
   await page.evaluate(() => window.posenc.setState({ n: '100' }));

@@ -47,11 +47,12 @@ function reloadInState() {
 // no animation frames to an off-screen cross-origin iframe).
 const RELEASE_MS = 500, COORDINATOR_WAIT_MS = 300;
 const docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
-let coordinated = false, granted = false, helloAt = 0, startTimer = null, releaseTimer = null;
+// startWanted: the parent set a state before the embed started (it wants a context though not in view).
+let coordinated = false, granted = false, startWanted = false, helloAt = 0, startTimer = null, releaseTimer = null;
 export function report() {
   if (!embedded || !inFrame || page.releasing) return;
   post({ type: 'posenc:context', doc: docId, visible: page.visibleNow, live: page.started || granted,
-         want: page.visibleNow && !page.started && !granted });
+         want: (page.visibleNow || startWanted) && !page.started && !granted });
 }
 // Whether this page holds (or is creating) a WebGL context and how it is coordinated (window.posenc).
 export function contextInfo() {
@@ -75,16 +76,19 @@ function requestContext() {
 }
 
 export function installContexts() {
-  // The parent page may drive an embed (setState), and coordinate its WebGL context.
+  // The parent page may drive an embed (setState), and coordinate its WebGL context. Only the page that
+  // embeds this one: never an opener, a sibling or child frame, nor this page itself (a top-level page has
+  // no parent to obey), so no other window can drive an embed or start one past the live bound.
   window.addEventListener('message', function (e) {
     const m = e.data;
-    if (!m || typeof m.type !== 'string') return;
+    if (!inFrame || e.source !== window.parent || !m || typeof m.type !== 'string') return;
     if (m.type === 'posenc:setState' && m.state && typeof m.state === 'object') {
       ready.then(function () { window.posenc.setState(m.state); });
-      if (!page.started) start();
+      // A coordinated embed asks for a context like one scrolled into view; any other starts now.
+      if (!page.started && coordinated && !granted) { startWanted = true; report(); } else if (!page.started) start();
       return;
     }
-    if (!embedded || e.source !== window.parent) return;
+    if (!embedded) return;
     if (m.type === 'posenc:coordinator') {
       if (!coordinated) {
         coordinated = true;
