@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.wasm': 'application/wasm', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml',
-  '.json': 'application/json', '.csv': 'text/csv',
+  '.json': 'application/json', '.csv': 'text/csv', '.ttf': 'font/ttf',
 };
 
 // Serves `root` on 127.0.0.1:`port` (0 = any free port). Resolves to {url, close}.
