@@ -133,6 +133,18 @@ std::string model_label(const std::string& id) {
   return id;
 }
 
+std::string unknown_preset_reason(const std::string& id, const std::string& shown) {
+  std::string nearest;
+  for (const std::string& n : model_io::nearest_model_presets(id)) nearest += (nearest.empty() ? "" : ", ") + n;
+  const std::string label =
+      shown.empty() || !model_io::find_model_preset(shown) ? shown : model_label(shown) + " (" + shown + ")";
+  if (nearest.empty())
+    return label.empty() ? "is not a preset (docs/models.md lists them; showing none)"
+                         : "is not a preset (docs/models.md lists them; showing " + label + ")";
+  return label.empty() ? "is not a preset (nearest: " + nearest + "; showing none)"
+                       : "is not a preset (nearest: " + nearest + "; showing " + label + ")";
+}
+
 // ---------------------------------------------------------------- ModelLinkedView
 
 void ModelLinkedView::declare_model(ParamList& p) {
@@ -156,7 +168,7 @@ std::string ModelLinkedView::parse_model(const std::string& s) {
     model_ = kCustom;
     return "";
   }
-  if (!model_io::find_model_preset(s)) return "\"" + s + "\" is not a preset (docs/models.md lists them)";
+  if (!model_io::find_model_preset(s)) return unknown_preset_reason(s, model_);
   if (s == model_ && model_exact()) return "";
   try {
     apply(read_hf_config(model_io::preset_config(s)), s);

@@ -79,6 +79,10 @@ class ModelLinkedView : public View, public ModelSink {
 
 // The label of a preset id, the id itself for anything else ("custom").
 std::string model_label(const std::string& id);
+// Why model=<id> (or compare=<id>) is not read when `id` is no preset: the nearest preset ids
+// (model_io::nearest_model_presets) and the model the view shows instead (`shown`: its id; "" for none).
+// The notice names `id` once (its key=value part).
+std::string unknown_preset_reason(const std::string& id, const std::string& shown);
 // The RoPE of a model's layer types other than full_attention, for a view's note: "sliding_attention:
 // base 10000, default; ...".
 std::string other_layer_ropes(const ModelPosition& m);

@@ -1,6 +1,9 @@
 #include "presets.h"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "config_json.h"
@@ -46,6 +49,57 @@ const ModelPreset* find_model_preset(const std::string& id) {
   for (const ModelPreset& p : presets())
     if (id == p.id) return &p;
   return nullptr;
+}
+
+namespace {
+
+std::string lower_prefix(const std::string& s) {
+  std::string out = s.substr(0, kNearestPresetChars);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+// The family an id names: its leading letters (qwen of qwen2.5-7b, gpt of gpt2 and gpt-j-6b).
+std::string id_family(const std::string& id) {
+  size_t n = 0;
+  while (n < id.size() && std::isalpha(static_cast<unsigned char>(id[n]))) ++n;
+  return id.substr(0, n);
+}
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::vector<std::string> nearest_model_presets(const std::string& id, size_t count) {
+  const std::string typed = lower_prefix(id), family = id_family(typed);
+  struct Candidate {
+    bool other_family;
+    size_t distance;
+    std::string id;
+  };
+  std::vector<Candidate> near;
+  for (const ModelPreset& p : presets()) {
+    const bool same = !family.empty() && id_family(p.id) == family;
+    const size_t d = edit_distance(typed, lower_prefix(p.id));
+    if (same || 3 * d <= std::max(typed.size(), size_t(3))) near.push_back({!same, d, p.id});
+  }
+  std::sort(near.begin(), near.end(), [](const Candidate& a, const Candidate& b) {
+    return std::tie(a.other_family, a.distance, a.id) < std::tie(b.other_family, b.distance, b.id);
+  });
+  std::vector<std::string> out;
+  for (size_t k = 0; k < near.size() && k < count; ++k) out.push_back(near[k].id);
+  return out;
 }
 
 std::optional<std::string> embedded_config_text(const std::string& file) {

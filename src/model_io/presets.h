@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/models/config_value.h"
 
@@ -22,6 +23,13 @@ struct ModelPreset {
 
 std::span<const ModelPreset> model_presets();
 const ModelPreset* find_model_preset(const std::string& id);
+
+// Up to `count` preset ids nearest to an id that is not one (a mistyped model=): the presets of its
+// family first (the id's leading letters: "llama" of llama-3.1-9b), then any other within a third of its
+// length in edits; each group by edit distance (Levenshtein, on the first kNearestPresetChars characters,
+// lower-case), then by id. Empty when nothing is near.
+inline constexpr size_t kNearestPresetChars = 64;
+std::vector<std::string> nearest_model_presets(const std::string& id, size_t count = 3);
 
 // The preset's config (with its overlay applied). Throws InvalidArgument("model", ...) for an unknown id.
 ConfigValue preset_config(const std::string& id);

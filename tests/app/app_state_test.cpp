@@ -110,4 +110,37 @@ TEST(AppState, AppKeysAreWrittenOnlyWhenSet) {
   EXPECT_EQ(keys.theme, posenc::app::Theme::Auto);
 }
 
+// A model= that is no preset: one notice, naming the id once, with the nearest preset ids (the id's family
+// first) and the model the view shows instead (the views that take a model, and the Model view's compare=).
+TEST(AppState, AnUnknownPresetIsOneNoticeWithTheNearestIdsAndTheModelShown) {
+  const auto count = [](const std::string& text, const std::string& word) {
+    size_t n = 0;
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) ++n;
+    return n;
+  };
+  for (const std::string view : {"model", "rope", "scores", "check"}) {
+    App app;
+    app.load_state_query("view=" + view + "&model=llama-3.1-8b");
+    app.load_state_query("view=" + view + "&model=llama-3.1-9b");
+    const auto notices = app.notice_list();
+    ASSERT_EQ(notices.size(), 1u) << view << ": " << app.notices();
+    EXPECT_EQ(notices[0].key, "model");
+    EXPECT_EQ(count(notices[0].message, "llama-3.1-9b"), 1u) << notices[0].message;
+    EXPECT_NE(notices[0].message.find("nearest: llama-3.1-8b, "), std::string::npos) << notices[0].message;
+    // The model it names is the one the view shows: the Model view keeps its model; the views whose model
+    // is optional read the state afresh and show none.
+    std::string shown = state_value(app, "model");
+    if (shown == "<absent>") shown.clear();
+    EXPECT_EQ(shown, view == "model" ? "llama-3.1-8b" : "") << view;
+    const std::string said = shown.empty() ? "showing none)" : "showing " + posenc::app::model_label(shown) + " (" + shown + "))";
+    EXPECT_NE(notices[0].message.find(said), std::string::npos) << notices[0].message;
+  }
+  App app;
+  app.load_state_query("view=model&model=llama-3.1-8b&compare=zzzzzz");
+  const auto notices = app.notice_list();
+  ASSERT_EQ(notices.size(), 1u) << app.notices();
+  EXPECT_EQ(notices[0].key, "compare");
+  EXPECT_EQ(notices[0].message, "compare=\"zzzzzz\" is not a preset (docs/models.md lists them; showing none): ignored.");
+}
+
 }  // namespace

@@ -259,7 +259,7 @@ std::string ModelView::parse_model(const std::string& s) {
     model_ = kCustom;
     return "";
   }
-  if (!model_io::find_model_preset(s)) return "\"" + s + "\" is not a preset (posenc inspect lists them in docs/models.md)";
+  if (!model_io::find_model_preset(s)) return unknown_preset_reason(s, model_);
   // The same preset again (a URL re-read) keeps the keys read after it: they are the edits.
   if (s == model_ && source_) return "";
   try {
@@ -278,7 +278,7 @@ std::string ModelView::parse_compare(const std::string& s) {
     compare_ = kCustom;  // a second loaded config (kept while there is one; none: nothing to compare)
     return "";
   }
-  if (!model_io::find_model_preset(s)) return "\"" + s + "\" is not a preset to compare with (docs/models.md lists them)";
+  if (!model_io::find_model_preset(s)) return unknown_preset_reason(s, compare_);
   if (s == compare_ && compare_source_) return "";
   try {
     compare_source_ = read_hf_config(model_io::preset_config(s));
