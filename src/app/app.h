@@ -96,16 +96,19 @@ class App {
 
   // The page's prefers-color-scheme, used while theme is Auto.
   void set_system_dark(bool dark);
+  // The device's pointer is a finger (input.h: finger_pointer), known before any touch.
+  void set_coarse_pointer(bool coarse) { ui_.coarse_pointer = coarse; }
   bool dark() const;
   bool embed() const { return keys_.embed; }
   // Height (in window units) the current view would like in embed mode, so an iframe can fit it.
   int preferred_height() const { return preferred_height_; }
 
-  // Share -> Copy embed code. The URL state of the embed: view, then only the view's keys whose value
-  // differs from what a fresh view would hold after reading the keys before them (no default-valued
-  // key; a key a preset or another key fills is left out too), the app-level keys that are set
-  // (controls, figure, theme) and embed=1.
+  // Share -> Copy embed code. The URL state of the embed: the short view query (short_view_query), then
+  // embed=1 and the app-level keys that are set (controls, figure, theme, lang).
   std::string embed_query() const;
+  // Share -> Copy link (and window.posenc.linkUrl): the short view query, then the app-level keys that are
+  // set; the embed code's rule, so a link holds only what differs from a fresh view and loads this state.
+  std::string link_query() const;
   // The iframe height of the embed code: what this state's embed layout needs at a kEmbedCodeWidth
   // column (the medium layout): padding, the Controls toggle (controls=1; compact adds its strip's
   // three rows), the formula line and the plots at min(560, 0.75 x width). The same rule gives the
@@ -144,6 +147,10 @@ class App {
   View* current_view() { return current_; }
 
  private:
+  // view, then only the view's keys whose value differs from what a fresh view would hold after reading
+  // the keys before them (no default-valued key; a key a preset or another key fills is left out too),
+  // in declaration order: the one rule of the embed code and the link.
+  std::string short_view_query() const;
   // Replaces the current view by a fresh one of the same id (a new preset model starts from scratch).
   void replace_current_view();
   // What one frame lays out: from the frame's size (never the screen's) and the app-level keys.

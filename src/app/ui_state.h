@@ -58,6 +58,7 @@ struct UiState {
 
   // input.h: touch from the platform; the last frame's hover readout, zoomable areas and zoom windows.
   TouchFrame touch;
+  bool coarse_pointer = false;  // the device's pointer is a finger (the page's (pointer: coarse))
   std::string readout;
   bool logging_readout = false;  // between begin_readout and end_readout
   std::vector<std::pair<ImVec2, ImVec2>> zoomable;

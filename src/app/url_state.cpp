@@ -184,6 +184,18 @@ bool App::load_state_query_strict(const std::string& query, std::string& field, 
 }
 
 std::string App::embed_query() const {
+  std::string out = short_view_query() + "&embed=1";
+  for (const auto& [key, value] : keys_.set_keys()) out += "&" + to_query({{key, value}});
+  return out;
+}
+
+std::string App::link_query() const {
+  std::string out = short_view_query();
+  for (const auto& [key, value] : keys_.set_keys()) out += "&" + to_query({{key, value}});
+  return out;
+}
+
+std::string App::short_view_query() const {
   StateMap full;
   current_->save_state(full);
   // In reading (declaration) order, a key is needed when a fresh view that read the keys needed before
@@ -205,12 +217,10 @@ std::string App::embed_query() const {
   if (fresh_state(chosen) != full)
     for (const auto& [key, value] : fresh_state({}))
       if (value != full[key]) chosen[key] = full[key];
-  // view first, the view's keys in declaration order, then embed=1 and the app-level keys that are set.
+  // view first, then the view's keys in declaration order.
   std::string out = to_query({{"view", current_->id()}});
   for (const Param& p : list.items())
     if (auto it = chosen.find(p.key); it != chosen.end()) out += "&" + to_query({{it->first, it->second}});
-  out += "&embed=1";
-  for (const auto& [key, value] : keys_.set_keys()) out += "&" + to_query({{key, value}});
   return out;
 }
 

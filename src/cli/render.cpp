@@ -10,6 +10,7 @@
 #include "app/compiled_languages.h"
 #include "app/app.h"
 #include "app/probe.h"
+#include "app/state_params.h"
 #include "core/types.h"
 #include "command.h"
 #include "eval.h"
@@ -43,10 +44,14 @@ bool is_svg_path(const std::string& path) {
 
 CLI::App* add_render_command(CLI::App& app, RenderOptions& options) {
   CLI::App* cmd = app.add_subcommand(
-      "render", "Render one view chrome-less (embed mode) to a PNG or an SVG (by the output's extension), without a window");
+      "render",
+      "Render one view as Export PNG draws it (no menus, no controls) to a PNG or an SVG (by the output's extension), "
+      "without a window");
   cmd->add_option("--state", options.state, "The view's URL state, e.g. 'view=similarity&scheme=sinusoidal'")->required();
   cmd->add_option("-o,--output", options.output, "PNG or SVG file to write (.svg: text, curves and axes as vectors)")->required();
   cmd->add_flag("--transparent", options.transparent, "SVG: no background (for a paper's own page)");
+  cmd->add_flag("--controls", options.controls,
+                "Also draw the view's controls (beside the plots, or the state's controls=compact strip)");
   cmd->add_option("--width", options.width, "Width in pixels (default 1200)")->check(CLI::Range(64, kMaxSide));
   cmd->add_option("--height", options.height, "Height in pixels (default 800)")->check(CLI::Range(64, kMaxSide));
   cmd->add_option("--theme", options.theme, "light or dark (default: the state's theme, else light)")
@@ -60,10 +65,15 @@ int run_render(const RenderOptions& options, std::ostream& out, std::ostream& er
   app::load_compiled_languages();  // lang=zh: the Chinese catalogue and the CJK face
   return run_command(err, "rendering", "", [&] {
     const int w = options.width, h = options.height;
-    // Figures are the embed view: no menus; --theme overrides the state's theme (later keys win).
+    // Figures are what Export PNG draws: the embed view without its controls (App::frame's capture), or
+    // with them for --controls (the state's compact strip, else the controls shown); --theme overrides the
+    // state's theme (later keys win).
     std::string query = options.state;
     if (!query.empty() && query[0] == '?') query.erase(0, 1);
     query += "&embed=1";
+    if (!options.controls) query += "&controls=0";
+    else if (const app::StateMap keys = app::parse_query(query); !keys.count("controls") || keys.at("controls") != "compact")
+      query += "&controls=1";
     if (!options.theme.empty()) query += "&theme=" + options.theme;
 
     // The state is checked before any GL is set up: a bad key is the same error with or without a GPU.

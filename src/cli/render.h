@@ -1,5 +1,6 @@
 // `posenc render --state QUERY -o fig.png|fig.svg [--width W --height H --theme light|dark] [--transparent]
-// [--probes FILE]`: one view drawn chrome-less (embed mode) by the headless runner
+// [--probes FILE] [--controls]`: one view drawn as the app's Export PNG draws it (embed mode without
+// controls; --controls: with the view's controls) by the headless runner
 // (src/platform/headless_runner.h: OpenGL 3.3 through EGL, no window, no X server) and written as a PNG, or
 // as an SVG of the same frame (app/svg_export.h) when the output ends in .svg.
 #pragma once
@@ -21,6 +22,7 @@ struct RenderOptions {
   std::string probes;        // optional JSON sidecar: the named rectangles (heatmaps, plots) in pixels
   int frames = 4;            // ImGui needs a few frames to settle its layout
   bool transparent = false;  // SVG: no background
+  bool controls = false;     // also draw the view's controls (else: only the figure, as Export PNG)
 };
 
 CLI::App* add_render_command(CLI::App& app, RenderOptions& options);

@@ -128,6 +128,13 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_get_state() {
 
 EMSCRIPTEN_KEEPALIVE int posenc_is_dark() { return page_app() && page_app()->dark() ? 1 : 0; }
 
+// ---- linkUrl
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_link_query() {
+  static std::string query;
+  return returned_text(query, page_app() ? page_app()->link_query() : "");
+}
+
 // ---- embedCode
 
 EMSCRIPTEN_KEEPALIVE int posenc_embed_height() { return page_app() ? page_app()->embed_height() : 0; }

@@ -17,6 +17,11 @@ const char* posenc_get_state();
 // 1 when the app draws in its dark theme (the page follows with its own colours).
 int posenc_is_dark();
 
+// ---- linkUrl: Share -> Copy link
+// The link's URL query: view, the view's keys that differ from a fresh view, the app-level keys that are
+// set (App::link_query: the embed code's rule, without embed=1).
+const char* posenc_link_query();
+
 // ---- embedCode: Share -> Copy embed code
 // The embed's iframe height and its URL query (only non-default keys, embed=1): App::embed_height,
 // App::embed_query; and the view's title for the iframe's title.

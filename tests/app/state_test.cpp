@@ -366,6 +366,29 @@ TEST(EmbedQuery, OnlyNonDefaultKeysInDeclarationOrderAndTheSameState) {
   }
 }
 
+// Copy link follows the embed code's rule (one function): the link is the embed query without embed=1,
+// for every custom state and every view's fresh state, and opens in exactly the state it was copied from.
+TEST(LinkQuery, IsTheEmbedRuleWithoutEmbedAndReopensTheSameState) {
+  std::vector<std::string> states(std::begin(kCustomStates), std::end(kCustomStates));
+  for (const std::string& view : App::view_ids()) states.push_back("view=" + view + "&theme=dark&lang=zh");
+  for (const std::string& state : states) {
+    App a;
+    a.load_state_query(state);
+    const std::string link = a.link_query(), embed = a.embed_query();
+    const size_t at = embed.find("&embed=1");
+    ASSERT_NE(at, std::string::npos) << embed;
+    EXPECT_EQ(link, embed.substr(0, at) + embed.substr(at + 8)) << state;
+    EXPECT_EQ(posenc::app::parse_query(link).count("embed"), 0u) << link;
+    App b;
+    b.load_state_query(link);
+    EXPECT_EQ(b.notices(), "") << link;
+    EXPECT_EQ(b.state_query(), a.state_query()) << link;
+  }
+  App alibi;
+  alibi.load_state_query("view=buckets&scheme=alibi&heads=12&theme=light");
+  EXPECT_EQ(alibi.link_query(), "view=buckets&scheme=alibi&heads=12&theme=light");
+}
+
 TEST(EmbedQuery, KeysAPresetFillsAreLeftOutAndAppKeysKept) {
   App a;
   a.load_state_query("view=model&model=mistral-7b&theme=dark&controls=0");

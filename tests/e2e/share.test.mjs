@@ -101,3 +101,35 @@ test('keyboard on the canvas: Enter and Space open the Share menu and activate i
   assert.deepEqual(shared.errors, []);
   await shared.context.close();
 });
+
+// Copy link holds view, the app-level keys that are set and only the view's keys that differ from a fresh
+// view (the embed code's rule): a changed ALiBi state, copied from the Share menu, is those keys and
+// nothing else, and opening it gives exactly the state it was copied from.
+test('short links: Copy link of a changed ALiBi state holds only the changed keys and reproduces the state', async () => {
+  const p = await page();
+  await show(p, { embed: '0', theme: 'dark', view: 'buckets', scheme: 'alibi', heads: '12', n: '48' }, { width: 1280, height: 800 });
+  const full = await p.evaluate(() => window.posenc.getState());
+  // The Share menu's Copy link (the app's action), as a reader clicks it.
+  const share = await itemRect(p, 'menu.share');
+  await p.mouse.click(share.x + share.width / 2, share.y + share.height / 2);
+  await waitFrames(p, 3);
+  const item = await itemRect(p, 'menu.share.copy-link');
+  await p.evaluate(() => { window.posenc.lastCopied = ''; });
+  await p.mouse.click(item.x + item.width / 2, item.y + item.height / 2);
+  await p.waitForFunction(() => window.posenc.lastCopied, null, { timeout: 5000 });
+  const link = await p.evaluate(() => window.posenc.lastCopied);
+  assert.equal(link, await p.evaluate(() => window.posenc.linkUrl()), 'the menu copies window.posenc.linkUrl()');
+  const url = new URL(link);
+  assert.equal([...url.searchParams.keys()][0], 'view', link);
+  assert.deepEqual(Object.fromEntries(url.searchParams), { view: 'buckets', scheme: 'alibi', n: '48', heads: '12', theme: 'dark' }, link);
+  // The embed code's state is the same keys (one rule for both).
+  const embed = new URLSearchParams(await p.evaluate(() => window.posenc.embedCode().match(/src="[^"?]*\?([^"]*)"/)[1].replace(/&amp;/g, '&')));
+  embed.delete('embed');
+  assert.equal(embed.toString(), url.search.slice(1));
+  // Opened afresh: exactly the state it was copied from.
+  const opened = await openState(env, url.search.slice(1), { frames: 2 });
+  const reopened = await opened.page.evaluate(() => window.posenc.getState());
+  assert.deepEqual(reopened, full);
+  assert.deepEqual(opened.errors, []);
+  await opened.context.close();
+});

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "app/app.h"
 #include "app/export.h"
 #include "app/state_params.h"
+#include "platform/headless_runner.h"
 #include "process.h"
 
 #define STB_IMAGE_IMPLEMENTATION
@@ -341,5 +343,46 @@ TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
   const Proc png = run("render --state view=waves --transparent -o " + quote(testing::TempDir() + "x.png"));
   EXPECT_EQ(png.exit_code, 2);
   EXPECT_EQ(json::parse(png.err)["field"], "transparent");
+}
+
+// Without --controls, render draws what Export PNG draws (App::request_capture: the embed view without its
+// controls), pixel for pixel; --controls adds the view's controls beside the same figure.
+TEST_F(ExportCli, RenderDrawsWhatExportPngDrawsAndControlsAddTheSidebar) {
+  const std::string state = "view=scores&scheme=alibi&n=32&heads=4";
+  const std::string png = testing::TempDir() + "posenc_render_figure.png", probes = png + ".json";
+  ASSERT_EQ(run("render --state " + quote(state) + " --width 900 --height 560 -o " + quote(png) + " --probes " + quote(probes))
+                .exit_code,
+            0);
+  const Image rendered = load_png(png);
+  ASSERT_EQ(rendered.w, 900);
+  // The Export PNG frame in-process: every frame is the capture frame.
+  auto app = std::make_unique<App>();
+  app->set_system_dark(false);
+  app->load_state_query(state + "&embed=1");
+  ASSERT_EQ(app->notices(), "");
+  posenc::platform::HeadlessRunner runner(std::move(app), 900, 560);
+  posenc::platform::Image captured;
+  for (int frame = 0; frame < 4; ++frame) {
+    runner.app().request_capture();
+    captured = runner.render(1);
+    EXPECT_TRUE(runner.app().take_capture_frame());
+  }
+  ASSERT_EQ(captured.rgba.size(), rendered.rgba.size());
+  size_t differing = 0;
+  for (size_t i = 0; i < captured.rgba.size(); ++i) differing += captured.rgba[i] != rendered.rgba[i];
+  EXPECT_EQ(differing, 0u) << "render and Export PNG's frame differ in " << differing << " bytes";
+  json figure = json::parse(slurp(probes))["probes"];
+  EXPECT_FALSE(figure.contains("slider.n")) << figure.dump();
+  ASSERT_TRUE(figure.contains("plot.total")) << figure.dump();
+
+  const std::string with = testing::TempDir() + "posenc_render_controls.png", with_probes = with + ".json";
+  // At the default 1200 x 800 (a wide frame): the controls beside the plots.
+  ASSERT_EQ(
+      run("render --controls --state " + quote(state + "&controls=0") + " -o " + quote(with) + " --probes " + quote(with_probes))
+          .exit_code,
+      0);
+  const json sidebar = json::parse(slurp(with_probes))["probes"];
+  EXPECT_TRUE(sidebar.contains("slider.n")) << sidebar.dump();
+  EXPECT_NE(load_png(with).rgba, rendered.rgba);
 }
 #endif  // POSENC_HAVE_RENDER

@@ -8,10 +8,10 @@ import { call, parseQuery, stateQuery, viewId } from './abi.js';
 // live (posenc:context / grant / release).
 function siteBase() { return window.location.origin + window.location.pathname.replace(/[^/]*$/, ''); }
 
+// Copy link: view, the view's keys that differ from a fresh view and the app-level keys that are set (the
+// app's link_query, the embed code's rule): a short link that loads exactly this state.
 export function linkUrl() {
-  const q = new URLSearchParams(stateQuery());
-  q.delete('embed'); q.delete('controls');
-  return window.location.origin + window.location.pathname + '?' + q.toString();
+  return window.location.origin + window.location.pathname + '?' + call('posenc_link_query', 'string', [], []);
 }
 // The embed code of docs/embedding.md: the <posenc-figure> tag (its state: the keys that differ from a fresh
 // view's, its theme) around the plain iframe (what a page without scripts shows: embed=1, the height the
