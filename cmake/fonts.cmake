@@ -61,13 +61,30 @@ add_custom_command(OUTPUT ${_font_dir}/mono.ttf
           ${_subset_opts} --output-file=${_font_dir}/mono.ttf
   DEPENDS ${POSENC_MONO_FONT} ${PROJECT_SOURCE_DIR}/cmake/fonts.cmake COMMENT "Subsetting ${POSENC_MONO_FONT}" VERBATIM)
 
+# The language names' face: the CJK characters of the Language menu's label and items (语言, 中文), from
+# WenQuanYi Micro Hei (as the CJK face below), merged into the text face: an English interface shows
+# them without fetching the CJK face.
+find_file(POSENC_LANG_NAMES_FONT wqy-microhei.ttc PATHS /usr/share/fonts/truetype/wqy NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+if(NOT POSENC_LANG_NAMES_FONT)
+  message(FATAL_ERROR "CJK font not found (wqy-microhei.ttc): run scripts/bootstrap (apt: fonts-wqy-microhei)")
+endif()
+set(POSENC_LANG_NAMES_GLYPHS 0x4E2D 0x4E2D 0x6587 0x6587 0x8A00 0x8A00 0x8BED 0x8BED)
+_posenc_unicodes(_lang_unicodes ${POSENC_LANG_NAMES_GLYPHS})
+add_custom_command(OUTPUT ${_font_dir}/lang.ttf
+  COMMAND ${POSENC_FONT_PYTHON} -m fontTools.subset ${POSENC_LANG_NAMES_FONT} --font-number=0 --unicodes=${_lang_unicodes}
+          ${_subset_opts} --drop-tables+=FFTM --output-file=${_font_dir}/lang.ttf
+  DEPENDS ${POSENC_LANG_NAMES_FONT} ${PROJECT_SOURCE_DIR}/cmake/fonts.cmake COMMENT "Subsetting the language names' glyphs"
+  VERBATIM)
+
 set(POSENC_FONT_HEADER ${CMAKE_BINARY_DIR}/generated/posenc_fonts.h)
 string(REPLACE ";" "," _text_ranges "${POSENC_TEXT_GLYPHS}")
 string(REPLACE ";" "," _mono_ranges "${POSENC_MONO_GLYPHS}")
+string(REPLACE ";" "," _lang_ranges "${POSENC_LANG_NAMES_GLYPHS}")
 add_custom_command(OUTPUT ${POSENC_FONT_HEADER}
   COMMAND ${CMAKE_COMMAND} -DOUT=${POSENC_FONT_HEADER} -DTEXT=${_font_dir}/text.otf -DMONO=${_font_dir}/mono.ttf
-          -DTEXT_RANGES=${_text_ranges} -DMONO_RANGES=${_mono_ranges} -P ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
-  DEPENDS ${_font_dir}/text.otf ${_font_dir}/mono.ttf ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
+          -DLANG_NAMES=${_font_dir}/lang.ttf -DTEXT_RANGES=${_text_ranges} -DMONO_RANGES=${_mono_ranges}
+          -DLANG_NAMES_RANGES=${_lang_ranges} -P ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
+  DEPENDS ${_font_dir}/text.otf ${_font_dir}/mono.ttf ${_font_dir}/lang.ttf ${PROJECT_SOURCE_DIR}/cmake/embed_fonts.cmake
   COMMENT "Embedding the subset fonts" VERBATIM)
 
 # The CJK face: WenQuanYi Micro Hei (fonts-wqy-microhei) subset by scripts/cjk_font.py to the Chinese

@@ -9,6 +9,20 @@
 // A classic script like param-form.js (loaded before posenc-page.js): window.PosencLang.
 (function () {
   'use strict';
+  // A reader who chose Chinese from the offer (below) gets it on later visits with no lang key: the key goes
+  // into the address before anything reads it (the page script, the app's start). Never in an embed or
+  // another page's frame: there the author's lang, or English, wins.
+  const CHOICE_KEY = 'posenc:lang';
+  const standalone = (function () {
+    const q = new URLSearchParams(window.location.search);
+    return window.parent === window && q.get('embed') !== '1' && q.get('embed') !== 'true';
+  })();
+  function storedChoice() { try { return localStorage.getItem(CHOICE_KEY); } catch (e) { return null; } }
+  function storeChoice(lang) { try { localStorage.setItem(CHOICE_KEY, lang); } catch (e) { /* storage may be blocked */ } }
+  if (standalone && !new URLSearchParams(window.location.search).has('lang') && storedChoice() === 'zh') {
+    const q = window.location.search.replace(/^\?/, '');
+    history.replaceState(null, '', '?' + (q ? q + '&' : '') + 'lang=zh' + window.location.hash);
+  }
   const params = new URLSearchParams(window.location.search);
 
   const LANGS = ['en', 'zh'];
@@ -124,6 +138,11 @@
   // labels). Called on every state change.
   function followLang(lang) {
     lang = LANGS.indexOf(lang) >= 0 ? lang : 'en';
+    // A reader who chose once and now switches in the menu: later visits follow the new choice; the offer
+    // is moot once the interface is Chinese.
+    if (standalone && storedChoice() && storedChoice() !== lang) storeChoice(lang);
+    const offer = document.getElementById('lang-offer');
+    if (offer && lang === 'zh') offer.hidden = true;
     if (lang === current && document.documentElement.lang === lang) return;
     current = lang;
     applyDocumentLang(lang);
@@ -176,6 +195,30 @@
     if (poster && poster.textContent === 'posenc — click to load the interactive view') poster.textContent = t(poster.textContent);
     document.title = t('posenc — Transformer positional encoding explorer');
   }
+
+  // The offer: a visit with no lang key, from a browser whose first language is Chinese, that has not
+  // chosen yet. "切换到中文" switches now and later visits open in Chinese; "Keep English" ends the offer.
+  function wantsChinese() {
+    const first = (navigator.languages && navigator.languages[0]) || navigator.language || '';
+    return /^zh\b/i.test(first);
+  }
+  function installLanguageOffer() {
+    const offer = document.getElementById('lang-offer');
+    if (!offer || !standalone || params.has('lang') || storedChoice() || !wantsChinese()) return;
+    const done = function (lang) {
+      storeChoice(lang);
+      offer.hidden = true;
+      const canvas = document.getElementById('canvas');
+      if (canvas) canvas.focus();
+    };
+    document.getElementById('lang-offer-switch').addEventListener('click', function () {
+      done('zh');
+      if (window.posenc && window.posenc.ready) window.posenc.ready.then(function () { window.posenc.setState({ lang: 'zh' }); });
+    });
+    document.getElementById('lang-offer-keep').addEventListener('click', function () { done('en'); });
+    offer.hidden = false;
+  }
+  installLanguageOffer();
 
   window.PosencLang = { t: t, tf: tf, currentLang: currentLang, hasCjk: hasCjk, installLanguageStart: installLanguageStart,
     languageFor: languageFor, followLang: followLang };

@@ -234,6 +234,21 @@ int App::embed_height(float width) const {
 }
 
 void App::draw_menu_bar(bool picker) {
+  // For a finger, every item of the bar and of its menus is kFingerTarget tall (a menu item is the text's
+  // height plus ItemSpacing.y).
+  const bool finger = finger_pointer();
+  if (finger) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, finger_frame_padding()));
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                        ImVec2(style.ItemSpacing.x, std::max(style.ItemSpacing.y, kFingerTarget - ImGui::GetFontSize())));
+  }
+  struct PopFinger {
+    bool finger;
+    ~PopFinger() {
+      if (finger) ImGui::PopStyleVar(2);
+    }
+  } pop_finger{finger};
   if (!ImGui::BeginMenuBar()) return;
   ImGui::TextUnformatted("posenc");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("posenc %s", POSENC_VERSION);
@@ -270,27 +285,37 @@ void App::draw_menu_bar(bool picker) {
   }
   ImGui::Separator();
   if (ImGui::BeginMenu(tr_id("Share").c_str())) {
-    if (ImGui::MenuItem("Copy link")) action_ = AppAction::CopyLink;
-    if (ImGui::MenuItem("Copy embed code")) action_ = AppAction::CopyEmbedCode;
+    // Each entry probed as menu.share.<the page's action name>.
+    const auto item = [&](const char* label, AppAction action, const char* probe) {
+      if (ImGui::MenuItem(label)) action_ = action;
+      probe_last_item((std::string("menu.share.") + probe).c_str());
+    };
+    item("Copy link", AppAction::CopyLink, "copy-link");
+    item("Copy embed code", AppAction::CopyEmbedCode, "copy-embed");
     ImGui::Separator();
-    if (ImGui::MenuItem("Export PNG")) action_ = AppAction::ExportPng;
-    if (ImGui::MenuItem("Export SVG")) action_ = AppAction::ExportSvg;
-    if (ImGui::MenuItem("Export CSV")) action_ = AppAction::ExportCsv;
-    if (ImGui::MenuItem("Export JSON")) action_ = AppAction::ExportJson;
+    item("Export PNG", AppAction::ExportPng, "export-png");
+    item("Export SVG", AppAction::ExportSvg, "export-svg");
+    item("Export CSV", AppAction::ExportCsv, "export-csv");
+    item("Export JSON", AppAction::ExportJson, "export-json");
     ImGui::EndMenu();
   }
   probe_last_item("menu.share");
   if (ImGui::BeginMenu(tr_id("Theme").c_str())) {
     Theme& theme = keys_.theme;
-    if (ImGui::MenuItem(tr_id("Follow the system").c_str(), nullptr, theme == Theme::Auto))
-      theme = Theme::Auto, state_changed_ = true;
-    if (ImGui::MenuItem(tr_id("Light").c_str(), nullptr, theme == Theme::Light)) theme = Theme::Light, state_changed_ = true;
-    if (ImGui::MenuItem(tr_id("Dark").c_str(), nullptr, theme == Theme::Dark)) theme = Theme::Dark, state_changed_ = true;
+    const auto item = [&](const char* label, Theme value, const char* probe) {
+      if (ImGui::MenuItem(tr_id(label).c_str(), nullptr, theme == value)) theme = value, state_changed_ = true;
+      probe_last_item((std::string("menu.theme.") + probe).c_str());
+    };
+    item("Follow the system", Theme::Auto, "auto");
+    item("Light", Theme::Light, "light");
+    item("Dark", Theme::Dark, "dark");
     ImGui::EndMenu();
   }
-  // The language switch: each language named in its own script (the CJK face is fetched when the menu
-  // first shows 中文).
-  if (ImGui::BeginMenu(tr_id("Language").c_str())) {
+  probe_last_item("menu.theme");
+  // The language switch: one label in both scripts, the same in every interface language (a Chinese
+  // reader finds it in an English interface), and each language named in its own script. Their CJK glyphs
+  // are compiled in (fonts.h: the language names' face), so neither fetches the CJK face.
+  if (ImGui::BeginMenu((std::string(tr(kLanguageLabel)) + "###Language").c_str())) {
     for (const Lang lang : {Lang::En, Lang::Zh}) {
       if (ImGui::MenuItem(tr_id(lang == Lang::Zh ? "中文" : "English").c_str(), nullptr, keys_.lang == lang) &&
           keys_.lang != lang)
@@ -403,8 +428,13 @@ void App::begin_main_window(const FrameLayout& layout) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0.0f);
   if (layout.small_embed) ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(4, 4));
+  // For a finger, the menu bar is as tall as a finger's target (its height is the frame padding's when
+  // the window begins, and again in draw_menu_bar).
+  const bool finger_bar = !keys_.embed && finger_pointer();
+  if (finger_bar)
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, finger_frame_padding()));
   ImGui::Begin("posenc", nullptr, flags);
-  ImGui::PopStyleVar(layout.small_embed ? 3 : 2);
+  ImGui::PopStyleVar((layout.small_embed ? 3 : 2) + (finger_bar ? 1 : 0));
 }
 
 float App::draw_controls_area(const FrameLayout& layout) {
@@ -432,7 +462,13 @@ float App::draw_controls_area(const FrameLayout& layout) {
   if (controls_open_ < 0) controls_open_ = layout.height >= 600 || controls == ControlsMode::Compact ? 1 : 0;
   bool strip_open = controls_open_ == 1;
   bool& open = narrow ? narrow_controls_open_ : strip_open;
-  if (ImGui::SmallButton((std::string(tr(open ? "Hide controls" : "Controls")) + "###controls_toggle").c_str())) open = !open;
+  // A small button for a mouse; for a finger one kFingerTarget tall.
+  const std::string toggle = std::string(tr(open ? "Hide controls" : "Controls")) + "###controls_toggle";
+  const bool finger = finger_pointer();
+  if (finger) ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(style.FramePadding.x, finger_frame_padding()));
+  const float toggle_w = std::max(kFingerTarget, ImGui::CalcTextSize(toggle.c_str(), nullptr, true).x + 2 * style.FramePadding.x);
+  if (finger ? ImGui::Button(toggle.c_str(), ImVec2(toggle_w, 0)) : ImGui::SmallButton(toggle.c_str())) open = !open;
+  if (finger) ImGui::PopStyleVar();
   if (!narrow) controls_open_ = strip_open ? 1 : 0;
   probe_last_item("button.controls");
   if (open) {

@@ -101,6 +101,8 @@ void load_fonts(float pixel_ratio) {
   const auto ranges = [](const unsigned short* r) { return reinterpret_cast<const ImWchar*>(r); };
   ImFont* text = add_font(fonts::k_text, int(sizeof fonts::k_text), ranges(fonts::k_text_ranges), pixels, false);
   if (cjk && g_cjk_ranges.size() > 1) add_font(g_cjk_data, int(g_cjk_size), g_cjk_ranges.data(), pixels, true);
+  // The Language menu's 语言 and 中文 in any interface language (the CJK face, when merged, has them first).
+  add_font(fonts::k_lang_names, int(sizeof fonts::k_lang_names), ranges(fonts::k_lang_names_ranges), pixels, true);
   g_number_font = add_font(fonts::k_mono, int(sizeof fonts::k_mono), ranges(fonts::k_mono_ranges), pixels, false);
   if (cjk && g_cjk_ranges.size() > 1) add_font(g_cjk_data, int(g_cjk_size), g_cjk_ranges.data(), pixels, true);
   const int text_box = add_box_glyph(text, pixels), number_box = add_box_glyph(g_number_font, pixels);

@@ -1,6 +1,8 @@
 // The UI's typefaces: a text face for labels and formulas (Inter) and a face with equal-width digits for
 // numbers (DejaVu Sans Mono), both subset at build time from Debian's font packages and compiled in
 // (cmake/fonts.cmake), so desktop, web and headless renders draw the same glyphs from one code path.
+// The Language menu's CJK characters (语言, 中文) come from a tiny compiled-in subset of WenQuanYi Micro
+// Hei merged into the text face, so an English interface names Chinese without fetching anything.
 // CJK text comes from a third face (a subset of WenQuanYi Micro Hei: the Chinese catalogue, GB2312 level 1,
 // CJK punctuation and the characters of the presets and examples) merged into both: compiled into the
 // native programs, fetched by the page only when the interface is Chinese or CJK text appears. ImGui

@@ -26,6 +26,9 @@ namespace posenc::app {
 
 enum class Lang { En, Zh };
 
+// The Language menu's and the parameter form's label: both scripts, the same text in every language.
+inline constexpr const char* kLanguageLabel = "Language · 语言";
+
 // The URL value of a language ("en", "zh") and back.
 const char* lang_code(Lang lang);
 std::optional<Lang> lang_from_code(std::string_view code);

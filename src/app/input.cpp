@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/ui_state.h"
 
@@ -10,6 +11,12 @@ namespace posenc::app {
 
 void set_touch_frame(const TouchFrame& touch) { current_ui().touch = touch; }
 const TouchFrame& touch_frame() { return current_ui().touch; }
+
+void set_coarse_pointer(bool coarse) { current_ui().coarse_pointer = coarse; }
+bool finger_pointer() { return current_ui().coarse_pointer || touch_frame().touch; }
+float finger_frame_padding() {
+  return std::max(ImGui::GetStyle().FramePadding.y, std::ceil((kFingerTarget - ImGui::GetFontSize()) / 2.0f));
+}
 
 bool readout_allowed() { return !touch_frame().touch || touch_frame().long_press; }
 

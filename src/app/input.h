@@ -21,6 +21,16 @@ namespace posenc::app {
 void set_touch_frame(const TouchFrame& touch);
 const TouchFrame& touch_frame();
 
+// The device's pointer is a finger (the page's `(pointer: coarse)`, said before the first touch), for the
+// current App.
+void set_coarse_pointer(bool coarse);
+// A finger points: a coarse pointer, or a touch this frame. Targets are then at least kFingerTarget on
+// each side (WCAG 2.5.8) and words that say "hover" say "tap".
+bool finger_pointer();
+inline constexpr float kFingerTarget = 24.0f;
+// ImGui's FramePadding.y that makes a one-line frame (a button, the menu bar) kFingerTarget tall.
+float finger_frame_padding();
+
 // Whether a hover readout shows: always for a mouse, for a finger only during a long-press.
 bool readout_allowed();
 // A hover readout: an ImGui tooltip (for a finger, clear of it) whose text is kept for the page. Between

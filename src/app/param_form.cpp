@@ -89,7 +89,7 @@ std::string param_form_json(const std::string& view, const std::string& title, c
     choices.push_back({{"name", "en"}, {"label", "English"}});
     choices.push_back({{"name", "zh"}, {"label", "中文"}});
     params.push_back({{"key", "lang"},
-                      {"label", tr("Language")},
+                      {"label", tr(kLanguageLabel)},
                       {"kind", "choice"},
                       {"value", lang},
                       {"shown", true},

@@ -314,6 +314,11 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_page_scrolls(int on) {
   if (page_runner()) page_runner()->set_page_scrolls(on == 1 || on == 2 ? on : 0);
 }
 
+EMSCRIPTEN_KEEPALIVE void posenc_set_coarse_pointer(int coarse) {
+  if (page_app()) page_app()->set_coarse_pointer(coarse != 0);
+  wake_runner();
+}
+
 // ---- window.posenc
 
 EMSCRIPTEN_KEEPALIVE unsigned posenc_frame_count() { return page_app() ? unsigned(page_app()->frame_count()) : 0u; }

@@ -97,6 +97,9 @@ int posenc_preferred_height();
 // plots is the page's; 2: an embed in an iframe, cooperative: one finger anywhere is the page's, two
 // fingers move a map; 0: the app's own page)
 void posenc_set_page_scrolls(int on);
+// ---- onFirstFrame: the device's pointer is a finger (the page's `(pointer: coarse)`): targets a finger can
+// hit and "tap" for "hover" before the first touch (app/input.h: finger_pointer).
+void posenc_set_coarse_pointer(int coarse);
 
 // ---- window.posenc
 // frameCount: frames drawn so far.

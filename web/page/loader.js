@@ -27,6 +27,10 @@ export function installModule() {
       if (window.performance && performance.mark) performance.mark('posenc:ready');  // bench/startup.mjs
       // An embed in another page: one finger scrolls that page, two move a map (touch.js, docs/input.md).
       if (Module._posenc_set_page_scrolls) Module._posenc_set_page_scrolls(inFrame ? (embedded ? 2 : 1) : 0);
+      // A touch screen: targets a finger can hit from the first tap (docs/input.md).
+      if (Module._posenc_set_coarse_pointer && window.matchMedia) {
+        Module._posenc_set_coarse_pointer(matchMedia('(pointer: coarse)').matches || matchMedia('(hover: none)').matches ? 1 : 0);
+      }
       statusEl.className = 'hidden';
       posterEl.className = '';
       pageTheme();

@@ -26,6 +26,7 @@
 
 #include "app/controls.h"
 #include "app/i18n.h"
+#include "app/input.h"
 #include "app/model_link.h"
 #include "app/number_text.h"
 #include "app/plot.h"
@@ -714,7 +715,8 @@ void ModelView::draw_panels(const ModelShown& s, float width, bool layers, bool 
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ModelPosition& m = s.pos;
   if (layers && !m.per_layer.empty()) {
-    if (!alone()) ImGui::TextUnformatted(trf("{0}Layers (hover a cell):", {who}).c_str());
+    if (!alone())
+      ImGui::TextUnformatted(trf(finger_pointer() ? "{0}Layers (tap a cell):" : "{0}Layers (hover a cell):", {who}).c_str());
     ImGui::PushID(who.c_str());
     draw_layer_strip(m.per_layer, width);
     ImGui::PopID();
