@@ -263,7 +263,6 @@ void App::draw_menu_bar(bool picker) {
     // Not enough width for every title: one picker naming the current view.
     const bool open = ImGui::BeginMenu((std::string(current_->title()) + " v###menu.view").c_str());
     if (!open) menu_view_min_ = ImGui::GetItemRectMin(), menu_view_max_ = ImGui::GetItemRectMax();
-    probe_rect("menu.view", menu_view_min_, menu_view_max_);
     if (open) {
       for (auto& v : views_) {
         if (ImGui::MenuItem((std::string(v->title()) + "###" + v->id()).c_str(), nullptr, v.get() == current_)) select(v.get());
@@ -271,6 +270,8 @@ void App::draw_menu_bar(bool picker) {
       }
       ImGui::EndMenu();
     }
+    // After the menu: inside its open popup the bar's rectangle would be clipped away.
+    probe_rect("menu.view", menu_view_min_, menu_view_max_);
   } else {
     ImVec2 all_min(1e9f, 1e9f), all_max(-1e9f, -1e9f);
     for (auto& v : views_) {

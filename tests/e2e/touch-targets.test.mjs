@@ -39,7 +39,8 @@ for (const lang of ['en', 'zh']) {
       await tapOn(page, header);
       for (const entry of entries) assertTarget(await rect(page, entry), entry);
       if (menu === 'menu.theme') await screenshot(page, `touch-targets-theme-${lang}.png`);
-      await tapOn(page, await rect(page, menu));  // closes it
+      assertTarget(await rect(page, menu), `${menu} (open)`);
+      await tapOn(page, header);  // closes it
       assert.equal(await page.evaluate((e) => window.posenc.itemRect(e), entries[0]), null, `${menu} closed again`);
     }
     assert.equal((await page.evaluate(() => window.posenc.getState())).lang, lang === 'en' ? undefined : lang, 'nothing chosen');
