@@ -13,7 +13,7 @@ const env = useBrowser();
 const BUTTONS = ['Copy link', 'Copy embed code', 'Export PNG', 'Export SVG', 'Export CSV', 'Export JSON'];
 let shared = null;
 async function page() {
-  if (!shared) shared = await openState(env, 'view=buckets&scheme=alibi&heads=12', { frames: 2 });
+  if (!shared || shared.page.isClosed()) shared = await openState(env, 'view=buckets&scheme=alibi&heads=12', { frames: 2 });
   return shared.page;
 }
 async function show(p, state, size) {

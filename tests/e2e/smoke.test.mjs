@@ -57,7 +57,8 @@ test('smoke: the JS API answers (state, notices, export, describe, link and embe
   assert.ok(Array.isArray(exported.tables) && exported.tables.length > 0, 'exportData(json) has tables');
   const described = await page.evaluate(() => window.posenc.describe());
   assert.ok(described && typeof described === 'object', 'describe()');
-  assert.match(await page.evaluate(() => window.posenc.linkUrl()), /\?(.*&)?dim=32&.*view=rope/);
+  // The short link (the embed code's rule): view first, then only the keys that differ from a fresh view.
+  assert.match(await page.evaluate(() => window.posenc.linkUrl()), /\?view=rope&dim=32&base=500$/);
   assert.match(await page.evaluate(() => window.posenc.embedCode()), /<iframe [^>]*src="[^"]*\?view=rope[^"]*embed=1/);
   assert.deepEqual(errors, []);
 });
