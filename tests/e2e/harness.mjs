@@ -211,11 +211,15 @@ export async function openState(env, query, { frames = 3, reuse = false, ...view
 // posenc:setState messages the app takes (it takes them only from its parent). Returns {page (the
 // parent), frame (the app's), context, errors, postState(state)}.
 export async function openInParent(env, query, { width = 1280, height = 800, frames = 3 } = {}) {
+  // The parent on the site's origin (a page of about:blank may not load a loopback address), served by a route.
   const opened = await openPage(env.browser, 'about:blank', { width, height });
-  await opened.page.setContent('<!doctype html><body style="margin:0"><iframe id="app" style="border:0;display:block;width:100vw;height:100vh" ' +
-    `src="${env.server.url}/?${query.replace(/&/g, '&amp;')}"></iframe></body>`);
+  const parent = `${env.server.url}/posenc-parent-page.html`;
+  await opened.page.route(parent, (route) => route.fulfill({ contentType: 'text/html',
+    body: '<!doctype html><body style="margin:0"><iframe id="app" style="border:0;display:block;width:100vw;height:100vh" ' +
+      `src="${env.server.url}/?${query.replace(/&/g, '&amp;')}"></iframe></body>` }));
+  await opened.page.goto(parent);
   const frame = await (await opened.page.$('#app')).contentFrame();
-  await waitReady(frame);
+  await waitReady(frame, 60000);
   await waitFrames(frame, frames);
   const postState = (state) => opened.page.evaluate((s) => document.getElementById('app').contentWindow.postMessage(
     { type: 'posenc:setState', state: s }, '*'), state);
