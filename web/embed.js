@@ -67,7 +67,8 @@ window.posencEmbeds = window.posencEmbeds || (() => {
   // fallback iframe points). Each view's title names the iframe before it loads (a test keeps the list
   // equal to the app's views).
   const TITLES = { waves: 'PE waves', frequencies: 'Frequencies', similarity: 'Similarity', buckets: 'Bias buckets',
-    scores: 'Scores', rope: 'RoPE', permutation: 'Permutation', toy: 'Toy sentence', model: 'Model', check: 'Check' };
+    scores: 'Scores', rope: 'RoPE', permutation: 'Permutation', toy: 'Toy sentence', model: 'Model', check: 'Check',
+    usage: 'Frequency usage' };
   const KEYS = ['lang', 'figure', 'controls'], siteOf = (src) => src ? new URL(src, location.href).href.replace(/[?#].*$/, '').replace(/[^/]*$/, '') : '';
   // The height an embed of `q` needs at `width` before it loads (docs/embedding.md: padding, the Controls
   // line, the formula line, plots at a 4:3 box of at most 560 px); it then asks for its own.
