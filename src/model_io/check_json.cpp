@@ -36,6 +36,7 @@ ojson check_response_json(const RopeCheckResult& r) {
             count && std::fabs(*x) < 0x1p53 && *x == std::floor(*x) ? ojson(static_cast<int64_t>(*x)) : number_or_null(*x);
       else if (const bool* b = std::get_if<bool>(&v)) fitted[k] = *b;
       else if (const auto* idx = std::get_if<std::vector<int64_t>>(&v)) fitted[k] = *idx;
+      else if (const auto* names = std::get_if<std::vector<std::string>>(&v)) fitted[k] = *names;
       else fitted[k] = std::get<std::string>(v);
     }
     diag.push_back({{"cause", check_cause_name(d.cause)},
@@ -52,6 +53,7 @@ ojson check_response_json(const RopeCheckResult& r) {
 nlohmann::json check_reference_json(const RopeCheckReference& r) {
   nlohmann::json j = {{"dim", r.dim}, {"base", r.base}};
   if (r.rotary_dim) j["rotary_dim"] = r.rotary_dim;
+  if (r.rotary_offset) j["rotary_offset"] = r.rotary_offset;
   j["layout"] = rope_layout_name(r.layout);
   if (r.softmax_scale) j["softmax_scale"] = *r.softmax_scale;
   const RopeScaling& s = r.scaling;

@@ -101,7 +101,7 @@ RopeCheckReference read_check_reference(const json& j) {
     const ModelPosition m = under("reference.config.", [&] { return read_hf_config(config); });
     return rope_check_reference(m, layer_type);
   }
-  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"});
+  const Fields f(j, "reference.", {"dim", "base", "scaling", "layout", "rotary_dim", "rotary_offset", "softmax_scale"});
   RopeCheckReference r;
   r.dim = static_cast<int>(std::clamp<int64_t>(f.integer("dim"), -1, kMaxDim + 1));
   r.base = f.number("base");
@@ -110,6 +110,8 @@ RopeCheckReference read_check_reference(const json& j) {
   if (f.has("rotary_dim")) r.rotary_dim = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_dim"), -1, kMaxDim + 1));
   require(!f.has("rotary_dim") || r.rotary_dim != 0, "reference.rotary_dim",
           "reference.rotary_dim must be even and in [2, reference.dim]");
+  if (f.has("rotary_offset"))
+    r.rotary_offset = static_cast<int>(std::clamp<int64_t>(f.integer("rotary_offset"), -1, kMaxDim + 1));
   r.softmax_scale = f.opt_number("softmax_scale");
   return r;
 }

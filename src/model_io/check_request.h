@@ -26,7 +26,8 @@ struct CheckTensor {
 };
 CheckTensor read_check_tensor(const nlohmann::json& v, const std::string& field);
 
-// {"dim", "base", "scaling", "layout", "rotary_dim", "softmax_scale"} or {"config": {...}, "layer_type"}.
+// {"dim", "base", "scaling", "layout", "rotary_dim", "rotary_offset", "softmax_scale"} or {"config": {...},
+// "layer_type"}.
 RopeCheckReference read_check_reference(const nlohmann::json& j);
 
 // {"op": "check", "reference", "kind", "actual", "positions", "x", "q", "k", "tolerance"} -> the reference

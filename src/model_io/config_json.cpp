@@ -57,6 +57,7 @@ ojson doubles(const std::vector<double>& v, const char* field) {
 ojson rope_json(const ModelRope& r, int head_dim) {
   ojson o;
   o["rotary_dim"] = r.rotary_dim;
+  o["rotary_offset"] = r.rotary_offset;
   o["head_dim"] = head_dim;
   o["layout"] = rope_layout_name(r.layout);
   o["rope_type"] = rope_type_name(r.scaling.type);

@@ -5,6 +5,7 @@
 // huggingface/transformers@ef46806472a64b0013ed413781e3afed82bfa047). Native only: JSON is not visible to emcc.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "core/encodings/alibi.h"
 #include "core/models/gguf.h"
 #include "core/models/model_config.h"
+#include "core/models/model_families.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
 
@@ -182,6 +184,46 @@ TEST(ModelConfig, DeepseekV3) {
   EXPECT_EQ(m.rope->original_max_position_embeddings, 4096);
 }
 
+// Multi-head latent attention puts the rope slice last: q = [q_nope, q_pe] (transformers modeling_deepseek_v3.py
+// @c0ce2e40523611eb0eb5d2c03ba304371523a1fc, q_nope, q_pe = torch.split(q, [qk_nope_head_dim, qk_rope_head_dim]);
+// modeling_glm_moe_dsa.py @00371f38cdce0a0be8b75d92642b167844d5a970 the same; modeling_deepseek_v4.py
+// @361455895daf94ca66f78cf6792b09af397b4b30 rotates the last qk_rope_head_dim dims). Every MLA preset, every
+// layer type: rotary_offset = head width - rotary_dim; every other preset: 0.
+TEST(ModelConfig, RopeSliceLastForMla) {
+  for (const char* id : {"deepseek-v3", "kimi-k2", "deepseek-v3.2", "deepseek-v4-flash"}) {
+    const ModelPosition m = preset(id);
+    ASSERT_TRUE(m.rope) << id;
+    const int width = rope_head_dim(m, *m.rope);
+    EXPECT_GT(width, m.rope->rotary_dim) << id;
+    EXPECT_EQ(m.rope->rotary_offset, width - m.rope->rotary_dim) << id;
+    for (const auto& [name, r] : m.layers) EXPECT_EQ(r.rotary_offset, rope_head_dim(m, r) - r.rotary_dim) << id << " " << name;
+    for (const Assumption& a : m.assumptions) EXPECT_NE(a.what, "rotary_offset") << id;
+  }
+  EXPECT_EQ(preset("deepseek-v3").rope->rotary_offset, 128);
+  EXPECT_EQ(preset("deepseek-v4-flash").rope->rotary_offset, 448);  // 512 - 64
+  for (const auto& p : model_io::model_presets()) {
+    const ModelPosition m = preset(p.id);
+    const ModelFamily* fam = find_model_family(m.model_type);
+    if (m.rope && !(fam && fam->has(kFamilyRopeLast))) { EXPECT_EQ(m.rope->rotary_offset, 0) << p.id; }
+  }
+  // GLM-5 (glm_moe_dsa): its config's attention keys.
+  const ModelPosition g = read_hf_config(model_io::parse_config_text(
+      R"({"model_type": "glm_moe_dsa", "hidden_size": 6144, "num_attention_heads": 64, "qk_nope_head_dim": 192,
+          "qk_rope_head_dim": 64, "v_head_dim": 256, "max_position_embeddings": 202752,
+          "rope_parameters": {"rope_type": "default", "rope_theta": 1000000}})"));
+  EXPECT_EQ(g.family, "GLM-5");
+  EXPECT_EQ(g.rope->rotary_dim, 64);
+  EXPECT_EQ(g.rope->rotary_offset, 192);
+  EXPECT_EQ(g.rope->layout, RopeLayout::Half);
+  // MLA keys of a model_type the family table does not list: last too, said as an assumption.
+  const ModelPosition u = read_hf_config(model_io::parse_config_text(
+      R"({"model_type": "my_mla", "hidden_size": 2048, "num_attention_heads": 16, "qk_nope_head_dim": 128,
+          "qk_rope_head_dim": 64, "max_position_embeddings": 4096, "rope_theta": 10000})"));
+  EXPECT_EQ(u.rope->rotary_offset, 128);
+  EXPECT_TRUE(std::any_of(u.assumptions.begin(), u.assumptions.end(),
+                          [](const Assumption& a) { return a.what == "rotary_offset" && a.value.rfind("128", 0) == 0; }));
+}
+
 TEST(ModelConfig, AlibiT5DebertaLearned) {
   const ModelPosition b = preset("bloom");
   EXPECT_EQ(b.position, PositionKind::Alibi);
@@ -256,8 +298,8 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   EXPECT_EQ(r["unread_keys"], nlohmann::ordered_json::array());
   std::vector<std::string> rope_keys;
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
-  EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "head_dim", "layout", "rope_type", "base", "inv_freq",
-                                                 "attention_scaling", "softmax_scale", "max_position_embeddings",
+  EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "rotary_offset", "head_dim", "layout", "rope_type", "base",
+                                                 "inv_freq", "attention_scaling", "softmax_scale", "max_position_embeddings",
                                                  "original_max_position_embeddings", "pairs_at_max"}));
   EXPECT_EQ(r["rope"]["head_dim"], r["head_dim"]);  // a model without a layer type of its own width
   EXPECT_EQ(r["rope"]["rope_type"], "llama3");
@@ -424,4 +466,63 @@ TEST(Inspect, ConfigAndGgufFiles) {
   EXPECT_NE(gerr.str().find("gpt2.embedding_length"), std::string::npos) << gerr.str();
   std::remove(cfg_path.c_str());
   std::remove(gguf_path.c_str());
+}
+
+// What posenc inspect prints of names read from the file: a GGUF key that is not valid UTF-8 is kept with its
+// bytes escaped (\xNN), the same in --json (which would otherwise fail to encode it) and in the text; control
+// characters in config.json names print escaped in the text, never raw.
+TEST(Inspect, NamesAreEscapedInJsonAndText) {
+  const std::string gguf_path = ::testing::TempDir() + "posenc_inspect_utf8.gguf";
+  {
+    std::ofstream g(gguf_path, std::ios::binary);
+    auto u32 = [&](uint32_t v) { g.write(reinterpret_cast<const char*>(&v), 4); };
+    auto u64 = [&](uint64_t v) { g.write(reinterpret_cast<const char*>(&v), 8); };
+    auto str = [&](const std::string& s) {
+      u64(s.size());
+      g.write(s.data(), static_cast<std::streamsize>(s.size()));
+    };
+    g.write("GGUF", 4);
+    u32(3);
+    u64(0);
+    u64(5);
+    str("general.architecture");
+    u32(8);
+    str("llama");
+    for (const auto& [key, value] : std::vector<std::pair<std::string, uint32_t>>{
+             {"llama.attention.head_count", 32}, {"llama.embedding_length", 4096}, {"llama.context_length", 8192}}) {
+      str(key);
+      u32(4);
+      u32(value);
+    }
+    str("llama.rope.\xff\xfe_bad");  // a positional key that is not UTF-8
+    u32(4);
+    u32(1);
+  }
+  cli::InspectOptions o;
+  o.files = {gguf_path};
+  o.json = true;
+  std::ostringstream out, err;
+  ASSERT_EQ(cli::run_inspect(o, out, err), 0) << err.str();
+  const json r = json::parse(out.str());
+  EXPECT_EQ(r["unread_keys"], json::array({"llama.rope.\\xff\\xfe_bad"})) << out.str();
+  o.json = false;
+  std::ostringstream text;
+  ASSERT_EQ(cli::run_inspect(o, text, err), 0) << err.str();
+  EXPECT_NE(text.str().find("llama.rope.\\xff\\xfe_bad"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find('\xff'), std::string::npos);
+  std::remove(gguf_path.c_str());
+
+  // A config.json whose model_type and an unread key hold control characters.
+  const std::string cfg_path = ::testing::TempDir() + "posenc_inspect_ctrl.json";
+  std::ofstream(cfg_path) << R"({"model_type": "lla\u001b[2Jma", "hidden_size": 512, "num_attention_heads": 8,
+                                "max_position_embeddings": 2048, "rope_\u0007extra": 1})";
+  o.files = {cfg_path};
+  std::ostringstream ctext;
+  ASSERT_EQ(cli::run_inspect(o, ctext, err), 0) << err.str();
+  const std::string t = ctext.str();
+  EXPECT_NE(t.find("model_type       lla\\x1b[2Jma"), std::string::npos) << t;
+  EXPECT_NE(t.find("rope_\\x07extra"), std::string::npos) << t;
+  EXPECT_EQ(t.find('\x1b'), std::string::npos);
+  EXPECT_EQ(t.find('\x07'), std::string::npos);
+  std::remove(cfg_path.c_str());
 }

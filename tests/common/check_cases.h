@@ -119,6 +119,108 @@ inline std::vector<CauseCase> frequency_cause_cases() {
                    std::string("bfloat16")});
   }
   {
+    // openvino #33214: positions, inv_freq, their product and sin all in float16 (positions past 2048 round).
+    const auto p = case_range(256, 13);
+    const std::vector<float> w = inv_freq_f32(64, 10000.0);
+    const Matrix s = cos_sin_table(Kind::Sin, p, 32, 1.0, RopeLayout::Half, [&](int64_t q, int i) {
+                       return to_fp16(to_fp16(static_cast<double>(q)) * to_fp16(w[static_cast<size_t>(i)]));
+                     }).unaryExpr([](double v) { return to_fp16(v); });
+    out.push_back({"angle_precision float16 whole path",
+                   "angle_precision",
+                   "openvino #33214",
+                   plain64,
+                   CheckKind::Sin,
+                   s,
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "steps",
+                   std::vector<std::string>{"positions", "inv_freq", "angle", "sin"}});
+  }
+  {
+    // The same path in bfloat16 (a model cast to bf16 whole, position_ids included): positions past 256 round.
+    const auto p = case_range(256, 5);
+    const std::vector<float> w = inv_freq_f32(64, 10000.0);
+    const Matrix c = cos_sin_table(Kind::Cos, p, 32, 1.0, RopeLayout::Half, [&](int64_t q, int i) {
+                       return to_bf16(to_bf16(static_cast<double>(q)) * to_bf16(w[static_cast<size_t>(i)]));
+                     }).unaryExpr([](double v) { return to_bf16(v); });
+    out.push_back({"angle_precision bfloat16 whole path",
+                   "angle_precision",
+                   "openvino #33214 (bfloat16)",
+                   plain64,
+                   CheckKind::Cos,
+                   c,
+                   {},
+                   {},
+                   {},
+                   p,
+                   0,
+                   "steps",
+                   std::vector<std::string>{"positions", "inv_freq", "angle", "cos"}});
+  }
+  {
+    // RoPE applied twice: a key rotated again where it was already rotated (TensorRT-LLM #16378).
+    const Matrix x = case_randn(32, 64, 7);
+    out.push_back({"angle_scale rope twice",
+                   "angle_scale",
+                   "TensorRT-LLM #16378",
+                   plain64,
+                   CheckKind::Rotated,
+                   rope_apply(rope_apply(x, pos, f64, RopeLayout::Half), pos, f64, RopeLayout::Half),
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "factor",
+                   2.0});
+  }
+  {
+    // Positions doubled before the table is built (mlx-lm #1553).
+    std::vector<int64_t> doubled;
+    for (int64_t q : pos) doubled.push_back(2 * q);
+    out.push_back({"angle_scale positions doubled",
+                   "angle_scale",
+                   "mlx-lm #1553",
+                   plain64,
+                   CheckKind::Cos,
+                   cos_sin(Kind::Cos, doubled, f64),
+                   {},
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "factor",
+                   2.0});
+  }
+  {
+    // DeepSeek-V3's MLA head: 128 nope dims then 64 rope dims (modeling_deepseek_v3.py @c0ce2e40523611eb0eb5d2c03ba304371523a1fc,
+    // q_nope, q_pe = torch.split(q, [qk_nope_head_dim, qk_rope_head_dim])); a port that rotates the first 64.
+    RopeCheckReference mla;
+    mla.dim = 192;
+    mla.rotary_dim = 64;
+    mla.rotary_offset = 128;
+    mla.layout = RopeLayout::Interleaved;
+    const Matrix x = case_randn(32, 192, 8);
+    Matrix front = x;
+    front.leftCols(64) = rope_apply(Matrix(x.leftCols(64)), pos, f64, RopeLayout::Interleaved);
+    out.push_back({"rotary_offset mla front slice",
+                   "rotary_offset",
+                   "MLA rope slice rotated first",
+                   mla,
+                   CheckKind::Rotated,
+                   front,
+                   x,
+                   {},
+                   {},
+                   pos,
+                   0,
+                   "offset",
+                   0.0});
+  }
+  {
     RopeCheckReference ref = plain64;
     ref.base = 500000.0;
     out.push_back({"base",

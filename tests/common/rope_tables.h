@@ -45,6 +45,18 @@ inline double to_bf16(double v) {
   return f;
 }
 
+// v rounded to IEEE float16 (11 significant bits, subnormal spacing 2^-24 below 2^-14, round to nearest even),
+// as torch's .to(torch.float16) of the float32 value.
+inline double to_fp16(double v) {
+  const double f = static_cast<float>(v);
+  if (f == 0 || !std::isfinite(f)) return f;
+  int e = 0;
+  std::frexp(f, &e);
+  const double spacing = std::fabs(f) >= 0x1p-14 ? std::ldexp(1.0, e - 11) : 0x1p-24;
+  const double r = std::nearbyint(f / spacing) * spacing;
+  return std::fabs(r) > 65504 ? std::copysign(INFINITY, r) : r;
+}
+
 // transformers' default inv_freq in float32: 1.0 / (base ** (arange(0, dim, 2).float() / dim)).
 inline std::vector<float> inv_freq_f32(int dim, double base) {
   std::vector<float> w(static_cast<size_t>(dim / 2));

@@ -23,6 +23,7 @@ using posenc::test::cos_sin;
 using posenc::test::cos_sin_table;
 using posenc::test::inv_freq_f32;
 using posenc::test::to_bf16;
+using posenc::test::to_fp16;
 
 RopeCheckResult check(const RopeCheckReference& ref, CheckKind kind, Matrix actual, std::vector<int64_t> pos = {}, Matrix x = {},
                       Matrix q = {}, Matrix k = {}) {
@@ -420,6 +421,129 @@ TEST(RopeCheckCause, UnknownWhenNothingExplainsHalf) {
 }
 
 // ---------------------------------------------------------------- shapes and fields
+
+// DeepSeek-V3's MLA head (transformers modeling_deepseek_v3.py @c0ce2e40523611eb0eb5d2c03ba304371523a1fc:
+// q_nope, q_pe = torch.split(q, [qk_nope_head_dim, qk_rope_head_dim]); k_pe from kv_a_proj_with_mqa; RoPE on
+// q_pe / k_pe with rotate_every_two, then cat(nope, pe)): 128 unrotated dims, then 64 rotated.
+RopeCheckReference mla_reference() {
+  RopeCheckReference r = plain(192, 10000.0);
+  r.rotary_dim = 64;
+  r.rotary_offset = 128;
+  r.layout = RopeLayout::Interleaved;
+  r.softmax_scale = 1 / std::sqrt(192.0);
+  return r;
+}
+
+// x with the 64 dims at `offset` rotated as the MLA port does (cat(nope, rope(pe))).
+Matrix mla_rotate(const Matrix& x, const std::vector<int64_t>& pos, int offset) {
+  const RopeFrequencies f = rope_frequencies(64, 10000.0);
+  Matrix out = x;
+  out.middleCols(offset, 64) = rope_apply(Matrix(x.middleCols(offset, 64)), pos, f, RopeLayout::Interleaved);
+  return out;
+}
+
+TEST(RopeCheckMla, RopeSliceLastMatchesFullWidthAndAlone) {
+  const RopeCheckReference ref = mla_reference();
+  const auto pos = iota(48);
+  const Matrix x = random_matrix(48, 192, 11);
+  const auto full = check(ref, CheckKind::Rotated, mla_rotate(x, pos, 128), pos, x);
+  EXPECT_TRUE(full.match) << top(full);
+  // The rope slice alone (n x qk_rope_head_dim), as a port's q_pe / k_pe after RoPE.
+  const Matrix pe = x.rightCols(64);
+  const auto alone = check(ref, CheckKind::Rotated, Matrix(mla_rotate(x, pos, 128).rightCols(64)), pos, pe);
+  EXPECT_TRUE(alone.match) << top(alone);
+  // Logits of the full q and k (n x 192 each).
+  const Matrix q = random_matrix(48, 192, 12), k = random_matrix(48, 192, 13);
+  const Matrix lg = (1 / std::sqrt(192.0)) * (mla_rotate(q, pos, 128) * mla_rotate(k, pos, 128).transpose());
+  EXPECT_TRUE(check(ref, CheckKind::Logits, lg, pos, {}, q, k).match);
+}
+
+TEST(RopeCheckMla, RopeSliceFirstIsRotaryOffset) {
+  const RopeCheckReference ref = mla_reference();
+  const auto pos = iota(48);
+  const Matrix x = random_matrix(48, 192, 14);
+  const auto r = check(ref, CheckKind::Rotated, mla_rotate(x, pos, 0), pos, x);
+  EXPECT_FALSE(r.match);
+  ASSERT_EQ(top(r), "rotary_offset");
+  EXPECT_EQ(fit_number(r.diagnosis[0], "offset"), 0.0);
+  EXPECT_GT(r.diagnosis[0].explains, 0.999999);
+  EXPECT_NE(r.diagnosis[0].fix.find("q_nope, q_pe"), std::string::npos) << r.diagnosis[0].fix;
+  // The same port seen through the logits.
+  const Matrix q = random_matrix(48, 192, 15), k = random_matrix(48, 192, 16);
+  const Matrix lg = (1 / std::sqrt(192.0)) * (mla_rotate(q, pos, 0) * mla_rotate(k, pos, 0).transpose());
+  const auto rl = check(ref, CheckKind::Logits, lg, pos, {}, q, k);
+  ASSERT_EQ(top(rl), "rotary_offset");
+  EXPECT_EQ(fit_number(rl.diagnosis[0], "offset"), 0.0);
+  // And the reverse: a reference rotating the first dims, a port rotating the last.
+  RopeCheckReference first = ref;
+  first.rotary_offset = 0;
+  const auto rf = check(first, CheckKind::Rotated, mla_rotate(x, pos, 128), pos, x);
+  ASSERT_EQ(top(rf), "rotary_offset");
+  EXPECT_EQ(fit_number(rf.diagnosis[0], "offset"), 128.0);
+}
+
+TEST(RopeCheckMla, LogitsNeedTheFullHead) {
+  const RopeCheckReference ref = mla_reference();
+  const auto pos = iota(8);
+  const Matrix q = random_matrix(8, 64, 17), k = random_matrix(8, 64, 18);
+  try {
+    check(ref, CheckKind::Logits, Matrix::Zero(8, 8), pos, {}, q, k);
+    FAIL() << "a 64-wide q for a 192-wide head was read";
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.field(), "q");
+    EXPECT_NE(std::string(e.what()).find("rope slice alone"), std::string::npos) << e.what();
+  }
+  // An offset past the head is named.
+  RopeCheckReference bad = ref;
+  bad.rotary_offset = 130;
+  try {
+    check(bad, CheckKind::Cos, Matrix::Zero(8, 64), pos);
+    FAIL();
+  } catch (const InvalidArgument& e) { EXPECT_EQ(e.field(), "reference.rotary_offset"); }
+}
+
+TEST(RopeCheckCause, WholeAnglePathInFloat16) {
+  // openvino #33214: positions, inv_freq, their product and cos in float16, fitted together.
+  const RopeCheckReference ref = plain(128, 10000.0);
+  std::vector<int64_t> pos;
+  for (int64_t p = 0; p < 4096; p += 7) pos.push_back(p);
+  const std::vector<float> w = inv_freq_f32(128, 10000.0);
+  const Matrix c = cos_sin_table(Kind::Cos, pos, 64, 1.0, RopeLayout::Half, [&](int64_t p, int i) {
+                     return to_fp16(to_fp16(static_cast<double>(p)) * to_fp16(w[static_cast<size_t>(i)]));
+                   }).unaryExpr([](double v) { return to_fp16(v); });
+  const auto r = check(ref, CheckKind::Cos, c, pos);
+  ASSERT_EQ(top(r), "angle_precision");
+  EXPECT_EQ(fit_string(r.diagnosis[0], "dtype"), "float16");
+  const auto* steps = std::get_if<std::vector<std::string>>(&r.diagnosis[0].fitted[1].second);
+  ASSERT_NE(steps, nullptr);
+  EXPECT_EQ(r.diagnosis[0].fitted[1].first, "steps");
+  EXPECT_EQ(*steps, (std::vector<std::string>{"positions", "inv_freq", "angle", "cos"}));
+  EXPECT_GT(r.diagnosis[0].explains, 0.999);
+  // One rounding alone (the angles) is named with that one step.
+  const Matrix a = cos_sin_table(Kind::Cos, pos, 64, 1.0, RopeLayout::Half,
+                                 [&](int64_t p, int i) { return to_fp16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
+  const auto ra = check(ref, CheckKind::Cos, a, pos);
+  ASSERT_EQ(top(ra), "angle_precision");
+  EXPECT_EQ(std::get<std::vector<std::string>>(ra.diagnosis[0].fitted[1].second), std::vector<std::string>{"angle"});
+}
+
+TEST(RopeCheckCause, RopeTwiceWithAttentionFactorIsAngleScale) {
+  // YaRN factor 4: attention_factor 0.1 ln 4 + 1; RoPE applied twice squares it on the rows.
+  RopeCheckReference ref = plain(64, 10000.0);
+  ref.scaling.type = RopeScalingType::Yarn;
+  ref.scaling.factor = 4.0;
+  ref.scaling.original_max_position_embeddings = 4096;
+  const RopeFrequencies f = rope_frequencies(64, 10000.0, ref.scaling);
+  const auto pos = iota(40);
+  const Matrix x = random_matrix(40, 64, 19);
+  const auto r =
+      check(ref, CheckKind::Rotated, rope_apply(rope_apply(x, pos, f, RopeLayout::Half), pos, f, RopeLayout::Half), pos, x);
+  ASSERT_EQ(top(r), "angle_scale");
+  EXPECT_NEAR(fit_number(r.diagnosis[0], "factor"), 2.0, 1e-6);
+  EXPECT_NEAR(fit_number(r.diagnosis[0], "ratio"), f.attention_scaling, 1e-6);
+  EXPECT_NE(r.diagnosis[0].message.find("attention_factor"), std::string::npos) << r.diagnosis[0].message;
+  EXPECT_GT(r.diagnosis[0].explains, 0.999999);
+}
 
 TEST(RopeCheck, WrongShapesNameTheField) {
   const RopeCheckReference ref = plain(16, 10000.0);

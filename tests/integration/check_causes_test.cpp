@@ -36,6 +36,7 @@ std::string temp(const std::string& name) {
 json reference_json(const RopeCheckReference& r) {
   json j = {{"dim", r.dim}, {"base", r.base}};
   if (r.rotary_dim) j["rotary_dim"] = r.rotary_dim;
+  if (r.rotary_offset) j["rotary_offset"] = r.rotary_offset;
   if (r.layout != RopeLayout::Half) j["layout"] = "interleaved";
   if (r.softmax_scale) j["softmax_scale"] = *r.softmax_scale;
   const RopeScaling& s = r.scaling;
@@ -94,7 +95,9 @@ void expect_fit(const json& d, const CauseCase& c, const std::string& how) {
   } else if (const bool* b = std::get_if<bool>(&c.fit_value)) {
     EXPECT_EQ(v, *b) << c.name << " " << how;
   } else {
-    EXPECT_EQ(v, json(std::get<std::vector<int64_t>>(c.fit_value))) << c.name << " " << how;
+    if (const auto* names = std::get_if<std::vector<std::string>>(&c.fit_value))
+      EXPECT_EQ(v, json(*names)) << c.name << " " << how;
+    else EXPECT_EQ(v, json(std::get<std::vector<int64_t>>(c.fit_value))) << c.name << " " << how;
   }
 }
 

@@ -268,6 +268,10 @@ RopeCheckReference CheckView::reference() const {
     r.scaling.original_max_position_embeddings = orig_;
     extra_.apply(r.scaling);
     if (softmax_scale_ > 0) r.softmax_scale = softmax_scale_;
+    // The model's rope slice sits last (MLA: q = [q_nope, q_pe]): it stays last when the keys are edited.
+    const int rotary = r.rotary_dim ? r.rotary_dim : r.dim;
+    if (model_source() && model_source()->rope && model_source()->rope->rotary_offset > 0 && rotary < r.dim)
+      r.rotary_offset = r.dim - rotary;
   }
   if (seq_len_ > 0) r.scaling.seq_len = seq_len_;
   return r;
@@ -348,11 +352,19 @@ void CheckView::recompute() {
   vmax_ = p.vmax;
 }
 
+// The rotary width, and where the slice sits when it does not start the head ("64, dims 128..191").
+std::string rotary_text(const RopeCheckReference& r) {
+  const int rotary = r.rotary_dim ? r.rotary_dim : r.dim;
+  std::string t = std::to_string(rotary);
+  if (r.rotary_offset > 0) t += ", dims " + std::to_string(r.rotary_offset) + ".." + std::to_string(r.rotary_offset + rotary - 1);
+  return t;
+}
+
 std::string CheckView::formula_words() const {
   std::string out = std::string("Checks a ") + check_kind_name(CheckKind(kind_)) +
                     " tensor against posenc's RoPE reference (dim " + std::to_string(ref_.dim) + ", rotary_dim " +
-                    std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim) + ", base " + format_number(ref_.base) +
-                    ", scaling " + rope_type_name(ref_.scaling.type) + ", layout " + rope_layout_name(ref_.layout) + ").";
+                    rotary_text(ref_) + ", base " + format_number(ref_.base) + ", scaling " + rope_type_name(ref_.scaling.type) +
+                    ", layout " + rope_layout_name(ref_.layout) + ").";
   if (failed() || result_.expected.size() == 0) return out + " It cannot be checked yet: see the notice.";
   if (!example_words_.empty()) out += " " + example_words_;
   // The verdict with the tensor's shape, never the tensor (a live region reads this).
@@ -386,8 +398,8 @@ std::string CheckView::formula_words_shown() const {
   }
   return trf(
       "Checks a {0} tensor against posenc's RoPE reference (dim {1}, rotary_dim {2}, base {3}, scaling {4}, layout {5}).{6}",
-      {check_kind_name(CheckKind(kind_)), std::to_string(ref_.dim), std::to_string(ref_.rotary_dim ? ref_.rotary_dim : ref_.dim),
-       format_number(ref_.base), rope_type_name(ref_.scaling.type), rope_layout_name(ref_.layout), rest});
+      {check_kind_name(CheckKind(kind_)), std::to_string(ref_.dim), rotary_text(ref_), format_number(ref_.base),
+       rope_type_name(ref_.scaling.type), rope_layout_name(ref_.layout), rest});
 }
 
 void CheckView::export_data(std::vector<ExportTable>& tables) const {

@@ -134,6 +134,10 @@ void draw_rope_card(const RopePanel& p, int head_dim, const std::string& probe_p
   else
     ImGui::TextWrapped(tr("rotary dims %d of %d (%d pairs, %s layout), base %s"), r.rotary_dim, head_dim, r.rotary_dim / 2,
                        rope_layout_name(r.layout), format_number(r.base).c_str());
+  // Where the slice sits when it does not start the head (multi-head latent attention: q = [q_nope, q_pe]).
+  if (r.rotary_offset > 0)
+    ImGui::TextWrapped(tr("the rope slice is dims %d..%d of the head, the last (the first %d dims pass through)"),
+                       r.rotary_offset, r.rotary_offset + r.rotary_dim - 1, r.rotary_offset);
   const long long trained = r.original_max_position_embeddings, max = r.max_position_embeddings;
   if (scaled)
     ImGui::TextWrapped(tr("rope_type %s, factor %s; lengths: original %lld, max %lld"), rope_type_name(sc.type),

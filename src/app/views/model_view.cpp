@@ -357,6 +357,9 @@ ModelRope ModelView::rope_from_keys(const ModelRope& base, const std::vector<std
   RopeParts p{base.rotary_dim,    base.layout, base.base,          base.scaling,           base.max_position_embeddings,
               base.softmax_scale, false,       base.mrope_section, base.mrope_interleaved, base.head_dim};
   if (is("rotary_dim")) p.rotary_dim = rotary_dim_;
+  // A rope slice that sits last stays last when the rotary width is edited.
+  const int width = base.head_dim > 0 ? base.head_dim : head_dim_;
+  p.rotary_offset = base.rotary_offset > 0 ? std::max(0, width - p.rotary_dim) : 0;
   if (is("base")) p.base = base_;
   if (is("layout")) p.layout = RopeLayout(layout_);
   if (is("softmax_scale")) p.softmax_scale = softmax_scale_;

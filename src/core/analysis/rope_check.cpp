@@ -81,6 +81,9 @@ RopeCheckReference checked_reference(const RopeCheckReference& r0) {
   if (r.rotary_dim == 0) r.rotary_dim = r.dim;
   require(r.rotary_dim >= 2 && r.rotary_dim <= r.dim && r.rotary_dim % 2 == 0, "reference.rotary_dim",
           "reference.rotary_dim must be even and in [2, reference.dim]");
+  require(r.rotary_offset >= 0 && r.rotary_offset <= r.dim - r.rotary_dim, "reference.rotary_offset",
+          "reference.rotary_offset must be in [0, reference.dim - reference.rotary_dim] = [0, " +
+              std::to_string(r.dim - r.rotary_dim) + "]");
   rethrow_renamed(
       [&] {
         validate_rope_scaling(r.scaling, r.rotary_dim, r.base);
@@ -109,6 +112,19 @@ Shapes shapes_of(const RopeCheckInput& in) {
   return {in.actual.rows(), in.actual.cols(), in.x.rows(), in.x.cols(), in.q.rows(), in.q.cols(), in.k.rows(), in.k.cols()};
 }
 
+// Kind rotated against a reference whose rope slice does not start the head (MLA: q_pe after q_nope): x and
+// actual may hold the slice alone (n x rotary_dim), which rotates as a head of rotary_dim dims at offset 0.
+bool rope_slice_alone(const RopeCheckReference& r, CheckKind kind, Eigen::Index x_cols, Eigen::Index a_cols) {
+  return kind == CheckKind::Rotated && r.rotary_offset > 0 && r.rotary_dim < r.dim && x_cols == r.rotary_dim &&
+         a_cols == r.rotary_dim;
+}
+
+void narrow_to_slice(RopeCheckReference& r, Problem& pb) {
+  r.dim = r.rotary_dim;
+  r.rotary_offset = 0;
+  pb.dim = r.dim;
+}
+
 // The tensor's shape against the kind, len(positions) = n and the heads axis; sets pb.rows / pb.cols.
 void check_shapes(CheckKind kind, const Shapes& sh, Problem& pb) {
   const Eigen::Index n = pb.n, h = std::max(1, pb.heads), hn = h * n;
@@ -132,22 +148,35 @@ void check_shapes(CheckKind kind, const Shapes& sh, Problem& pb) {
       pb.half_width = sh.a_cols == pb.pairs && pb.pairs != pb.rotary_dim;
       pb.rows = hn, pb.cols = sh.a_cols;
       break;
-    case CheckKind::Rotated:
+    case CheckKind::Rotated: {
+      // With the rope slice elsewhere than first, the slice alone is read too (rope_slice_alone).
+      const std::string slice = pb.ref.rotary_offset > 0 ? " or the rope slice alone, " + lead + "n x rotary_dim = " + lead +
+                                                               shape_text(n, pb.rotary_dim)
+                                                         : "";
       require(sh.x_rows == hn && sh.x_cols == pb.dim, "x",
-              "x must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + " (n = len(positions); given " + lead +
+              "x must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + slice + " (n = len(positions); given " + lead +
                   shape_text(pb.heads > 0 ? sh.x_rows / h : sh.x_rows, sh.x_cols) + ")");
       require(sh.a_rows == hn && sh.a_cols == pb.dim, "actual",
-              "actual must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + " for kind rotated" + given);
+              "actual must be " + lead + "n x dim = " + lead + shape_text(n, pb.dim) + slice + " for kind rotated" + given);
       pb.rows = hn, pb.cols = pb.dim;
       break;
+    }
     case CheckKind::Logits:
       require(n <= 2048, "positions", "kind logits takes at most 2048 positions (n x n logits, each fit a copy)");
       require(static_cast<double>(n) * static_cast<double>(n) * pb.dim <= static_cast<double>(kMaxWork), "positions",
               "len(positions)^2 * dim must be <= 2^31");
-      require(sh.q_rows == n && sh.q_cols == pb.dim, "q",
-              "q must be n x dim = " + shape_text(n, pb.dim) + " (given " + shape_text(sh.q_rows, sh.q_cols) + ")");
-      require(sh.k_rows == n && sh.k_cols == pb.dim, "k",
-              "k must be n x dim = " + shape_text(n, pb.dim) + " (given " + shape_text(sh.k_rows, sh.k_cols) + ")");
+      {
+        // q.k spans the whole head: the rope slice alone is not the logits.
+        const std::string whole =
+            pb.rotary_dim < pb.dim && pb.ref.rotary_offset > 0
+                ? ", the full head: the rope slice alone (n x rotary_dim = " + shape_text(n, pb.rotary_dim) +
+                      ") is not the logits"
+                : "";
+        require(sh.q_rows == n && sh.q_cols == pb.dim, "q",
+                "q must be n x dim = " + shape_text(n, pb.dim) + whole + " (given " + shape_text(sh.q_rows, sh.q_cols) + ")");
+        require(sh.k_rows == n && sh.k_cols == pb.dim, "k",
+                "k must be n x dim = " + shape_text(n, pb.dim) + whole + " (given " + shape_text(sh.k_rows, sh.k_cols) + ")");
+      }
       require(sh.a_rows == n && sh.a_cols == n, "actual",
               "actual must be n x n = " + shape_text(n, n) + " for kind logits (query = key positions)" + given);
       pb.rows = n, pb.cols = n;
@@ -156,10 +185,11 @@ void check_shapes(CheckKind kind, const Shapes& sh, Problem& pb) {
 }
 
 void validate(const RopeCheckReference& r0, const RopeCheckInput& in, Problem& pb) {
-  const RopeCheckReference r = checked_reference(r0);
-  pb.ref = r;
+  RopeCheckReference r = checked_reference(r0);
   pb.kind = in.kind;
   pb.dim = r.dim;
+  if (rope_slice_alone(r, in.kind, in.x.cols(), in.actual.cols())) narrow_to_slice(r, pb);
+  pb.ref = r;
   pb.rotary_dim = r.rotary_dim;
   pb.pairs = r.rotary_dim / 2;
   require(static_cast<int64_t>(in.positions.size()) <= kMaxCells, "positions", "positions has more than 2^24 entries");
@@ -243,8 +273,10 @@ Matrix as_shape(const Problem& pb, const Matrix& a) {
 
 void rope_check_shape(const RopeCheckReference& reference, CheckKind kind, int64_t rows, int64_t cols, int heads, int64_t n) {
   Problem pb;
-  const RopeCheckReference r = checked_reference(reference);
+  RopeCheckReference r = checked_reference(reference);
   pb.dim = r.dim;
+  if (rope_slice_alone(r, kind, cols, cols)) narrow_to_slice(r, pb);
+  pb.ref = r;
   pb.rotary_dim = r.rotary_dim;
   pb.pairs = r.rotary_dim / 2;
   pb.heads = std::max(0, heads);
@@ -266,6 +298,11 @@ std::string check_fit_text(const CheckFitValue& v) {
   if (const double* d = std::get_if<double>(&v)) return num(*d);
   if (const bool* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const std::string* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* names = std::get_if<std::vector<std::string>>(&v)) {
+    std::string out;
+    for (const std::string& n : *names) out += (out.empty() ? "" : ",") + n;
+    return "[" + out + "]";
+  }
   const auto& idx = std::get<std::vector<int64_t>>(v);
   std::string out = "[";
   for (size_t i = 0; i < idx.size() && i < 16; ++i) out += (i ? ", " : "") + std::to_string(idx[i]);
@@ -279,18 +316,39 @@ RopeCheckReference rope_check_reference(const ModelPosition& model, const std::s
   const ModelRope* rope = &*model.rope;
   if (!layer_type.empty()) {
     rope = nullptr;
+    // DeepSeek-V4's own layer type names (configuration_deepseek_v4.py @015c078164151a049126942989817713e83a8f3e:
+    // compress_ratios 0 / 4 / 128) name the RoPE they rotate with: sliding layers the main one, compressed the
+    // compress one (modeling_deepseek_v4.py @361455895daf94ca66f78cf6792b09af397b4b30).
+    static constexpr std::pair<const char*, const char*> kLayerTypeRope[] = {
+        {"sliding_attention", "main"},
+        {"compressed_sparse_attention", "compress"},
+        {"heavily_compressed_attention", "compress"},
+    };
+    auto has_layer = [&](const std::string& n) {
+      return std::any_of(model.layers.begin(), model.layers.end(), [&](const auto& e) { return e.first == n; });
+    };
+    std::string wanted = layer_type;
+    if (!has_layer(wanted))
+      for (const auto& [type, key] : kLayerTypeRope)
+        if (wanted == type && has_layer(key) && has_layer("compress")) {
+          wanted = key;
+          break;
+        }
     std::string names;
     for (const auto& [name, r] : model.layers) {
-      if (name == layer_type) rope = &r;
+      if (name == wanted) rope = &r;
       names += (names.empty() ? "" : ", ") + name;
     }
+    if (has_layer("main") && has_layer("compress"))
+      for (const auto& [type, key] : kLayerTypeRope) names += std::string(", ") + type;
     require(rope != nullptr, "reference.layer_type",
             "reference.layer_type must be one of the model's layer types" +
                 (names.empty() ? std::string(" (it has none)") : " (" + names + ")"));
   }
   RopeCheckReference r;
-  r.dim = std::max(model.head_dim, rope->rotary_dim);
+  r.dim = std::max(rope_head_dim(model, *rope), rope->rotary_dim);
   r.rotary_dim = rope->rotary_dim;
+  r.rotary_offset = rope->rotary_offset;
   r.base = rope->base;
   r.scaling = rope->scaling;
   r.layout = rope->layout;
@@ -304,12 +362,15 @@ Matrix rope_check_expected(const RopeCheckReference& reference, const RopeCheckI
   return render(pb, setting_of(pb, pb.ref), all_rows(pb));
 }
 
-RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input) {
+namespace {
+
+// rope_check; `movable` (input's own actual, or nullptr) is moved into the result instead of copied.
+RopeCheckResult rope_check_moved(const RopeCheckReference& reference, const RopeCheckInput& input, Matrix* movable) {
   Problem pb;
   validate(reference, input, pb);
   const Setting ref = setting_of(pb, pb.ref);
   RopeCheckResult res;
-  res.actual = as_shape(pb, input.actual);
+  res.actual = movable && pb.kind != CheckKind::InvFreq ? std::move(*movable) : as_shape(pb, input.actual);
   res.expected = render(pb, ref, all_rows(pb));
   const Matrix& A = res.actual;
   const Matrix& E = res.expected;
@@ -354,6 +415,16 @@ RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckI
 
   res.diagnosis = diagnose(pb, ref, E, A, res.tolerance);
   return res;
+}
+
+}  // namespace
+
+RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input) {
+  return rope_check_moved(reference, input, nullptr);
+}
+
+RopeCheckResult rope_check(const RopeCheckReference& reference, RopeCheckInput&& input) {
+  return rope_check_moved(reference, input, &input.actual);
 }
 
 }  // namespace posenc

@@ -32,7 +32,8 @@ struct EnumNames<CheckKind> {
 // The cause ids of the diagnosis, in the order of the catalogue.
 enum class CheckCause {
   Layout,             // half vs interleaved pairing swapped
-  AnglePrecision,     // angles or inv_freq rounded to bfloat16 / float16
+  AnglePrecision,     // steps of the angle path (positions, inv_freq, angle, cos / sin) rounded to bfloat16 / float16
+  AngleScale,         // every angle times a constant (RoPE applied twice, positions doubled)
   Base,               // another rope_theta
   ScalingMissing,     // the scaling not applied at all (plain RoPE with the same base)
   ScalingFactor,      // the same scaling with another factor
@@ -42,6 +43,7 @@ enum class CheckCause {
   LongropeSwitch,     // LongRoPE's other factor set (short vs long chosen at the wrong length)
   DynamicSeqLen,      // dynamic NTK evaluated for another sequence length (or a constant one)
   PartialRotary,      // partial rotary: exponent over head_dim, or pairs offset by head_dim/2
+  RotaryOffset,       // the rotary slice at the other end of the head (MLA's rope dims last, rotated first)
   PositionOffset,     // positions shifted by a constant (off by one)
   RotationDirection,  // sin sign flipped: rotation by -angle
   RowConstant,        // logits differ by a per-row constant (softmax ignores it)
@@ -55,8 +57,9 @@ enum class CheckCause {
 };
 template <>
 struct EnumNames<CheckCause> {
-  static constexpr std::array<const char*, 21> names{"layout",
+  static constexpr std::array<const char*, 23> names{"layout",
                                                      "angle_precision",
+                                                     "angle_scale",
                                                      "base",
                                                      "scaling_missing",
                                                      "scaling_factor",
@@ -66,6 +69,7 @@ struct EnumNames<CheckCause> {
                                                      "longrope_switch",
                                                      "dynamic_seq_len",
                                                      "partial_rotary",
+                                                     "rotary_offset",
                                                      "position_offset",
                                                      "rotation_direction",
                                                      "row_constant",
@@ -83,6 +87,9 @@ struct EnumNames<CheckCause> {
 struct RopeCheckReference {
   int dim = 0;         // head dim (the width of x, q, k)
   int rotary_dim = 0;  // dims that rotate (0 = dim); the rest pass through
+  // The first rotating column: 0, or dim - rotary_dim where the rope slice is last (MLA: q = [q_nope, q_pe],
+  // transformers modeling_deepseek_v3.py torch.split(q, [qk_nope_head_dim, qk_rope_head_dim])).
+  int rotary_offset = 0;
   double base = 10000.0;
   RopeScaling scaling;  // dynamic / longrope without seq_len: max(positions) + 1, as rope_apply
   RopeLayout layout = RopeLayout::Half;
@@ -103,9 +110,10 @@ struct RopeCheckTolerance {
 // The user's tensor and what it was computed from. Shapes (n = positions.size(), r = rotary_dim):
 //   inv_freq: r/2 numbers (1 x r/2 or r/2 x 1); positions optional (they only set a dynamic/longrope length)
 //   cos, sin: n x r (transformers' cat(freqs, freqs) for half, repeat-interleaved for interleaved) or n x r/2
-//   rotated:  n x dim, the rows of x (n x dim) rotated at positions
+//   rotated:  n x dim, the rows of x (n x dim) rotated at positions; with a rotary_offset also the rope slice
+//             alone, n x rotary_dim (x and actual both that wide)
 //   logits:   n x n, q (n x dim) and k (n x dim) rotated at positions (query = key positions), times the
-//             reference's softmax scale, no mask
+//             reference's softmax scale, no mask; always the full head (the slice alone is not the logits)
 // cos, sin and rotated take a heads axis: heads = H >= 1 means `actual` (and `x`) hold H blocks of n rows,
 // head after head (H x n x width stacked to (H n) x width); every head is at the same positions.
 // A wrong shape throws InvalidArgument naming "actual" (or "x", "q", "k", "positions" when those disagree).
@@ -119,8 +127,8 @@ struct RopeCheckInput {
 };
 
 // A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors, mode,
-// "all"), a flag (truncate) or indices (rows, heads).
-using CheckFitValue = std::variant<double, std::string, bool, std::vector<int64_t>>;
+// "all"), a flag (truncate), indices (rows, heads) or names (steps).
+using CheckFitValue = std::variant<double, std::string, bool, std::vector<int64_t>, std::vector<std::string>>;
 
 struct RopeCheckDiagnosis {
   CheckCause cause = CheckCause::Unknown;
@@ -128,7 +136,7 @@ struct RopeCheckDiagnosis {
   std::vector<std::pair<std::string, CheckFitValue>> fitted;  // in a stable order per cause
   std::string message;                                        // what the fitted numbers say, one sentence
   std::string fix;                                            // what to change, one sentence
-  Matrix predicted;  // the tensor this cause predicts (shape of expected); empty for unknown
+  Matrix predicted;  // the tensor this cause predicts (shape of expected): the first diagnosis only (else empty)
 };
 
 struct RopeCheckResult {
@@ -157,8 +165,10 @@ struct RopeCheckResult {
 
 // Builds the reference, compares, and (on a mismatch) diagnoses. Bounded: at most 2^24 elements in any
 // matrix, logits at most 2048 positions; the fits run on at most 256 positions, the scores on all, and at
-// most 8 predicted tensors are held at once.
+// most 2 predicted tensors are held at once. The rvalue form moves `actual` into the result (one copy fewer
+// of a 2^24-element tensor).
 RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input);
+RopeCheckResult rope_check(const RopeCheckReference& reference, RopeCheckInput&& input);
 
 // The shape rules of rope_check alone, before a tensor's values are read: an actual tensor of heads x rows x
 // cols (heads 0: no heads axis) at n positions (n < 0: as many as its rows, posenc check's default). Throws

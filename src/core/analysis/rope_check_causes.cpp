@@ -2,6 +2,7 @@
 // the user's tensor by its own parameter and scored by the fraction of the squared error it removes; the
 // naming rules order causes that fit equally well. docs/cli.md lists every cause with its signature.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -27,9 +28,16 @@ void Diagnoser::add(CheckCause cause, Matrix predicted, std::vector<std::pair<st
   d.message = std::move(message);
   d.fix = std::move(fix);
   out.push_back(std::move(d));
-  // Keep memory bounded: only the best few predicted tensors stay.
   std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
   if (out.size() > kMaxKept + 2) out.pop_back();
+  // Keep memory bounded: only the top diagnosis's predicted tensor is read (the pictures' residual), so at most
+  // two are held, the best and one tied with it for the naming rules (a 2^24-element check: 2 x 128 MB).
+  int held = 0;
+  for (RopeCheckDiagnosis& x : out) {
+    if (x.predicted.size() == 0) continue;
+    if (held < 2 && x.explains >= out.front().explains - kTie) ++held;
+    else x.predicted = Matrix();
+  }
 }
 
 double Diagnoser::level_sse(const Setting& s) const { return sse(render(pb, s, fl.levels.back()), fl.actual.back()); }
@@ -59,32 +67,102 @@ void Diagnoser::layout() {
           "), or permute the weights to match");
 }
 
-// Half precision where float32 belongs: the angles p * inv_freq, inv_freq itself, or the timescale 1 / inv_freq
-// a division-form port holds (JAX / flax: p / base**(2i/d)) rounded to bfloat16 / float16.
+// Half precision where float32 belongs, at one or several steps of the angle path fitted together: the
+// positions, inv_freq (or the timescale 1 / inv_freq a division-form port holds: JAX / flax p / base**(2i/d)),
+// the product p * inv_freq, and cos / sin (openvino #33214 computes all four in float16). Of the step sets that
+// fit equally well, the one with the fewest steps is named (a step that changes nothing is not claimed).
 void Diagnoser::angle_precision() {
-  enum On { Angles, InvFreq, Timescale };
-  static constexpr const char* kOnNames[] = {"angles", "inv_freq", "timescale"};
-  double best = std::numeric_limits<double>::infinity();
-  Setting best_s;
-  On best_on = InvFreq;
-  Round best_r = Round::Bf16;
+  enum Step : unsigned { Positions = 1, InvFreq = 2, Timescale = 4, Angle = 8, Trig = 16 };
+  const bool angles = pb.kind != CheckKind::InvFreq;
+  struct Candidate {
+    Setting s;
+    unsigned steps = 0;
+    Round r = Round::Bf16;
+    double err = std::numeric_limits<double>::infinity();
+  };
+  std::vector<Candidate> cands;
   for (Round r : {Round::Bf16, Round::Fp16})
-    for (On on : {InvFreq, Angles, Timescale}) {
-      if (on == Angles && pb.kind == CheckKind::InvFreq) continue;
+    for (unsigned steps = 1; steps < 32; ++steps) {
+      if ((steps & InvFreq) && (steps & Timescale)) continue;
+      if (!angles && (steps & (Positions | Angle | Trig))) continue;
       Setting s = ref;
-      (on == Angles ? s.angle_round : on == InvFreq ? s.inv_round : s.timescale_round) = r;
-      const double e = level_sse(s);
-      if (e < best) best = e, best_s = s, best_on = on, best_r = r;
+      if (steps & Positions) s.position_round = r;
+      if (steps & InvFreq) s.inv_round = r;
+      if (steps & Timescale) s.timescale_round = r;
+      if (steps & Angle) s.angle_round = r;
+      if (steps & Trig) s.trig_round = r;
+      cands.push_back({s, steps, r, level_sse(s)});
     }
+  double best = std::numeric_limits<double>::infinity();
+  for (const Candidate& c : cands) best = std::min(best, c.err);
   if (!std::isfinite(best)) return;
-  const std::string what = best_on == Angles    ? "the angles p * inv_freq were"
-                           : best_on == InvFreq ? "inv_freq was"
-                                                : "the timescales 1 / inv_freq (base^(2i/d), divided into p) were";
-  add(CheckCause::AnglePrecision, full(best_s),
-      {{"dtype", std::string(round_name(best_r))}, {"rounded", std::string(kOnNames[best_on])}},
-      what + " computed in " + round_name(best_r) + ": the error grows with position",
-      "compute inv_freq and the angles in float32 (autocast off, .float() before the product), cast cos/sin "
-      "afterwards");
+  const Candidate* chosen = nullptr;
+  for (const Candidate& c : cands)
+    if (c.err <= best * (1 + 1e-9) && (!chosen || std::popcount(c.steps) < std::popcount(chosen->steps) ||
+                                       (std::popcount(c.steps) == std::popcount(chosen->steps) && c.err < chosen->err)))
+      chosen = &c;
+  std::vector<std::string> names;
+  if (chosen->steps & Positions) names.push_back("positions");
+  if (chosen->steps & InvFreq) names.push_back("inv_freq");
+  if (chosen->steps & Timescale) names.push_back("timescale");
+  if (chosen->steps & Angle) names.push_back("angle");
+  if (chosen->steps & Trig) {
+    if (pb.kind != CheckKind::Sin) names.push_back("cos");
+    if (pb.kind != CheckKind::Cos) names.push_back("sin");
+  }
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  // The earlier single-step summary, kept beside the steps: angles, inv_freq or timescale.
+  const std::string rounded = (chosen->steps & Angle)       ? "angles"
+                              : (chosen->steps & Timescale) ? "timescale"
+                              : (chosen->steps & InvFreq)   ? "inv_freq"
+                                                            : names.front();
+  const char* dtype = round_name(chosen->r);
+  add(CheckCause::AnglePrecision, full(chosen->s), {{"dtype", std::string(dtype)}, {"steps", names}, {"rounded", rounded}},
+      list + (names.size() == 1 ? " was" : " were") + " computed in " + dtype + ": the error grows with position",
+      "compute the positions, inv_freq, the angles and cos/sin in float32 (autocast off, .float() before the product), "
+      "cast cos/sin to the model's dtype afterwards");
+}
+
+// Every angle times a constant factor: RoPE applied twice (a rotated key or query rotated again) gives 2, and
+// so do positions doubled (TensorRT-LLM #16378, mlx-lm #1553). For rotated and logits tensors a magnitude is
+// fitted beside it: applying RoPE twice with YaRN's attention_factor also squares the norm's factor.
+void Diagnoser::angle_scale() {
+  if (pb.kind == CheckKind::InvFreq) return;
+  auto make = [&](double t) -> std::optional<Setting> {
+    Setting s = ref;
+    s.angle_scale = std::exp(t);
+    return s;
+  };
+  const double f = std::exp(fit_scalar(pb, fl, std::log(1.0 / 16), std::log(16.0), make));
+  Setting s = ref;
+  s.angle_scale = f;
+  Matrix predicted = full(s);
+  std::vector<std::pair<std::string, CheckFitValue>> fitted{{"factor", f}};
+  std::string norm;
+  const double a = ref.magnitude;
+  if (pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits) {
+    // The tensor is linear in the magnitude (rotated) or in the logits' scale: a least-squares ratio.
+    const double den = predicted.squaredNorm();
+    const double ratio = den > 0 ? actual.cwiseProduct(predicted).sum() / den : 1.0;
+    if (ratio > 0 && std::fabs(ratio - 1) > 1e-6) {
+      predicted *= ratio;
+      fitted.push_back({"ratio", ratio});
+      const double want = pb.kind == CheckKind::Rotated ? a : a * a;  // a twice: a^2 on rotated rows, a^4 on logits
+      norm = "; the " + std::string(pb.kind == CheckKind::Rotated ? "rows' norm" : "logits' scale") + " is " + num(ratio) +
+             " x the reference's" +
+             (a != 1.0 && std::fabs(ratio - want) < 1e-2 * want
+                  ? std::string(" = attention_factor") + (pb.kind == CheckKind::Rotated ? "" : "^2") + " (" + num(a) +
+                        "): attention_factor applied with each rotation, attention_factor^2 where it belongs once"
+                  : "");
+    }
+  }
+  const bool twice = std::fabs(f - 2) < 1e-3;
+  add(CheckCause::AngleScale, std::move(predicted), std::move(fitted),
+      "every angle is " + num(f) + " x the reference's" +
+          (twice ? " (RoPE applied twice, or positions doubled)" : " (positions or angles scaled by a constant)") + norm,
+      "apply RoPE once (a query or key rotated again, e.g. a cache stored rotated and rotated on read) and pass the "
+      "positions unscaled (position_ids as 0, 1, 2, ...; no stride or doubling)");
 }
 
 void Diagnoser::base() {
@@ -230,6 +308,7 @@ void Diagnoser::partial_rotary() {
   if (pairs_visible && ref.layout == RopeLayout::Half && pb.pairs != pb.dim / 2) {
     Setting s = ref;
     s.span = pb.dim / 2;
+    s.column_offset = 0;  // rotate_half over the whole head
     vs.push_back({s, 0, 'b'});
   }
   // (c) the whole head rotates: dim/2 pairs, frequencies over head_dim (the scaling kept, proportional dropped).
@@ -239,6 +318,7 @@ void Diagnoser::partial_rotary() {
       Setting s = ref;
       s.inv_freq = rope_frequencies(pb.dim, pb.ref.base, sc).inv_freq;
       s.span = pb.dim / 2;
+      s.column_offset = 0;
       vs.push_back({s, 0, 'c'});
     } catch (const InvalidArgument&) {}
   }
@@ -286,7 +366,7 @@ void Diagnoser::pairing_span() {
   Fit best;
   for (int sp : spans) {
     const int count = std::min(c0, sp);
-    if (sp + count > pb.dim) continue;
+    if (ref.column_offset + sp + count > pb.dim) continue;
     std::vector<std::pair<std::vector<double>, int>> conventions;
     conventions.push_back({std::vector<double>(ref.inv_freq.begin(), ref.inv_freq.begin() + count), exponent_dim_of(pb)});
     conventions.push_back({powers(pb.ref.base, 2 * count, count, count), 2 * count});
@@ -313,6 +393,41 @@ void Diagnoser::pairing_span() {
           (c0 < s0 ? " with inv_freq padded by zeros to " + std::to_string(s0) + " pairs (proportional RoPE)" : ""));
 }
 
+// The rope slice at another place in the head: multi-head latent attention puts it last (q = [q_nope, q_pe]:
+// transformers modeling_deepseek_v3.py torch.split(q, [qk_nope_head_dim, qk_rope_head_dim])), and a port that
+// rotates the head's first rotary_dim dims (or the reverse) moves it. Every offset is tried (at most 257,
+// evenly spread, the two ends always).
+void Diagnoser::rotary_offset() {
+  if (!(pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits) || pb.rotary_dim >= pb.dim) return;
+  const int span = pb.dim - pb.rotary_dim;
+  std::vector<int> offsets;
+  for (int j = 0; j <= std::min(span, 256); ++j) {
+    const int o = span <= 256 ? j : static_cast<int>(static_cast<int64_t>(j) * span / 256);
+    if (o != ref.column_offset && (offsets.empty() || offsets.back() != o)) offsets.push_back(o);
+  }
+  double best = std::numeric_limits<double>::infinity();
+  Setting best_s;
+  for (int o : offsets) {
+    Setting s = ref;
+    s.column_offset = o;
+    const double e = level_sse(s);
+    if (e < best) best = e, best_s = s;
+  }
+  if (!std::isfinite(best)) return;
+  const int o = best_s.column_offset, r = pb.rotary_dim, o0 = ref.column_offset;
+  auto where = [&](int off) {
+    return off == 0 ? std::string("first") : off == span ? std::string("last") : "at dims " + std::to_string(off) + "..";
+  };
+  const std::string ref_dims = std::to_string(o0) + ".." + std::to_string(o0 + r - 1);
+  add(CheckCause::RotaryOffset, full(best_s), {{"offset", static_cast<double>(o)}},
+      "the tensor rotates dims " + std::to_string(o) + ".." + std::to_string(o + r - 1) + " of the head (the rope slice " +
+          where(o) + "), the reference dims " + ref_dims + " (" + where(o0) + ")",
+      o0 == span ? "rotate the last rotary_dim = " + std::to_string(r) +
+                       " dims: q_nope, q_pe = split(q, [qk_nope_head_dim, qk_rope_head_dim]), RoPE on q_pe and on k_pe "
+                       "(kv_a_proj_with_mqa's last qk_rope_head_dim outputs), then cat(nope, pe)"
+                 : "rotate dims " + ref_dims + " of the head (rotary_offset " + std::to_string(o0) + ")");
+}
+
 namespace {
 
 // Ranking rules of the catalogue: when two causes fit equally well, the reference's own terms win.
@@ -326,6 +441,9 @@ void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
       {CheckCause::UnrotatedHeads, CheckCause::UnrotatedRows}, {CheckCause::UnrotatedRows, CheckCause::CacheLength},
       {CheckCause::UnrotatedRows, CheckCause::Base},           {CheckCause::UnrotatedRows, CheckCause::ScalingFactor},
       {CheckCause::CacheLength, CheckCause::PositionOffset},   {CheckCause::HeadOffset, CheckCause::PositionOffset},
+      {CheckCause::ScalingFactor, CheckCause::AngleScale},     {CheckCause::ScalingMissing, CheckCause::AngleScale},
+      {CheckCause::AnglePrecision, CheckCause::AngleScale},    {CheckCause::PartialRotary, CheckCause::RotaryOffset},
+      {CheckCause::SoftmaxScale, CheckCause::AngleScale},      {CheckCause::AttentionFactor, CheckCause::AngleScale},
   };
   for (int pass = 0; pass < 4; ++pass) {
     bool moved = false;
@@ -352,6 +470,7 @@ std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, 
   Diagnoser dg{pb, ref, expected, actual, tolerance, fl, sse(actual, expected), {}};
   dg.layout();
   dg.angle_precision();
+  dg.angle_scale();
   dg.base();
   dg.scaling_missing();
   dg.scaling_factor();
@@ -362,6 +481,7 @@ std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, 
   dg.dynamic_seq_len();
   dg.partial_rotary();
   dg.pairing_span();
+  dg.rotary_offset();
   dg.position_offset();
   dg.rotation_direction();
   dg.row_constant();
@@ -377,6 +497,7 @@ std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, 
   std::vector<RopeCheckDiagnosis> kept;
   for (auto& x : d)
     if (x.explains >= 0.01 && kept.size() < kMaxKept) kept.push_back(std::move(x));
+  for (size_t i = 1; i < kept.size(); ++i) kept[i].predicted = Matrix();
   if (kept.empty() || kept.front().explains < 0.5) {
     RopeCheckDiagnosis u;
     u.cause = CheckCause::Unknown;

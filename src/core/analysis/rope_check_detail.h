@@ -37,7 +37,12 @@ struct Setting {
   std::vector<char> unrotated_q, unrotated_k;  // logits: per query / key row
   int alias = 0;  // rotated: 1 = out_b from the already written out_a, 2 = out_a from the written out_b
   double sin_sign = 1.0;
-  Round inv_round = Round::None, angle_round = Round::None, timescale_round = Round::None;
+  int column_offset = 0;     // the first rotating column of a dim-wide row (the reference's rotary_offset)
+  double angle_scale = 1.0;  // every angle times this (RoPE applied twice: 2)
+  // Half-precision roundings along the angle path: the position, inv_freq (or the timescale 1 / inv_freq), the
+  // product p * inv_freq, and cos / sin themselves.
+  Round position_round = Round::None, inv_round = Round::None, angle_round = Round::None, timescale_round = Round::None,
+        trig_round = Round::None;
   double logit_scale = 1.0;
 };
 
@@ -61,6 +66,8 @@ int64_t position_of(const Problem& pb, const Setting& s, Eigen::Index row);
 // Pair i's frequency as the setting computes it (inv_freq or its timescale rounded).
 double angle_frequency(const Setting& s, int i);
 double angle(const Problem& pb, const Setting& s, Eigen::Index row, int i);
+// cos(a) or sin(a) times the setting's magnitude (and sin's sign), rounded as the setting rounds them.
+double trig_value(const Setting& s, double a, bool is_cos);
 std::pair<Eigen::Index, Eigen::Index> pair_columns(const Problem& pb, const Setting& s, int i);
 // The rows `idx` of m (x, q or k) rotated by the setting; `unrotated` (per row of m, may be empty) keeps rows.
 Matrix rotate_rows(const Problem& pb, const Setting& s, const Matrix& m, const std::vector<Eigen::Index>& idx,
@@ -114,6 +121,7 @@ struct Diagnoser {
   // Frequencies (rope_check_causes.cpp).
   void layout();
   void angle_precision();
+  void angle_scale();
   void base();
   void scaling_missing();
   void scaling_factor();
@@ -122,6 +130,7 @@ struct Diagnoser {
   void dynamic_seq_len();
   void partial_rotary();
   void pairing_span();
+  void rotary_offset();
   // Positions, rows, heads, magnitudes (rope_check_rows.cpp).
   void magnitude();
   void logit_ratio();

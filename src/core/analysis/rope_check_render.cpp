@@ -48,13 +48,19 @@ double angle_frequency(const Setting& s, int i) {
 
 double angle(const Problem& pb, const Setting& s, Eigen::Index row, int i) {
   const double w = angle_frequency(s, i);
-  return apply_round(s.angle_round, static_cast<double>(position_of(pb, s, row)) * w);
+  const double p = apply_round(s.position_round, static_cast<double>(position_of(pb, s, row)));
+  return apply_round(s.angle_round, s.angle_scale * p * w);
 }
 
-// Pair i of a dim-wide row: its two columns.
+double trig_value(const Setting& s, double a, bool is_cos) {
+  return apply_round(s.trig_round, is_cos ? std::cos(a) * s.magnitude : std::sin(a) * s.magnitude * s.sin_sign);
+}
+
+// Pair i of a dim-wide row: its two columns (after the setting's column offset).
 std::pair<Eigen::Index, Eigen::Index> pair_columns(const Problem& pb, const Setting& s, int i) {
-  if (s.layout == RopeLayout::Interleaved) return {2 * i, 2 * i + 1};
-  return {i, i + (s.span > 0 ? s.span : pb.pairs)};
+  const Eigen::Index o = s.column_offset;
+  if (s.layout == RopeLayout::Interleaved) return {o + 2 * i, o + 2 * i + 1};
+  return {o + i, o + i + (s.span > 0 ? s.span : pb.pairs)};
 }
 
 Matrix rotate_rows(const Problem& pb, const Setting& s, const Matrix& m, const std::vector<Eigen::Index>& idx,
@@ -67,7 +73,7 @@ Matrix rotate_rows(const Problem& pb, const Setting& s, const Matrix& m, const s
     if (!unrotated.empty() && unrotated[static_cast<size_t>(r)]) continue;
     for (int i = 0; i < pairs; ++i) {
       const double a = angle(pb, s, r, i);
-      const double c = std::cos(a) * s.magnitude, sn = std::sin(a) * s.magnitude * s.sin_sign;
+      const double c = trig_value(s, a, true), sn = trig_value(s, a, false);
       const auto [i0, i1] = pair_columns(pb, s, i);
       const double x0 = m(r, i0), x1 = m(r, i1);
       if (s.alias == 1) {  // out_b reads the out_a just written over x_a
@@ -113,8 +119,7 @@ Matrix render(const Problem& pb, const Setting& s, const std::vector<Eigen::Inde
             v[static_cast<size_t>(i)] = is_cos ? 1.0 : 0.0;
             continue;
           }
-          const double a = angle(pb, s, r, i);
-          v[static_cast<size_t>(i)] = is_cos ? std::cos(a) * s.magnitude : std::sin(a) * s.magnitude * s.sin_sign;
+          v[static_cast<size_t>(i)] = trig_value(s, angle(pb, s, r, i), is_cos);
         }
         for (Eigen::Index c = 0; c < pb.cols; ++c)
           out(static_cast<Eigen::Index>(j), c) = v[static_cast<size_t>(cos_column_pair(pb, s.layout, c))];
@@ -146,10 +151,10 @@ Matrix restrict_rows(const Problem& pb, const Matrix& m, const std::vector<Eigen
 }
 
 double sse(const Matrix& a, const Matrix& b) {
-  const Matrix d = a - b;
+  // Element by element: a difference matrix would double the memory of a 2^24-element check.
   double s = 0;
-  for (Eigen::Index i = 0; i < d.size(); ++i) {
-    const double v = d.data()[i];
+  for (Eigen::Index i = 0; i < a.size(); ++i) {
+    const double v = a.data()[i] - b.data()[i];
     if (!std::isfinite(v)) return std::numeric_limits<double>::infinity();
     s += v * v;
   }
@@ -166,6 +171,7 @@ Setting setting_of(const Problem& pb, const RopeCheckReference& r) {
   s.inv_freq = f.inv_freq;
   s.magnitude = f.attention_scaling;
   s.layout = r.layout;
+  s.column_offset = r.rotary_offset;
   s.logit_scale = *r.softmax_scale;
   return s;
 }

@@ -244,13 +244,16 @@ void read_rope(const std::string& arch, const std::string& rope_type, const Meta
   double scale = 1.0 / std::sqrt(static_cast<double>(d.head_dim));
   if (const auto as = m.number(m.key("attention.scale"))) scale = *as;
   p.softmax_scale = scale;
+  // llama.cpp's deepseek2 graph views q_pe after the n_embd_head_qk_nope dims too: the family's rope_last.
+  const ModelFamily* family = find_gguf_family(arch);
+  if (family && family->has(kFamilyRopeLast)) p.rotary_offset = d.head_dim - p.rotary_dim;
   out.position = PositionKind::Rope;
   out.rope = assemble_rope(p, [&](const InvalidArgument& e) {
     const std::string f = e.field().rfind("scaling.", 0) == 0 ? m.key("rope.scaling." + e.field().substr(8)) : dk;
     return InvalidArgument(f, std::string(e.what()) + " (GGUF " + f + ")");
   });
   // Sliding-window layers with their own base (Gemma-3: rope.freq_base_swa, the family's local base when absent).
-  const ModelFamily* fam = find_gguf_family(arch);
+  const ModelFamily* fam = family;
   const auto swa_base = m.number(m.key("rope.freq_base_swa"));
   if (swa_base || (fam && fam->sliding_rope == SlidingRope::LocalBase)) {
     const double base = swa_base.value_or(fam ? fam->local_base : 10000.0);
@@ -342,7 +345,7 @@ ModelPosition read_gguf_model(const GgufHeader& h, std::optional<int64_t> seq_le
     throw InvalidArgument("general.architecture",
                           "architecture '" + gguf_printable(arch) + "' is not in llama.cpp's llama_model_rope_type table");
   ModelPosition out;
-  out.model_type = arch;
+  out.model_type = gguf_printable(arch);
   if (const ModelFamily* fam = find_gguf_family(arch)) out.family = fam->family;
   const GgufDims d = read_dims(m, out);
   if (*rope_type == "none") {

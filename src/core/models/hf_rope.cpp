@@ -278,6 +278,26 @@ FieldRename blame(const std::string& where) {
   };
 }
 
+// Where the rope slice starts in the head: last for the family table's rope_last rows (multi-head latent
+// attention: transformers modeling_deepseek_v3.py q_nope, q_pe = torch.split(q, [qk_nope_head_dim,
+// qk_rope_head_dim]), k_pe the last qk_rope_head_dim outputs of kv_a_proj_with_mqa); last too, named as an
+// assumption, for MLA keys (qk_nope_head_dim + qk_rope_head_dim) of a model_type the table does not flag; else 0.
+int rope_slice_offset(const Model& m, const Dims& dims, int rotary_dim) {
+  const int rest = dims.head_dim - rotary_dim;
+  if (rest <= 0) return 0;
+  if (m.flag(kFamilyRopeLast)) return rest;
+  if (!dims.mla) return 0;
+  const std::string value = std::to_string(rest) + " (the rope slice last)";
+  const bool said = std::any_of(m.out.assumptions.begin(), m.out.assumptions.end(),
+                                [&](const Assumption& a) { return a.what == "rotary_offset" && a.value == value; });
+  if (!said)
+    m.assume("rotary_offset", value,
+             "qk_nope_head_dim + qk_rope_head_dim: multi-head latent attention puts the rope dims last in every reference "
+             "(q_nope, q_pe = split(q, ...)), and " +
+                 (m.fam ? "the family table's row '" + m.fam->family + "' does not say (rope_last)" : m.not_in_table()));
+  return rest;
+}
+
 // One RoPE: a parameter dict (or none), its base, the dims it rotates over.
 ModelRope make_rope(const Model& m, const RopeContext& c, const std::optional<Reader>& params, const std::string& params_path,
                     double base, const Dims& dims) {
@@ -301,6 +321,7 @@ ModelRope make_rope(const Model& m, const RopeContext& c, const std::optional<Re
   parts.max_position_embeddings = c.max_pos;
   parts.softmax_scale = c.softmax;
   parts.yarn_softmax_mscale = dims.mla && m.flag(kFamilyYarnSoftmaxMscale) && read.yarn_magnitude;
+  parts.rotary_offset = rope_slice_offset(m, dims, parts.rotary_dim);
   return assemble_rope(parts, blame(params_path));
 }
 
@@ -398,8 +419,9 @@ void read_deepseek_v4(const Model& m, const RopeContext& c, const RopeParams& p)
   ModelRope main = make_rope(m, c, main_p, main_path, main_base, dims);
   ModelRope compress = make_rope(m, c, compress_p, compress_path, compress_base, dims);
   if (compress.scaling.type == RopeScalingType::Yarn && !(compress_p && compress_p->has("attention_factor"))) {
-    RopeParts parts{compress.rotary_dim, compress.layout, compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false,
-                    compress.head_dim};
+    RopeParts parts{
+        compress.rotary_dim, compress.layout,       compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false,
+        compress.head_dim,   compress.rotary_offset};
     parts.scaling.attention_factor = 1.0;
     compress = assemble_rope(parts, blame(compress_path));
   }

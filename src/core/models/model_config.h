@@ -23,6 +23,9 @@ struct ModelRope {
   // the family declares one (Gemma 4's full-attention layers: global_head_dim). 0 = ModelPosition::head_dim.
   int head_dim = 0;
   int rotary_dim = 0;  // dims that rotate (<= head_dim); the rest pass through
+  // The first rotating dim of the head: 0, or head_dim - rotary_dim where the rope slice is last (the family
+  // table's rope_last: multi-head latent attention's q = [q_nope, q_pe]).
+  int rotary_offset = 0;
   RopeLayout layout = RopeLayout::Half;
   double base = 10000.0;
   RopeScaling scaling;          // type None = transformers' rope_type "default"

@@ -93,16 +93,18 @@ enum FamilyFlag : unsigned {
   kFamilyNtkAlpha = 1u << 6,           // rope_scaling.alpha: base x alpha^(d / (d - 2))
   kFamilyYarnSoftmaxMscale = 1u << 7,  // YaRN: softmax x get_mscale(factor, mscale_all_dim)^2
   kFamilyCompressRope = 1u << 8,       // a second RoPE at compress_rope_theta on compressed layers
+  kFamilyRopeLast = 1u << 9,           // the rope slice is the head's last rotary_dim dims (MLA: [q_nope, q_pe])
 };
-inline constexpr std::array<const char*, 9> kFamilyFlagNames{"mla",
-                                                             "sinks",
-                                                             "no_rotary_pct",
-                                                             "mrope_interleaved",
-                                                             "global_head_dim",
-                                                             "llama4_temperature",
-                                                             "ntk_alpha",
-                                                             "yarn_softmax_mscale",
-                                                             "compress_rope"};
+inline constexpr std::array<const char*, 10> kFamilyFlagNames{"mla",
+                                                              "sinks",
+                                                              "no_rotary_pct",
+                                                              "mrope_interleaved",
+                                                              "global_head_dim",
+                                                              "llama4_temperature",
+                                                              "ntk_alpha",
+                                                              "yarn_softmax_mscale",
+                                                              "compress_rope",
+                                                              "rope_last"};
 
 struct ModelFamily {
   std::string family;

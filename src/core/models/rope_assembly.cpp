@@ -12,6 +12,7 @@ ModelRope assemble_rope(const RopeParts& p, const FieldRename& rename) {
   ModelRope m;
   m.head_dim = p.head_dim;
   m.rotary_dim = p.rotary_dim;
+  m.rotary_offset = p.rotary_offset;
   m.layout = p.layout;
   m.base = p.base;
   m.scaling = p.scaling;
@@ -44,7 +45,12 @@ std::string rope_width_text(const ModelRope& r, int head_dim) {
   std::string t = std::to_string(r.rotary_dim) + " of " + std::to_string(head_dim) + " (" + std::to_string(pairs) + " pairs";
   if (zero > 0) t += ": " + std::to_string(pairs - zero) + " rotating, " + std::to_string(zero) + " at frequency 0;";
   else t += ",";
-  return t + " " + rope_layout_name(r.layout) + " layout)";
+  t += std::string(" ") + rope_layout_name(r.layout) + " layout";
+  // Where the slice sits when it does not start the head (MLA: the last dims, after the unrotated ones).
+  if (r.rotary_offset > 0)
+    t += "; dims " + std::to_string(r.rotary_offset) + ".." + std::to_string(r.rotary_offset + r.rotary_dim - 1) +
+         (r.rotary_offset + r.rotary_dim == head_dim ? ", the last" : "");
+  return t + ")";
 }
 
 std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length) {

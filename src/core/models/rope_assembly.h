@@ -30,7 +30,8 @@ struct RopeParts {
   bool yarn_softmax_mscale = false;
   std::vector<int> mrope_section;
   bool mrope_interleaved = false;
-  int head_dim = 0;  // the width of the heads rotated (ModelRope::head_dim; 0 = the model's)
+  int head_dim = 0;       // the width of the heads rotated (ModelRope::head_dim; 0 = the model's)
+  int rotary_offset = 0;  // ModelRope::rotary_offset
 };
 
 // Renames a core error ("scaling.factor", "dim") to the key of the file that carried the value.
