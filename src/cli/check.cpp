@@ -162,15 +162,25 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
       in.q = read_matrix_file(o.q, "", "q");
       in.k = read_matrix_file(o.k, "", "k");
     }
+    const bool default_positions = o.positions.empty() && in.kind != CheckKind::InvFreq;
+    const Eigen::Index rows = in.heads > 0 ? in.actual.rows() / in.heads : in.actual.rows();
+    // Without --positions row i is position i: a position limit is a limit on actual's rows, and is named so.
+    const std::string rows_text = "actual has " + std::to_string(rows) + " rows" + (in.heads > 0 ? " per head" : "") +
+                                  "; without --positions row i is at position i";
     if (!o.positions.empty()) {
       in.positions = parse_positions(o.positions);
-    } else if (in.kind != CheckKind::InvFreq) {
-      const Eigen::Index n = in.heads > 0 ? in.actual.rows() / in.heads : in.actual.rows();
-      for (Eigen::Index i = 0; i < n; ++i) in.positions.push_back(i);  // transformers' arange(n)
+    } else if (default_positions) {
+      require(rows <= kMaxPosition + 1, "actual",
+              rows_text + ", and positions stop at 10^6: at most 1000001 rows (give --positions for others)");
+      for (Eigen::Index i = 0; i < rows; ++i) in.positions.push_back(i);  // transformers' arange(n)
     }
     if (o.tolerance_abs || o.tolerance_rel)
       in.tolerance = RopeCheckTolerance{o.tolerance_abs.value_or(0.0), o.tolerance_rel.value_or(0.0)};
-    const RopeCheckResult r = rope_check(ref, in);
+    const RopeCheckResult r = rethrow_renamed([&] { return rope_check(ref, std::move(in)); },
+                                              [&](const InvalidArgument& e) {
+                                                if (!default_positions || e.field() != "positions") return e;
+                                                return InvalidArgument("actual", std::string(e.what()) + " (" + rows_text + ")");
+                                              });
     if (o.json) out << model_io::check_response_json(r).dump() << "\n";
     else print_human(r, in.kind, out);
     const int flush = flushed(out, err, "the result");

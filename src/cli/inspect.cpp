@@ -17,6 +17,7 @@
 #include "eval.h"
 #include "core/bounds.h"
 #include "core/number_text.h"
+#include "core/text_split.h"
 #include "model_io/config_json.h"
 
 namespace posenc::cli {
@@ -94,7 +95,7 @@ void layer_lines(std::ostringstream& o, const ModelPosition& m) {
     if (!l.mixer.empty()) d += " " + l.mixer;
     if (!l.parallel_mixer.empty()) d += " + " + l.parallel_mixer;
     d += l.rope ? ", rope" : ", no position";
-    if (!l.rope_key.empty()) d += " (" + l.rope_key + ")";
+    if (!l.rope_key.empty()) d += " (" + shown_text(l.rope_key, std::string::npos) + ")";
     if (l.query_scale.rule != QueryScale::Rule::None)
       d += ", query scale " + std::string(query_scale_rule_name(l.query_scale.rule));
     if (l.sinks) d += ", sinks";
@@ -134,14 +135,18 @@ ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_l
   return read_hf_config(model_io::parse_config_text(text), seq_len);
 }
 
+// A name from the file (model_type, a layer type, a key) as the text output prints it: control characters
+// escaped, \xNN, so a newline or an escape sequence in a name neither breaks the summary nor drives the terminal.
+static std::string shown(const std::string& name) { return shown_text(name, std::string::npos); }
+
 std::string inspect_summary(const ModelPosition& m) {
   std::ostringstream o;
-  o << "model_type       " << m.model_type << (m.family.empty() ? std::string() : " (" + m.family + ")") << "\n";
+  o << "model_type       " << shown(m.model_type) << (m.family.empty() ? std::string() : " (" + m.family + ")") << "\n";
   o << "position         " << position_kind_name(m.position) << "\n";
   o << "head_dim         " << m.head_dim << " (" << m.num_attention_heads << " heads";
   // A layer type whose heads are wider or narrower than head_dim (Gemma 4's full layers: global_head_dim).
   for (const auto& [name, r] : m.layers)
-    if (rope_head_dim(m, r) != m.head_dim) o << "; '" << name << "' layers " << rope_head_dim(m, r) << " wide";
+    if (rope_head_dim(m, r) != m.head_dim) o << "; '" << shown(name) << "' layers " << rope_head_dim(m, r) << " wide";
   o << ")\n";
   switch (m.position) {
     case PositionKind::Rope:
@@ -149,7 +154,7 @@ std::string inspect_summary(const ModelPosition& m) {
         rope_lines(o, *m.rope, rope_head_dim(m, *m.rope), "");
       } else {
         for (const auto& [name, r] : m.layers) {
-          o << "layers '" << name << "':\n";
+          o << "layers '" << shown(name) << "':\n";
           rope_lines(o, r, rope_head_dim(m, r), "  ");
         }
       }
@@ -172,10 +177,11 @@ std::string inspect_summary(const ModelPosition& m) {
   if (!m.per_layer.empty()) layer_lines(o, m);
   if (!m.unread_keys.empty()) {
     o << "unread keys      ";
-    for (std::size_t i = 0; i < m.unread_keys.size(); ++i) o << (i ? ", " : "") << m.unread_keys[i];
+    for (std::size_t i = 0; i < m.unread_keys.size(); ++i) o << (i ? ", " : "") << shown(m.unread_keys[i]);
     o << " (positional keys posenc does not model)\n";
   }
-  for (const Assumption& a : m.assumptions) o << "assumed          " << a.what << " = " << a.value << " (" << a.why << ")\n";
+  for (const Assumption& a : m.assumptions)
+    o << "assumed          " << shown(a.what) << " = " << shown(a.value) << " (" << shown(a.why) << ")\n";
   return o.str();
 }
 

@@ -43,6 +43,26 @@ std::vector<char32_t> utf8_code_points(std::string_view text) {
   return out;
 }
 
+std::string utf8_escaped(std::string_view text) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    char32_t cp = 0;
+    const size_t n = decode(text, i, cp);
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (n == 0 || c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+      ++i;
+    } else {
+      out.append(text.substr(i, n));
+      i += n;
+    }
+  }
+  return out;
+}
+
 size_t utf8_length(std::string_view text) {
   size_t count = 0;
   for (size_t i = 0; i < text.size(); ++count) {

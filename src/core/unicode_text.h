@@ -16,6 +16,9 @@ std::vector<char32_t> utf8_code_points(std::string_view text);
 std::string utf8_encode(char32_t c);
 // The number of code points (what a reader counts as characters).
 size_t utf8_length(std::string_view text);
+// `text` with every byte that starts no valid UTF-8 sequence, every control byte (< 0x20) and DEL written as
+// \xNN: valid UTF-8 for JSON and a terminal whatever the bytes were (GGUF keys and strings are raw bytes).
+std::string utf8_escaped(std::string_view text);
 
 // The CJK blocks: radicals, CJK symbols and punctuation, kana, bopomofo, hangul, the unified ideographs
 // (U+4E00-9FFF, extension A, the supplementary extensions), compatibility ideographs and forms, and the

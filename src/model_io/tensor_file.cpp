@@ -3,12 +3,14 @@
 #include "model_io/tensor_file.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -337,6 +339,42 @@ TensorData read_safetensors(const Source& src, const std::string& name, const st
 
 // ---------------------------------------------------------------- text: two streaming passes
 
+// One number of a text tensor, by one grammar (docs/cli.md, "Tensor files"): an optional sign (+ or -), digits
+// with an optional decimal point (5, 5., .5, 5.25), an optional exponent (e or E, an optional sign, digits);
+// or inf / infinity / nan in any case, signed. Anything else is refused naming the token (hexadecimal, a NUL
+// or any other byte inside it); so is a value float64 cannot hold as written: a nonzero number that would
+// read as 0 or as a subnormal (below 2.2e-308), or a finite one that would read as infinity.
+double text_number(const std::string& tok, bool too_long, const std::string& field, const std::string& where) {
+  auto refuse = [&](const std::string& why) { throw InvalidArgument(field, where + ": '" + shown_text(tok) + "' " + why); };
+  if (too_long) refuse("is not a number (longer than 64 bytes)");
+  if (tok.find('\0') != std::string::npos) refuse("is not a number (it holds a NUL byte)");
+  size_t i = tok[0] == '+' || tok[0] == '-' ? 1 : 0;
+  std::string word;
+  for (size_t j = i; j < tok.size(); ++j) word += static_cast<char>(std::tolower(static_cast<unsigned char>(tok[j])));
+  const bool special = word == "inf" || word == "infinity" || word == "nan";
+  bool nonzero = false;
+  if (!special) {
+    size_t digits = 0;
+    for (; i < tok.size() && std::isdigit(static_cast<unsigned char>(tok[i])); ++i, ++digits) nonzero |= tok[i] != '0';
+    if (i < tok.size() && tok[i] == '.')
+      for (++i; i < tok.size() && std::isdigit(static_cast<unsigned char>(tok[i])); ++i, ++digits) nonzero |= tok[i] != '0';
+    if (digits == 0) refuse("is not a number");
+    if (i < tok.size() && (tok[i] == 'e' || tok[i] == 'E')) {
+      ++i;
+      if (i < tok.size() && (tok[i] == '+' || tok[i] == '-')) ++i;
+      const size_t start = i;
+      while (i < tok.size() && std::isdigit(static_cast<unsigned char>(tok[i]))) ++i;
+      if (i == start) refuse("is not a number (an exponent without digits)");
+    }
+    if (i != tok.size()) refuse("is not a number");
+  }
+  const double v = std::strtod(tok.c_str(), nullptr);
+  if (!special && std::isinf(v)) refuse("is beyond float64's range (it would read as infinity)");
+  if (nonzero && std::fabs(v) < std::numeric_limits<double>::min())
+    refuse("is below float64's normal range, 2.2e-308 (it would read as " + std::string(v == 0 ? "0" : "a subnormal") + ")");
+  return v;
+}
+
 // Rows of numbers, read chunk by chunk without holding a line: the first pass counts (and refuses past
 // 2^24 numbers, or a malformed token), the second fills a vector of exactly that size.
 class TextScan {
@@ -379,10 +417,7 @@ class TextScan {
   }
   void token() {
     if (tok_.empty()) return;
-    char* end = nullptr;
-    const double v = long_ ? 0.0 : std::strtod(tok_.c_str(), &end);
-    if (long_ || end == tok_.c_str() || *end != '\0')
-      throw InvalidArgument(field_, field_ + ": line " + std::to_string(line_) + ": '" + shown_text(tok_) + "' is not a number");
+    const double v = text_number(tok_, long_, field_, field_ + ": line " + std::to_string(line_));
     if (++count_ > kMaxCells) throw InvalidArgument(field_, field_ + ": the tensor has more than 2^24 elements");
     if (out_) out_->push_back(v);
     ++in_row_;

@@ -390,6 +390,142 @@ TEST_F(Check, ReferenceFromAConfig) {
   std::remove(js.c_str());
 }
 
+TEST_F(Check, MlaPortThroughTheConfig) {
+  // DeepSeek-V3's attention keys (its published config.json): q.k spans 128 nope dims, then the 64 rope dims
+  // (transformers modeling_deepseek_v3.py @c0ce2e40523611eb0eb5d2c03ba304371523a1fc: q_nope, q_pe =
+  // torch.split(q, [qk_nope_head_dim, qk_rope_head_dim]), rotate_every_two on q_pe and k_pe; vLLM
+  // deepseek_v2.py @b863fe5bf4e19680572603b4e166faefc5725551 the same split).
+  const json config = {{"model_type", "deepseek_v3"},
+                       {"hidden_size", 7168},
+                       {"num_attention_heads", 128},
+                       {"qk_nope_head_dim", 128},
+                       {"qk_rope_head_dim", 64},
+                       {"v_head_dim", 128},
+                       {"max_position_embeddings", 163840},
+                       {"rope_theta", 10000},
+                       {"rope_scaling",
+                        {{"type", "yarn"},
+                         {"factor", 40},
+                         {"original_max_position_embeddings", 4096},
+                         {"beta_fast", 32},
+                         {"beta_slow", 1},
+                         {"mscale", 1.0},
+                         {"mscale_all_dim", 1.0}}}};
+  RopeScaling yarn;
+  yarn.type = RopeScalingType::Yarn;
+  yarn.factor = 40;
+  yarn.original_max_position_embeddings = 4096;
+  yarn.mscale = 1.0;
+  yarn.mscale_all_dim = 1.0;
+  const RopeFrequencies f = rope_frequencies(64, 10000.0, yarn);
+  const auto pos = case_range(24);
+  const Matrix x = case_randn(24, 192, 41);
+  auto port = [&](int offset) {  // cat(nope, rope(pe)) with the rope dims at `offset`
+    Matrix out = x;
+    out.middleCols(offset, 64) = rope_apply(Matrix(x.middleCols(offset, 64)), pos, f, RopeLayout::Interleaved);
+    return out;
+  };
+  const std::string cfg = temp("mla_config.json"), a = temp("mla_actual.npy"), xf = temp("mla_x.npy");
+  std::ofstream(cfg) << config.dump();
+  const std::string base = "check --config " + cfg + " --kind rotated --actual " + a + " --x " + xf;
+  // Full width, the rope slice last: a match.
+  write_npy(a, port(128), "<f8");
+  write_npy(xf, x, "<f8");
+  const Proc full = run(base);
+  EXPECT_EQ(full.exit_code, 0) << full.out << full.err;
+  // The rope slice alone (q_pe after RoPE, 24 x 64): a match.
+  write_npy(a, Matrix(port(128).rightCols(64)), "<f8");
+  write_npy(xf, Matrix(x.rightCols(64)), "<f8");
+  const Proc alone = run(base);
+  EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
+  // The front slice rotated: rotary_offset, offset 0.
+  write_npy(a, port(0), "<f8");
+  write_npy(xf, x, "<f8");
+  const Proc front = run(base + " --json");
+  EXPECT_EQ(front.exit_code, 1) << front.err;
+  const json r = json::parse(front.out);
+  EXPECT_EQ(r["diagnosis"][0]["cause"], "rotary_offset") << front.out.substr(0, 2000);
+  EXPECT_EQ(r["diagnosis"][0]["fitted"]["offset"], 0);
+  // Logits from the rope slice alone: exit 2 naming q.
+  const std::string q = temp("mla_q.npy"), k = temp("mla_k.npy");
+  write_npy(q, Matrix(x.rightCols(64)), "<f8");
+  write_npy(k, Matrix(x.rightCols(64)), "<f8");
+  write_npy(a, Matrix::Zero(24, 24), "<f8");
+  const Proc lg = run("check --config " + cfg + " --kind logits --actual " + a + " --q " + q + " --k " + k);
+  EXPECT_EQ(lg.exit_code, 2);
+  EXPECT_EQ(parse_err(lg)["field"], "q");
+  // inspect says where the slice sits; the model response carries rope.rotary_offset.
+  const Proc ins = run("inspect " + cfg);
+  EXPECT_NE(ins.out.find("64 of 192 (32 pairs, interleaved layout; dims 128..191, the last)"), std::string::npos) << ins.out;
+  const Proc js = run("inspect --json " + cfg);
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  EXPECT_EQ(json::parse(js.out)["rope"]["rotary_offset"], 128) << js.out.substr(0, 1500);
+  for (const auto& file : {cfg, a, xf, q, k}) std::remove(file.c_str());
+}
+
+TEST_F(Check, DeepseekV4LayerTypeNames) {
+  // DeepSeek-V4's own layer types name the RoPE they rotate with (configuration_deepseek_v4.py
+  // @015c078164151a049126942989817713e83a8f3e): sliding -> main, the compressed ones -> compress.
+  const json config = {{"model_type", "deepseek_v4"},
+                       {"hidden_size", 4096},
+                       {"num_attention_heads", 64},
+                       {"head_dim", 512},
+                       {"qk_rope_head_dim", 64},
+                       {"max_position_embeddings", 65536},
+                       {"rope_theta", 10000},
+                       {"compress_rope_theta", 160000},
+                       {"compress_ratios", {0, 4, 128, 4}},
+                       {"num_hidden_layers", 4},
+                       {"sliding_window", 128}};
+  const auto pos = case_range(8);
+  json req = request({{"config", config}, {"layer_type", "main"}}, "inv_freq", inv_row(rope_frequencies(64, 10000.0)), {});
+  auto top = [&](const std::string& type) {
+    req["reference"]["layer_type"] = type;
+    const Proc p = run("eval -", req.dump());
+    return p.exit_code == 0 ? json::parse(p.out)["match"].dump() : p.err;
+  };
+  EXPECT_EQ(top("main"), "true");
+  EXPECT_EQ(top("sliding_attention"), "true");
+  EXPECT_EQ(top("compress"), "false");
+  EXPECT_EQ(top("compressed_sparse_attention"), "false");
+  EXPECT_EQ(top("heavily_compressed_attention"), "false");
+  req["actual"] = json_rows(inv_row(rope_frequencies(64, 160000.0)))[0];
+  EXPECT_EQ(top("heavily_compressed_attention"), "true");
+  EXPECT_EQ(top("compressed_sparse_attention"), "true");
+  const std::string err = top("full_attention");
+  EXPECT_NE(err.find("reference.layer_type"), std::string::npos) << err;
+  EXPECT_NE(err.find("compressed_sparse_attention"), std::string::npos) << err;
+}
+
+TEST_F(Check, DefaultPositionsLimitTheRowsOfActual) {
+  // Without --positions row i is position i: a tensor with more rows than positions allow names actual and its
+  // rows, not positions (which the user never gave).
+  const std::string ref = posenc::test::shell_quote(R"({"dim":2,"base":10000})");
+  const std::string a = temp("many_rows.npy");
+  write_npy(a, Matrix::Zero(1000002, 2), "<f4");
+  const Proc p = run("check --reference " + ref + " --kind cos --actual " + a);
+  EXPECT_EQ(p.exit_code, 2);
+  const json e = parse_err(p);
+  EXPECT_EQ(e["field"], "actual");
+  EXPECT_EQ(e["error"],
+            "actual has 1000002 rows; without --positions row i is at position i, and positions stop at 10^6: at most "
+            "1000001 rows (give --positions for others)")
+      << p.err;
+  // kind logits: at most 2048 positions, so at most 2048 rows.
+  const std::string q = temp("many_q.npy");
+  write_npy(a, Matrix::Zero(2049, 2049), "<f4");
+  write_npy(q, Matrix::Zero(2049, 2), "<f4");
+  const Proc l = run("check --reference " + ref + " --kind logits --actual " + a + " --q " + q + " --k " + q);
+  EXPECT_EQ(l.exit_code, 2);
+  const json le = parse_err(l);
+  EXPECT_EQ(le["field"], "actual");
+  EXPECT_NE(le["error"].get<std::string>().find("(actual has 2049 rows; without --positions row i is at position i)"),
+            std::string::npos)
+      << l.err;
+  std::remove(a.c_str());
+  std::remove(q.c_str());
+}
+
 TEST_F(Check, BadInputIsExit2NamingTheField) {
   const json ref = {{"dim", 16}, {"base", 10000.0}};
   auto field = [](const json& req) {

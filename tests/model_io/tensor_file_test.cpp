@@ -2,6 +2,7 @@
 // matrix; every malformed header is an InvalidArgument naming the field before any data is allocated.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -75,4 +76,44 @@ TEST(TensorFile, TextRowsAndSqueeze) {
   EXPECT_EQ(m(1, 2), 6.0);
   TensorData cube{{2, 3, 1}, {1, 2, 3, 4, 5, 6}};
   EXPECT_THROW(tensor_matrix(cube, "actual"), InvalidArgument);  // only leading 1s drop: 2 x 3 x 1 is no matrix
+}
+
+namespace {
+
+// The message of parse_tensor_text's error (its field must be `actual`), or "(read)".
+std::string text_error(const std::string& text) {
+  try {
+    parse_tensor_text(text, "actual");
+  } catch (const InvalidArgument& e) {
+    EXPECT_EQ(e.field(), "actual") << text;
+    return e.what();
+  }
+  return "(read)";
+}
+
+}  // namespace
+
+TEST(TensorFile, TextNumbersFollowOneGrammar) {
+  // Accepted as written: a leading '+', a trailing or leading point, exponents, inf / nan words.
+  const TensorData t = parse_tensor_text("+5 5. .5 -2.5e-3 1E+2 +0.0 -inf NaN", "actual");
+  ASSERT_EQ(t.values.size(), 8u);
+  EXPECT_EQ(t.values[0], 5.0);
+  EXPECT_EQ(t.values[1], 5.0);
+  EXPECT_EQ(t.values[2], 0.5);
+  EXPECT_EQ(t.values[3], -2.5e-3);
+  EXPECT_EQ(t.values[4], 100.0);
+  EXPECT_EQ(t.values[5], 0.0);
+  EXPECT_TRUE(std::isinf(t.values[6]) && t.values[6] < 0);
+  EXPECT_TRUE(std::isnan(t.values[7]));
+  // Refused naming the token, never changed: a value float64 cannot hold as written, hexadecimal, a NUL.
+  EXPECT_EQ(text_error("1 1e-400\n"), "actual: line 1: '1e-400' is below float64's normal range, 2.2e-308 (it would read as 0)");
+  EXPECT_EQ(text_error("1e-310"),
+            "actual: line 1: '1e-310' is below float64's normal range, 2.2e-308 (it would read as a subnormal)");
+  EXPECT_EQ(text_error("0\n1e400"), "actual: line 2: '1e400' is beyond float64's range (it would read as infinity)");
+  EXPECT_EQ(text_error(std::string("1\0junk 2", 8)), "actual: line 1: '1\\x00junk' is not a number (it holds a NUL byte)");
+  EXPECT_EQ(text_error("0x1p3"), "actual: line 1: '0x1p3' is not a number");
+  EXPECT_EQ(text_error("++5"), "actual: line 1: '++5' is not a number");
+  EXPECT_EQ(text_error("."), "actual: line 1: '.' is not a number");
+  EXPECT_EQ(text_error("5e"), "actual: line 1: '5e' is not a number (an exponent without digits)");
+  EXPECT_EQ(text_error("0e-400 0.000e999"), "(read)");  // zero written as zero stays zero
 }

@@ -6,6 +6,7 @@
 
 #include "core/bounds.h"
 #include "core/text_split.h"
+#include "core/unicode_text.h"
 
 namespace posenc {
 namespace {
@@ -31,7 +32,7 @@ constexpr uint64_t kMaxValueString = uint64_t{1} << 30;
 
 }  // namespace
 
-std::string gguf_printable(const std::string& s) { return shown_text(s, std::string::npos); }
+std::string gguf_printable(const std::string& s) { return utf8_escaped(s); }
 
 namespace {
 
@@ -163,9 +164,12 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     const uint64_t at = c.offset();
     std::string key = c.string("key #" + std::to_string(i), kGgufMaxKeyLength);
     if (key.empty()) throw InvalidArgument("gguf", "empty GGUF key #" + std::to_string(i) + " at offset " + std::to_string(at));
-    if (gguf_printable(key) != key)
+    if (shown_text(key, std::string::npos) != key)
       throw InvalidArgument("gguf", "GGUF key #" + std::to_string(i) + " at offset " + std::to_string(at) +
                                         " holds a control byte: '" + gguf_printable(key) + "'");
+    // A key that is not valid UTF-8 (no key llama.cpp reads) is kept escaped, \xNN, so that it prints in
+    // JSON and text alike (unread_keys, errors) as its bytes.
+    key = gguf_printable(key);
     if (!seen.insert(key).second) throw InvalidArgument(key, "duplicate GGUF key '" + key + "' at offset " + std::to_string(at));
     const uint64_t type_at = c.offset();
     const uint32_t type = c.read<uint32_t>("type of '" + key + "'");
@@ -185,9 +189,10 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes) {
     const uint64_t at = c.offset();
     const std::string what = "tensor info #" + std::to_string(i);
     std::string name = c.string("name of " + what, kGgufMaxKeyLength);
-    if (gguf_printable(name) != name)
+    if (shown_text(name, std::string::npos) != name)
       throw InvalidArgument("gguf", "GGUF " + what + " at offset " + std::to_string(at) + " has a name with a control byte: '" +
                                         gguf_printable(name) + "'");
+    name = gguf_printable(name);
     const uint32_t n_dims = c.read<uint32_t>("dimension count of tensor '" + name + "'");
     if (n_dims > kGgufMaxTensorDims)
       throw InvalidArgument("gguf", "GGUF tensor '" + name + "' at offset " + std::to_string(at) + " has " +

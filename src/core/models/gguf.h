@@ -61,8 +61,9 @@ GgufHeader read_gguf_header(std::span<const uint8_t> bytes);
 // The model's positional encoding from the header (general.architecture and its keys; gguf_model.cpp).
 ModelPosition read_gguf_model(const GgufHeader& header, std::optional<int64_t> seq_len = std::nullopt);
 
-// A GGUF string as an error message may quote it: control bytes (a NUL would end the message where C strings
-// are printed) and DEL become \xNN (shown_text, core/text_split.h, with no length limit).
+// A GGUF string as posenc prints it (errors, keys, model_type): control bytes (a NUL would end the message where C
+// strings are printed), DEL and bytes that are not valid UTF-8 become \xNN (utf8_escaped, core/unicode_text.h).
+// Keys and tensor names that are not valid UTF-8 are kept in this form by read_gguf_header.
 std::string gguf_printable(const std::string& s);
 
 }  // namespace posenc
