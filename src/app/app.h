@@ -73,7 +73,7 @@ class App {
   // A key or value longer than kMaxValueBytes is ignored with a notice (the longest a key takes, a
   // model's per-pair factor list, is ~50 KB).
   void load_state_query(const std::string& query);
-  static constexpr size_t kMaxValueBytes = size_t{256} << 10;
+  static constexpr size_t kMaxValueBytes = kMaxStateValueBytes;  // url_state.h
   // What the last load ignored or corrected and why, why the current view cannot compute its state (if it
   // cannot), and the view's notes (what of a model it cannot show): one entry per key. notices() is the
   // same as text (empty when everything was taken).

@@ -16,6 +16,7 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/svg_export.h"
 #include "app/text_hook.h"
 
 namespace posenc::app {
@@ -82,21 +83,6 @@ HeatmapProgram& heatmap_program() {
 
 }  // namespace
 
-namespace {
-// Every heatmap's picture texture, for read_heatmap_texture.
-std::map<GLuint, const GpuHeatmap*>& pictures() {
-  static std::map<GLuint, const GpuHeatmap*> by_texture;
-  return by_texture;
-}
-}  // namespace
-
-bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba) {
-  const auto it = pictures().find(GLuint(intptr_t(texture)));
-  if (it == pictures().end()) return false;
-  it->second->read_picture(width, height, rgba);
-  return width > 0 && height > 0;
-}
-
 void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const {
   width = out_w_;
   height = out_h_;
@@ -109,7 +95,7 @@ void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char
 }
 
 GpuHeatmap::~GpuHeatmap() {
-  if (out_tex_) pictures().erase(out_tex_);
+  if (out_tex_) unregister_picture(ImTextureID(intptr_t(out_tex_)));
   if (values_tex_) glDeleteTextures(1, &values_tex_);
   if (out_tex_) glDeleteTextures(1, &out_tex_);
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -202,7 +188,8 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   if (!out_tex_) {
     glGenTextures(1, &out_tex_);
     glGenFramebuffers(1, &fbo_);
-    pictures()[out_tex_] = this;
+    register_picture(ImTextureID(intptr_t(out_tex_)),
+                     [this](int& w, int& h, std::vector<unsigned char>& rgba) { read_picture(w, h, rgba); });
   }
   if (width_px != out_w_ || height_px != out_h_) {
     glBindTexture(GL_TEXTURE_2D, out_tex_);

@@ -56,10 +56,6 @@ class GpuHeatmap {
   ImVec4 last_window_{0, 0, 0, 0};
 };
 
-// The picture a heatmap coloured (an ImGui::Image texture of this frame) as RGBA, row 0 at v = 0, for a
-// vector export; false for a texture no heatmap made.
-bool read_heatmap_texture(ImTextureID texture, int& width, int& height, std::vector<unsigned char>& rgba);
-
 // A heatmap with axes, colorbar and hover, as one widget.
 struct HeatmapAxes {
   const char* x_title = "";

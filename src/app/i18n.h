@@ -24,7 +24,7 @@
 
 namespace posenc::app {
 
-enum class Lang { En, Zh };
+enum class Lang : int { En, Zh };  // En is 0: a UiState starts in English (ui_state.h)
 
 // The Language menu's and the parameter form's label: both scripts, the same text in every language.
 inline constexpr const char* kLanguageLabel = "Language · 语言";

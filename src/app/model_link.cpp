@@ -12,7 +12,6 @@
 #include "app/state_params.h"
 #include "app/text_hook.h"
 #include "app/ui_state.h"
-#include "app/views/views.h"
 #include "core/models/gguf.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"

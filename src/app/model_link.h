@@ -1,7 +1,7 @@
 // Views that take a real model: the Model view, and the RoPE and scores views, whose own declared keys a
 // model fills (model=<preset id>, or model=custom for a loaded config.json / GGUF header). A loaded config
 // (window.posenc.loadModel, the page's file picker, drop and paste) reaches every such view through
-// load_model_bytes (views.h).
+// load_model_bytes (below).
 //
 // ModelLinkedView follows the Model view's rule: choosing a model fills the view's keys; while they still
 // hold what the model filled, the view is the model's (and says what of the model it cannot show, as
@@ -102,5 +102,13 @@ bool take_compare_file_request();
 void draw_compare_file_button();
 // The button, or (without a picker) how to load a config.
 void draw_model_file_button();
+
+// A config.json text or GGUF header (window.posenc.loadModel, the page's file picker, drop and paste)
+// loaded into every view that takes models (Model, RoPE, scores): on success model=custom
+// with the view's keys filled; otherwise each shows the error as a notice naming the key path. Returns the
+// state query of `view` when it takes models, else the Model view's, for the page to load. `prefix`: the
+// bytes are the start of a larger file, and a GGUF header that goes on past them returns "" (read more).
+// `view` "compare": the Model view's second model (compare=custom).
+std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view = "model", bool prefix = false);
 
 }  // namespace posenc::app

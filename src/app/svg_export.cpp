@@ -16,10 +16,26 @@
 #include <unordered_map>
 
 #include "app/fonts.h"
-#include "app/heatmap.h"
 #include "app/ui_state.h"
 
 namespace posenc::app {
+
+namespace {
+std::map<ImTextureID, PictureReader>& pictures() {
+  static std::map<ImTextureID, PictureReader> by_texture;
+  return by_texture;
+}
+// The registered picture of `texture` read back; false for a texture that is no picture, or an empty one.
+bool read_picture(ImTextureID texture, SvgImage& image) {
+  const auto it = pictures().find(texture);
+  if (it == pictures().end()) return false;
+  it->second(image.width, image.height, image.rgba);
+  return image.width > 0 && image.height > 0;
+}
+}  // namespace
+
+void register_picture(ImTextureID texture, PictureReader read) { pictures()[texture] = std::move(read); }
+void unregister_picture(ImTextureID texture) { pictures().erase(texture); }
 
 // ---------------------------------------------------------------- recording of curves
 
@@ -367,7 +383,7 @@ class CommandWriter {
     const ImVec2 ua = v(corner_lo).uv, ub = v(corner_hi).uv;
     if (ua.x == ub.x || ua.y == ub.y || !options_.image_href) return;
     SvgImage image;
-    if (!read_heatmap_texture(cmd_.TextureId, image.width, image.height, image.rgba)) return;
+    if (!read_picture(cmd_.TextureId, image)) return;
     const float sx = (hi.x - lo.x) / (ub.x - ua.x), sy = (hi.y - lo.y) / (ub.y - ua.y);
     const std::string id = "img" + std::to_string(image_id_++);
     out_ += "<clipPath id=\"" + id + "\"><rect x=\"" + num(lo.x) + "\" y=\"" + num(lo.y) + "\" width=\"" + num(hi.x - lo.x) +

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "app/ui_state.h"
+
 namespace posenc::app {
 
 // RGBA pixels, rows from the top.
@@ -31,24 +33,18 @@ struct SvgOptions {
 // The SVG document of `data` (after ImGui::Render()), `width` x `height` in ImGui's display units.
 std::string frame_svg(const ImDrawData& data, float width, float height, const SvgOptions& options);
 
-// A curve line_plot drew in this frame (only while recording: an SVG capture frame): the draw list and the
-// index range its polylines took there (those triangles are replaced by the path), and its points in
-// display units through every data point (non-finite points break it into runs).
-struct SvgCurve {
-  const ImDrawList* list = nullptr;
-  int idx_begin = 0, idx_end = 0;
-  std::vector<std::vector<ImVec2>> runs;
-  ImU32 color = 0;
-  float thickness = 1.0f;
-  bool steps = false;
-  bool markers = false;  // a dot at every point (at most 256 a run, as drawn)
-  std::string label;
-};
-
+// A curve line_plot drew in this frame: SvgCurve (app/ui_state.h, which holds the frame's curves).
 // Recording is on for the frame an SVG export draws (App::frame), off otherwise.
 void set_svg_recording(bool on);
 bool svg_recording();
 void record_svg_curve(SvgCurve curve);
+
+// The pictures an export embeds: an ImGui::Image texture is embedded when its owner registered how to read
+// it back as RGBA, row 0 at v = 0 (a heatmap registers its coloured picture); any other texture (the font
+// atlas) is no picture. The owner unregisters it before the texture goes.
+using PictureReader = std::function<void(int& width, int& height, std::vector<unsigned char>& rgba)>;
+void register_picture(ImTextureID texture, PictureReader read);
+void unregister_picture(ImTextureID texture);
 
 // Base64 of bytes (a PNG for a data: URL).
 std::string base64(const std::string& bytes);

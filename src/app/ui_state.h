@@ -14,12 +14,26 @@
 #include <utility>
 #include <vector>
 
-#include "app/i18n.h"
-#include "app/svg_export.h"
-
 namespace posenc::app {
 
+// Declared here, defined by the modules that own them (i18n.h, model_link.h): the state holds them, the
+// modules act on them, and this header stays below every module that includes it.
+enum class Lang : int;
 class ModelSink;
+
+// A curve line_plot drew in this frame (only while recording: an SVG capture frame): the draw list and the
+// index range its polylines took there (those triangles are replaced by the path), and its points in
+// display units through every data point (non-finite points break it into runs).
+struct SvgCurve {
+  const ImDrawList* list = nullptr;
+  int idx_begin = 0, idx_end = 0;
+  std::vector<std::vector<ImVec2>> runs;
+  ImU32 color = 0;
+  float thickness = 1.0f;
+  bool steps = false;
+  bool markers = false;  // a dot at every point (at most 256 a run, as drawn)
+  std::string label;
+};
 
 // Touch this frame, from the platform.
 struct TouchFrame {
@@ -50,7 +64,7 @@ struct UiState {
   UiState& operator=(const UiState&) = delete;
 
   // i18n.h: the language the App shows (its lang key).
-  Lang lang = Lang::En;
+  Lang lang{};  // Lang::En (0) until the App sets its lang key
 
   // probe.h: the named rectangles of the last frame, and whether a widget asked for the wheel.
   std::map<std::string, std::pair<ImVec2, ImVec2>> probes;

@@ -37,6 +37,10 @@ struct AppKeys {
   void read_lang(const std::string& value, Notices& notices);
 };
 
+// The longest key or value a state query may hold (the longest a key takes, a model's per-pair factor list, is
+// ~50 KB); a longer one is ignored with a notice (parse_clean_query).
+inline constexpr size_t kMaxStateValueBytes = size_t{256} << 10;
+
 // The query's keys and values, without the pairs holding a control character or invalid UTF-8 (never used,
 // nor cut at a NUL): each of those is a notice. A key `line_breaks_allowed` names (a multi-line text
 // parameter) may hold line breaks and tabs.

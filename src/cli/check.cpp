@@ -11,7 +11,6 @@
 #include "core/number_text.h"
 #include "core/position_list.h"
 #include "core/models/model_config.h"
-#include "eval.h"
 #include "model_io/check_json.h"
 #include "model_io/check_request.h"
 #include "model_io/config_json.h"

@@ -21,7 +21,7 @@
 #include "core/encodings/sinusoidal.h"
 #include "core/models/model_config.h"
 #include "core/encodings/t5.h"
-#include "check.h"
+#include "core/analysis/rope_check.h"
 #include "command.h"
 #include "model_io/json_fields.h"
 #include "model_io/check_json.h"
@@ -453,24 +453,6 @@ std::string evaluate_request(const std::string& text) {
   std::ostringstream out;
   evaluate_request_to(text, out);
   return out.str();
-}
-
-namespace {
-// At most `limit` bytes of s (cut at a UTF-8 boundary), then how long it was.
-std::string capped(const std::string& s, std::size_t limit) {
-  if (s.size() <= limit) return s;
-  std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut) + "... (" + std::to_string(s.size()) + " bytes)";
-}
-}  // namespace
-
-std::string error_json(const std::string& message, const std::string& field, bool name_empty_field) {
-  const bool named = !field.empty() || name_empty_field;
-  ojson e = {{"error", capped(message, kMaxErrorMessageBytes)},
-             {"field", named ? ojson(capped(field, kMaxEchoedKey + 64)) : ojson(nullptr)}};
-  // Messages may quote request bytes: replace invalid UTF-8 rather than throw while reporting.
-  return e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 CLI::App* add_eval_command(CLI::App& app, EvalOptions& options) {

@@ -34,11 +34,4 @@ using model_io::kMaxRequestBytes;
 std::string evaluate_request(const std::string& text);
 void evaluate_request_to(const std::string& text, std::ostream& out);
 
-// Bytes of a message echoed in an error; longer ones are cut and their length given.
-inline constexpr std::size_t kMaxErrorMessageBytes = 2048;
-
-// {"error": message, "field": field or null} followed by a newline; field "" is null unless
-// name_empty_field (an unknown key "" is named as ""). Both are capped (kMaxErrorMessageBytes, kMaxEchoedKey).
-std::string error_json(const std::string& message, const std::string& field, bool name_empty_field = false);
-
 }  // namespace posenc::cli

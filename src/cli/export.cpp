@@ -14,7 +14,6 @@
 #include "core/types.h"
 #include "model_io/usage_json.h"
 #include "command.h"
-#include "eval.h"
 
 namespace posenc::cli {
 

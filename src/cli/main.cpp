@@ -7,6 +7,7 @@
 #include "posenc_version.h"
 
 #include "check.h"
+#include "command.h"
 #include "eval.h"
 #include "inspect.h"
 #include "weights.h"

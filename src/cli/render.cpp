@@ -13,7 +13,6 @@
 #include "app/state_params.h"
 #include "core/types.h"
 #include "command.h"
-#include "eval.h"
 #include "export.h"
 #include "platform/headless_runner.h"
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/analysis/rope_analysis.h"
 #include "core/models/rope_assembly.h"
 #include "core/types.h"
 

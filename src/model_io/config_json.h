@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/models/config_value.h"
-#include "core/models/model_compare.h"
+#include "core/analysis/model_compare.h"
 #include "core/models/model_config.h"
 
 namespace posenc::model_io {

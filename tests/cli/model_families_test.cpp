@@ -24,7 +24,7 @@
 #include <set>
 
 #include "core/models/gguf.h"
-#include "core/models/model_compare.h"
+#include "core/analysis/model_compare.h"
 #include "core/models/model_config.h"
 #include "core/models/model_families.h"
 #include "model_io/config_json.h"

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/app.h"
+#include "app/model_link.h"
 #include "app/state_params.h"
 #include "app/views/views.h"
 #include "cli/eval.h"

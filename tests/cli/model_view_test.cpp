@@ -10,6 +10,7 @@
 #include <string>
 
 #include "app/app.h"
+#include "app/model_link.h"
 #include "app/state_params.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/encodings/rope.h"

@@ -3,7 +3,6 @@
 import { page, statusEl, posterEl, canvas, params, embedded, inFrame, posterKey, darkQuery, ready, post,
   showPosterImage } from './page.js';
 import { stateQuery } from './abi.js';
-import { start } from './loader.js';
 
 // An embed tells its parent how tall its content wants to be, whenever that changes.
 // (Called after every frame sequence settles and on every state change: the height changes only in a
@@ -48,6 +47,8 @@ function reloadInState() {
 const RELEASE_MS = 500, COORDINATOR_WAIT_MS = 300;
 const docId = Math.random().toString(36).slice(2) + Date.now().toString(36);
 // startWanted: the parent set a state before the embed started (it wants a context though not in view).
+// Starts the module (loader.js's start, handed in by main.js: loader.js reports through this file).
+let startApp = null;
 let coordinated = false, granted = false, startWanted = false, helloAt = 0, startTimer = null, releaseTimer = null;
 export function report() {
   if (!embedded || !inFrame || page.releasing) return;
@@ -72,10 +73,11 @@ function requestContext() {
     startTimer = setTimeout(function () { if (page.visibleNow && !coordinated) requestContext(); }, COORDINATOR_WAIT_MS - waited);
     return;
   }
-  start();
+  startApp();
 }
 
-export function installContexts() {
+export function installContexts(startModule) {
+  startApp = startModule;
   // The parent page may drive an embed (setState), and coordinate its WebGL context. Only the page that
   // embeds this one: never an opener, a sibling or child frame, nor this page itself (a top-level page has
   // no parent to obey), so no other window can drive an embed or start one past the live bound.
@@ -85,7 +87,7 @@ export function installContexts() {
     if (m.type === 'posenc:setState' && m.state && typeof m.state === 'object') {
       ready.then(function () { window.posenc.setState(m.state); });
       // A coordinated embed asks for a context like one scrolled into view; any other starts now.
-      if (!page.started && coordinated && !granted) { startWanted = true; report(); } else if (!page.started) start();
+      if (!page.started && coordinated && !granted) { startWanted = true; report(); } else if (!page.started) startApp();
       return;
     }
     if (!embedded) return;
@@ -100,7 +102,7 @@ export function installContexts() {
       }
     } else if (m.type === 'posenc:grant' && m.doc === docId) {
       granted = true;
-      start();
+      startApp();
     } else if (m.type === 'posenc:release' && m.doc === docId) {
       if (page.visibleNow) report();  // back in view meanwhile: keep it (the page then asks another embed)
       else release();
@@ -108,7 +110,7 @@ export function installContexts() {
   });
 
   if (!embedded || !('IntersectionObserver' in window)) {
-    start();
+    startApp();
   } else {
     // Many embeds on one page: each starts (and takes a WebGL context) only when it scrolls into
     // view and shows a poster until then.

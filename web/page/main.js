@@ -19,7 +19,7 @@
 // touch.js     touch gestures and the boxes that claim them
 // contexts.js  the embed's height, parent messages, posters, live WebGL contexts
 import { installModelFiles } from './model-files.js';
-import { installModule, installSystemTheme } from './loader.js';
+import { installModule, installSystemTheme, start } from './loader.js';
 import { installApi } from './api.js';
 import { installFocus, installWake, installWheel } from './input.js';
 import { installTextEntry } from './text-entry.js';
@@ -41,4 +41,4 @@ installTouch();
 installContextLoss();
 installWheel();
 installSystemTheme();
-installContexts();  // last: it may start the module at once
+installContexts(start);  // last: it may start the module at once

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "core/analysis/rope_analysis.h"
 #include "core/models/rope_assembly.h"
 
 namespace posenc::app {

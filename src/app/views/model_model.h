@@ -13,7 +13,7 @@
 #include "app/views/model_extension.h"
 #include "app/views/model_mrope.h"
 #include "core/analysis/rope_analysis.h"
-#include "core/models/model_compare.h"
+#include "core/analysis/model_compare.h"
 #include "core/models/model_config.h"
 
 namespace posenc::app {

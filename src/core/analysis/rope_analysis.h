@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/encodings/rope.h"
+#include "core/models/model_config.h"
 #include "core/types.h"
 
 namespace posenc {
@@ -96,5 +97,11 @@ std::string rope_extension_summary(const RopeExtensionAnalysis& a);
 
 std::vector<double> inv_freq_at_length(int dim, double base, const RopeScaling& scaling, int64_t length,
                                        const std::vector<double>& fixed);
+
+// What each pair of `r` does at `length` with the frequencies in force there (LongRoPE's short or long
+// factors, dynamic NTK's base rescaled), classed against the configuration's unscaled frequencies and its
+// trained length: the Model view's pair classes, the `model` response's pairs_at_max, `posenc inspect`.
+std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length);
+PairBehaviourCounts rope_pair_counts(const ModelRope& r, int64_t length);
 
 }  // namespace posenc

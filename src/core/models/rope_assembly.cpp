@@ -53,19 +53,4 @@ std::string rope_width_text(const ModelRope& r, int head_dim) {
   return t + ")";
 }
 
-std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length) {
-  const std::vector<double> plain = rope_unscaled_inv_freq(r.rotary_dim, r.base, r.scaling);
-  const std::vector<double> inv = inv_freq_at_length(r.rotary_dim, r.base, r.scaling, length, r.frequencies.inv_freq);
-  std::vector<PairBehaviour> out;
-  for (size_t i = 0; i < plain.size(); ++i)
-    out.push_back(pair_behaviour(plain[i], inv[i], r.original_max_position_embeddings, length));
-  return out;
-}
-
-PairBehaviourCounts rope_pair_counts(const ModelRope& r, int64_t length) {
-  PairBehaviourCounts counts{};
-  for (PairBehaviour b : rope_pair_classes(r, length)) ++counts[static_cast<size_t>(b)];
-  return counts;
-}
-
 }  // namespace posenc

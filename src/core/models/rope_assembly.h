@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "core/analysis/rope_analysis.h"
 #include "core/encodings/rope.h"
 #include "core/models/model_config.h"
 
@@ -48,11 +47,5 @@ ModelRope sliding_layer_rope(const ModelRope& full, double base, double softmax_
 // rotating ones and those at frequency 0 ("512 of 512 (256 pairs: 64 rotating, 192 at frequency 0; half
 // layout)"): `posenc inspect` and the Model view's card. head_dim: rope_head_dim of the model and `r`.
 std::string rope_width_text(const ModelRope& r, int head_dim);
-
-// What each pair of `r` does at `length` with the frequencies in force there (LongRoPE's short or long
-// factors, dynamic NTK's base rescaled), classed against the configuration's unscaled frequencies and its
-// trained length: the Model view's pair classes, the `model` response's pairs_at_max, `posenc inspect`.
-std::vector<PairBehaviour> rope_pair_classes(const ModelRope& r, int64_t length);
-PairBehaviourCounts rope_pair_counts(const ModelRope& r, int64_t length);
 
 }  // namespace posenc

@@ -1,7 +1,8 @@
-#include "core/models/model_compare.h"
+#include "core/analysis/model_compare.h"
 
 #include <algorithm>
 
+#include "core/analysis/rope_analysis.h"
 #include "core/models/rope_assembly.h"
 #include "core/number_text.h"
 
