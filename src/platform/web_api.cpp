@@ -347,6 +347,14 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_view_ids() {
   return returned_text(slot, std::move(ids));
 }
 
+EMSCRIPTEN_KEEPALIVE const char* posenc_view_figures(const char* id) {
+  static std::string slot;
+  std::string figures;
+  if (const auto view = posenc::app::make_view(id ? id : ""))
+    for (const std::string& f : view->figures()) figures += (figures.empty() ? "" : ",") + f;
+  return returned_text(slot, std::move(figures));
+}
+
 EMSCRIPTEN_KEEPALIVE void posenc_request_capture() {
   if (page_app()) page_app()->request_capture();
   wake_runner();

@@ -115,6 +115,8 @@ const char* posenc_notices();
 const char* posenc_notice_list();
 // views: every view id, comma-separated, in menu order (also before start).
 const char* posenc_view_ids();
+// figures: the figures of view `id` (its plots, the main one first), comma-separated ("" for no such view).
+const char* posenc_view_figures(const char* id);
 // exportPng: the next frame is drawn chrome-less; the page reads the canvas in Module.onCapture.
 void posenc_request_capture();
 // exportSvg / Share -> Export SVG: the next frame is recorded (chrome-less; transparent: no background);

@@ -45,6 +45,10 @@ export function installApi() {
     noticeList: function () { return JSON.parse(call('posenc_notice_list', 'string', [], []) || '[]'); },
     // Every view id in menu order.
     views: function () { return (call('posenc_view_ids', 'string', [], []) || '').split(',').filter(Boolean); },
+    // A view's figures, the main one first (the figure a small embed shows alone); [] for no such view.
+    figures: function (view) {
+      return (call('posenc_view_figures', 'string', ['string'], [String(view)]) || '').split(',').filter(Boolean);
+    },
     linkUrl: linkUrl,
     // What Copy link says about the state (a second model loaded from a file is not in the link).
     copyLinkMessage: copyLinkMessage,

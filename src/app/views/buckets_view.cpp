@@ -15,7 +15,6 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/alibi.h"
 #include "core/encodings/deberta.h"
@@ -74,7 +73,7 @@ void symmetric_range(const std::vector<double>& v, float& lo, float& hi) {
 
 class BucketsView final : public View {
  public:
-  BucketsView() : View(view_texts::kBuckets) {}
+  explicit BucketsView(ViewText text) : View(std::move(text)) {}
 
   const char* caption() const override;
 
@@ -467,6 +466,6 @@ void BucketsView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_buckets_view() { return std::make_unique<BucketsView>(); }
+std::unique_ptr<View> make_buckets_view(ViewText text) { return std::make_unique<BucketsView>(std::move(text)); }
 
 }  // namespace posenc::app

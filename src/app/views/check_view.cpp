@@ -31,7 +31,6 @@
 #include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "app/views/check_model.h"
 #include "core/analysis/rope_analysis.h"
@@ -85,7 +84,7 @@ std::string percent(double f) {
 
 class CheckView final : public ModelLinkedView {
  public:
-  CheckView() : ModelLinkedView(view_texts::kCheck) {}
+  explicit CheckView(ViewText text) : ModelLinkedView(std::move(text)) {}
   ~CheckView() override = default;
   CheckView(const CheckView&) = delete;
   CheckView& operator=(const CheckView&) = delete;
@@ -683,7 +682,7 @@ void CheckView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_check_view() { return std::make_unique<CheckView>(); }
+std::unique_ptr<View> make_check_view(ViewText text) { return std::make_unique<CheckView>(std::move(text)); }
 
 std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_t size, const std::string& name) {
   auto* view = dynamic_cast<CheckView*>(check);

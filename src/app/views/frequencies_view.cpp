@@ -9,7 +9,6 @@
 #include "app/i18n.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/sinusoidal.h"
 
@@ -25,7 +24,7 @@ constexpr const char* kScheduleLabels[kSchedules] = {"geometric (standard)", "li
 
 class FrequenciesView final : public View {
  public:
-  FrequenciesView() : View(view_texts::kFrequencies) {}
+  explicit FrequenciesView(ViewText text) : View(std::move(text)) {}
 
   void params(ParamList& p) override {
     p.integer("d", d_, 2, kMaxWidth, {.label = "Model width d (even)", .format = "d = %d", .log = true, .even = true});
@@ -138,6 +137,6 @@ class FrequenciesView final : public View {
 
 }  // namespace
 
-std::unique_ptr<View> make_frequencies_view() { return std::make_unique<FrequenciesView>(); }
+std::unique_ptr<View> make_frequencies_view(ViewText text) { return std::make_unique<FrequenciesView>(std::move(text)); }
 
 }  // namespace posenc::app

@@ -35,7 +35,6 @@
 #include "app/views/model_cards.h"
 #include "app/views/model_layers.h"
 #include "app/views/model_model.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/alibi.h"
 #include "core/models/rope_assembly.h"
@@ -103,7 +102,7 @@ std::string shown_label(const std::string& id, const ModelPosition& m) {
 
 class ModelView final : public View, public ModelSink {
  public:
-  ModelView() : View(view_texts::kModel) { choose_preset(kDefaultModel); }
+  explicit ModelView(ViewText text) : View(std::move(text)) { choose_preset(kDefaultModel); }
 
   void params(ParamList& p) override;
   void export_data(std::vector<ExportTable>& tables) const override;
@@ -787,6 +786,6 @@ void ModelView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_model_view() { return std::make_unique<ModelView>(); }
+std::unique_ptr<View> make_model_view(ViewText text) { return std::make_unique<ModelView>(std::move(text)); }
 
 }  // namespace posenc::app

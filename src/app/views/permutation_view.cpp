@@ -14,7 +14,6 @@
 #include "app/input.h"
 #include "app/probe.h"
 #include "app/text_hook.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/analysis/permutation.h"
 #include "core/unicode_text.h"
@@ -73,7 +72,7 @@ std::string difference_text(double v) {
 
 class PermutationView final : public View {
  public:
-  PermutationView() : View(view_texts::kPermutation) {}
+  explicit PermutationView(ViewText text) : View(std::move(text)) {}
 
   void numbers(std::vector<DescribedNumber>& out) const override {
     out.push_back({"max |O'[r] - O[perm r]|", result_.max_row_difference});
@@ -304,6 +303,6 @@ void PermutationView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_permutation_view() { return std::make_unique<PermutationView>(); }
+std::unique_ptr<View> make_permutation_view(ViewText text) { return std::make_unique<PermutationView>(std::move(text)); }
 
 }  // namespace posenc::app

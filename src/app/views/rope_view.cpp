@@ -47,7 +47,7 @@ ImU32 scaling_color(RopeScalingType type) { return palette_color(kScalingColor[i
 
 class RopeView final : public ModelLinkedView {
  public:
-  RopeView() : ModelLinkedView(view_texts::kRope) {}
+  explicit RopeView(ViewText text) : ModelLinkedView(std::move(text)) {}
 
   void params(ParamList& p) override {
     declare_model(p);
@@ -506,6 +506,6 @@ void RopeView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_rope_view() { return std::make_unique<RopeView>(); }
+std::unique_ptr<View> make_rope_view(ViewText text) { return std::make_unique<RopeView>(std::move(text)); }
 
 }  // namespace posenc::app

@@ -24,7 +24,6 @@
 #include "app/model_link.h"
 #include "app/probe.h"
 #include "app/views/scores_model.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 
 namespace posenc::app {
@@ -34,7 +33,7 @@ using namespace scores_limits;
 
 class ScoresView final : public ModelLinkedView {
  public:
-  ScoresView() : ModelLinkedView(view_texts::kScores) {}
+  explicit ScoresView(ViewText text) : ModelLinkedView(std::move(text)) {}
 
   const char* caption() const override { return scores_scheme(k_.scheme).caption; }
 
@@ -473,6 +472,6 @@ void ScoresView::draw_sink_label(const std::string& probe) const {
 
 }  // namespace
 
-std::unique_ptr<View> make_scores_view() { return std::make_unique<ScoresView>(); }
+std::unique_ptr<View> make_scores_view(ViewText text) { return std::make_unique<ScoresView>(std::move(text)); }
 
 }  // namespace posenc::app

@@ -13,7 +13,6 @@
 #include "app/input.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/encodings/absolute.h"
 #include "core/attention/score_kernels.h"
@@ -47,7 +46,7 @@ Series make_series(std::string label, const std::vector<double>& y, int64_t x0, 
 
 class SimilarityView final : public View {
  public:
-  SimilarityView() : View(view_texts::kSimilarity) {}
+  explicit SimilarityView(ViewText text) : View(std::move(text)) {}
 
   void params(ParamList& p) override {
     p.choice("scheme", scheme_, names_of<AbsoluteScheme>(), {.label = "Absolute scheme (heatmap)", .labels = kSchemeLabels});
@@ -292,6 +291,6 @@ void SimilarityView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_similarity_view() { return std::make_unique<SimilarityView>(); }
+std::unique_ptr<View> make_similarity_view(ViewText text) { return std::make_unique<SimilarityView>(std::move(text)); }
 
 }  // namespace posenc::app

@@ -14,7 +14,6 @@
 #include "app/i18n.h"
 #include "app/input.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/attention/attention.h"
 #include "core/encodings/rope.h"
@@ -40,7 +39,7 @@ const std::vector<int64_t> kPositions = {1, 2, 3};
 
 class ToyView final : public View {
  public:
-  ToyView() : View(view_texts::kToy) {}
+  explicit ToyView(ViewText text) : View(std::move(text)) {}
 
   void numbers(std::vector<DescribedNumber>& out) const override {
     static const char* names[] = {"no PE: score(1, 2)", "absolute PE: score(1, 2)", "relative bias: score(1, 2)",
@@ -266,6 +265,6 @@ void ToyView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_toy_view() { return std::make_unique<ToyView>(); }
+std::unique_ptr<View> make_toy_view(ViewText text) { return std::make_unique<ToyView>(std::move(text)); }
 
 }  // namespace posenc::app

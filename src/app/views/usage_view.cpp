@@ -25,7 +25,6 @@
 #include "app/theme.h"
 #include "app/ui_state.h"
 #include "app/views/usage_model.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/bounds.h"
 #include "model_io/usage_json.h"
@@ -59,7 +58,7 @@ std::string number_text(double v) { return std::isfinite(v) ? format_number(v) :
 
 class UsageView final : public View {
  public:
-  UsageView() : View(view_texts::kUsage) {}
+  explicit UsageView(ViewText text) : View(std::move(text)) {}
 
   void params(ParamList& p) override {
     p.text(
@@ -81,7 +80,7 @@ class UsageView final : public View {
 
   std::string formula_words() const override { return text_words_; }
   std::string formula_words_shown() const override {
-    return tr(view_texts::kUsage.words) + (report_ && current() && !failed() ? " " + summary(true) : std::string());
+    return tr(View::formula_words()) + (report_ && current() && !failed() ? " " + summary(true) : std::string());
   }
   void numbers(std::vector<DescribedNumber>& out) const override {
     if (failed() || !report_ || !current()) return;
@@ -169,7 +168,7 @@ class UsageView final : public View {
 
 void UsageView::recompute() {
   picture_ = {};
-  text_words_ = std::string(view_texts::kUsage.words);
+  text_words_ = View::formula_words();
   if (error_ && (from_url_ ? source_ == usage_ : usage_.empty())) throw CannotCompute{"usage", error_->message};
   if (!current()) return;
   picture_ = usage_picture(*report_, head_);
@@ -432,7 +431,7 @@ void UsageView::draw_figure(ImVec2 size) {
 
 }  // namespace
 
-std::unique_ptr<View> make_usage_view() { return std::make_unique<UsageView>(); }
+std::unique_ptr<View> make_usage_view(ViewText text) { return std::make_unique<UsageView>(std::move(text)); }
 
 std::string load_usage_bytes(View* usage, const unsigned char* data, std::size_t size, const std::string& source, bool from_url,
                              const std::string& failure) {

@@ -1,4 +1,4 @@
-// Every view of the explorer, made by its factory (each class lives in its own .cpp).
+// The views of the explorer: made from the one list of views (registry.cpp; each class lives in its own .cpp).
 #pragma once
 
 #include <cstddef>
@@ -9,26 +9,6 @@
 #include "app/view.h"
 
 namespace posenc::app {
-
-std::unique_ptr<View> make_waves_view();
-std::unique_ptr<View> make_frequencies_view();
-std::unique_ptr<View> make_similarity_view();
-std::unique_ptr<View> make_buckets_view();
-std::unique_ptr<View> make_scores_view();
-std::unique_ptr<View> make_rope_view();
-std::unique_ptr<View> make_permutation_view();
-std::unique_ptr<View> make_toy_view();
-std::unique_ptr<View> make_model_view();
-std::unique_ptr<View> make_check_view();
-std::unique_ptr<View> make_usage_view();
-
-// A config.json text or GGUF header (window.posenc.loadModel, the page's file picker, drop and paste)
-// loaded into every view that takes models (Model, RoPE, scores; app/model_link.h): on success model=custom
-// with the view's keys filled; otherwise each shows the error as a notice naming the key path. Returns the
-// state query of `view` when it takes models, else the Model view's, for the page to load. `prefix`: the
-// bytes are the start of a larger file, and a GGUF header that goes on past them returns "" (read more).
-// `view` "compare": the Model view's second model (compare=custom).
-std::string load_model_bytes(const unsigned char* data, std::size_t size, const std::string& view = "model", bool prefix = false);
 
 // A tensor file (.npy, or text: rows of numbers / JSON arrays) dropped on the page into `check` (an App's
 // Check view; anything else: ""): source=file with the tensor held by the view (a link does not carry

@@ -14,7 +14,6 @@
 #include "app/number_text.h"
 #include "app/plot.h"
 #include "app/probe.h"
-#include "app/views/view_texts.h"
 #include "app/views/views.h"
 #include "core/text_split.h"
 #include "core/encodings/absolute.h"
@@ -30,7 +29,7 @@ constexpr int kMaxCurves = 6;
 
 class WavesView final : public View {
  public:
-  WavesView() : View(view_texts::kWaves) {}
+  explicit WavesView(ViewText text) : View(std::move(text)) {}
 
   const char* caption() const override;
 
@@ -276,6 +275,6 @@ void WavesView::export_data(std::vector<ExportTable>& tables) const {
 
 }  // namespace
 
-std::unique_ptr<View> make_waves_view() { return std::make_unique<WavesView>(); }
+std::unique_ptr<View> make_waves_view(ViewText text) { return std::make_unique<WavesView>(std::move(text)); }
 
 }  // namespace posenc::app
