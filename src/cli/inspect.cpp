@@ -57,7 +57,9 @@ void rope_lines(std::ostringstream& o, const ModelRope& r, int head_dim, const s
     o << "; mscale " << significant(s.mscale.value_or(0)) << ", mscale_all_dim " << significant(s.mscale_all_dim.value_or(0));
   o << ")\n";
   o << indent << "softmax scale    " << significant(r.softmax_scale)
-    << " (1/sqrt(head_dim) = " << significant(1.0 / std::sqrt(head_dim)) << ")\n";
+    << " (1/sqrt(head_dim) = " << significant(1.0 / std::sqrt(head_dim)) << "), from ";
+  for (std::size_t i = 0; i < r.softmax_scale_from.size(); ++i) o << (i ? " x " : "") << r.softmax_scale_from[i];
+  o << (r.softmax_scale_from.empty() ? "1\n" : "\n");
   // What the pairs do (the core's pair_behaviour) at a length, with the frequencies in force at that length
   // whatever --seq-len chose: LongRoPE past its original length twice, its short factors at the original
   // length and its long ones at the max; dynamic NTK with its base rescaled at the max.
@@ -92,9 +94,18 @@ void layer_lines(std::ostringstream& o, const ModelPosition& m) {
       d += " " + std::to_string(l.ratio) + " (window " + std::to_string(l.window) + ")";
     else if (l.window > 0) d += " " + std::to_string(l.window);
     if (!l.mixer.empty()) d += " " + l.mixer;
+    if (l.attention == LayerAttention::None && !l.reason.empty()) d += " (" + l.reason + ")";
     if (!l.parallel_mixer.empty()) d += " + " + l.parallel_mixer;
-    d += l.rope ? ", rope" : ", no position";
+    const bool mixes = l.attention != LayerAttention::Linear && l.attention != LayerAttention::None;
+    if (mixes && l.scheme != PositionKind::Rope && l.scheme != PositionKind::None)
+      d += std::string(", ") + position_kind_name(l.scheme);
+    else d += l.rope ? ", rope" : ", no position";
     if (!l.rope_key.empty()) d += " (" + shown_text(l.rope_key, std::string::npos) + ")";
+    if (mixes) d += l.causal ? ", causal" : ", bidirectional";
+    if (!l.key_selection.kind.empty())
+      d += ", keys " + l.key_selection.kind + " top " + std::to_string(l.key_selection.top_k) +
+           (l.key_selection.block ? " blocks of " + std::to_string(l.key_selection.block) : "");
+    if (!l.stack.empty()) d = l.stack + ": " + d;
     if (l.query_scale.rule != QueryScale::Rule::None)
       d += ", query scale " + std::string(query_scale_rule_name(l.query_scale.rule));
     if (l.sinks) d += ", sinks";
@@ -198,17 +209,12 @@ CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options) {
 
 namespace {
 
-int64_t max_length(const ModelPosition& m) {
-  if (m.rope) return m.rope->max_position_embeddings;
-  if (m.position == PositionKind::Learned) return m.learned_max_position_embeddings;
-  return 0;
-}
-
 int run_compare(const InspectOptions& options, const std::optional<int64_t>& seq_len, std::ostream& out) {
   const ModelPosition a = inspect_file(options.files[0], seq_len);
   const ModelPosition b = inspect_file(options.files[1], seq_len);
+  // The Model view's compare= uses the same length (compare_length) unless --target-len says another.
   int64_t target = options.target_len;
-  if (target == 0) target = std::max<int64_t>({max_length(a), max_length(b), 1});
+  if (target == 0) target = compare_length(a, b);
   if (target < 1 || target > kMaxLength) throw InvalidArgument("target_len", "--target-len must be in [1, 2^30]");
   const std::vector<ModelDifference> diffs = compare_models(a, b, target);
   if (options.json) {

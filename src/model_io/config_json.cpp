@@ -66,6 +66,7 @@ ojson rope_json(const ModelRope& r, int head_dim) {
   o["inv_freq"] = doubles(r.frequencies.inv_freq, "inv_freq");
   o["attention_scaling"] = finite(r.frequencies.attention_scaling, "attention_scaling");
   o["softmax_scale"] = finite(r.softmax_scale, "softmax_scale");
+  o["softmax_scale_from"] = r.softmax_scale_from;
   o["max_position_embeddings"] = r.max_position_embeddings;
   o["original_max_position_embeddings"] = r.original_max_position_embeddings;
   // What the pairs do at max_position_embeddings (the Model view's summary counts, by the same rule).
@@ -91,9 +92,18 @@ ojson layer_json(const LayerSpec& l) {
     o["window"] = l.window;
   if (l.attention == LayerAttention::Compressed) o["ratio"] = l.ratio;
   if (l.attention == LayerAttention::Linear) o["mixer"] = l.mixer;
-  if (l.attention == LayerAttention::None) o["block"] = l.mixer;
+  if (l.attention == LayerAttention::None) {
+    o["reason"] = l.reason;
+    if (!l.mixer.empty()) o["block"] = l.mixer;
+  }
   if (!l.parallel_mixer.empty()) o["parallel_mixer"] = l.parallel_mixer;
-  o["position"] = l.rope ? "rope" : "none";
+  o["causal"] = l.causal;
+  if (!l.stack.empty()) o["stack"] = l.stack;
+  // RoPE models: whether the layer rotates; others: the model's scheme on every attention layer (ALiBi, T5 and
+  // DeBERTa biases in the scores, a learned table added to the input).
+  const bool mixes = l.attention != LayerAttention::Linear && l.attention != LayerAttention::None;
+  if (l.scheme == PositionKind::Rope || l.scheme == PositionKind::None || !mixes) o["position"] = l.rope ? "rope" : "none";
+  else o["position"] = position_kind_name(l.scheme);
   if (l.rope && !l.rope_key.empty()) o["rope"] = l.rope_key;
   if (l.query_scale.rule != QueryScale::Rule::None) {
     ojson q;
@@ -108,6 +118,14 @@ ojson layer_json(const LayerSpec& l) {
     o["query_scale"] = std::move(q);
   }
   if (l.sinks) o["sinks"] = true;
+  if (!l.key_selection.kind.empty()) {
+    ojson k;
+    k["kind"] = l.key_selection.kind;
+    k["top_k"] = l.key_selection.top_k;
+    if (l.key_selection.kind == "block_topk") k["block"] = l.key_selection.block;
+    k["keys"] = l.key_selection.keys;
+    o["key_selection"] = std::move(k);
+  }
   return o;
 }
 
@@ -179,7 +197,11 @@ nlohmann::ordered_json differences_json(const std::vector<ModelDifference>& diff
     }
     return v.text;
   };
-  for (const ModelDifference& d : diffs) out.push_back({{"what", d.what}, {"a", value(d.a)}, {"b", value(d.b)}});
+  for (const ModelDifference& d : diffs) {
+    ojson e = {{"what", d.what}, {"a", value(d.a)}, {"b", value(d.b)}};
+    if (!d.assumed.empty()) e["assumed"] = d.assumed;
+    out.push_back(std::move(e));
+  }
   return out;
 }
 

@@ -26,7 +26,8 @@ ConfigValue parse_config_text(std::string_view text);
 // Non-finite numbers throw InvalidArgument (they never reach output).
 nlohmann::ordered_json model_position_json(const ModelPosition& m);
 
-// Two models' differences: [{"what", "a", "b"}], a and b numbers where the value is one, else strings.
+// Two models' differences: [{"what", "a", "b", "assumed"?}], a and b numbers where the value is one, else strings;
+// "assumed": ["a"|"b", ...] when a side's value is one posenc assumed.
 nlohmann::ordered_json differences_json(const std::vector<ModelDifference>& d);
 
 }  // namespace posenc::model_io

@@ -294,13 +294,14 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   EXPECT_EQ(r["assumptions"], nlohmann::ordered_json::array());
   // Llama-3.1-8B: 32 full-attention RoPE layers, every positional key read.
   EXPECT_EQ(r["per_layer"].size(), 32u);
-  EXPECT_EQ(r["per_layer"][31], nlohmann::ordered_json({{"attention", "full"}, {"position", "rope"}}));
+  EXPECT_EQ(r["per_layer"][31], nlohmann::ordered_json({{"attention", "full"}, {"causal", true}, {"position", "rope"}}));
   EXPECT_EQ(r["unread_keys"], nlohmann::ordered_json::array());
   std::vector<std::string> rope_keys;
   for (const auto& [k, v] : r["rope"].items()) rope_keys.push_back(k);
   EXPECT_EQ(rope_keys, (std::vector<std::string>{"rotary_dim", "rotary_offset", "head_dim", "layout", "rope_type", "base",
-                                                 "inv_freq", "attention_scaling", "softmax_scale", "max_position_embeddings",
-                                                 "original_max_position_embeddings", "pairs_at_max"}));
+                                                 "inv_freq", "attention_scaling", "softmax_scale", "softmax_scale_from",
+                                                 "max_position_embeddings", "original_max_position_embeddings", "pairs_at_max"}));
+  EXPECT_EQ(r["rope"]["softmax_scale_from"], nlohmann::ordered_json::array({"head_dim^-0.5"}));
   EXPECT_EQ(r["rope"]["head_dim"], r["head_dim"]);  // a model without a layer type of its own width
   EXPECT_EQ(r["rope"]["rope_type"], "llama3");
   EXPECT_EQ(r["rope"]["inv_freq"].size(), 64u);

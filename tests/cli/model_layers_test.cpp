@@ -336,7 +336,7 @@ TEST(PerLayer, Llama4ScoutNoPEChunkedAndTemperature) {
   EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"vision_config.rope_theta"}));
   // The model op's JSON, as the contract spells it.
   const json r = eval({{"op", "model"}, {"config", config}});
-  EXPECT_EQ(r["per_layer"][0], json({{"attention", "chunked"}, {"window", 8192}, {"position", "rope"}}));
+  EXPECT_EQ(r["per_layer"][0], json({{"attention", "chunked"}, {"window", 8192}, {"causal", true}, {"position", "rope"}}));
   EXPECT_EQ(r["per_layer"][3]["attention"], "full");
   EXPECT_FALSE(r["per_layer"][3].contains("window"));
   EXPECT_EQ(r["per_layer"][3]["position"], "none");

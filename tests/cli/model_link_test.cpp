@@ -236,8 +236,9 @@ TEST(ModelLink, ScoresViewRopeLogitsFollowTheModelsRotation) {
   app.load_state_query("view=scores&n=12&content=constant&model=gpt-neox-20b");
   const json exported = export_of(app);
   const json& logits = table(exported, "logits");
+  // GPT-NeoX is a decoder: the model turns the causal mask on, so the cells compared are those it leaves (j < i).
   for (int i = 1; i < 12; ++i)
-    for (int j = 1; j < 12; ++j)
+    for (int j = 1; j < i; ++j)
       EXPECT_NEAR(logits["rows"][i][j + 1].get<double>(), logits["rows"][i - 1][j].get<double>(), 1e-12) << i << "," << j;
 }
 

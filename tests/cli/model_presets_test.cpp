@@ -306,8 +306,8 @@ TEST(Presets2026, Gemma3nScalesByOne) {
 // DeepSeek-V3's code and runs with model_type changed to deepseek_v3) and DeepSeek-V3.2 (deepseek_v32: its MLA
 // rotates as V3's; the lightning indexer's own RoPE is not interleaved, huggingface/transformers #42786 and
 // deepseek-ai/DeepSeek-V3.2-Exp@8631a813356d39b09a5c1ee1cde8ed6015559eb3) rotate interleaved pairs over
-// qk_rope_head_dim, like the deepseek-v3 preset. The indexer (top-k key selection) is not modelled: its keys are
-// named. Key shapes: Hub page copies of k-l-lambda/Kimi-K2.5-Eagle3 and hyper-accel/tiny-random-deepseek-v32.
+// qk_rope_head_dim, like the deepseek-v3 preset. index_topk is read as DSA's key selection (the family row's
+// rule: V3.2's lightning indexer; a V3-architecture config without the key selects none). Key shapes: Hub page copies of k-l-lambda/Kimi-K2.5-Eagle3 and hyper-accel/tiny-random-deepseek-v32.
 TEST(Presets2026, KimiK2AndDeepSeekV32RotateInterleavedPairs) {
   for (const char* mt : {"kimi_k2", "deepseek_v32"}) {
     SCOPED_TRACE(mt);
@@ -324,7 +324,9 @@ TEST(Presets2026, KimiK2AndDeepSeekV32RotateInterleavedPairs) {
     // DeepSeek softmax: 192^-0.5 * get_mscale(32, 1)^2 with get_mscale(s, m) = 0.1 m ln s + 1.
     const double mscale = 0.1 * std::log(32.0) + 1.0;
     expect_rel(m.rope->softmax_scale, mscale * mscale / std::sqrt(192.0));
-    EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_topk"}));
+    EXPECT_EQ(m.unread_keys, std::vector<std::string>{});
+    EXPECT_EQ(m.per_layer.front().key_selection.kind, "indexer_topk");
+    EXPECT_EQ(m.per_layer.front().key_selection.top_k, 2048);
   }
 }
 
@@ -389,7 +391,8 @@ TEST(Presets2026, DeepSeekV32) {
   expect_rel(r.frequencies.inv_freq[20], 0.0007905694150420945);
   EXPECT_EQ(r.frequencies.inv_freq, v3.rope->frequencies.inv_freq);
   EXPECT_EQ(r.softmax_scale, v3.rope->softmax_scale);
-  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_head_dim", "index_n_heads", "index_topk"}));
+  // The indexer's top-k is the layers' key selection; its own heads and dims are not modelled, and named.
+  EXPECT_EQ(m.unread_keys, (std::vector<std::string>{"index_head_dim", "index_n_heads"}));
 }
 
 // Gemma-4-31B-it (a transformers 5.7.0 print of google/gemma-4-31B-it's config): 60 layers, every 6th full
@@ -482,11 +485,11 @@ TEST(Presets2026, Gemma4FullLayerPairsSayWhatTheyDo) {
             "64 complete a full turn within the trained length, 192 do not rotate (frequency 0)");
 }
 
-// use_bidirectional_attention: "vision" (Gemma 4) and false (Gemma 3's default) keep text tokens causal, as
-// posenc draws them: read. true / "all" make every token attend to every other and shrink the sliding window to
-// W // 2 + 1 (huggingface/transformers@351f643ab9f582c01026b6d75aab3e2c5a8338cd models/gemma4/
-// configuration_gemma4.py, Gemma4TextConfig.__post_init__): not modelled, so named rather than silently misread.
-TEST(Presets2026, BidirectionalAttentionIsReadOnlyWhenTextStaysCausal) {
+// use_bidirectional_attention: "vision" (Gemma 4) and false (Gemma 3's default) keep text tokens causal. true /
+// "all" make every token attend to every other and shrink the sliding window to W // 2 + 1 as an exclusive bound
+// (huggingface/transformers@351f643ab9f582c01026b6d75aab3e2c5a8338cd models/gemma4/configuration_gemma4.py,
+// Gemma4TextConfig.__post_init__): every layer bidirectional, the window |i - j| <= W // 2. Read either way.
+TEST(Presets2026, BidirectionalAttentionIsRead) {
   for (const char* value : {"\"vision\"", "false", "\"all\"", "true"}) {
     SCOPED_TRACE(value);
     const ConfigValue cfg = model_io::parse_config_text(
@@ -499,9 +502,9 @@ TEST(Presets2026, BidirectionalAttentionIsReadOnlyWhenTextStaysCausal) {
         value + "}}");
     const ModelPosition m = read_hf_config(cfg);
     const bool causal = std::string(value) == "\"vision\"" || std::string(value) == "false";
-    EXPECT_EQ(m.unread_keys,
-              causal ? std::vector<std::string>{} : std::vector<std::string>{"text_config.use_bidirectional_attention"});
-    EXPECT_EQ(m.per_layer[0].window, 512);
+    EXPECT_EQ(m.unread_keys, std::vector<std::string>{});
+    EXPECT_EQ(m.per_layer[0].window, causal ? 512 : 256);
+    for (const LayerSpec& l : m.per_layer) EXPECT_EQ(l.causal, causal);
   }
 }
 

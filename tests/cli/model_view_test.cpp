@@ -375,7 +375,7 @@ TEST(ModelView, LayerStripExtensionAndUnreadKeys) {
     EXPECT_EQ(cell(ol, int(i), "sinks"), 1.0) << i;
   }
   const std::string words = json::parse(oss.describe())["formula"];
-  EXPECT_NE(words.find("sliding attention (window 128), RoPE, sinks"), std::string::npos) << words;
+  EXPECT_NE(words.find("sliding attention (window 128), RoPE, causal, sinks"), std::string::npos) << words;
 }
 
 // compare=<preset>: both models' tables (the second's led by "compare "), the numeric differences, and the

@@ -9,6 +9,7 @@
 #include "app/params.h"
 #include "app/plot.h"
 #include "app/probe.h"
+#include "app/views/model_layers.h"
 #include "app/views/view_texts.h"
 #include "core/models/rope_assembly.h"
 
@@ -115,6 +116,10 @@ void draw_model_header(const ModelShown& s, const std::string& label, const std:
   ImGui::TextWrapped(tr("%s: model_type %s, position %s, head_dim %d, %d heads%s"), label.c_str(), m.model_type.c_str(),
                      position_kind_name(m.position), m.head_dim, m.num_attention_heads, tail.c_str());
   probe_last_item(probe);
+  if (!m.per_layer.empty()) {
+    ImGui::TextWrapped("%s", layer_summary_text(m.per_layer).c_str());
+    probe_last_item((std::string(probe) + ".layers").c_str());
+  }
   for (const Assumption& a : m.assumptions) {
     ImGui::PushStyleColor(ImGuiCol_Text, warning_color());
     ImGui::TextWrapped("%s", tr_message("assumed " + a.what + " = " + a.value + " (" + a.why + ")").c_str());
@@ -205,12 +210,16 @@ void draw_other_scheme(const ModelPosition& m, ImVec2 size) {
 void draw_model_differences(const std::vector<ModelDifference>& d, int64_t target) {
   ImGui::Separator();
   if (d.empty()) {
-    ImGui::TextWrapped(tr("A and B place positions alike (no differences at the target length %lld)."), (long long)target);
+    ImGui::TextWrapped(tr("A and B place positions alike (no differences at length %lld)."), (long long)target);
   } else {
-    ImGui::TextWrapped(tr("Differences, A vs B (extrapolated pairs at the target length %lld):"), (long long)target);
-    for (const ModelDifference& x : d)
-      ImGui::BulletText(tr("%s: %s vs %s"), tr_message(x.what).c_str(), tr_message(x.a.text).c_str(),
-                        tr_message(x.b.text).c_str());
+    ImGui::TextWrapped(tr("Differences, A vs B (extrapolated pairs at length %lld, the longer trained length):"),
+                       (long long)target);
+    // An assumed value (a default posenc took) is marked as such, as posenc inspect A B marks it.
+    for (const ModelDifference& x : d) {
+      const std::string a = tr_message(x.a.text) + (difference_assumed(x, "a") ? std::string(" ") + tr("(assumed)") : "");
+      const std::string b = tr_message(x.b.text) + (difference_assumed(x, "b") ? std::string(" ") + tr("(assumed)") : "");
+      ImGui::BulletText(tr("%s: %s vs %s"), tr_message(x.what).c_str(), a.c_str(), b.c_str());
+    }
   }
   probe_last_item("text.model.differences");
 }

@@ -71,11 +71,19 @@ ImU32 ink_on(ImU32 fill) {
   return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z > 0.45f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
 }
 
-// A cell: fill, letter, hatch for no position encoding, a dot for sinks, a corner triangle for a query scale.
+bool mixes(const LayerSpec& l) { return l.attention != LayerAttention::Linear && l.attention != LayerAttention::None; }
+
+// Whether the layer's attention carries a position (RoPE that rotates, or the model's bias or table).
+bool positioned(const LayerSpec& l) {
+  return l.rope || (mixes(l) && l.scheme != PositionKind::Rope && l.scheme != PositionKind::None);
+}
+
+// A cell: fill, letter, hatch for no position encoding, a dot for sinks, a corner triangle for a query scale, a
+// two-headed bar along the bottom for a bidirectional layer, a notch at the bottom right for key selection.
 void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
   const KindStyle k = kind_style(l.attention);
   const ImU32 fill = readable_color(palette_color(k.palette));
-  if (l.rope) {
+  if (positioned(l)) {
     dl->AddRectFilled(a, b, fill);
   } else {
     // No position encoding: the kind's colour as an outline with diagonal hatching (a pattern, not a hue).
@@ -88,12 +96,21 @@ void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
     dl->PopClipRect();
     dl->AddRect(a, b, fill, 0.0f, 0, 1.5f);
   }
-  const ImU32 ink = l.rope ? ink_on(fill) : ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 ink = positioned(l) ? ink_on(fill) : ImGui::GetColorU32(ImGuiCol_Text);
   const ImVec2 ts = ImGui::CalcTextSize(k.letter);
   dl->AddText(ImVec2(std::floor((a.x + b.x - ts.x) / 2), std::floor((a.y + b.y - ts.y) / 2)), ink, k.letter);
   if (l.sinks) dl->AddCircleFilled(ImVec2(b.x - 4.0f, a.y + 4.0f), 2.5f, ink);
   if (l.query_scale.rule != QueryScale::Rule::None)
     dl->AddTriangleFilled(ImVec2(a.x, a.y), ImVec2(a.x + 7.0f, a.y), ImVec2(a.x, a.y + 7.0f), ink);
+  if (mixes(l) && !l.causal) {
+    // Bidirectional: a bar with a head at each end along the bottom (keys on both sides of the query).
+    const float y = b.y - 3.0f, x0 = a.x + 2.0f, x1 = b.x - 2.0f;
+    dl->AddLine(ImVec2(x0 + 2.0f, y), ImVec2(x1 - 2.0f, y), ink, 1.0f);
+    dl->AddTriangleFilled(ImVec2(x0, y), ImVec2(x0 + 3.0f, y - 2.5f), ImVec2(x0 + 3.0f, y + 2.5f), ink);
+    dl->AddTriangleFilled(ImVec2(x1, y), ImVec2(x1 - 3.0f, y - 2.5f), ImVec2(x1 - 3.0f, y + 2.5f), ink);
+  }
+  if (!l.key_selection.kind.empty())
+    dl->AddTriangleFilled(ImVec2(b.x, b.y), ImVec2(b.x - 7.0f, b.y), ImVec2(b.x, b.y - 7.0f), ink);
 }
 
 }  // namespace
@@ -101,10 +118,20 @@ void draw_cell(ImDrawList* dl, ImVec2 a, ImVec2 b, const LayerSpec& l) {
 // A layer in words, in the interface's language (drawn and in the description): one template whose last {N}
 // takes the rest, each part already in the language.
 std::string layer_text(const LayerSpec& l) {
+  const std::string stack = l.stack.empty() ? "" : trf("{0} stack: ", {l.stack});
   if (l.attention == LayerAttention::None)
-    return trf("no token mixing ({0} block)", {l.mixer.empty() ? std::string("mlp") : l.mixer});
+    return stack + trf("no token mixing ({0}; {1} block)", {l.reason, l.mixer.empty() ? std::string("mlp") : l.mixer});
   std::string rest;
-  if (l.attention != LayerAttention::Linear) rest += tr(l.rope ? ", RoPE" : ", NoPE");
+  if (l.attention != LayerAttention::Linear) {
+    if (l.scheme == PositionKind::Rope || l.scheme == PositionKind::None) rest += tr(l.rope ? ", RoPE" : ", NoPE");
+    else rest += trf(", {0} positions", {position_kind_name(l.scheme)});
+    rest += tr(l.causal ? ", causal" : ", bidirectional");
+  }
+  if (!l.key_selection.kind.empty())
+    rest += l.key_selection.kind == "block_topk"
+                ? trf(", keys: {0}", {trf("the top {0} blocks of {1} per query",
+                                          {std::to_string(l.key_selection.top_k), std::to_string(l.key_selection.block)})})
+                : trf(", keys: {0}", {trf("the top {0} per query by an indexer", {std::to_string(l.key_selection.top_k)})});
   if (!l.parallel_mixer.empty()) rest += trf(", with a parallel {0}", {l.parallel_mixer});
   if (l.rope && !l.rope_key.empty()) rest += " layers." + l.rope_key;
   if (l.sinks) rest += tr(", sinks");
@@ -122,17 +149,52 @@ std::string layer_text(const LayerSpec& l) {
   }
   const std::string window = std::to_string(l.window);
   switch (l.attention) {
-    case LayerAttention::Full: return trf("full attention{0}", {rest});
-    case LayerAttention::Sliding: return trf("sliding attention (window {0}){1}", {window, rest});
-    case LayerAttention::Chunked: return trf("chunked attention (chunk {0}){1}", {window, rest});
+    case LayerAttention::Full: return stack + trf("full attention{0}", {rest});
+    case LayerAttention::Sliding:
+      return stack + (l.causal ? trf("sliding attention (window {0}){1}", {window, rest})
+                               : trf("sliding attention (|i - j| <= {0}){1}", {window, rest}));
+    case LayerAttention::Chunked: return stack + trf("chunked attention (chunk {0}){1}", {window, rest});
     case LayerAttention::Compressed:
-      return trf("compressed attention (window {0} plus one pooled key per {1}){2}", {window, std::to_string(l.ratio), rest});
+      return stack +
+             trf("compressed attention (window {0} plus one pooled key per {1}){2}", {window, std::to_string(l.ratio), rest});
     case LayerAttention::Linear:
-      return l.mixer.empty() ? trf("linear attention, no position encoding{0}", {rest})
-                             : trf("linear {0}, no position encoding{1}", {l.mixer, rest});
+      return stack + (l.mixer.empty() ? trf("linear attention, no position encoding{0}", {rest})
+                                      : trf("linear {0}, no position encoding{1}", {l.mixer, rest}));
     case LayerAttention::None: break;
   }
   return rest;
+}
+
+std::string layer_summary_text(const std::vector<LayerSpec>& layers) {
+  int attending = 0, bidirectional = 0, none = 0, selecting = 0;
+  bool stacks = false;
+  const LayerSpec* selection = nullptr;
+  for (const LayerSpec& l : layers) {
+    stacks |= !l.stack.empty();
+    if (l.attention == LayerAttention::None) ++none;
+    if (!mixes(l)) continue;
+    ++attending;
+    bidirectional += !l.causal;
+    if (!l.key_selection.kind.empty()) ++selecting, selection = &l;
+  }
+  std::string out;
+  if (attending == 0) out = tr("attention: none (no layer attends)");
+  else if (stacks) out = tr("attention: the encoder stack bidirectional, the decoder stack causal");
+  else if (bidirectional == attending) out = tr("attention: bidirectional (an encoder: every query sees keys on both sides)");
+  else if (bidirectional == 0) out = tr("attention: causal (query i sees keys j <= i)");
+  else
+    out = trf("attention: bidirectional on {0} of {1} layers, causal on the rest",
+              {std::to_string(bidirectional), std::to_string(attending)});
+  const std::string count = std::to_string(layers.size());
+  if (none > 0) out += trf("; {0} of {1} layers mix no tokens", {std::to_string(none), count});
+  if (selection) {
+    const KeySelection& k = selection->key_selection;
+    const std::string how = k.kind == "block_topk"
+                                ? trf("the top {0} blocks of {1} per query", {std::to_string(k.top_k), std::to_string(k.block)})
+                                : trf("the top {0} per query by an indexer", {std::to_string(k.top_k)});
+    out += trf("; {0} of {1} layers attend only to selected keys ({2})", {std::to_string(selecting), count, how});
+  }
+  return out;
 }
 
 std::string layer_index_text(const std::vector<int>& v) {
@@ -219,13 +281,15 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
   }
   // The legend: only what occurs.
   constexpr int kKinds = 6;
-  bool kinds[kKinds] = {}, nope = false, sinks = false, qscale = false;
+  bool kinds[kKinds] = {}, nope = false, sinks = false, qscale = false, bidirectional = false, selects = false;
   std::string mixers;
   for (const LayerSpec& l : layers) {
     kinds[int(l.attention)] = true;
     if (l.attention == LayerAttention::Linear && mixers.find(l.mixer) == std::string::npos)
       mixers += (mixers.empty() ? "" : ", ") + l.mixer;
-    nope |= !l.rope && l.attention != LayerAttention::Linear && l.attention != LayerAttention::None;
+    nope |= !positioned(l) && mixes(l);
+    bidirectional |= mixes(l) && !l.causal;
+    selects |= !l.key_selection.kind.empty();
     sinks |= l.sinks;
     qscale |= l.query_scale.rule != QueryScale::Rule::None;
   }
@@ -244,7 +308,7 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
     if (kinds[a]) {
       LayerSpec s;
       s.attention = LayerAttention(a);
-      s.rope = s.attention != LayerAttention::Linear && s.attention != LayerAttention::None;
+      s.rope = mixes(s);
       std::string legend = tr(kind_style(s.attention).legend);
       if (s.attention == LayerAttention::Linear && !mixers.empty())
         legend = trf("L linear: {0} (no softmax, no position)", {mixers});
@@ -264,6 +328,16 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
     LayerSpec s;
     s.query_scale.rule = QueryScale::Rule::Llama4Temperature;
     item(s, tr("corner: query scale by position"));
+  }
+  if (bidirectional) {
+    LayerSpec s;
+    s.causal = false;
+    item(s, tr("bar: bidirectional (keys on both sides)"));
+  }
+  if (selects) {
+    LayerSpec s;
+    s.key_selection.kind = "indexer_topk";
+    item(s, tr("bottom corner: top-k key selection"));
   }
   const ImVec2 legend_max(right, y + line);
   ImGui::Dummy(ImVec2(width, legend_max.y - legend_min.y + 2.0f));

@@ -18,6 +18,10 @@ std::string layer_text(const LayerSpec& layer);
 // 8192), RoPE. Layers 3, 7, ..., 47 (every 4th from 3): full attention, NoPE, ..." ("" without per_layer).
 std::string layer_strip_text(const std::vector<LayerSpec>& layers);
 
+// Which way the layers attend, how many mix no tokens and which select keys, in a line (the Model view's card):
+// "attention: bidirectional (an encoder: ...)", "...; 9 of 80 layers mix no tokens".
+std::string layer_summary_text(const std::vector<LayerSpec>& layers);
+
 // Layer indices as text: runs "a-b", an arithmetic step "3, 7, ..., 47 (every 4th from 3)".
 std::string layer_index_text(const std::vector<int>& indices);
 

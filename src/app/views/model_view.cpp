@@ -204,6 +204,7 @@ class ModelView final : public View, public ModelSink {
   bool from_keys_ = false;           // computed from the keys alone (no source, or another scheme chosen)
   std::optional<ModelShown> compare_shown_;
   std::vector<ModelDifference> diffs_;
+  int64_t diffs_length_ = 0;  // the length the differences count extrapolated pairs at
 };
 
 // ---------------------------------------------------------------- the state
@@ -465,7 +466,9 @@ void ModelView::recompute() {
     try {
       compare_shown_ = compute_model_shown(*compare_source_, target_len_, mrope_positions_ == 1);
     } catch (const InvalidArgument& e) { throw CannotCompute{"target_len", e.what()}; }
-    diffs_ = compare_models(m, *compare_source_, target_len_);
+    // The differences at the length posenc inspect A B uses (compare_length), whatever target_len draws.
+    diffs_ = compare_models(m, *compare_source_);
+    diffs_length_ = compare_length(m, *compare_source_);
   }
 }
 
@@ -512,7 +515,9 @@ std::string ModelView::formula_words() const {
   if (!failed() && compare_shown_) {
     out += " Compared with " + shown_label(compare_, compare_shown_->pos) + ": ";
     std::string d;
-    for (const ModelDifference& x : diffs_) d += (d.empty() ? "" : "; ") + x.what + " " + x.a.text + " vs " + x.b.text;
+    for (const ModelDifference& x : diffs_)
+      d += (d.empty() ? "" : "; ") + x.what + " " + x.a.text + (difference_assumed(x, "a") ? " (assumed)" : "") + " vs " +
+           x.b.text + (difference_assumed(x, "b") ? " (assumed)" : "");
     out += d.empty() ? std::string("no differences in how they place positions.") : "differences: " + d + ".";
   }
   return out;
@@ -680,7 +685,7 @@ void ModelView::draw_cards(float width) {
       one(*compare_shown_, "B " + shown_label(compare_, compare_shown_->pos), "", "card.compare", "text.compare.");
     }
   }
-  if (two) draw_model_differences(diffs_, target_len_);
+  if (two) draw_model_differences(diffs_, diffs_length_);
 }
 
 // ---------------------------------------------------------------- plots and panels

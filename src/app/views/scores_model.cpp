@@ -6,6 +6,7 @@
 //   exact values         double rows for readouts and numbers; the export's tables
 #include "app/views/scores_model.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <numeric>
@@ -237,7 +238,8 @@ std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
   switch (l->attention) {
     case LayerAttention::Full: t += tr("full attention"); break;
     case LayerAttention::Sliding:
-      t += trf("sliding window W = {0} (query i sees keys i - W < j <= i)", {std::to_string(l->window)});
+      t += l->causal ? trf("sliding window W = {0} (query i sees keys i - W < j <= i)", {std::to_string(l->window)})
+                     : trf("bidirectional window W = {0} (query i sees keys |i - j| <= W)", {std::to_string(l->window)});
       break;
     case LayerAttention::Chunked:
       t += trf("chunked C = {0} (keys j <= i in the query's chunk floor(j / C) = floor(i / C))", {std::to_string(l->window)});
@@ -247,8 +249,14 @@ std::string ScoresModel::layer_text(const LayerSpec* l, int layer_count) const {
       t += trf("compressed: sliding window W = {0} drawn (its pooled keys, one per {1}, not modelled)",
                {std::to_string(l->window), std::to_string(l->ratio)});
       break;
-    case LayerAttention::None: t += tr("no token mixing (no scores)"); break;
+    case LayerAttention::None: t += trf("no token mixing ({0}: no scores)", {l->reason}); break;
   }
+  if (l->attention != LayerAttention::Linear && l->attention != LayerAttention::None)
+    t += tr(l->causal ? ", causal" : ", bidirectional (no causal mask)");
+  if (!l->stack.empty()) t += trf(", {0} stack", {l->stack});
+  if (!l->key_selection.kind.empty())
+    t += trf(", keys selected per query ({0} {1}: not modelled, every key the mask allows is drawn)",
+             {l->key_selection.kind, std::to_string(l->key_selection.top_k)});
   t += l->rope ? (l->rope_key.empty() ? std::string(tr(", RoPE")) : trf(", RoPE ({0})", {l->rope_key}))
                : std::string(tr(", NoPE (no rotation)"));
   if (l->rope && keys.drop_rope && keys.scheme == ScoresScheme::Rope) t += tr(" dropped");
@@ -371,14 +379,17 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
   }
   k.head = std::min(k.head, k.heads - 1);
   k.layer = std::clamp(k.layer, 0, std::max(0, int(m.per_layer.size()) - 1));
-  // A decoder's layer masks (sliding, chunked, sinks) are defined over its causal mask: on with them.
-  for (const LayerSpec& l : m.per_layer)
-    if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked ||
-        l.attention == LayerAttention::Compressed || l.sinks) {
-      k.causal = true;
-      f.keys.push_back("causal");
-      break;
-    }
+  // The mask is the layer's direction: causal for a decoder's layers (their sliding windows, chunks and sinks
+  // are defined over it), none for an encoder's (ModernBERT, BERT, T5's encoder stack).
+  if (!m.per_layer.empty()) {
+    const LayerSpec& l = m.per_layer[size_t(k.layer)];
+    k.causal = l.causal;
+    if (std::find(f.keys.begin(), f.keys.end(), "causal") == f.keys.end()) f.keys.push_back("causal");
+    if (!l.key_selection.kind.empty())
+      f.gap(name + " attends only to the keys its " + l.key_selection.kind + " selection keeps (" +
+            std::to_string(l.key_selection.top_k) +
+            " per query): posenc does not have the indexer's weights, so every key the mask allows is drawn.");
+  }
   if (m.rope && !m.rope->mrope_section.empty())
     f.gap(name +
           " uses M-RoPE (sections over t, h, w positions): the scores view's tokens are text, t = h = w = p, "

@@ -126,7 +126,9 @@ class ScoresView final : public ModelLinkedView {
                                   " is a compressed layer: its sliding window is drawn; the pooled keys it also attends to "
                                   "(one per " +
                                   std::to_string(l->ratio) + " earlier keys) are not modelled."});
-    if (l && k_.scheme == ScoresScheme::Sinusoidal)
+    if (l && k_.scheme == ScoresScheme::Sinusoidal &&
+        (l->attention == LayerAttention::Sliding || l->attention == LayerAttention::Chunked ||
+         l->attention == LayerAttention::Compressed || l->sinks || l->query_scale.rule != QueryScale::Rule::None))
       out.push_back({"layer", "layer=" + std::to_string(k_.layer) +
                                   ": the sinusoidal scheme is drawn without the layer's mask, sink and query scale (they apply "
                                   "to the q/k schemes)."});

@@ -15,9 +15,35 @@ DiffValue text(std::string s) { return {std::move(s), std::nullopt}; }
 struct Differ {
   std::vector<ModelDifference> out;
   void add(const std::string& what, const DiffValue& a, const DiffValue& b) {
-    if (a.text != b.text) out.push_back({what, a, b});
+    if (a.text != b.text) out.push_back({what, a, b, {}});
   }
 };
+
+// The assumptions (Assumption::what) a difference's value rests on: its own field's, and for the layer list and
+// the pair counts the fields they are made of.
+std::vector<std::string> assumption_fields(const std::string& what) {
+  const size_t dot = what.rfind('.');
+  const std::string leaf = dot == std::string::npos ? what : what.substr(dot + 1);
+  if (what == "per_layer" || what == "num_hidden_layers")
+    return {"layers", "causal", "no_rope_layers", "layer_rope_theta", "rope_layers"};
+  if (leaf.rfind("extrapolated_at_", 0) == 0) return {"base", "max_position_embeddings", "rope_type", "head_dim"};
+  if (leaf == "rotary_dim") return {"rotary_dim", "head_dim"};
+  return {leaf};
+}
+
+bool rests_on(const ModelPosition& m, const std::vector<std::string>& fields) {
+  for (const Assumption& a : m.assumptions)
+    if (std::find(fields.begin(), fields.end(), a.what) != fields.end()) return true;
+  return false;
+}
+
+int64_t trained_length(const ModelPosition& m) {
+  if (m.rope) return m.rope->max_position_embeddings;
+  if (m.position == PositionKind::Learned) return m.learned_max_position_embeddings;
+  return 0;
+}
+
+std::string value_text(const DiffValue& v, bool assumed) { return v.text + (assumed ? " (assumed)" : ""); }
 
 // One layer in a few words: "sliding 1024 rope", "linear mamba2", "compressed 4 rope".
 std::string layer_word(const LayerSpec& l) {
@@ -25,8 +51,14 @@ std::string layer_word(const LayerSpec& l) {
   if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Chunked) w += " " + std::to_string(l.window);
   if (l.attention == LayerAttention::Compressed) w += " " + std::to_string(l.ratio);
   if (!l.mixer.empty()) w += " " + l.mixer;
-  if (l.attention != LayerAttention::Linear && l.attention != LayerAttention::None) w += l.rope ? " rope" : " nope";
+  if (l.attention != LayerAttention::Linear && l.attention != LayerAttention::None)
+    w += l.scheme == PositionKind::Rope || l.scheme == PositionKind::None ? (l.rope ? " rope" : " nope")
+                                                                          : std::string(" ") + position_kind_name(l.scheme);
   if (!l.parallel_mixer.empty()) w += " + " + l.parallel_mixer;
+  if (l.attention == LayerAttention::None && !l.reason.empty()) w += " (" + l.reason + ")";
+  if (l.attention != LayerAttention::Linear && l.attention != LayerAttention::None && !l.causal) w += " bidirectional";
+  if (!l.key_selection.kind.empty()) w += " " + l.key_selection.kind + " " + std::to_string(l.key_selection.top_k);
+  if (!l.stack.empty()) w = l.stack + " " + w;
   return w;
 }
 
@@ -87,7 +119,12 @@ std::string layer_pattern_text(const std::vector<LayerSpec>& layers) {
   return runs_text(runs, 0, runs.size());
 }
 
-std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelPosition& b, int64_t target_length) {
+int64_t compare_length(const ModelPosition& a, const ModelPosition& b) {
+  return std::max<int64_t>({trained_length(a), trained_length(b), 1});
+}
+
+std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelPosition& b, std::optional<int64_t> target) {
+  const int64_t target_length = target.value_or(compare_length(a, b));
   Differ d;
   d.add("model_type", text(a.model_type), text(b.model_type));
   d.add("position", text(position_kind_name(a.position)), text(position_kind_name(b.position)));
@@ -107,12 +144,23 @@ std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelP
   if (a.rope || b.rope) d.add("rope.extrapolated_at_" + std::to_string(target_length), extrapolated(a), extrapolated(b));
   d.add("num_hidden_layers", num(a.num_hidden_layers), num(b.num_hidden_layers));
   d.add("per_layer", text(layer_pattern_text(a.per_layer)), text(layer_pattern_text(b.per_layer)));
+  for (ModelDifference& x : d.out) {
+    const std::vector<std::string> fields = assumption_fields(x.what);
+    if (rests_on(a, fields)) x.assumed.push_back("a");
+    if (rests_on(b, fields)) x.assumed.push_back("b");
+  }
   return d.out;
+}
+
+bool difference_assumed(const ModelDifference& d, const char* side) {
+  return std::find(d.assumed.begin(), d.assumed.end(), side) != d.assumed.end();
 }
 
 std::string differences_text(const std::vector<ModelDifference>& diffs) {
   std::string out;
-  for (const ModelDifference& x : diffs) out += x.what + ": " + x.a.text + " vs " + x.b.text + "\n";
+  for (const ModelDifference& x : diffs)
+    out +=
+        x.what + ": " + value_text(x.a, difference_assumed(x, "a")) + " vs " + value_text(x.b, difference_assumed(x, "b")) + "\n";
   return out;
 }
 

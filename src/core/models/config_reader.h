@@ -110,6 +110,18 @@ class Reader {
                                    return e.as_string();
                                  });
   }
+  // An array of objects, each as a Reader whose paths name its entry ("block_configs[3].attention.no_op").
+  std::optional<std::vector<Reader>> objects(const char* key) const {
+    const ConfigValue* v = get_kind(key, &ConfigValue::is_array, "must be an array of objects");
+    if (!v) return std::nullopt;
+    std::vector<Reader> out;
+    for (size_t i = 0; i < v->as_array().size(); ++i) {
+      const ConfigValue& e = v->as_array()[i];
+      if (!e.is_object()) fail(key, "must be an array of objects (entry " + std::to_string(i) + " is not one)");
+      out.emplace_back(e, path(key) + "[" + std::to_string(i) + "].", seen_);
+    }
+    return out;
+  }
   // Python truthiness of a bool or number (Llama 4's attn_temperature_tuning is published as 4).
   std::optional<bool> truthy(const char* key) const {
     const ConfigValue* v = get(key);

@@ -242,7 +242,8 @@ void read_rope(const std::string& arch, const std::string& rope_type, const Meta
   p.max_position_embeddings = d.ctx;
   read_scaling(m, d.ctx, p);
   double scale = 1.0 / std::sqrt(static_cast<double>(d.head_dim));
-  if (const auto as = m.number(m.key("attention.scale"))) scale = *as;
+  std::vector<std::string> scale_from{"head_dim^-0.5"};
+  if (const auto as = m.number(m.key("attention.scale"))) scale = *as, scale_from = {m.key("attention.scale")};
   p.softmax_scale = scale;
   // llama.cpp's deepseek2 graph views q_pe after the n_embd_head_qk_nope dims too: the family's rope_last.
   const ModelFamily* family = find_gguf_family(arch);
@@ -252,6 +253,8 @@ void read_rope(const std::string& arch, const std::string& rope_type, const Meta
     const std::string f = e.field().rfind("scaling.", 0) == 0 ? m.key("rope.scaling." + e.field().substr(8)) : dk;
     return InvalidArgument(f, std::string(e.what()) + " (GGUF " + f + ")");
   });
+  out.rope->softmax_scale_from = scale_from;
+  if (out.rope->softmax_scale != scale) out.rope->softmax_scale_from.push_back(m.key("rope.scaling.yarn_log_multiplier"));
   // Sliding-window layers with their own base (Gemma-3: rope.freq_base_swa, the family's local base when absent).
   const ModelFamily* fam = family;
   const auto swa_base = m.number(m.key("rope.freq_base_swa"));
@@ -259,6 +262,7 @@ void read_rope(const std::string& arch, const std::string& rope_type, const Meta
     const double base = swa_base.value_or(fam ? fam->local_base : 10000.0);
     out.layers.emplace_back("full_attention", *out.rope);
     out.layers.emplace_back("sliding_attention", sliding_layer_rope(*out.rope, base, scale));
+    out.layers.back().second.softmax_scale_from = scale_from;
   }
 }
 

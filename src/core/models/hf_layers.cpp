@@ -4,6 +4,8 @@
 //   RoPE or not     no_rope_layers / no_rope_layer_interval, then the row's rope_on
 //   windows         sliding_window, attention_chunk_size; DeepSeek-V4's compress ratios
 //   query scales    Llama 4 temperature tuning, llama_4_scaling_beta; sinks
+//   direction       causal, or bidirectional by the family (encoders, use_bidirectional_attention); T5's two stacks
+//   key selection   DSA's index_topk, MiniMax-M3's sparse_attention_config
 #include <algorithm>
 
 #include "core/bounds.h"
@@ -32,6 +34,12 @@ struct Layers {
     spec[i].attention = a;
     spec[i].mixer = std::move(mixer_name);
     spec[i].ratio = ratio;
+    spec[i].reason = a == LayerAttention::None ? "mlp_only" : "";
+  }
+  // A block that mixes no tokens, and why.
+  void set_none(int i, std::string block, std::string reason) {
+    set(i, LayerAttention::None, std::move(block));
+    spec[i].reason = std::move(reason);
   }
 };
 
@@ -85,7 +93,8 @@ bool read_layer_types(Layers& L) {
   if (L.m.fam)
     for (const std::string& k : L.m.fam->keys)
       if (is_one_of(k, {"sliding_window_pattern", "use_sliding_window", "max_window_layers", "full_attention_interval",
-                        "full_attn_idxs", "hybrid_override_pattern", "attn_type_list", "compress_ratios", "layers_block_type"}))
+                        "full_attn_idxs", "hybrid_override_pattern", "attn_type_list", "compress_ratios", "layers_block_type",
+                        "global_attn_every_n_layers", "block_types"}))
         L.r().mark(k.c_str());
   L.count_check("layer_types", lt->size());
   for (int i = 0; i < L.n; ++i)
@@ -125,8 +134,8 @@ void nemotron_pattern(Layers& L, const std::string& pattern) {
     switch (pattern[i]) {
       case 'M': L.set(i, LayerAttention::Linear, "mamba2"); break;
       case '*': L.set(i, LayerAttention::Full); break;
-      case '-': L.set(i, LayerAttention::None, "mlp"); break;
-      case 'E': L.set(i, LayerAttention::None, "moe"); break;
+      case '-': L.set_none(i, "mlp", "mlp_only"); break;
+      case 'E': L.set_none(i, "moe", "mlp_only"); break;
       default:
         L.r().fail("hybrid_override_pattern", "character " + std::to_string(i) + " '" + std::string(1, pattern[i]) +
                                                   "' is not M (mamba), * (attention), - (mlp) or E (moe)");
@@ -183,6 +192,51 @@ void minimax_layers(Layers& L) {
   }
 }
 
+// ModernBERT (ModernBertConfig): layer i is full attention iff i % global_attn_every_n_layers == 0.
+void global_every_layers(Layers& L, int64_t dflt) {
+  const int64_t every = checked_interval(L.r(), "global_attn_every_n_layers", dflt);
+  for (int i = 0; i < L.n; ++i) L.set(i, i % every == 0 ? LayerAttention::Full : LayerAttention::Sliding);
+}
+
+// Nemotron NAS (DeciLM's block_configs): a block whose attention is no_op, or replaced by a per-token linear
+// layer (replace_with_linear), mixes no tokens; the rest attend as Llama does.
+void block_config_layers(Layers& L) {
+  const auto blocks = L.r().objects("block_configs");
+  if (!blocks) {
+    for (int i = 0; i < L.n; ++i) L.set(i, LayerAttention::Full);
+    return;
+  }
+  L.count_check("block_configs", blocks->size());
+  for (int i = 0; i < L.n; ++i) {
+    const Reader& b = (*blocks)[size_t(i)];
+    const auto attention = b.object("attention");
+    const auto ffn = b.object("ffn");
+    const bool no_op = attention && attention->boolean("no_op").value_or(false);
+    const bool linear = attention && attention->boolean("replace_with_linear").value_or(false);
+    std::string block = "mlp";
+    if (ffn && ffn->boolean("no_op").value_or(false)) block = "no_op";
+    else if (ffn && ffn->boolean("replace_with_linear").value_or(false)) block = "linear";
+    if (no_op) L.set_none(i, block, "no_op");
+    else if (linear) L.set_none(i, block, "replace_with_linear");
+    else L.set(i, LayerAttention::Full);
+  }
+}
+
+// RecurrentGemma (RecurrentGemmaConfig.layers_block_type): block_types repeated over the layers, "recurrent" an
+// RG-LRU block (no softmax, no position), "attention" local attention over attention_window_size keys.
+void block_type_layers(Layers& L) {
+  const Reader& r = L.r();
+  const auto types = r.strings("block_types");
+  const std::vector<std::string> pattern = types.value_or(std::vector<std::string>{"recurrent", "recurrent", "attention"});
+  if (pattern.empty()) r.fail("block_types", "must not be empty");
+  for (int i = 0; i < L.n; ++i) {
+    const std::string& t = pattern[size_t(i) % pattern.size()];
+    if (t == "recurrent") L.set(i, LayerAttention::Linear, "recurrent");
+    else if (t == "attention") L.set(i, LayerAttention::Sliding);
+    else r.fail("block_types", "entry '" + t + "' is neither \"recurrent\" nor \"attention\"");
+  }
+}
+
 // The family rule's kinds, when layer_types did not give them.
 void rule_kinds(Layers& L) {
   const Reader& r = L.r();
@@ -232,6 +286,9 @@ void rule_kinds(Layers& L) {
     case LayerRule::DeepseekV4: deepseek_v4_layers(L); break;
     case LayerRule::Minimax: minimax_layers(L); break;
     case LayerRule::FalconH1: break;  // every layer full attention; its parallel mixer is set by read_layers
+    case LayerRule::GlobalEvery: global_every_layers(L, pattern); break;
+    case LayerRule::BlockConfigs: block_config_layers(L); break;
+    case LayerRule::BlockTypes: block_type_layers(L); break;
   }
 }
 
@@ -286,13 +343,17 @@ void windows(Layers& L) {
       for (LayerSpec& l : L.spec)
         if (l.attention == LayerAttention::Chunked) l.attention = LayerAttention::Full;
   }
-  int64_t window = checked_window(r, "sliding_window");
-  if (window == 0 && L.m.fam && L.m.fam->layers == LayerRule::DeepseekV4) window = 128;  // DeepseekV4Config default
+  const std::string window_key = L.m.fam ? L.m.fam->window_key : "sliding_window";
+  int64_t window = checked_window(r, window_key.c_str());
+  if (window == 0 && L.m.fam && L.m.fam->layers == LayerRule::DeepseekV4) window = 128;   // DeepseekV4Config default
+  if (window == 0 && L.m.fam && L.m.fam->layers == LayerRule::GlobalEvery) window = 128;  // ModernBertConfig local_attention
+  if (window == 0 && L.m.fam && L.m.fam->layers == LayerRule::BlockTypes) window = 2048;  // RecurrentGemmaConfig default
   for (LayerSpec& l : L.spec) {
     if (l.attention == LayerAttention::Sliding || l.attention == LayerAttention::Compressed) {
-      if (window == 0)
-        throw InvalidArgument(r.path("sliding_window"), "missing " + r.path("sliding_window") + " for the sliding layers");
-      l.window = window;
+      if (window == 0) throw InvalidArgument(r.path(window_key), "missing " + r.path(window_key) + " for the sliding layers");
+      // A bidirectional window reaches W // 2 keys each side, |i - j| <= W // 2: ModernBERT's sliding_window =
+      // local_attention // 2 (distance <= it), Gemma's use_bidirectional_attention W // 2 + 1 as an exclusive bound.
+      l.window = l.causal ? window : std::max<int64_t>(1, window / 2);
     }
     if (l.attention == LayerAttention::Chunked) l.window = chunk;
   }
@@ -327,6 +388,45 @@ void query_scales(Layers& L, const RopeParams& p) {
     if (!l.rope && temp.rule != QueryScale::Rule::None) l.query_scale = temp;
     if (beta.rule != QueryScale::Rule::None) l.query_scale = beta;
     l.sinks = L.m.flag(kFamilySinks);
+  }
+}
+
+// The keys an attention layer selects before its softmax (the family's key_selection rule).
+void key_selection(Layers& L) {
+  const Reader& r = L.r();
+  const KeySelectionRule rule = L.m.fam ? L.m.fam->key_selection : KeySelectionRule::None;
+  if (rule == KeySelectionRule::IndexTopk) {
+    // DSA (DeepSeek-V3.2, GLM-5): the lightning indexer keeps index_topk keys per query in every attention layer.
+    const auto k = r.integer("index_topk");
+    if (!k) return;
+    if (*k < 1 || *k > kMaxLength) r.fail("index_topk", "must be in [1, 2^30]");
+    for (LayerSpec& l : L.spec)
+      if (attends(l.attention)) l.key_selection = {"indexer_topk", *k, 0, {r.path("index_topk")}};
+  } else if (rule == KeySelectionRule::SparseAttentionConfig) {
+    // MiniMax-M3's MSA: on the layers whose sparse_attention_freq entry is 1, sparse_topk_blocks blocks of
+    // sparse_block_size keys per query.
+    const auto cfg = r.object("sparse_attention_config");
+    if (!cfg) return;
+    if (!cfg->boolean("use_sparse_attention").value_or(true)) {
+      for (const char* k : {"sparse_topk_blocks", "sparse_block_size", "sparse_attention_freq"}) cfg->mark(k);
+      return;
+    }
+    const auto top = cfg->integer("sparse_topk_blocks");
+    const auto block = cfg->integer("sparse_block_size");
+    const int64_t t = cfg->needed(top, "sparse_topk_blocks", " (the blocks each query keeps)");
+    const int64_t b = cfg->needed(block, "sparse_block_size", " (the keys per block)");
+    if (t < 1 || t > kMaxLength) cfg->fail("sparse_topk_blocks", "must be in [1, 2^30]");
+    if (b < 1 || b > kMaxLength) cfg->fail("sparse_block_size", "must be in [1, 2^30]");
+    const auto freq = cfg->integers("sparse_attention_freq");
+    if (freq) L.count_check(cfg->path("sparse_attention_freq").substr(r.path("").size()), freq->size());
+    std::vector<std::string> keys{cfg->path("sparse_topk_blocks"), cfg->path("sparse_block_size")};
+    if (freq) keys.push_back(cfg->path("sparse_attention_freq"));
+    for (int i = 0; i < L.n; ++i) {
+      if (freq && (*freq)[size_t(i)] != 0 && (*freq)[size_t(i)] != 1)
+        cfg->fail("sparse_attention_freq", "entries must be 0 (full attention) or 1 (sparse)");
+      if (attends(L.spec[size_t(i)].attention) && (!freq || (*freq)[size_t(i)] == 1))
+        L.spec[size_t(i)].key_selection = {"block_topk", t, b, keys};
+    }
   }
 }
 
@@ -365,7 +465,61 @@ std::optional<int> layer_count(const Model& m) {
   return static_cast<int>(*n);
 }
 
+int checked_layers(const Reader& r, const char* key, int64_t n) {
+  if (n < 0 || n > kMaxLayers) r.fail(key, "must be in [0, 65536]");
+  return static_cast<int>(n);
+}
+
 }  // namespace
+
+bool reads_causal(const Model& m) {
+  if (!m.fam) return true;
+  switch (m.fam->direction) {
+    case Direction::Causal:
+    case Direction::EncoderDecoder: return true;  // T5's stacks: read_plain_layers
+    case Direction::Bidirectional: return false;
+    case Direction::BidirectionalKey: {
+      // Gemma 3 (a bool) / Gemma 4 ("vision" or "all"): true and "all" make every layer bidirectional; "vision"
+      // lets only image tokens attend both ways (text tokens, which posenc draws, stay causal).
+      const ConfigValue* v = m.r.get("use_bidirectional_attention");
+      if (!v) return true;
+      if (v->is_bool()) return !v->as_bool();
+      if (v->is_string() && v->as_string() == "all") return false;
+      if (v->is_string() && v->as_string() == "vision") return true;
+      m.r.fail("use_bidirectional_attention", "must be true, false, \"all\" or \"vision\"");
+    }
+  }
+  return true;
+}
+
+void read_plain_layers(const Model& m) {
+  const Reader& r = m.r;
+  auto layer = [&](bool causal, const char* stack) {
+    LayerSpec l;
+    l.rope = false;
+    l.scheme = m.out.position;
+    l.causal = causal;
+    l.stack = stack;
+    return l;
+  };
+  if (m.fam && m.fam->direction == Direction::EncoderDecoder) {
+    // T5Config: num_layers encoder blocks (bidirectional), num_decoder_layers (default num_layers) decoder blocks
+    // (causal self-attention; T5Attention's relative_attention_bidirectional = not is_decoder).
+    const auto enc = r.integer("num_layers");
+    if (!enc) return;
+    const int encoder = checked_layers(r, "num_layers", *enc);
+    const int decoder = checked_layers(r, "num_decoder_layers", r.integer("num_decoder_layers").value_or(*enc));
+    m.out.num_hidden_layers = encoder;
+    for (int i = 0; i < encoder; ++i) m.out.per_layer.push_back(layer(false, "encoder"));
+    for (int i = 0; i < decoder; ++i) m.out.per_layer.push_back(layer(true, "decoder"));
+    return;
+  }
+  const auto n = layer_count(m);
+  if (!n) return;
+  m.out.num_hidden_layers = *n;
+  const bool causal = reads_causal(m);
+  m.out.per_layer.assign(size_t(*n), layer(causal, ""));
+}
 
 void read_layers(const Model& m, const RopeParams& p, bool rope) {
   // A Mamba mixer's scan chunk is not an attention chunk: looked at, so not named as an unread position key.
@@ -378,6 +532,8 @@ void read_layers(const Model& m, const RopeParams& p, bool rope) {
   L.spec.resize(L.n);
   m.out.num_hidden_layers = L.n;
   L.sliding_window_set = m.r.has("sliding_window");
+  const bool causal = reads_causal(m);
+  for (LayerSpec& l : L.spec) l.causal = causal, l.scheme = m.out.position;
   nope_layers(L);
   bool kinds = false;
   if (m.fam && m.fam->layers == LayerRule::NemotronH)
@@ -389,6 +545,7 @@ void read_layers(const Model& m, const RopeParams& p, bool rope) {
   rope_on(L, rope);
   windows(L);
   query_scales(L, p);
+  key_selection(L);
   rope_keys(L);
   m.out.per_layer = std::move(L.spec);
 }

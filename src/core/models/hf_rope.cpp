@@ -63,9 +63,12 @@ Dims read_dims(const Model& m) {
   return d;
 }
 
-int64_t read_max_positions(const Reader& r, const char** which) {
-  const auto v =
-      first_of<int64_t>(r, {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}, &Reader::integer, which);
+int64_t read_max_positions(const Reader& r, const char** which, const ModelFamily* fam) {
+  auto v = first_of<int64_t>(r, {"max_position_embeddings", "n_positions", "max_seq_len", "seq_length"}, &Reader::integer, which);
+  if (!v && fam && !fam->max_key.empty()) {
+    v = r.integer(fam->max_key.c_str());
+    if (which) *which = fam->max_key.c_str();
+  }
   if (!v) return 0;
   if (*v < 1 || *v > kMaxLength) {
     const std::string k = r.path(which && *which ? *which : "max_position_embeddings");
@@ -322,7 +325,11 @@ ModelRope make_rope(const Model& m, const RopeContext& c, const std::optional<Re
   parts.softmax_scale = c.softmax;
   parts.yarn_softmax_mscale = dims.mla && m.flag(kFamilyYarnSoftmaxMscale) && read.yarn_magnitude;
   parts.rotary_offset = rope_slice_offset(m, dims, parts.rotary_dim);
-  return assemble_rope(parts, blame(params_path));
+  ModelRope rope = assemble_rope(parts, blame(params_path));
+  rope.softmax_scale_from = c.softmax_from;
+  // YaRN's mscale^2 (get_mscale(factor, mscale_all_dim)^2) multiplied in by assemble_rope.
+  if (rope.softmax_scale != c.softmax) rope.softmax_scale_from.push_back(params_path + "mscale_all_dim");
+  return rope;
 }
 
 double check_base(double b, const std::string& field) {
@@ -339,6 +346,8 @@ double read_base(const Model& m, const std::optional<Reader>& params, const std:
     if (std::string(k) == "theta" && !(m.fam && m.fam->layers == LayerRule::Lfm2)) continue;
     if (const auto t = r.number(k)) return check_base(*t, r.path(k));
   }
+  if (m.fam && !m.fam->base_key.empty())
+    if (const auto t = r.number(m.fam->base_key.c_str())) return check_base(*t, r.path(m.fam->base_key.c_str()));
   const double dflt = m.fam ? m.fam->base : 10000.0;
   if (!m.fam) m.assume("base", "10000", "the config has no rope_theta (transformers' default), and " + m.not_in_table());
   return check_base(dflt, params_path + "rope_theta");
@@ -371,6 +380,11 @@ void read_nested(const Model& m, const RopeContext& c, const RopeParams& p) {
         layer_dims.head_dim = layer_dims.rotary_dim = checked_dim(*g, m.r.path("global_head_dim"), "global_head_dim");
     m.out.layers.emplace_back(k, make_rope(m, c, lp, lp->path(""), base, layer_dims));
   }
+  // The v4 keys a v5 re-save may keep beside the nested dicts (ModernBERT's global_rope_theta / local_rope_theta):
+  // moot, the nested rope_theta wins (convert_rope_params_to_dict only falls back to them).
+  if (m.fam)
+    for (const std::string* k : {&m.fam->base_key, &m.fam->local_base_key})
+      if (!k->empty()) m.r.mark(k->c_str());
   const auto& layers = m.out.layers;
   const auto full = std::find_if(layers.begin(), layers.end(), [](const auto& e) { return e.first == "full_attention"; });
   m.out.rope = full != layers.end() ? full->second : layers.front().second;
@@ -423,7 +437,9 @@ void read_deepseek_v4(const Model& m, const RopeContext& c, const RopeParams& p)
         compress.rotary_dim, compress.layout,       compress.base, compress.scaling, c.max_pos, c.softmax, false, {}, false,
         compress.head_dim,   compress.rotary_offset};
     parts.scaling.attention_factor = 1.0;
+    std::vector<std::string> from = compress.softmax_scale_from;
     compress = assemble_rope(parts, blame(compress_path));
+    compress.softmax_scale_from = std::move(from);
   }
   m.out.layers.emplace_back("main", main);
   m.out.layers.emplace_back("compress", compress);
@@ -446,18 +462,80 @@ void read_ropes(const Model& m, const RopeContext& c, const RopeParams& p) {
   ModelRope global = make_rope(m, c, p.params, p.path, base, c.dims);
   m.out.rope = global;
   const SlidingRope sliding = m.fam ? m.fam->sliding_rope : SlidingRope::Same;
-  std::optional<double> local = m.r.number("rope_local_base_freq");
-  if (!local && sliding == SlidingRope::LocalBase) local = m.fam->local_base;  // Gemma3TextConfig default
+  const std::string local_key = m.fam && !m.fam->local_base_key.empty() ? m.fam->local_base_key : "rope_local_base_freq";
+  std::optional<double> local = m.r.number(local_key.c_str());
+  if (!local && sliding == SlidingRope::LocalBase) local = m.fam->local_base;  // Gemma3TextConfig / ModernBertConfig default
+  auto sliding_rope = [&](double b) {
+    ModelRope r = sliding_layer_rope(global, b, c.softmax);
+    r.softmax_scale_from = c.softmax_from;
+    return r;
+  };
   if (local) {
-    // Gemma 3: sliding layers use the default RoPE at rope_local_base_freq, full layers the rest.
-    const double lb = check_base(*local, m.r.path("rope_local_base_freq"));
+    // Gemma 3 / ModernBERT: sliding layers use the default RoPE at the local base, full layers the rest.
+    const double lb = check_base(*local, m.r.path(local_key.c_str()));
     m.out.layers.emplace_back("full_attention", global);
-    m.out.layers.emplace_back("sliding_attention", sliding_layer_rope(global, lb, c.softmax));
+    m.out.layers.emplace_back("sliding_attention", sliding_rope(lb));
   } else if (sliding == SlidingRope::Unscaled && global.scaling.type != RopeScalingType::None) {
     // OLMo 3: the sliding layers rotate with the default RoPE at the same base (no scaling).
     m.out.layers.emplace_back("full_attention", global);
-    m.out.layers.emplace_back("sliding_attention", sliding_layer_rope(global, base, c.softmax));
+    m.out.layers.emplace_back("sliding_attention", sliding_rope(base));
   }
+}
+
+void read_layer_rope_theta(const Model& m, const RopeContext& c) {
+  const Reader& r = m.r;
+  if (!r.value().find("layer_rope_theta")) return;
+  const auto thetas = r.numbers("layer_rope_theta");
+  if (!thetas) return;  // null
+  std::vector<LayerSpec>& layers = m.out.per_layer;
+  if (thetas->size() != layers.size())
+    r.fail("layer_rope_theta", "must have num_hidden_layers = " + std::to_string(layers.size()) + " entries (it has " +
+                                   std::to_string(thetas->size()) + ")");
+  if (!m.fam)
+    m.assume("layer_rope_theta", "one base per layer, 0 = no RoPE", "read as Muse Glimmer reads it, and " + m.not_in_table());
+  const ModelRope& global = *m.out.rope;
+  // Which layers of a kind share one base: such a kind's layers are keyed by its layer-type name.
+  auto type_name = [](LayerAttention a) { return std::string(layer_attention_name(a)) + "_attention"; };
+  auto uniform = [&](LayerAttention a, double t) {
+    for (size_t i = 0; i < layers.size(); ++i)
+      if (layers[i].attention == a && (*thetas)[i] != 0 && (*thetas)[i] != t) return false;
+    return true;
+  };
+  auto rope_of = [&](const std::string& key) -> const ModelRope* {
+    for (const auto& [name, rope] : m.out.layers)
+      if (name == key) return &rope;
+    return nullptr;
+  };
+  for (size_t i = 0; i < layers.size(); ++i) {
+    LayerSpec& l = layers[i];
+    const double t = (*thetas)[i];
+    // The modeling code's use_rope = bool(layer_rope_theta[i]): 0 makes an attention layer NoPE.
+    if (l.attention == LayerAttention::Linear || l.attention == LayerAttention::None) continue;
+    if (t == 0) {
+      l.rope = false;
+      l.rope_key.clear();
+      continue;
+    }
+    check_base(t, r.path("layer_rope_theta") + "[" + std::to_string(i) + "]");
+    l.rope = true;
+    const ModelRope* now = l.rope_key.empty() ? &global : rope_of(l.rope_key);
+    if (now && now->base == t) continue;
+    // Another base: the default RoPE at it (Muse Glimmer: initialize_rope with rope_type default at the layer's theta).
+    const std::string key = uniform(l.attention, t) ? type_name(l.attention) : "layer_" + std::to_string(i);
+    if (!rope_of(key)) {
+      ModelRope own = sliding_layer_rope(now ? *now : global, t, c.softmax);
+      own.softmax_scale_from = c.softmax_from;
+      m.out.layers.emplace_back(key, own);
+    }
+    l.rope_key = key;
+  }
+  // With per-layer RoPEs listed, every rotating layer names its own (the model's RoPE as "full_attention").
+  if (m.out.layers.empty()) return;
+  for (LayerSpec& l : layers)
+    if (l.rope && l.rope_key.empty()) {
+      if (!rope_of("full_attention")) m.out.layers.emplace(m.out.layers.begin(), "full_attention", global);
+      l.rope_key = "full_attention";
+    }
 }
 
 }  // namespace posenc::hf

@@ -114,7 +114,7 @@ void read_t5(const Model& m) {
 
 void read_deberta(const Model& m) {
   const Reader& r = m.r;
-  const int64_t max_pos = read_max_positions(r);
+  const int64_t max_pos = read_max_positions(r, nullptr, m.fam);
   if (!r.boolean("relative_attention").value_or(false)) {
     m.out.position = PositionKind::Learned;
     m.out.learned_max_position_embeddings = max_pos;
@@ -132,7 +132,7 @@ void read_deberta(const Model& m) {
 void read_learned(const Model& m) {
   const Reader& r = m.r;
   const char* which = nullptr;
-  m.out.learned_max_position_embeddings = read_max_positions(r, &which);
+  m.out.learned_max_position_embeddings = read_max_positions(r, &which, m.fam);
   if (m.out.learned_max_position_embeddings == 0)
     throw InvalidArgument(r.path("max_position_embeddings"),
                           "missing " + r.path("max_position_embeddings") + " (or n_positions)");
@@ -160,18 +160,20 @@ bool rotates(const Model& m) {
   }
 }
 
-// What multiplies q.k (before YaRN's mscale^2), by the row's softmax rule.
-double softmax_scale(const Model& m, const Dims& dims) {
+// What multiplies q.k (before YaRN's mscale^2), by the row's softmax rule, times the row's logit scales; `from`
+// receives each factor's source.
+double rule_softmax_scale(const Model& m, const Dims& dims, std::vector<std::string>& from) {
   const Reader& r = m.r;
   const double plain = 1.0 / std::sqrt(static_cast<double>(dims.head_dim));
   const SoftmaxRule rule = m.fam ? m.fam->softmax : SoftmaxRule::HeadDim;
   if (!m.fam) m.assume("softmax_scale", "1/sqrt(head_dim)", m.not_in_table());
   switch (rule) {
-    case SoftmaxRule::HeadDim: return plain;
+    case SoftmaxRule::HeadDim: from.push_back("head_dim^-0.5"); return plain;
     case SoftmaxRule::QueryPreAttnScalar: {
       // Gemma-2/3 scale q by query_pre_attn_scalar^-0.5 instead of head_dim^-0.5 (default 256).
       const double qs = r.number("query_pre_attn_scalar").value_or(m.fam->query_pre_attn_scalar);
       if (!(qs > 0)) throw InvalidArgument(r.path("query_pre_attn_scalar"), r.path("query_pre_attn_scalar") + " must be > 0");
+      from.push_back(r.path("query_pre_attn_scalar") + "^-0.5");
       return 1.0 / std::sqrt(qs);
     }
     // Gemma 3n and Gemma 4 normalise q and k per head and multiply q.k by 1 (Gemma3nTextAttention /
@@ -180,15 +182,31 @@ double softmax_scale(const Model& m, const Dims& dims) {
     case SoftmaxRule::AttentionMultiplier: {
       const auto am = r.number("attention_multiplier");
       if (am && !(*am > 0)) r.fail("attention_multiplier", "must be > 0");
+      from.push_back(am ? r.path("attention_multiplier") : std::string("attention_multiplier default 1"));
       return am.value_or(1.0);  // GraniteConfig default 1.0
     }
     case SoftmaxRule::KeyMultiplier: {
       const auto km = r.number("key_multiplier");
       if (km && !(*km > 0)) r.fail("key_multiplier", "must be > 0");
+      from.push_back("head_dim^-0.5");
+      if (km) from.push_back(r.path("key_multiplier"));
       return plain * km.value_or(1.0);
     }
   }
   return plain;
+}
+
+double softmax_scale(const Model& m, const Dims& dims, std::vector<std::string>& from) {
+  double scale = rule_softmax_scale(m, dims, from);
+  // Extra factors on q.k the family's modeling code applies (Muse Glimmer's qk_scale_factor on q).
+  if (m.fam)
+    for (const std::string& key : m.fam->logit_scales)
+      if (const auto v = m.r.number(key.c_str())) {
+        if (!(*v > 0 && std::isfinite(*v))) m.r.fail(key, "must be a finite number > 0");
+        scale *= *v;
+        from.push_back(m.r.path(key.c_str()));
+      }
+  return scale;
 }
 
 RopeLayout layout_of(const Model& m) {
@@ -196,16 +214,6 @@ RopeLayout layout_of(const Model& m) {
   if (const auto interleave = m.r.boolean("rope_interleave")) return *interleave ? RopeLayout::Interleaved : RopeLayout::Half;
   if (!m.fam) m.assume("layout", "half", m.not_in_table());
   return layout;
-}
-
-// use_bidirectional_attention (Gemma 3: a bool; Gemma 4: "vision" or "all"): "vision" lets only image tokens
-// attend both ways, text tokens stay causal as posenc draws them, and false is the default: both read. true /
-// "all" make every token attend to every other and shrink the sliding window to W // 2 + 1
-// (configuration_gemma3.py / configuration_gemma4.py __post_init__): posenc does not model that, so the key
-// stays unread and unread_keys names it.
-void mark_causal_bidirectional(const Reader& r) {
-  if (const ConfigValue* b = r.value().find("use_bidirectional_attention"))
-    if ((b->is_string() && b->as_string() == "vision") || (b->is_bool() && !b->as_bool())) r.mark("use_bidirectional_attention");
 }
 
 void read_rope_model(const Model& m) {
@@ -218,7 +226,7 @@ void read_rope_model(const Model& m) {
     // No position encoding (Nemotron-H, Kimi Linear's NoPE MLA, Granite 4.0-H with position_embedding_type nope):
     // the layers are still read; rope_theta and the like stay unread and are named.
     out.position = PositionKind::None;
-    (void)read_max_positions(m.r);
+    (void)read_max_positions(m.r, nullptr, m.fam);
     read_layers(m, params, false);
     return;
   }
@@ -226,20 +234,26 @@ void read_rope_model(const Model& m) {
   RopeContext c;
   c.dims = dims;
   const char* max_key = nullptr;
-  c.max_pos = read_max_positions(m.r, &max_key);
+  c.max_pos = read_max_positions(m.r, &max_key, m.fam);
   if (c.max_pos == 0 && m.fam) c.max_pos = m.fam->max_positions;  // class defaults (FalconConfig, Gemma3TextConfig)
-  if (c.max_pos == 0)
-    throw InvalidArgument(m.r.path("max_position_embeddings"), "missing " + m.r.path("max_position_embeddings"));
+  if (c.max_pos == 0) {
+    // A model that names no trained length (RecurrentGemma: its local attention sees attention_window_size keys)
+    // is read all the same; the length its pairs are drawn at is an assumption.
+    c.max_pos = kAssumedMaxPositions;
+    m.assume("max_position_embeddings", std::to_string(kAssumedMaxPositions),
+             "the config has no max_position_embeddings (nor n_positions, max_seq_len, seq_length): the RoPE's pairs are "
+             "drawn and counted at this length");
+  }
   c.layout = layout_of(m);
   if (!m.fam)
     m.assume("rope_layers", "every attention layer", "nothing in the config says which layers rotate, and " + m.not_in_table());
   // GPT-J / CodeGen publish "rotary": true; their attention always rotates (rotary_dim is read below).
   if (is_one_of(m.type, {"gptj", "codegen"}) && m.r.boolean("rotary").value_or(true) == false)
     m.r.fail("rotary", "false is not supported (GPTJAttention always rotates rotary_dim dims)");
-  c.softmax = softmax_scale(m, dims);
-  mark_causal_bidirectional(m.r);
+  c.softmax = softmax_scale(m, dims, c.softmax_from);
   read_ropes(m, c, params);
   read_layers(m, params, true);
+  read_layer_rope_theta(m, c);
 }
 
 ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t> seq_len, std::set<std::string>& seen) {
@@ -257,9 +271,17 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
   out.family = fam ? fam->family : "";
   const Model m{root, r, inner_type, fam, seq_len, out};
   if (fam) out.assumptions.insert(out.assumptions.end(), fam->not_modelled.begin(), fam->not_modelled.end());
+  // An unknown family's layers are drawn as a decoder's: said once, after the reading's own assumptions.
+  auto assume_direction = [&] {
+    if (!fam)
+      m.assume("causal", "true",
+               "every layer is drawn as a decoder's (query i sees keys j <= i): " + m.not_in_table() +
+                   ", which says which way its layers attend");
+  };
   out.position = position_of(m);
   if (out.position == PositionKind::Rope || out.position == PositionKind::None) {
     read_rope_model(m);
+    assume_direction();
     return out;
   }
   const Dims d = read_dims(m);
@@ -272,6 +294,8 @@ ModelPosition read_hf_position(const ConfigValue& config, std::optional<int64_t>
     case PositionKind::Learned: read_learned(m); break;
     default: break;
   }
+  read_plain_layers(m);
+  assume_direction();
   return out;
 }
 

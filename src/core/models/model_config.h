@@ -31,6 +31,9 @@ struct ModelRope {
   RopeScaling scaling;          // type None = transformers' rope_type "default"
   RopeFrequencies frequencies;  // rotary_dim/2 inv_freq and the cos/sin magnitude (attention_scaling)
   double softmax_scale = 0.0;   // what multiplies q.k: 1/sqrt(head_dim) times any model-level factor
+  // Where each factor of softmax_scale comes from, in order: "head_dim^-0.5", "query_pre_attn_scalar^-0.5", or
+  // the config key whose value multiplies q.k ("qk_scale_factor", "rope_scaling.mscale_all_dim", ...); empty: 1.
+  std::vector<std::string> softmax_scale_from;
   int64_t max_position_embeddings = 0;
   int64_t original_max_position_embeddings = 0;
   // Multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL, Qwen3.5): pair i rotates by the t, h or w position.
@@ -48,7 +51,9 @@ enum class LayerAttention {
   // DeepSeek-V4's compressed layers (compressed_sparse_attention / heavily_compressed_attention): a sliding
   // window of recent keys plus one pooled entry per `ratio` earlier keys (LayerSpec::ratio, ::window).
   Compressed,
-  None,  // a block with no token mixing (Nemotron-H's MoE-only and MLP-only blocks; LayerSpec::mixer names it)
+  // A block that mixes no tokens (LayerSpec::reason says why: "mlp_only" for Nemotron-H's MoE-only and MLP-only
+  // blocks, "no_op" / "replace_with_linear" for a NAS block whose attention is skipped or a per-token linear map).
+  None,
 };
 const char* layer_attention_name(LayerAttention a);  // "full", "sliding", "chunked", "linear", "compressed", "none"
 
@@ -72,7 +77,16 @@ const char* query_scale_rule_name(QueryScale::Rule r);  // "none", "llama4_tempe
 // The factor at position p (p >= 0).
 double query_scale_at(const QueryScale& s, int64_t position);
 
-// One decoder layer as the model's modeling file runs it.
+// Keys an attention layer selects before its softmax, beyond its mask: DSA's lightning indexer (DeepSeek-V3.2,
+// GLM-5: `index_topk` keys per query) or a block top-k (MiniMax-M3: `top_k` blocks of `block` keys per query).
+struct KeySelection {
+  std::string kind;  // "" (every key the mask allows), "indexer_topk", "block_topk"
+  int64_t top_k = 0;
+  int64_t block = 0;              // block_topk: keys per block
+  std::vector<std::string> keys;  // the config keys it was read from
+};
+
+// One layer as the model's modeling file runs it.
 struct LayerSpec {
   LayerAttention attention = LayerAttention::Full;
   int64_t window = 0;  // Sliding and Compressed: sliding_window; Chunked: attention_chunk_size; else 0
@@ -86,6 +100,14 @@ struct LayerSpec {
   std::string rope_key;
   QueryScale query_scale;
   bool sinks = false;  // gpt-oss: a learned per-head sink logit joins the softmax (an extra column)
+  // false: bidirectional (an encoder): query i sees every key, or with a window W the keys |i - j| <= W.
+  bool causal = true;
+  std::string stack;   // "" (one stack), or an encoder-decoder model's "encoder" / "decoder" (T5)
+  std::string reason;  // None: why the block mixes no tokens ("mlp_only", "no_op", "replace_with_linear")
+  // The model's position kind as this layer sees it: Rope for RoPE models (`rope` says whether the layer
+  // rotates), else the scheme of the model (ALiBi, T5 and DeBERTa biases; a learned table added to the input).
+  PositionKind scheme = PositionKind::Rope;
+  KeySelection key_selection;
 };
 
 // A default posenc took because the configuration did not say, or a rule it applied without a reference for
@@ -110,8 +132,8 @@ struct ModelPosition {
   int64_t deberta_bucket_size = 0, deberta_max_position = 0;  // position == Deberta
   int64_t learned_max_position_embeddings = 0;                // position == Learned
   int num_hidden_layers = 0;                                  // 0 when the config does not say
-  // One entry per layer (num_hidden_layers of them) for RoPE models and for models with a layer list whose
-  // attention carries no position (Nemotron-H, Kimi Linear, Granite 4.0-H: position none); empty otherwise.
+  // One entry per layer (num_hidden_layers of them) whenever the config gives a layer count, whatever the
+  // position kind; an encoder-decoder model (T5) lists its encoder's layers, then its decoder's (LayerSpec::stack).
   std::vector<LayerSpec> per_layer;
   // What posenc assumed (generic rules for a model_type outside the family table, class defaults it had to
   // guess): each one named.

@@ -63,6 +63,13 @@ ModelFamily read_row(const generated::FamilyRow& row) {
   f.softmax = named<SoftmaxRule>(row.softmax, "softmax", row);
   f.mixer = row.mixer;
   f.parallel_mixer = row.parallel_mixer;
+  f.direction = named<Direction>(row.direction, "direction", row);
+  f.key_selection = named<KeySelectionRule>(row.key_selection, "key_selection", row);
+  f.window_key = row.window_key;
+  f.base_key = row.base_key;
+  f.local_base_key = row.local_base_key;
+  f.max_key = row.max_key;
+  f.logit_scales = split_commas(row.logit_scales);
   for (const std::string& flag : split_commas(row.flags)) {
     const auto it = std::find(kFamilyFlagNames.begin(), kFamilyFlagNames.end(), flag);
     if (it == kFamilyFlagNames.end())
@@ -122,6 +129,9 @@ std::string layers_words(const ModelFamily& f) {
   if (f.chunk > 0) w += "; chunk " + std::to_string(f.chunk);
   if (!f.mixer.empty()) w += "; linear mixer " + f.mixer;
   if (!f.parallel_mixer.empty()) w += "; parallel " + f.parallel_mixer;
+  if (f.direction != Direction::Causal) w += std::string("; direction ") + name_of(f.direction);
+  if (f.key_selection != KeySelectionRule::None) w += std::string("; key selection ") + name_of(f.key_selection);
+  if (!f.logit_scales.empty()) w += "; logit scales " + join(f.logit_scales, "");
   return w;
 }
 

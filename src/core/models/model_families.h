@@ -34,12 +34,40 @@ enum class LayerRule {
   DeepseekV4,      // layer_types, else compress_ratios (0 sliding, 4 / 128 compressed)
   Minimax,         // layer_types, else attn_type_list (0 linear, 1 full)
   FalconH1,        // every layer full attention with a parallel Mamba2
+  GlobalEvery,     // layer_types, else full iff i % global_attn_every_n_layers == 0, sliding otherwise (ModernBERT)
+  BlockConfigs,    // block_configs: attention.no_op / replace_with_linear make a block mix no tokens (Nemotron NAS)
+  BlockTypes,      // block_types repeated over the layers: "recurrent" (RG-LRU) or "attention" (RecurrentGemma)
 };
 template <>
 struct EnumNames<LayerRule> {
-  static constexpr std::array<const char*, 13> names{
-      "generic",    "qwen_window",    "full_interval", "sliding_pattern", "llama4",  "exaone4",  "lfm2",
-      "nemotron_h", "granite_hybrid", "kimi_linear",   "deepseek_v4",     "minimax", "falcon_h1"};
+  static constexpr std::array<const char*, 16> names{"generic",        "qwen_window",  "full_interval", "sliding_pattern",
+                                                     "llama4",         "exaone4",      "lfm2",          "nemotron_h",
+                                                     "granite_hybrid", "kimi_linear",  "deepseek_v4",   "minimax",
+                                                     "falcon_h1",      "global_every", "block_configs", "block_types"};
+};
+
+// Which way the layers attend (LayerSpec::causal), by the family's reference.
+enum class Direction {
+  Causal,            // a decoder: query i sees keys j <= i
+  Bidirectional,     // an encoder: every key (a sliding layer of window W: |i - j| <= W // 2)
+  BidirectionalKey,  // use_bidirectional_attention true / "all" makes it an encoder (Gemma 3, EmbeddingGemma, Gemma 4)
+  EncoderDecoder,    // T5: a bidirectional encoder stack, then a causal decoder stack
+};
+template <>
+struct EnumNames<Direction> {
+  static constexpr std::array<const char*, 4> names{"causal", "bidirectional", "use_bidirectional_attention", "encoder_decoder"};
+};
+
+// How a family's attention layers select keys before the softmax (LayerSpec::key_selection).
+enum class KeySelectionRule {
+  None,
+  IndexTopk,              // DSA: index_topk keys per query on every attention layer (DeepSeek-V3.2, GLM-5)
+  SparseAttentionConfig,  // sparse_attention_config: sparse_topk_blocks blocks of sparse_block_size keys on the
+                          // layers whose sparse_attention_freq entry is 1 (MiniMax-M3)
+};
+template <>
+struct EnumNames<KeySelectionRule> {
+  static constexpr std::array<const char*, 3> names{"none", "index_topk", "sparse_attention_config"};
 };
 
 // Which attention layers rotate.
@@ -127,6 +155,13 @@ struct ModelFamily {
   SoftmaxRule softmax = SoftmaxRule::HeadDim;
   std::string mixer;           // the linear layers' mixer
   std::string parallel_mixer;  // a mixer beside every attention layer
+  Direction direction = Direction::Causal;
+  KeySelectionRule key_selection = KeySelectionRule::None;
+  std::string window_key = "sliding_window";  // the key holding the sliding layers' window (ModernBERT: local_attention)
+  std::string base_key;                       // the key holding the base beside rope_theta (ModernBERT: global_rope_theta)
+  std::string local_base_key;  // SlidingRope::LocalBase: its key (default rope_local_base_freq; ModernBERT local_rope_theta)
+  std::string max_key;         // the key holding the trained length beside max_position_embeddings (NeoBERT: max_length)
+  std::vector<std::string> logit_scales;  // config keys whose value multiplies q.k beside the softmax rule (qk_scale_factor)
   unsigned flags = 0;
   std::string source;  // reference file and commit
   // What the family does that posenc does not model: every model of it answers these as assumptions (e.g.

@@ -60,12 +60,28 @@ constexpr const char* kPositionWords[] = {
     // A layer type's own head width beside head_dim (Gemma 4's global_head_dim is read; others are named).
     "local_head_dim",
     "full_head_dim",
+    // Key selection before the softmax (DSA's indexer, MiniMax-M3's block top-k) and extra logit scales.
+    "indexer",
+    "sparse_attention",
+    "sparse_attn",
+    "sparse_topk",
+    "sparse_block",
+    "sparse_local",
+    "sparse_index",
+    "sparse_num_index",
+    "sparse_disable",
+    "topk_blocks",
+    "block_topk",
+    "qk_scale",
+    "key_multiplier",
+    "local_attention",
 };
 
 // Words of a key that can change which layers attend or rotate (hybrid patterns, per-layer lists, compress
 // ratios): the family table's rules read such keys, and an unread one is named.
-constexpr const char* kLayerWords[] = {"pattern",   "ratios",  "hybrid", "layer_type",   "block_type", "linear_attn",
-                                       "full_attn", "fullatt", "kda",    "compress_rat", "attn_layer", "attention_layer"};
+constexpr const char* kLayerWords[] = {"pattern",     "ratios",          "hybrid",      "layer_type", "block_type",
+                                       "linear_attn", "full_attn",       "fullatt",     "kda",        "compress_rat",
+                                       "attn_layer",  "attention_layer", "block_config"};
 // Words of attention itself: a list of layer indices or a per-layer key beside one of them shapes the layers.
 constexpr const char* kAttentionWords[] = {"attn",   "att_", "attention", "window", "swa",   "global", "local",
                                            "linear", "conv", "mamba",     "ssm",    "mixer", "kind",   "full"};
