@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "core/models/model_compare.h"
+#include "core/analysis/model_compare.h"
 #include "core/models/model_config.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
