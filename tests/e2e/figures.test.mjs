@@ -52,7 +52,8 @@ test('exportSvg: every view, both themes, is SVG markup with its titles as text 
   const views = await p.evaluate(() => window.posenc.views());
   // A title each view's figure writes (axis or plot titles).
   const TITLE = { waves: 'position p', frequencies: 'pair k', similarity: 'position b', buckets: 'relative distance j - i',
-    scores: 'key j', rope: 'pair k', permutation: 'dimension', toy: 'key position j', model: 'pair k', check: 'pair k' };
+    scores: 'key j', rope: 'pair k', permutation: 'dimension', toy: 'key position j', model: 'pair k', check: 'pair k',
+    usage: 'qk_share' };
   const HEATMAP = ['waves', 'similarity', 'buckets', 'scores', 'permutation', 'toy'];
   for (const theme of ['light', 'dark']) {
     for (const view of views) {
