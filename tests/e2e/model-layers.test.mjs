@@ -47,8 +47,8 @@ test('Llama 4 (Scout) pasted: every layer as the model op says, NoPE every 4th, 
   assert.equal(await page.evaluate(() => window.posenc.itemRect('strip.layer.48')), null);
   await itemRect(page, 'strip.legend');
   const live = await page.evaluate(() => window.posenc.description());
-  assert.match(live, /48 layers\. Layers 0-2, 4-6, 8-10, .*44-46: chunked attention \(chunk 8192\), RoPE\./);
-  assert.match(live, /Layers 3, 7, \.\.\., 47 \(every 4th from 3\): full attention, NoPE, query scale llama4_temperature \(floor_scale 8192, attn_scale 0\.1\)\./);
+  assert.match(live, /48 layers\. Layers 0-2, 4-6, 8-10, .*44-46: chunked attention \(chunk 8192\), RoPE, causal\./);
+  assert.match(live, /Layers 3, 7, \.\.\., 47 \(every 4th from 3\): full attention, NoPE, causal, query scale llama4_temperature \(floor_scale 8192, attn_scale 0\.1\)\./);
   // describe(): the strip's words are in the formula (the numbers stay the card's 3-6).
   const described = await page.evaluate(() => window.posenc.describe());
   assert.match(described.formula, /Layers 3, 7, \.\.\., 47 \(every 4th from 3\): full attention, NoPE/);
@@ -57,7 +57,7 @@ test('Llama 4 (Scout) pasted: every layer as the model op says, NoPE every 4th, 
   const cellRect = await itemRect(page, 'strip.layer.3');
   await page.mouse.move(cellRect.x + cellRect.width / 2, cellRect.y + cellRect.height / 2);
   await waitFrames(page, 3);
-  assert.match(await page.evaluate(() => window.posenc.readout()), /layer 3: full attention, NoPE, query scale llama4_temperature/);
+  assert.match(await page.evaluate(() => window.posenc.readout()), /layer 3: full attention, NoPE, causal, query scale llama4_temperature/);
   await page.mouse.move(2, 2);
   // unread_keys: a notice per key, and the line in the view.
   assert.deepEqual(model.unread_keys, ['vision_config.rope_theta']);
@@ -84,7 +84,7 @@ test('Qwen2-VL pasted: 28 full RoPE layers (sliding window off), M-RoPE 16/24/24
   assertLayers(exported, model.per_layer);
   assert.deepEqual(column(table(exported, 'layers ('), 'attention'), Array(28).fill(0));
   assert.deepEqual(column(table(exported, 'layers ('), 'rope'), Array(28).fill(1));
-  assert.match(await page.evaluate(() => window.posenc.description()), /28 layers\. Every layer: full attention, RoPE\./);
+  assert.match(await page.evaluate(() => window.posenc.description()), /28 layers\. Every layer: full attention, RoPE, causal\./);
   // The split: pairs 0-15 t, 16-39 h, 40-63 w (Qwen2-VL apply_multimodal_rotary_pos_emb).
   const axes = column(table(exported, 'mrope: axis per pair'), 'axis');
   assert.deepEqual(axes, [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
