@@ -252,14 +252,6 @@ export async function assertStateRoundTrip(env, state) {
 }
 
 // The rectangle of a probed UI item (window.posenc.itemRect), asserted to be drawn.
-// The main figure of `view` as the app lists it (window.posenc.figures: the one list of views, registry.cpp),
-// the figure a small embed shows alone; a view that lists none fails here.
-export async function mainFigure(page, view) {
-  const figures = await page.evaluate((v) => window.posenc.figures(v), view);
-  assert.ok(figures.length >= 1, `${view}: the app lists its figures (${JSON.stringify(figures)})`);
-  return figures[0];
-}
-
 export async function itemRect(page, name) {
   const r = await page.evaluate((n) => window.posenc.itemRect(n), name);
   assert.ok(r && r.width > 10 && r.height > 10, `${name} is drawn: ${JSON.stringify(r)}`);
