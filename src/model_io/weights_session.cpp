@@ -116,6 +116,7 @@ namespace {
 struct NamesRow {
   std::string family;
   QkTensorNames names;
+  std::vector<std::string> qk_norm_model_types;  // "*": every model_type of the row's family
 };
 
 std::vector<std::string> expand(const nlohmann::json& row, const char* key, const std::vector<std::string>& prefixes) {
@@ -151,13 +152,18 @@ std::vector<NamesRow> read_rows(const nlohmann::json& rows) {
     n.mla_q_b = expand(row, "mla_q_b", prefixes);
     n.mla_kv_a = expand(row, "mla_kv_a", prefixes);
     const std::string split = row.value("qkv_split", std::string("blocks"));
-    if (split != "blocks" && split != "per_head")
-      throw std::logic_error("data/weight_tensors.json: " + r.family + ": qkv_split '" + split + "'");
-    n.qkv_split = split == "per_head" ? QkTensorNames::Fused::PerHead : QkTensorNames::Fused::Blocks;
+    if (split == "blocks") n.qkv_split = QkTensorNames::Fused::Blocks;
+    else if (split == "per_head") n.qkv_split = QkTensorNames::Fused::PerHead;
+    else if (split == "mp_qvk") n.qkv_split = QkTensorNames::Fused::MpQvk;
+    else throw std::logic_error("data/weight_tensors.json: " + r.family + ": qkv_split '" + split + "'");
+    n.qkv_mp_num = row.value("mp_num", 0);
+    if ((n.qkv_split == QkTensorNames::Fused::MpQvk) != (n.qkv_mp_num > 0))
+      throw std::logic_error("data/weight_tensors.json: " + r.family + ": mp_num goes with qkv_split 'mp_qvk'");
     n.input_norm_required = row.value("input_norm_required", true);
     n.norm_one_plus = row.value("norm_one_plus", false);
     n.qk_norm_one_plus = row.value("qk_norm_one_plus", false);
     n.source = row.at("source").get<std::string>();
+    r.qk_norm_model_types = row.value("qk_norm_model_types", std::vector<std::string>{});
     out.push_back(std::move(r));
   }
   return out;
@@ -175,13 +181,19 @@ const std::vector<NamesRow>& table(WeightFormat f) {
 
 QkTensorNames qk_tensor_names(const ModelPosition& m, WeightFormat format) {
   const std::vector<NamesRow>& rows = table(format);
-  const NamesRow* fallback = nullptr;
+  const NamesRow* chosen = nullptr;
   for (const NamesRow& r : rows) {
-    if (!m.family.empty() && r.family == m.family) return r.names;
-    if (r.family == "*") fallback = &r;
+    if (!m.family.empty() && r.family == m.family) {
+      chosen = &r;
+      break;
+    }
+    if (r.family == "*" && !chosen) chosen = &r;
   }
-  if (!fallback) throw std::logic_error("data/weight_tensors.json has no '*' row");
-  return fallback->names;
+  if (!chosen) throw std::logic_error("data/weight_tensors.json has no '*' row");
+  QkTensorNames names = chosen->names;
+  for (const std::string& t : chosen->qk_norm_model_types)
+    if (t == m.model_type || (t == "*" && chosen->family != "*")) names.qk_norm_expected = true;
+  return names;
 }
 
 // ---------------------------------------------------------------- the session

@@ -365,7 +365,7 @@ def hf_model(out, name, config, layers, dtype="BF16", shards=1, extra=None, pref
 
 
 def expected_hf(config, stored, layers_rope, dtype_bytes, header_bytes, layout, rd, offset, inv, trained, one_plus=False,
-                qk_one_plus=False, kinds=None, prefix="model.layers.{}.", KV=None, own_pairs=None, names=HF_NAMES):
+                qk_one_plus=False, kinds=None, prefix="model.layers.{}.", KV=None, own_pairs=None, names=HF_NAMES, kv_of=None):
     H, hidden = config["num_attention_heads"], config["hidden_size"]
     hd = config.get("head_dim") or hidden // H
     KV = KV or config.get("num_key_value_heads", H)
@@ -385,14 +385,15 @@ def expected_hf(config, stored, layers_rope, dtype_bytes, header_bytes, layout, 
         kn = stored.get(p + names.get("k_norm", "-"))
         if qn is not None and qk_one_plus:
             qn, kn = 1 + qn, 1 + kn
+        KVl = (kv_of or {}).get(i, KV)
         tensors += 3 + (qn is not None) + (kn is not None)
-        read += hidden * dtype_bytes + (H + KV) * rd * hidden * dtype_bytes
+        read += hidden * dtype_bytes + (H + KVl) * rd * hidden * dtype_bytes
         read += (len(qn) * dtype_bytes if qn is not None else 0) + (len(kn) * dtype_bytes if kn is not None else 0)
         layer_inv = own_pairs[i] if own_pairs and i in own_pairs else inv
         layer_turns = trained * layer_inv / (2 * math.pi)
         heads = []
         for h in range(H):
-            kvh = h // (H // KV)
+            kvh = h // (H // KVl)
             qg = np.ones(hd) if qn is None else (qn if len(qn) == hd else qn[h * hd:(h + 1) * hd])
             kg = np.ones(hd) if kn is None else (kn if len(kn) == hd else kn[kvh * hd:(kvh + 1) * hd])
             num = head_numbers(wq[h * hd:(h + 1) * hd], wk[kvh * hd:(kvh + 1) * hd], g, g, qg, kg, rows, layer_turns)
@@ -645,6 +646,118 @@ def main(out):
            "layers": layers_out, "read": {"tensors": 3 * len(types), "bytes": prefix + plan_bytes},
            "assumption_whats": ["layout"]}
     case("llama_gguf_permuted_every_quant", [gpath, "--json"], exp)
+
+    # 10. CodeGen: qkv_proj fused as transformers CodeGenAttention splits it: reshaped to (mp_num = 4, -1), each
+    # block [query | value | key] of H / 4 heads (local_dim rows each), block m's local head l being head
+    # m * H / 4 + l (_split_heads); interleaved pairs over rotary_dim 4 of head_dim 8, at the front.
+    cg_H, cg_hd, cg_hidden, cg_rd, mp = 8, 8, 64, 4, 4
+    cg = {"model_type": "codegen", "n_embd": cg_hidden, "n_head": cg_H, "n_layer": 1, "n_positions": 2048, "n_ctx": 2048,
+          "rotary_dim": cg_rd, "activation_function": "gelu_new", "vocab_size": 100}
+    fused = random_matrix(3 * cg_H * cg_hd, cg_hidden, np.linspace(0.5, 4.0, 3 * cg_H * cg_hd))
+    cnorm = (1 + 0.3 * RNG.standard_normal(cg_hidden)).astype(np.float32)
+    dcg = os.path.join(out, "codegen_fused")
+    os.makedirs(dcg, exist_ok=True)
+    with open(os.path.join(dcg, "config.json"), "w") as f:
+        json.dump(cg, f)
+    fb, fv = encode(fused, "F32")
+    nb, nv = encode(cnorm, "F32")
+    hb = write_safetensors(os.path.join(dcg, "model.safetensors"),
+                           [("transformer.h.0.ln_1.weight", "F32", cnorm.shape, nb),
+                            ("transformer.h.0.attn.qkv_proj.weight", "F32", fused.shape, fb)])
+    blocks = fv.astype(np.float64).reshape(mp, 3, cg_H // mp * cg_hd, cg_hidden)  # (mp, [query, value, key], local, in)
+    stored = {"transformer.h.0.ln_1.weight": nv.astype(np.float64),
+              "transformer.h.0.attn.q_proj.weight": blocks[:, 0].reshape(cg_H * cg_hd, cg_hidden),
+              "transformer.h.0.attn.k_proj.weight": blocks[:, 2].reshape(cg_H * cg_hd, cg_hidden)}
+    cfg_std = dict(cg, hidden_size=cg_hidden, num_attention_heads=cg_H)
+    exp = expected_hf(cfg_std, stored, [True], 4, hb, "interleaved", cg_rd, 0, default_inv_freq(cg_rd, 10000.0), 2048,
+                      prefix="transformer.h.{}.", names=GPTJ_NAMES)
+    exp["read"]["tensors"] = 2
+    exp["model_type"] = "codegen"
+    case("codegen_fused_mp4", [dcg, "--json"], exp)
+
+    # 11. Gemma 4 with attention_k_eq_v: its full layer has num_global_key_value_heads KV heads and no v_proj
+    # (transformers Gemma4TextAttention: use_alternative_attention, value_states = key_states), k_proj read as
+    # always; its sliding layer keeps num_key_value_heads and a v_proj. Plain-w gains, QK-norm over head_dim.
+    g4 = {"model_type": "gemma4_text", "hidden_size": hidden, "num_attention_heads": H, "num_key_value_heads": KV,
+          "num_global_key_value_heads": 1, "attention_k_eq_v": True, "head_dim": hd, "num_hidden_layers": 2,
+          "max_position_embeddings": 8192, "sliding_window": 512, "layer_types": ["sliding_attention", "full_attention"],
+          "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                              "full_attention": {"rope_type": "default", "rope_theta": 1000000.0}}}
+    layers = llama_layers(2, H, KV, hd, hidden, strong=[4, 12])
+    layers[1]["k"] = random_matrix(1 * hd, hidden, planted_rows(1, hd, [4, 12]))
+    del layers[1]["v"]
+    for l in layers:
+        l["q_norm"] = (1 + 0.4 * RNG.standard_normal(hd)).astype(np.float32)
+        l["k_norm"] = (1 + 0.4 * RNG.standard_normal(hd)).astype(np.float32)
+    d, stored, hb = hf_model(out, "gemma4_k_eq_v", g4, layers, "BF16")
+    exp = expected_hf(g4, stored, [True, True], 2, hb, "half", hd, 0, default_inv_freq(hd, 1000000.0), 8192,
+                      kinds=["sliding", "full"], own_pairs={0: default_inv_freq(hd, 10000.0)}, kv_of={1: 1})
+    exp["model_type"] = "gemma4_text"
+    exp["assumption_whats_absent"] = ["qk_norm"]
+    case("gemma4_attention_k_eq_v", [d, "--json"], exp)
+
+    # 12. Qwen3 (QK-norm) whose files hold no q/k norm gains: read with gains 1, an assumption says so.
+    q3 = {"model_type": "qwen3", "hidden_size": hidden, "num_attention_heads": H, "num_key_value_heads": KV,
+          "head_dim": hd, "num_hidden_layers": 1, "max_position_embeddings": 4096, "rope_theta": 1000000.0}
+    layers = llama_layers(1, H, KV, hd, hidden, strong=[2])
+    d, stored, hb = hf_model(out, "qwen3_no_qk_norm", q3, layers, "BF16")
+    exp = expected_hf(q3, stored, [True], 2, hb, "half", hd, 0, default_inv_freq(hd, 1000000.0), 4096)
+    exp["model_type"] = "qwen3"
+    exp["assumption_whats"] = ["qk_norm"]
+    case("qwen3_missing_qk_norm_assumed_one", [d, "--json"], exp)
+
+    # 13. An absorbed-MLA DeepSeek GGUF as llama.cpp's converter writes it (convert_hf_to_gguf.py DeepseekV2Model:
+    # attn_kv_b split into attn_k_b / attn_v_b, key_length = kv_lora_rank + rope, key_length_mla = nope + rope,
+    # head_count_kv 1): q's rope rows from attn_q_b (attn_q_a_norm's gain), k's from the last rope rows of
+    # attn_kv_a_mqa (attn_norm's gain), shared by every head; pairs interleaved (rope type norm, not permuted).
+    a_H, a_nope, a_rope, a_qlora, a_kvlora, a_hidden = 4, 8, 8, 32, 16, 64
+    a_hd = a_nope + a_rope
+    ameta = [("general.architecture", "str", "deepseek2"), ("deepseek2.context_length", "u32", 4096),
+             ("deepseek2.embedding_length", "u32", a_hidden), ("deepseek2.block_count", "u32", 1),
+             ("deepseek2.attention.head_count", "u32", a_H), ("deepseek2.attention.head_count_kv", "u32", 1),
+             ("deepseek2.attention.q_lora_rank", "u32", a_qlora), ("deepseek2.attention.kv_lora_rank", "u32", a_kvlora),
+             ("deepseek2.attention.key_length", "u32", a_kvlora + a_rope), ("deepseek2.attention.value_length", "u32", a_kvlora),
+             ("deepseek2.attention.key_length_mla", "u32", a_hd), ("deepseek2.attention.value_length_mla", "u32", 8),
+             ("deepseek2.rope.dimension_count", "u32", a_rope), ("deepseek2.rope.freq_base", "f32", 10000.0),
+             ("deepseek2.attention.layer_norm_rms_epsilon", "f32", 1e-6)]
+    qb = random_matrix(a_H * a_hd, a_qlora, planted_rows(a_H, a_hd, [a_nope + 4, a_nope + 5]))
+    kva = random_matrix(a_kvlora + a_rope, a_hidden, np.concatenate([np.ones(a_kvlora), [4, 4, 1, 1, 1, 1, 1, 1]]))
+    parts = [("blk.0.attn_norm.weight", (1 + 0.3 * RNG.standard_normal(a_hidden)).astype(np.float32), "F32"),
+             ("blk.0.attn_q_a_norm.weight", (1 + 0.3 * RNG.standard_normal(a_qlora)).astype(np.float32), "F32"),
+             ("blk.0.attn_q_a.weight", random_matrix(a_qlora, a_hidden, np.ones(a_qlora)), "F16"),
+             ("blk.0.attn_q_b.weight", qb, "F16"),
+             ("blk.0.attn_kv_a_mqa.weight", kva, "BF16"),
+             ("blk.0.attn_k_b.weight", random_matrix(a_H * a_kvlora, a_nope, np.ones(a_H * a_kvlora)), "F16"),
+             ("blk.0.attn_v_b.weight", random_matrix(a_H * 8, a_kvlora, np.ones(a_H * 8)), "F16")]
+    agg, aval = [], {}
+    for n, arr, ty in parts:
+        b, v = encode(arr, ty)
+        agg.append((n, ty, list(reversed(arr.shape)), b))
+        aval[n] = v.astype(np.float64)
+    apath = os.path.join(out, "deepseek2_absorbed_mla.gguf")
+    write_gguf(apath, ameta, agg)
+    ainv = default_inv_freq(a_rope, 10000.0)
+    aturns = 4096 * ainv / (2 * math.pi)
+    kpe = np.zeros((a_hd, a_hidden))
+    kpe[a_nope:] = aval["blk.0.attn_kv_a_mqa.weight"][a_kvlora:]
+    heads = []
+    for h in range(a_H):
+        num = head_numbers(aval["blk.0.attn_q_b.weight"][h * a_hd:(h + 1) * a_hd], kpe, aval["blk.0.attn_q_a_norm.weight"],
+                           aval["blk.0.attn_norm.weight"], np.ones(a_hd), np.ones(a_hd),
+                           pair_rows("interleaved", a_rope, a_nope), aturns)
+        heads.append(dict(head=h, kv_head=0, **num))
+    asize = os.path.getsize(apath)
+    exp = {"model_type": "deepseek2", "rotary_dim": a_rope, "layout": "interleaved", "pairs": pairs_json(ainv, 4096),
+           "layers": [{"layer": 0, "position": "rope", "kind": "full", "heads": heads}],
+           "read": {"tensors": 4, "bytes": min(asize, 64 << 10) + a_hidden * 4 + a_qlora * 4 + a_H * a_rope * a_qlora * 2
+                    + a_rope * a_hidden * 2}}
+    case("deepseek2_gguf_absorbed_mla", [apath, "--json"], exp)
+    # The same without key_length_mla: key_length is the absorbed MQA head, so the q/k head width is unknown.
+    bmeta = [m for m in ameta if m[0] != "deepseek2.attention.key_length_mla"]
+    bpath = os.path.join(out, "deepseek2_absorbed_no_key_length_mla.gguf")
+    write_gguf(bpath, bmeta, agg)
+    case("bad_absorbed_mla_without_key_length_mla", [bpath, "--json"], error_field="deepseek2.attention.key_length_mla",
+         error_text="kv_lora_rank")
 
     # Bad files: each exits 2 naming the tensor or field.
     bad = os.path.join(out, "bad")

@@ -75,7 +75,7 @@ void expect_matches(const json& want, const json& got, const std::string& path) 
   }
   ASSERT_TRUE(got.is_object()) << path;
   for (const auto& [key, value] : want.items()) {
-    if (key == "assumption_whats") continue;
+    if (key == "assumption_whats" || key == "assumption_whats_absent") continue;
     ASSERT_TRUE(got.contains(key)) << path << " has no " << key;
     expect_matches(value, got[key], path + "." + key);
   }
@@ -109,6 +109,9 @@ void expect_case(const json& c, const Proc& r) {
       for (const json& a : got["assumptions"]) found = found || a["what"] == what;
       EXPECT_TRUE(found) << "no assumption about " << what << " in " << got["assumptions"];
     }
+  if (c["expected"].contains("assumption_whats_absent"))
+    for (const json& what : c["expected"]["assumption_whats_absent"])
+      for (const json& a : got["assumptions"]) { EXPECT_NE(a["what"], what) << "an assumption about " << what << ": " << a; }
 }
 
 }  // namespace

@@ -102,7 +102,11 @@ GgufDims read_dims(const Meta& m, ModelPosition& out) {
   const auto heads = m.per_layer_integer(heads_key, d.block_count);
   if (!heads) throw InvalidArgument(heads_key, "the GGUF header has no " + heads_key);
   out.num_attention_heads = in_range(*heads, 1, kMaxHeads, heads_key);
-  if (const auto kl = m.integer(m.key("attention.key_length"))) {
+  // MLA written as MQA over the latent (llama.cpp's converter since attn_kv_b was split into attn_k_b / attn_v_b):
+  // key_length is kv_lora_rank + the rotary part, key_length_mla the q/k head (llama.cpp n_embd_head_k_mla).
+  if (const auto klm = m.integer(m.key("attention.key_length_mla"))) {
+    d.head_dim = in_range(*klm, 1, kMaxDim, m.key("attention.key_length_mla"));
+  } else if (const auto kl = m.integer(m.key("attention.key_length"))) {
     d.head_dim = in_range(*kl, 1, kMaxDim, m.key("attention.key_length"));
   } else {
     const std::string ek = m.key("embedding_length");

@@ -56,7 +56,14 @@ WeightShapes weight_shapes_from_config(const ConfigValue& config, const ModelPos
   std::optional<int> hidden = config_int(*obj, prefix, "hidden_size");
   if (!hidden) hidden = config_int(*obj, prefix, "n_embd");
   s.hidden = required(hidden, prefix + "hidden_size", "the q/k projections' input width");
-  s.global_kv_heads = config_int(*obj, prefix, "num_global_key_value_heads").value_or(0);
+  // Gemma 4 (transformers Gemma4TextAttention): with attention_k_eq_v, a full layer has
+  // num_global_key_value_heads KV heads and no v_proj (its values are its keys); k_proj is read as always.
+  if (const ConfigValue* kv = obj->find("attention_k_eq_v"); kv && !kv->is_null()) {
+    if (!kv->is_bool())
+      throw InvalidArgument(prefix + "attention_k_eq_v",
+                            prefix + "attention_k_eq_v must be true or false, not " + ConfigValue::kind_name(kv->kind()));
+    if (kv->as_bool()) s.global_kv_heads = config_int(*obj, prefix, "num_global_key_value_heads").value_or(0);
+  }
   const ModelFamily* fam = find_model_family(m.model_type);
   if ((fam && fam->has(kFamilyMla)) || obj->find("kv_lora_rank")) {
     s.mla = true;
@@ -114,8 +121,18 @@ WeightShapes weight_shapes_from_gguf(const GgufHeader& h, const ModelPosition& m
     s.q_lora_rank = gguf_int(h, a + "attention.q_lora_rank").value_or(0);
     s.qk_rope_head_dim =
         required(gguf_int(h, a + "rope.dimension_count"), a + "rope.dimension_count", "MLA's rotary part of a head");
+    // llama.cpp's converter writes MLA as MQA over the latent (attn_kv_b split into attn_k_b and attn_v_b):
+    // key_length is then kv_lora_rank + the rotary part, and key_length_mla the q/k head (nope + rope). The
+    // rotary rows posenc reads (attn_q_b or attn_q, attn_kv_a_mqa) are the same either way.
     std::optional<int> key_length = gguf_int(h, a + "attention.key_length_mla");
-    if (!key_length) key_length = gguf_int(h, a + "attention.key_length");
+    if (!key_length) {
+      key_length = gguf_int(h, a + "attention.key_length");
+      if (key_length && *key_length == s.kv_lora_rank + s.qk_rope_head_dim)
+        throw InvalidArgument(a + "attention.key_length_mla",
+                              "GGUF MLA key length " + std::to_string(*key_length) +
+                                  " is kv_lora_rank + the rotary part (the absorbed MQA head), and " + a +
+                                  "attention.key_length_mla (the q/k head width, nope + rope) is missing");
+    }
     const int kl = required(key_length, a + "attention.key_length", "MLA's q/k head width");
     if (kl <= s.qk_rope_head_dim)
       throw InvalidArgument(a + "attention.key_length", "GGUF MLA key length " + std::to_string(kl) +
@@ -274,6 +291,7 @@ struct QkUsageAnalysis::Impl {
   std::vector<Job> jobs;
   std::vector<LayerPlan> layers;
   std::vector<const WeightTensor*> used;
+  std::vector<int> missing_qk_norm;  // layers of a QK-norm model read without their q or k norm gain
   // Streaming state of the current job.
   uint64_t element = 0;  // values of the current job consumed
   double acc = 0;
@@ -418,7 +436,8 @@ QkUsageAnalysis::QkUsageAnalysis(const ModelPosition& model, const WeightShapes&
         lp.mla_k_shared = true;
       } else {
         lp.offset = 0;  // partial rotary rotates the head's first rotary_dim dims
-        lp.kv_heads = lp.head_dim != model.head_dim && shapes.global_kv_heads ? shapes.global_kv_heads : shapes.kv_heads;
+        lp.kv_heads =
+            spec.attention != LayerAttention::Sliding && shapes.global_kv_heads ? shapes.global_kv_heads : shapes.kv_heads;
       }
       const int hd = lp.head_dim, rd = lp.rotary_dim, KV = lp.kv_heads;
       if (H % KV != 0) throw InvalidArgument("num_key_value_heads", "the head count is not a multiple of the KV head count");
@@ -483,6 +502,7 @@ QkUsageAnalysis::QkUsageAnalysis(const ModelPosition& model, const WeightShapes&
           lp.k_gain = qk_gain_job(*t, hd, KV, "k");
           pad_src();
         }
+        if (names.qk_norm_expected && (lp.q_gain < 0 || lp.k_gain < 0)) im.missing_qk_norm.push_back(li);
         pad_src();
         const WeightTensor* q = find(names.q, li);
         const WeightTensor* k = find(names.k, li);
@@ -513,6 +533,30 @@ QkUsageAnalysis::QkUsageAnalysis(const ModelPosition& model, const WeightShapes&
                        static_cast<uint64_t>(h) * rd, input_gain);
               add_rows(*qkv, static_cast<uint64_t>(h) * 3 * hd + hd, static_cast<uint64_t>(rd), lp.k_rows,
                        static_cast<uint64_t>(h) * rd, input_gain);
+            }
+          } else if (names.qkv_split == QkTensorNames::Fused::MpQvk) {
+            // transformers CodeGenAttention.forward: qkv reshaped to (mp_num, -1), each block split into
+            // query, value, key of local_dim = H / mp_num heads; _split_heads numbers block m's local head l
+            // as head m * (H / mp_num) + l.
+            const int mp = names.qkv_mp_num;
+            if (KV != H || H % mp != 0)
+              throw InvalidArgument(qkv->name, "tensor '" + qkv->name + "' fuses q, v, k in " + std::to_string(mp) +
+                                                   " blocks of heads, which needs as many KV heads as heads and a head "
+                                                   "count divisible by " +
+                                                   std::to_string(mp));
+            check_shape(*qkv, {static_cast<int64_t>(H) * 3 * hd, shapes.hidden},
+                        "3 x num_attention_heads x head_dim, hidden_size");
+            const uint64_t local_heads = static_cast<uint64_t>(H / mp), local = local_heads * static_cast<uint64_t>(hd);
+            for (int h = 0; h < H; ++h) {
+              const uint64_t block = static_cast<uint64_t>(h) / local_heads * 3 * local;
+              const uint64_t in_block = static_cast<uint64_t>(h) % local_heads * static_cast<uint64_t>(hd);
+              add_rows(*qkv, block + in_block, static_cast<uint64_t>(rd), lp.q_rows, static_cast<uint64_t>(h) * rd, input_gain);
+            }
+            for (int h = 0; h < H; ++h) {
+              const uint64_t block = static_cast<uint64_t>(h) / local_heads * 3 * local;
+              const uint64_t in_block = static_cast<uint64_t>(h) % local_heads * static_cast<uint64_t>(hd);
+              add_rows(*qkv, block + 2 * local + in_block, static_cast<uint64_t>(rd), lp.k_rows, static_cast<uint64_t>(h) * rd,
+                       input_gain);
             }
           } else {
             check_shape(*qkv, {static_cast<int64_t>(H + 2 * KV) * hd, shapes.hidden},
@@ -726,6 +770,17 @@ QkUsage QkUsageAnalysis::finish() {
            "llama.cpp's converter permuted this " + fam->family +
                " GGUF's q/k rows (convert_hf_to_gguf.py LlamaModel.permute) so that its rope type 'norm' rotates "
                "adjacent rows: pairs are read as rows (2j, 2j + 1), the transformers model's pairs (j, j + rotary_dim/2)"});
+  }
+  if (!im.missing_qk_norm.empty()) {
+    std::string layers;
+    for (std::size_t i = 0; i < im.missing_qk_norm.size() && i < 16; ++i)
+      layers += (i ? ", " : "") + std::to_string(im.missing_qk_norm[i]);
+    if (im.missing_qk_norm.size() > 16) layers += ", ... (" + std::to_string(im.missing_qk_norm.size()) + " layers)";
+    const int first = im.missing_qk_norm.front();
+    u.assumptions.push_back({"qk_norm", "1",
+                             "model_type '" + m.model_type + "' normalises q and k per head (QK-norm), but the files hold no " +
+                                 "q or k norm gain for layer " + layers + " (looked for " + join_names(im.names.q_norm, first) +
+                                 " and " + join_names(im.names.k_norm, first) + "): the missing gains are taken as 1"});
   }
   for (const LayerPlan& lp : im.layers) {
     QkLayerUsage lu;

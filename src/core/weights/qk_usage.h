@@ -38,13 +38,19 @@ struct WeightTensor {
 // The names of a family's tensors, each a pattern with {i} for the layer index, alternatives in order
 // (model_io fills it from data/weight_tensors.json).
 struct QkTensorNames {
-  enum class Fused { Blocks, PerHead };  // Phi-3's [q | k | v] blocks; GPT-NeoX's q, k, v within each head
+  // Phi-3's [q | k | v] blocks; GPT-NeoX's q, k, v within each head; CodeGen's qkv_mp_num blocks, each
+  // [q | v | k] of heads / qkv_mp_num consecutive heads.
+  enum class Fused { Blocks, PerHead, MpQvk };
   std::vector<std::string> q, k, qkv, input_norm, q_norm, k_norm;
   Fused qkv_split = Fused::Blocks;
+  int qkv_mp_num = 0;  // MpQvk's block count
   // MLA (DeepSeek-V2 / V3, Kimi K2): q's rope rows from q_b_proj (after q_a_layernorm) or q_proj; k's rope
   // rows, the last qk_rope_head_dim of kv_a_proj_with_mqa.
   std::vector<std::string> mla_q_a_norm, mla_q_b, mla_kv_a;
   bool input_norm_required = true;  // false where the family has no norm before attention (OLMo 2)
+  // The model normalises q and k per head (QK-norm): a layer whose files hold no q/k norm gain is read with
+  // gains 1 and an assumption says so.
+  bool qk_norm_expected = false;
   // Gemma's RMSNorm multiplies by (1 + w): the gain is 1 + the stored value (input norm; q/k norms where
   // qk_norm_one_plus).
   bool norm_one_plus = false, qk_norm_one_plus = false;
@@ -54,7 +60,7 @@ struct QkTensorNames {
 // The attention shapes the weights must have (from config.json or the GGUF header).
 struct WeightShapes {
   int heads = 0, kv_heads = 0, hidden = 0;
-  int global_kv_heads = 0;  // layers wider than head_dim (Gemma 4's full layers): their KV heads (0: kv_heads)
+  int global_kv_heads = 0;  // Gemma 4's attention_k_eq_v: its non-sliding layers' KV heads (0: kv_heads)
   // MLA: q_lora_rank (0: q_proj straight from the input), kv_lora_rank, and the q/k head's nope + rope parts.
   bool mla = false;
   int q_lora_rank = 0, kv_lora_rank = 0, qk_nope_head_dim = 0, qk_rope_head_dim = 0;
