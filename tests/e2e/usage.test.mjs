@@ -1,7 +1,7 @@
 // End-to-end, the Frequency usage view: before anything is loaded it explains itself; a weights report (the
 // JSON posenc weights --json writes; docs/weights.md) is fetched from usage= (same origin only, a notice
 // naming usage when it cannot be), dropped, picked from the keyboard (the form's Load files button) or given
-// to window.posenc.loadWeights; the figure shows qk_share per layer x pair with the full-turn boundary and a
+// to window.posenc.loadWeights; a generated model folder picked and dropped (Chromium's drag from disk); the figure shows qk_share per layer x pair with the full-turn boundary and a
 // masked row for a layer without positions; hover values equal the JSON's; an embed on another origin draws
 // it; screenshots at the four sizes in both themes and both languages.
 import { test, before, after } from 'node:test';
@@ -15,6 +15,7 @@ import {
   table, siteDir, settledFrames, repo,
 } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
+import { writeModel } from './weights-model.mjs';
 
 const env = useBrowser();
 let dir = null, site = null, blog = null;
@@ -55,34 +56,6 @@ const PAIRS = REPORT.rotary_dim / 2, LAYERS = REPORT.layers.length;
 // Pairs with turns >= 1: left of the boundary (the pairs are already in frequency order here).
 const BOUNDARY = REPORT.pairs.turns.filter((t) => t >= 1).length;
 
-
-// A model folder: a 2-layer llama (hidden 32, 4 heads of 8, 2 KV heads), F32 safetensors, seeded.
-function writeModel(folder) {
-  const hidden = 32, heads = 4, kv = 2, hd = 8, layers = 2;
-  let s = 7;
-  const u = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648 - 0.5; };
-  const header = {}, datas = [];
-  let off = 0;
-  for (let l = 0; l < layers; ++l) {
-    for (const [name, shape] of [[`model.layers.${l}.self_attn.q_proj.weight`, [heads * hd, hidden]],
-      [`model.layers.${l}.self_attn.k_proj.weight`, [kv * hd, hidden]], [`model.layers.${l}.input_layernorm.weight`, [hidden]]]) {
-      const n = shape.reduce((a, b) => a * b, 1), f = new Float32Array(n);
-      for (let i = 0; i < n; ++i) f[i] = name.includes('layernorm') ? 1 + 0.2 * u() : u();
-      header[name] = { dtype: 'F32', shape, data_offsets: [off, off + 4 * n] };
-      off += 4 * n;
-      datas.push(Buffer.from(f.buffer));
-    }
-  }
-  let h = JSON.stringify(header);
-  while (h.length % 8) h += ' ';
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(h.length));
-  fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, 'model.safetensors'), Buffer.concat([len, Buffer.from(h), ...datas]));
-  fs.writeFileSync(path.join(folder, 'config.json'), JSON.stringify({ model_type: 'llama', hidden_size: hidden,
-    num_attention_heads: heads, num_key_value_heads: kv, num_hidden_layers: layers, max_position_embeddings: 64,
-    rope_theta: 10000, rms_norm_eps: 1e-5, intermediate_size: 64, vocab_size: 100 }));
-}
 
 before(async () => {
   // The explorer's site with the report beside it (usage= names a same-origin URL): build/web's files
@@ -266,6 +239,51 @@ test('usage: a generated model folder picked from the keyboard reads to the CLI\
   const json = await page.evaluate((list) => window.posenc.loadWeights(list.map(([n, b]) => new File([Uint8Array.from(atob(b), (c) => c.charCodeAt(0))], n))), files);
   assert.deepEqual(json, expected);
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  assert.deepEqual(errors, []);
+});
+
+test('usage: a generated model folder dropped from disk reads to the CLI\'s JSON, every number', async () => {
+  // A reader's drop of a folder: Chromium's own drag of files from disk (CDP Input.dispatchDragEvent with the
+  // folder's path), so the page gets a DataTransfer whose item's webkitGetAsEntry() is a directory entry, and
+  // walks it as it walks a real drop (a synthetic DataTransfer cannot carry a directory).
+  const cli = spawnSync(path.join(repo, 'build', 'native', 'posenc'), ['weights', path.join(dir, 'llama-tiny'), '--json'], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  const expected = JSON.parse(cli.stdout);
+  const { page, errors } = await onSite('view=usage');
+  await page.evaluate(() => window.posenc.setState({ view: 'waves' }));
+  await page.evaluate(() => window.posenc.setState({ view: 'usage', head: '-1' }));
+  await waitFrames(page, 2);
+  assert.ok(!(await page.evaluate(() => window.posenc.description())).includes('2 layers'), 'nothing loaded yet');
+  // What the drop hands the page: one item, a directory entry named as the folder.
+  await page.evaluate(() => {
+    window.droppedEntries = [];
+    window.addEventListener('drop', (e) => {
+      for (const item of e.dataTransfer.items) {
+        const entry = item.webkitGetAsEntry && item.webkitGetAsEntry();
+        window.droppedEntries.push(entry ? { name: entry.name, directory: entry.isDirectory } : null);
+      }
+    }, { capture: true, once: true });
+  });
+  const cdp = await page.context().newCDPSession(page);
+  const data = { items: [], files: [path.join(dir, 'llama-tiny')], dragOperationsMask: 1 };
+  const [x, y] = [400, 300];
+  for (const type of ['dragEnter', 'dragOver', 'drop']) await cdp.send('Input.dispatchDragEvent', { type, x, y, data });
+  await page.waitForFunction(() => window.posenc.description().includes('2 layers'), null, { timeout: 30000 });
+  assert.deepEqual(await page.evaluate(() => window.droppedEntries), [{ name: 'llama-tiny', directory: true }]);
+  assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
+  // Every number the view holds equals the CLI's: qk_share of each head (pairs by frequency: here pair j is
+  // rank j) and semantic_share, from the view's export.
+  const heads = expected.layers[0].heads.length;
+  for (let h = 0; h < heads; ++h) {
+    await page.evaluate((head) => window.posenc.setState({ head: String(head) }), h);
+    await waitFrames(page, 2);
+    const t = table(await exportJson(page), `qk_share_head_${h}`);
+    expected.layers.forEach((layer, l) => layer.heads[h].qk_share.forEach((v, j) => assert.equal(t.rows[l][1 + j], v, `layer ${l} head ${h} pair ${j}`)));
+  }
+  const semantic = table(await exportJson(page), 'semantic_share');
+  expected.layers.forEach((layer, l) => layer.heads.forEach((hd, h) => assert.equal(semantic.rows[l][1 + h], hd.semantic_share, `layer ${l} head ${h}`)));
+  await cdp.detach();
+  await page.evaluate(() => window.posenc.setState({ head: '-1' }));
   assert.deepEqual(errors, []);
 });
 
