@@ -11,12 +11,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { useBrowser, openPage, repo, screenshot, PHONE, touch, settledScroll, settledFrames, scrolledFrom } from './harness.mjs';
+import {
+  useBrowser, openPage, repo, siteDir, screenshot, PHONE, touch, settledScroll, settledFrames, scrolledFrom, cellPixel, colorDistance,
+} from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
+import { writeModel } from './weights-model.mjs';
 
 const env = useBrowser();
 const SHORTCODE = path.join(repo, 'docs', 'hugo', 'layouts', 'shortcodes', 'posenc.html');
-let blog = null, dir = null, safeHtml = '';
+let blog = null, dir = null, safeHtml = '', usageSite = null, usageReport = null;
 
 // Builds the site into `out` (HUGO_* variables set params.posenc and goldmark's unsafe); returns the post.
 function hugo(src, out, site, unsafe) {
@@ -37,13 +40,24 @@ before(async () => {
   // The explorer on 127.0.0.1 (the harness's server), the blog on localhost: another origin.
   await new Promise((r) => { const t = setInterval(() => { if (env.server) { clearInterval(t); r(); } }, 20); });
   const site = env.server.url;
+  // A posenc site that keeps a real weights report beside the page (usage= names it by a relative URL): build/web's
+  // files linked into a folder with figures/llama-tiny.json, what posenc weights --json wrote for a generated model.
+  const usageRoot = path.join(dir, 'posenc-with-figures');
+  fs.mkdirSync(path.join(usageRoot, 'figures'), { recursive: true });
+  for (const name of fs.readdirSync(siteDir)) fs.symlinkSync(path.join(siteDir, name), path.join(usageRoot, name));
+  writeModel(path.join(dir, 'llama-tiny'));
+  const cli = spawnSync(path.join(repo, 'build', 'native', 'posenc'), ['weights', path.join(dir, 'llama-tiny'), '--json'], { encoding: 'utf8' });
+  assert.equal(cli.status, 0, cli.stderr);
+  usageReport = JSON.parse(cli.stdout);
+  fs.writeFileSync(path.join(usageRoot, 'figures', 'llama-tiny.json'), cli.stdout);
+  usageSite = await serveStatic(usageRoot, 0);
   const post = path.join(src, 'content', 'posts', 'embeds.md');
-  fs.writeFileSync(post, fs.readFileSync(post, 'utf8').replaceAll('POSENC_SITE', site));
+  fs.writeFileSync(post, fs.readFileSync(post, 'utf8').replaceAll('POSENC_SITE', site).replaceAll('POSENC_USAGE_SITE', usageSite.url));
   safeHtml = hugo(src, path.join(dir, 'safe'), site, false);
   hugo(src, path.join(dir, 'public'), site, true);
   blog = await serveStatic(path.join(dir, 'public'), 0);
 });
-after(async () => { await blog?.close(); if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
+after(async () => { await blog?.close(); await usageSite?.close(); if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
 
 const postUrl = () => `${blog.url.replace('127.0.0.1', 'localhost')}/posts/embeds/`;
 
@@ -167,6 +181,34 @@ test('hugo on a phone: one finger on a heatmap scrolls the post, two fingers zoo
     assert.equal(await frame.evaluate(() => document.scrollingElement.scrollTop), 0, 'nor the embed\'s own document');
     await frame.waitForFunction(() => { window.posenc.wake(); return window.posenc.zoom('plot.total').width < 0.9; }, null, { timeout: 10000 });
     await screenshot(page, 'hugo-post-phone.png');
+    assert.deepEqual(errors, []);
+  } finally { await context.close(); }
+});
+
+test('hugo: a usage= embed draws a real posenc weights report kept on the posenc site, from the blog\'s origin', async () => {
+  const { page, context, errors } = await openPage(env.browser, postUrl(), { width: 720, height: 800 });
+  try {
+    const frame = await drawn(page, '#usage', '#usage');
+    await frame.waitForFunction(() => window.posenc.probes().includes('heatmap.usage_share') ||
+      window.posenc.noticeList().length > 0, null, { timeout: 30000 });
+    assert.deepEqual(await frame.evaluate(() => window.posenc.noticeList()), []);
+    await settledFrames(frame);
+    const layers = usageReport.layers.length, pairs = usageReport.rotary_dim / 2;
+    assert.match(await frame.evaluate(() => window.posenc.description()), new RegExp(`${layers} layers`));
+    // The figure is drawn: the map's cells, read off the blog's own screenshot, are coloured by their shares
+    // (the report's mean shares differ cell to cell, so do the colours), none the page's background.
+    const box = await (await page.$('#usage')).boundingBox();
+    const map = await frame.evaluate(() => window.posenc.itemRect('heatmap.usage_share'));
+    assert.ok(map && map.width > 100 && map.height > 40, `the embed shows its map: ${JSON.stringify(map)}`);
+    const png = await screenshot(page, 'hugo-usage-embed.png');
+    const onPage = { x: box.x + map.x, y: box.y + map.y, width: map.width, height: map.height };
+    const cells = [];
+    for (let l = 0; l < layers; ++l) for (let j = 0; j < pairs; ++j) cells.push(cellPixel(png, onPage, layers, pairs, l, j));
+    const background = cellPixel(png, { x: box.x, y: box.y, width: 4, height: 4 }, 1, 1, 0, 0);
+    let spread = 0;
+    for (const a of cells) for (const b of cells) spread = Math.max(spread, colorDistance(a, b));
+    assert.ok(spread > 40, `the cells differ in colour: ${JSON.stringify(cells)}`);
+    assert.ok(cells.every((c) => colorDistance(c, background) > 10), `no cell is the background ${background}: ${JSON.stringify(cells)}`);
     assert.deepEqual(errors, []);
   } finally { await context.close(); }
 });
