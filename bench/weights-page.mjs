@@ -93,6 +93,8 @@ try {
       const cli = spawnSync(posenc, ['weights', c.path, '--json'], { encoding: 'utf8', maxBuffer: 1 << 30 });
       const expected = cli.status === 0 ? JSON.parse(cli.stdout) : null;
       row.equals_cli = isDeepStrictEqual(r.json, expected);
+      // The per-head numbers alone (the pairs' frequencies come from the C library's pow: docs/weights.md).
+      row.layers_equal_cli = expected !== null && isDeepStrictEqual(r.json.layers, expected.layers);
       if (!row.equals_cli) {
         failed = true;
         console.error(`weights-page: ${c.name}: the page's report differs from posenc weights --json: ${expected ? firstDifference(r.json, expected) : cli.stderr}`);
