@@ -408,7 +408,7 @@ void UsageView::draw_figure(ImVec2 size) {
   }
   const float top = ImGui::GetCursorScreenPos().y;
   if (!alone()) {
-    text_fit(summary(true));
+    ImGui::TextWrapped("%s", summary(true).c_str());  // wrapped, not cut: a phone keeps the mean semantic share
     probe_last_item("text.usage.summary");
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
