@@ -107,6 +107,13 @@ GgufDims read_dims(const Meta& m, ModelPosition& out) {
   if (const auto klm = m.integer(m.key("attention.key_length_mla"))) {
     d.head_dim = in_range(*klm, 1, kMaxDim, m.key("attention.key_length_mla"));
   } else if (const auto kl = m.integer(m.key("attention.key_length"))) {
+    const auto kv_lora = m.integer(m.key("attention.kv_lora_rank"));
+    const auto rope_dims = m.integer(m.key("rope.dimension_count"));
+    if (kv_lora && rope_dims && *kl == *kv_lora + *rope_dims)  // the latent's MQA head, not the q/k head
+      throw InvalidArgument(m.key("attention.key_length_mla"),
+                            "GGUF MLA key length " + std::to_string(*kl) +
+                                " is kv_lora_rank + the rotary part (the absorbed MQA head), and " +
+                                m.key("attention.key_length_mla") + " (the q/k head width, nope + rope) is missing");
     d.head_dim = in_range(*kl, 1, kMaxDim, m.key("attention.key_length"));
   } else {
     const std::string ek = m.key("embedding_length");

@@ -122,17 +122,11 @@ WeightShapes weight_shapes_from_gguf(const GgufHeader& h, const ModelPosition& m
     s.qk_rope_head_dim =
         required(gguf_int(h, a + "rope.dimension_count"), a + "rope.dimension_count", "MLA's rotary part of a head");
     // llama.cpp's converter writes MLA as MQA over the latent (attn_kv_b split into attn_k_b and attn_v_b):
-    // key_length is then kv_lora_rank + the rotary part, and key_length_mla the q/k head (nope + rope). The
-    // rotary rows posenc reads (attn_q_b or attn_q, attn_kv_a_mqa) are the same either way.
+    // key_length is then kv_lora_rank + the rotary part (gguf_model.cpp refuses it without key_length_mla), and
+    // key_length_mla the q/k head (nope + rope). The rotary rows posenc reads (attn_q_b or attn_q,
+    // attn_kv_a_mqa) are the same either way.
     std::optional<int> key_length = gguf_int(h, a + "attention.key_length_mla");
-    if (!key_length) {
-      key_length = gguf_int(h, a + "attention.key_length");
-      if (key_length && *key_length == s.kv_lora_rank + s.qk_rope_head_dim)
-        throw InvalidArgument(a + "attention.key_length_mla",
-                              "GGUF MLA key length " + std::to_string(*key_length) +
-                                  " is kv_lora_rank + the rotary part (the absorbed MQA head), and " + a +
-                                  "attention.key_length_mla (the q/k head width, nope + rope) is missing");
-    }
+    if (!key_length) key_length = gguf_int(h, a + "attention.key_length");
     const int kl = required(key_length, a + "attention.key_length", "MLA's q/k head width");
     if (kl <= s.qk_rope_head_dim)
       throw InvalidArgument(a + "attention.key_length", "GGUF MLA key length " + std::to_string(kl) +
