@@ -1,4 +1,4 @@
-// End-to-end, a long blog post on another origin with 20 embeds (Chrome caps live WebGL contexts and
+// End-to-end, a long blog post on another origin with 10 embeds (Chrome caps live WebGL contexts and
 // stops animation frames in off-screen cross-origin iframes). With the embed code's page script on the
 // page (the coordinator), at most its limit of embeds hold a WebGL context at any time; without it, each
 // embed gives its context back when it leaves the viewport. Either way every embed draws when scrolled
@@ -13,7 +13,9 @@ import { serveStatic } from '../../scripts/static-server.mjs';
 
 const env = useBrowser();
 const VIEWS = ['waves', 'frequencies', 'rope', 'buckets', 'similarity', 'scores', 'permutation', 'toy'];
-const EMBEDS = 20;
+// More embeds than the live bound (6) with room to spare, so some must give their context back on the way
+// down and come back on the way up; each embed costs an app load or two, so no more than that.
+const EMBEDS = 10;
 
 function blogPage(site, script) {
   const figures = [];
