@@ -46,13 +46,15 @@ find_path(POSENC_NLOHMANN_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND
 file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/json-include)
 file(CREATE_LINK ${POSENC_NLOHMANN_DIR}/nlohmann ${CMAKE_BINARY_DIR}/json-include/nlohmann SYMBOLIC)
 target_include_directories(posenc_app SYSTEM PRIVATE ${CMAKE_BINARY_DIR}/json-include)
-# Every text ImGui draws passes through app/text_hook.cpp (the glyphs it needs, the catalogue test): both
-# ImDrawList::AddText overloads are wrapped in every program that links the app. -u pulls the wrapper's
-# object out of the archive before the ImGui objects that call it are read.
+# Every text ImGui draws passes through app/text_hook.cpp (the glyphs it needs, the catalogue test, the
+# line breaking of wrapped text): both ImDrawList::AddText overloads and ImGui::CalcTextSize are wrapped
+# in every program that links the app. -u pulls the wrapper's object out of the archive before the ImGui
+# objects that call it are read.
 set(_addtext_long _ZN10ImDrawList7AddTextEPK6ImFontfRK6ImVec2jPKcS7_fPK6ImVec4)
 set(_addtext_short _ZN10ImDrawList7AddTextERK6ImVec2jPKcS4_)
+set(_calctextsize _ZN5ImGui12CalcTextSizeEPKcS1_bf)
 target_link_options(posenc_app INTERFACE "LINKER:--wrap=${_addtext_long}" "LINKER:--wrap=${_addtext_short}"
-                    "LINKER:-u,__wrap_${_addtext_long}")
+                    "LINKER:--wrap=${_calctextsize}" "LINKER:-u,__wrap_${_addtext_long}")
 
 # The runners (src/platform): what desktop, web and headless share (ImGui/GL setup, frame sequence,
 # read-back), then the windowed runners' SDL part; each target adds its own runner file.

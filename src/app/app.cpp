@@ -24,6 +24,7 @@
 #include "app/params.h"
 #include "app/probe.h"
 #include "app/state_params.h"
+#include "app/text_hook.h"
 #include "app/theme.h"
 #include "app/update_timer.h"
 #include "app/view_error.h"
@@ -542,6 +543,7 @@ void App::update_preferred_height(const FrameLayout& layout, float top_used, flo
 void App::frame() {
   make_current();
   clear_probes();
+  clear_drawn_texts();
   begin_input_frame();
   ui_.shown_now.clear();
   controls_drawn_ = false;

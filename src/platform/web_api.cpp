@@ -26,6 +26,7 @@
 #include "app/notices.h"
 #include "app/probe.h"
 #include "app/svg_export.h"
+#include "app/text_hook.h"
 #include "app/update_timer.h"
 #include "app/views/views.h"
 #include "model_io/check_request.h"
@@ -400,6 +401,18 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_zoom(const char* name) {
 EMSCRIPTEN_KEEPALIVE const char* posenc_probe_names() {
   static std::string names;
   return returned_text(names, posenc::app::probe_names());
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_drawn_text() {
+  nlohmann::ordered_json texts = nlohmann::ordered_json::array();
+  for (const posenc::app::DrawnText& d : posenc::app::drawn_texts()) {
+    nlohmann::ordered_json ends = nlohmann::ordered_json::array();
+    for (posenc::app::LineEnd e : d.ends) ends.push_back(posenc::app::line_end_name(e));
+    texts.push_back({{"lines", d.lines}, {"ends", ends}, {"wrapped", d.wrap_width > 0}, {"data", d.data}});
+  }
+  static std::string json;
+  const nlohmann::ordered_json out{{"texts", texts}, {"truncated", posenc::app::drawn_texts_truncated()}};
+  return returned_text(json, out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 // ---- phone text entry

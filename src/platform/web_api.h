@@ -136,6 +136,10 @@ const char* posenc_focused_slider();
 const char* posenc_zoom(const char* name);
 // probes: every probe name drawn in the last frame, comma-separated.
 const char* posenc_probe_names();
+// drawnText: every text drawn in the last frame, as drawn (app/text_hook.h), as JSON
+// {"texts": [{"lines": [...], "ends": [how each line ends: "end", "newline", "space", "break", "forced"],
+// "wrapped", "data"}], "truncated"}.
+const char* posenc_drawn_text();
 
 // ---- phone text entry (sendKey, the hidden text element; README "Input")
 // One key press by its DOM `key` name with modifiers (1 Ctrl, 2 Shift, 4 Alt, 8 Meta); 0 for a key the

@@ -104,6 +104,30 @@ bool ends_cut(const std::string& text) {
   return text.size() >= 3 && (text.compare(text.size() - 3, 3, "...") == 0 || text.compare(text.size() - 3, 3, "\u2026") == 0);
 }
 
+// The lines of the last frame as drawn (app/line_break.h): no line begins with closing punctuation or ends
+// with opening punctuation, and no wrap splits a number or a Latin word, except a line cut inside a run
+// wider than the line (forced).
+std::string line_break_failure(const std::string& a, const std::string& b, bool broken_without_blank) {
+  static const char* const closing[] = {"\u3002", "\uff0c", "\u3001", "\uff1b", "\uff1a", "\uff01", "\uff1f",
+                                        "\uff09", "\u300d", "\u300f", "\u3011", ".",      ",",      ";",
+                                        ":",      "!",      "?",      ")",      "]",      "}"};
+  static const char* const opening[] = {"\uff08", "\u300c", "\u300e", "\u3010", "(", "[", "{"};
+  for (const char* c : closing)
+    if (b.starts_with(c)) return "a line begins with closing punctuation";
+  for (const char* o : opening)
+    if (a.ends_with(o)) return "a line ends with opening punctuation";
+  if (!broken_without_blank || a.empty() || b.empty()) return "";
+  auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  if (alnum(a.back()) && alnum(b.front())) return "a number or a Latin word is split";
+  if (a.size() >= 2 && (a.back() == '.' || a.back() == ',') && std::isdigit(static_cast<unsigned char>(a[a.size() - 2])) &&
+      std::isdigit(static_cast<unsigned char>(b.front())))
+    return "a number is split";
+  if (a.size() >= 2 && (a.back() == '-' || a.back() == '+') && a[a.size() - 2] == 'e' &&
+      std::isdigit(static_cast<unsigned char>(b.front())))
+    return "a number is split";
+  return "";
+}
+
 struct Checker {
   Lang lang = Lang::En;
   std::set<std::string> identifiers;
@@ -118,6 +142,20 @@ struct Checker {
 
   void judge(const std::string& text, const std::string& where) {
     if (text == "Debug") return;  // ImGui's own implicit window (NewFrame's Debug##Default), not the app's
+    // Chinese sentences end in one 。: none doubled by a template that adds its own, and no Latin full stop
+    // after Chinese text ("位置编码波形. 公式").
+    if (lang == Lang::Zh) {
+      if (text.find("\u3002\u3002") != std::string::npos) {
+        failures[text] = where + ": a doubled full stop";
+        return;
+      }
+      const std::vector<char32_t> cps = posenc::utf8_code_points(text);
+      for (size_t i = 0; i + 1 < cps.size(); ++i)
+        if (posenc::is_cjk(cps[i]) && cps[i + 1] == U'.' && (i + 2 == cps.size() || cps[i + 2] == U' ')) {
+          failures[text] = where + ": a Latin full stop after Chinese";
+          return;
+        }
+    }
     if (holds_no_word(text, identifiers)) return;
     std::string key;
     const bool cut = ends_cut(text);
@@ -130,6 +168,16 @@ struct Checker {
     }
     if (lang == Lang::Zh && m == CatalogueMatch::English && tr_in(Lang::Zh, key) != key)
       failures[text] = where + ": English in the Chinese interface (key \"" + key + "\")";
+  }
+
+  void check_lines(const std::string& where) {
+    EXPECT_FALSE(drawn_texts_truncated()) << where;
+    for (const DrawnText& d : drawn_texts())
+      for (size_t i = 1; i < d.lines.size(); ++i) {
+        if (d.ends[i - 1] == LineEnd::Forced) continue;
+        const std::string why = line_break_failure(d.lines[i - 1], d.lines[i], d.ends[i - 1] == LineEnd::Break);
+        if (!why.empty()) failures["\"" + d.lines[i - 1] + "\" | \"" + d.lines[i] + "\""] = where + ": " + why;
+      }
   }
 };
 
@@ -239,6 +287,7 @@ void draw_states(posenc::platform::HeadlessRunner& runner, Checker& checker, con
         runner.build_frames(2);
       }
       set_text_observer({});
+      checker.check_lines(where);
       // The words outside the canvas: the description (the live region), the notices, the HTML form.
       if (all_states) check_page_words(app, checker, where);
     }

@@ -104,6 +104,11 @@ export function installApi() {
       return { x: p[0], y: p[1], width: p[2], height: p[3] };
     },
     probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
+    // Every text drawn in the last frame, as drawn: {texts: [{lines, ends, wrapped, data}], truncated}.
+    drawnText: function () {
+      const s = page.alive ? call('posenc_drawn_text', 'string', [], []) : '';
+      return s ? JSON.parse(s) : { texts: [], truncated: false };
+    },
     started: function () { return page.started; },
     // Whether this page holds (or is creating) a WebGL context; how the page coordinates it (tests).
     hasContext: function () { return page.started && !page.releasing; },

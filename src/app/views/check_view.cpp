@@ -550,14 +550,17 @@ void CheckView::draw_verdict() {
   if (!logits() && !classes_.empty()) {
     // The classes present, in the core's words (pair_behaviour_phrase).
     ImGui::TextUnformatted(tr("pair classes (strip above the error map):"));
-    bool first = true;
-    for (int k = 0; k < kClassCount; ++k) {
-      if (std::find(classes_.begin(), classes_.end(), PairBehaviour(k)) == classes_.end()) continue;
-      // Narrow: one class a line; else each after the last, its "; " right after (no item spacing before it).
-      if (mode() != LayoutMode::Narrow) ImGui::SameLine(0.0f, first ? -1.0f : 0.0f);
+    std::vector<int> present;
+    for (int k = 0; k < kClassCount; ++k)
+      if (std::find(classes_.begin(), classes_.end(), PairBehaviour(k)) != classes_.end()) present.push_back(k);
+    for (size_t i = 0; i < present.size(); ++i) {
+      const int k = present[i];
+      // Narrow: one class a line; else each after the last, no item spacing between them. The "; " ends
+      // the class before it, so no line starts with it.
+      if (mode() != LayoutMode::Narrow) ImGui::SameLine(0.0f, i == 0 ? -1.0f : 0.0f);
       const char* phrase = tr(pair_behaviour_phrase(PairBehaviour(k)));
-      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s", first ? phrase : trf("; {0}", {phrase}).c_str());
-      first = false;
+      const std::string text = i + 1 < present.size() ? trf("{0}; ", {phrase}) : std::string(phrase);
+      ImGui::TextColored(readable_text(palette_color(kClassColor[k])), "%s", text.c_str());
     }
   }
 }
