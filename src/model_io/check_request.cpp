@@ -59,7 +59,8 @@ std::vector<int64_t> read_positions(const json& v) {
 CheckTensor read_check_tensor(const json& v, const std::string& field) {
   CheckTensor t;
   if (v.is_string()) {
-    t.m = tensor_matrix(parse_tensor_text(v.get_ref<const std::string&>(), field, /*semicolon_rows=*/true), field);
+    // Rows as text, or a JSON tensor as text (its heads kept, as a JSON array's are).
+    t.m = tensor_matrix(parse_tensor_text(v.get_ref<const std::string&>(), field, /*semicolon_rows=*/true), field, &t.heads);
     return t;
   }
   const std::string shape =

@@ -583,6 +583,13 @@ using JsonReader = TensorData (*)(const Source&, const std::string& field, const
                                    "(safetensors.torch.save_file({'t': t.contiguous()}, 't.safetensors'))");
 }
 
+// Text whose first byte that is not blank is '[' is a JSON tensor: no number of the text grammar starts with
+// '[', so the two forms never overlap (a pasted `[[1, 2], [3, 4]]` or Python's print of a list reads as JSON).
+bool json_text(const std::string& lead) {
+  const size_t at = lead.find_first_not_of(" \t\r\n");
+  return at != std::string::npos && lead[at] == '[';
+}
+
 TensorData read_any(const Source& src, const std::string& file_name, const std::string* path, JsonReader read_json,
                     const std::string& name, const std::string& field, const std::string& default_name) {
   const std::string head = src.read(0, std::min<uint64_t>(src.size(), 8));
@@ -590,7 +597,8 @@ TensorData read_any(const Source& src, const std::string& file_name, const std::
   if (ends_with(file_name, ".pt") || ends_with(file_name, ".pth") || zip || pickle) refuse_pytorch(field);
   if (ends_with(file_name, ".npy") || head.rfind("\x93NUMPY", 0) == 0) return read_npy(src, field);
   if (ends_with(file_name, ".safetensors")) return read_safetensors(src, name, default_name, field);
-  if (ends_with(file_name, ".json")) return read_json(src, field, path);
+  if (ends_with(file_name, ".json") || json_text(src.read(0, std::min<uint64_t>(src.size(), 4096))))
+    return read_json(src, field, path);
   return read_text(src, field);
 }
 
@@ -609,6 +617,7 @@ TensorData bounded(const std::string& field, F read) {
 TensorData parse_npy(const std::string& bytes, const std::string& field) { return read_npy(MemorySource(bytes, field), field); }
 
 TensorData parse_tensor_text(const std::string& text, const std::string& field, bool semicolon_rows) {
+  if (json_text(text.substr(0, 4096))) return read_json_bytes(MemorySource(text, field), field, nullptr);
   return scan_text(field, semicolon_rows, [&](TextScan& scan) { scan.feed(text.data(), text.size()); });
 }
 

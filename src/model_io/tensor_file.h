@@ -39,6 +39,7 @@ TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_
 
 // Parsers of bytes already in memory. parse_tensor_text: `semicolon_rows` ends a row at ';' too (the check
 // request's and the Check view's text, where rows travel as "1 2; 3 4"); in files ';' separates numbers.
+// A text (or a text file) whose first byte that is not blank is '[' is read as JSON, as a .json file is.
 TensorData parse_npy(const std::string& bytes, const std::string& field);
 TensorData parse_tensor_text(const std::string& text, const std::string& field, bool semicolon_rows = false);
 

@@ -139,3 +139,32 @@ TEST(CheckJson, SameResponseAsPosencEval) {
     EXPECT_EQ(page, eval) << text << "\npage: " << page.dump() << "\neval: " << eval.dump();
   }
 }
+
+// A tensor as a string reads the same in each of the text forms the readers take (model_io/tensor_file.h):
+// rows of numbers (newlines or ';', commas or blanks, '#' comment lines) and JSON written as text, which is
+// what a user pastes into the Check view; a heads axis in JSON text is kept as a JSON array's is.
+TEST(CheckJson, EveryTextFormOfATensorGivesTheSameResponse) {
+  const nlohmann::json base = layout_swapped_request();
+  std::string rows, semicolons;
+  for (const nlohmann::json& row : base["actual"]) {
+    std::string line;
+    for (const nlohmann::json& v : row) line += (line.empty() ? "" : ", ") + nlohmann::json(v.get<double>()).dump();
+    rows += line + "\n";
+    semicolons += (semicolons.empty() ? "" : "; ") + line;
+  }
+  const std::string expected = mio::check_response_text(base.dump());
+  for (const std::string& text :
+       {rows, "# cos, interleaved\n" + rows, semicolons, base["actual"].dump(), "\n " + base["actual"].dump(2)}) {
+    nlohmann::json req = base;
+    req["actual"] = text;
+    EXPECT_EQ(mio::check_response_text(req.dump()), expected) << text;
+  }
+  nlohmann::json heads = base;
+  heads["actual"] = nlohmann::json::array({base["actual"], base["actual"]}).dump();
+  const auto two = nlohmann::json::parse(mio::check_response_text(heads.dump()));
+  EXPECT_EQ(two["worst"]["index"].size(), 3u) << two.dump();  // [head, row, column]
+  nlohmann::json bad = base;
+  bad["actual"] = "[[1, 2], [3]]";
+  EXPECT_EQ(field_of([&] { mio::check_response_text(bad.dump()); }),
+            "actual: actual: the JSON tensor has rows (or heads) of different lengths");
+}

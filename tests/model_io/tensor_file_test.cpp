@@ -117,3 +117,15 @@ TEST(TensorFile, TextNumbersFollowOneGrammar) {
   EXPECT_EQ(text_error("5e"), "actual: line 1: '5e' is not a number (an exponent without digits)");
   EXPECT_EQ(text_error("0e-400 0.000e999"), "(read)");  // zero written as zero stays zero
 }
+
+// Text that starts with '[' (after blanks) is JSON, in memory and in a text file alike; the rows form
+// never starts so.
+TEST(TensorFile, JsonWrittenAsTextReadsAsJson) {
+  const TensorData t = parse_tensor_text(" \n[[1, 2.5], [3, -4e-3]]", "actual");
+  EXPECT_EQ(t.shape, (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(t.values, (std::vector<double>{1, 2.5, 3, -4e-3}));
+  EXPECT_EQ(parse_tensor_text("[[[1, 2]], [[3, 4]]]", "actual").shape, (std::vector<int64_t>{2, 1, 2}));
+  EXPECT_EQ(text_error("[[1, 2], [3]]"), "actual: the JSON tensor has rows (or heads) of different lengths");
+  EXPECT_EQ(text_error("[1 2]"), "actual: the JSON tensor is not valid JSON");
+  EXPECT_EQ(parse_tensor_bytes("[0.5, 0.25]", "cos.txt", "", "actual").values, (std::vector<double>{0.5, 0.25}));
+}
