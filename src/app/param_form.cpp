@@ -73,7 +73,10 @@ std::string param_form_json(const std::string& view, const std::string& title, c
         e["widget"] = name_of(p.opt.widget);
         break;
       }
-      case ParamKind::Text: e["multiline"] = p.opt.multiline; break;
+      case ParamKind::Text:
+        e["multiline"] = p.opt.multiline;
+        if (p.opt.selects.key) e["selects"] = {{p.opt.selects.key, p.opt.selects.value}};
+        break;
       case ParamKind::Numbers:
         e["count"] = p.count;
         e["min"] = p.lo;

@@ -53,6 +53,12 @@ struct ParamOptions {
   ChoiceWidget widget = ChoiceWidget::Combo;
   std::span<const char* const> labels = {};  // choices: what the control shows (the names when empty)
   bool multiline = false;                    // text: rows of text (a tensor): the page's form shows a multi-line field
+  // An edit of this parameter from a control (the canvas field, the page's form) also sets `key` to `value`
+  // (the Check view's tensor: source=text); a URL or setState sets only what it names.
+  struct Selects {
+    const char* key = nullptr;
+    const char* value = nullptr;
+  } selects = {};
 };
 
 // Parses a text parameter: on success applies the value and returns ""; otherwise returns why not

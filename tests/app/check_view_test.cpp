@@ -92,10 +92,38 @@ TEST(CheckView, ErrorsNameTheKey) {
     EXPECT_FALSE(a.load_state_query_strict(query, field, message)) << query;
     EXPECT_EQ(field, key) << query << " -> " << message;
   }
+  // Not a number: the field keeps the text (a half-typed tensor round-trips) and the reader's error names
+  // the key and the token.
   App a;
   std::string field, message;
-  EXPECT_FALSE(a.load_state_query_strict("view=check&tensor=1%20zz", field, message));
-  EXPECT_EQ(field, "tensor") << message;  // not a number: refused as a value
+  EXPECT_FALSE(a.load_state_query_strict("view=check&source=text&tensor=1%20zz", field, message));
+  EXPECT_EQ(field, "tensor") << message;
+  EXPECT_NE(message.find("'zz' is not a number"), std::string::npos) << message;
+}
+
+// Every text form the tensor readers take is the tensor (docs/cli.md): rows with commas and a '#' comment
+// line, JSON arrays as text; the same numbers give the same verdict. A MATCH reads "within tolerance (worst
+// element at x of it)"; an edit from a control selects the pasted text (the form's "selects").
+TEST(CheckView, EveryTextFormIsReadAndAMatchSaysHowCloseItCame) {
+  const std::string rows = "1 1 1 1\n0.5403023058681398 0.99995000041666526 0.5403023058681398 0.99995000041666526";
+  const std::string forms[] = {
+      rows,
+      "# cos, 2 positions\n1, 1, 1, 1\n0.5403023058681398, 0.99995000041666526, "
+      "0.5403023058681398, 0.99995000041666526",
+      "[[1, 1, 1, 1], [0.5403023058681398, 0.99995000041666526, 0.5403023058681398, 0.99995000041666526]]"};
+  for (const std::string& text : forms) {
+    App a;
+    std::string field, message;
+    EXPECT_TRUE(a.load_state_query_strict("view=check&kind=cos&dim=4&source=text&tensor=" + url_encode(text), field, message))
+        << text << ": " << field << ": " << message;
+    const std::string d = a.describe();
+    EXPECT_NE(d.find("Verdict: match, cos tensor 2 x 4, within tolerance (worst element at "), std::string::npos) << d;
+    EXPECT_NE(d.find(" of it), float32 rule, at ["), std::string::npos) << d;
+  }
+  App a;
+  a.load_state_query("view=check");
+  const std::string form = a.form();
+  EXPECT_NE(form.find("\"selects\":{\"source\":\"text\"}"), std::string::npos) << form;
 }
 
 TEST(CheckView, RowsSeparatedByLineBreaksAreRowsAndTheDescriptionNamesNoNumber) {

@@ -159,16 +159,10 @@ class CheckView final : public ModelLinkedView {
         key,
         [&member](const std::string& s) -> std::string {
           if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
-          // Anything but number syntax (digits, sign, point, exponent, separators, brackets; '#' comments)
-          // is refused here; rows of different lengths and a wrong shape are the check's errors naming
-          // the key, so a half-typed tensor still round-trips through the URL.
-          bool comment = false;
-          for (char ch : s) {
-            if (ch == '\n') comment = false;
-            if (ch == '#') comment = true;
-            if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#", ch))
-              return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
-          }
+          // Every text form the tensor readers take is kept (rows, '#' comments, nan / inf, JSON): a token
+          // they refuse, rows of different lengths and a wrong shape are the check's errors naming the key
+          // and the token, so a half-typed tensor still round-trips through the URL. (A control character
+          // never gets here: the state's reader refuses it, parse_clean_query.)
           // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
           member.clear();
           for (std::size_t i = 0; i < s.size(); ++i) {
@@ -190,7 +184,10 @@ class CheckView final : public ModelLinkedView {
           while (!url.empty() && (url.back() == ' ' || url.back() == ';')) url.pop_back();
           return url;
         },
-        {.label = label, .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays", .multiline = true});
+        {.label = label,
+         .help = "rows of numbers (a row ends at a newline or ';'), or JSON arrays",
+         .multiline = true,
+         .selects = {"source", "text"}});
   }
   std::string set_positions(const std::string& s) {
     try {
@@ -200,9 +197,10 @@ class CheckView final : public ModelLinkedView {
     return "";
   }
   RopeCheckReference reference() const;
-  bool multiline(const char* key, std::string& text, float height);
+  void multiline(const char* key, std::string& text, float height);
   void draw_verdict();
-  // "MATCH: cos tensor 32 x 64, worst element at 0.62 of its float32 tolerance ..." / "MISMATCH: ... at [h, r, c]".
+  // "MATCH: cos tensor 32 x 64, within tolerance (worst element at 0.62 of it), float32 rule, at [r, c]" /
+  // "MISMATCH: ... at [h, r, c]".
   // `words`: "match, cos tensor ..." for the description (the live region), else "MATCH: cos tensor ...".
   std::string verdict_line(bool words = false) const;
   void draw_heatmap(const char* figure, HeatmapWidget& w, const Matrix& m, ImVec2 size, const char* title);
@@ -425,26 +423,29 @@ void CheckView::export_data(std::vector<ExportTable>& tables) const {
   tables.push_back(std::move(causes));
 }
 
-bool CheckView::multiline(const char* key, std::string& text, float height) {
+void CheckView::multiline(const char* key, std::string& text, float height) {
   note_shown_param(key);
-  const Param* p = param_list().find(key);
+  const ParamList list = param_list();  // holds the Param `p` points into
+  const Param* p = list.find(key);
   ImGui::TextUnformatted(p ? tr(p->label()) : key);
   // An active ImGui field writes its own buffer back every frame: a value set from outside (URL, setState,
   // a dropped file) gets a fresh widget id, so the old field lets go and the new value shows.
   FieldGeneration& g = field_generation_[key];
   if (text != g.last) ++g.generation, g.last = text;
   std::string edit = text;
-  bool changed = false;
   if (ImGui::InputTextMultiline(("##" + std::string(key) + std::to_string(g.generation)).c_str(), &edit, ImVec2(-1, height),
                                 ImGuiInputTextFlags_AllowTabInput)) {
     if (edit.size() <= kMaxPastedBytes) {
       text = g.last = edit;
-      changed = true;
+      // The same frame's verdict is the edited tensor's: the view recomputes before it draws the figures.
+      if (const Param* s = p && p->opt.selects.key ? list.find(p->opt.selects.key) : nullptr) {
+        Notices ignored;  // a declared choice's own name: never refused
+        s->read(p->opt.selects.value, ignored);
+      }
     }
   }
   probe_last_item((std::string("input.") + key).c_str());
   if (edit.size() > kMaxPastedBytes) error_text("longer than 1 MiB: drop it as a file instead");
-  return changed;
 }
 
 void CheckView::controls(Controls& c) {
@@ -456,11 +457,12 @@ void CheckView::controls(Controls& c) {
     ImGui::TextWrapped("%s", file_.name.empty() ? tr("no file yet: drop a .npy, .safetensors or text file on the page")
                                                 : trf("file: {0}", {file_.name}).c_str());
   const float line = ImGui::GetTextLineHeight();
-  if (multiline("tensor", tensor_, line * 6)) source_ = int(Source::Text);
-  if (CheckKind(kind_) == CheckKind::Rotated && multiline("x", x_text_, line * 4)) source_ = int(Source::Text);
+  // An edit selects the pasted text as the source (the declaration's `selects`).
+  multiline("tensor", tensor_, line * 6);
+  if (CheckKind(kind_) == CheckKind::Rotated) multiline("x", x_text_, line * 4);
   if (CheckKind(kind_) == CheckKind::Logits) {
-    if (multiline("q", q_text_, line * 4)) source_ = int(Source::Text);
-    if (multiline("k", k_text_, line * 4)) source_ = int(Source::Text);
+    multiline("q", q_text_, line * 4);
+    multiline("k", k_text_, line * 4);
   }
   c.draw("positions");
   ImGui::Separator();
@@ -501,8 +503,9 @@ std::string CheckView::verdict_line(bool words) const {
   const std::string rule = r.default_tolerance ? "float32" : "given";
   const char* kind = check_kind_name(CheckKind(kind_));
   if (r.match)
-    return trf(words ? "match, {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})"
-                     : "MATCH: {0} tensor {1}, worst element at {2} of its {3:tr} tolerance ({4})",
+    // x of "at x of it": the worst element's error over its tolerance, as the check computes it (worst.ratio).
+    return trf(words ? "match, {0} tensor {1}, within tolerance (worst element at {2} of it), {3:tr} rule, at {4}"
+                     : "MATCH: {0} tensor {1}, within tolerance (worst element at {2} of it), {3:tr} rule, at {4}",
                {kind, shape, short_number(r.worst_ratio), rule, where(r.worst_ratio_index)});
   return trf(words ? "mismatch, {0} tensor {1}, max |actual - expected| = {2} at {3}: expected {4}, actual {5} ({6} x its {7:tr} "
                      "tolerance)"
