@@ -53,10 +53,15 @@
       return d.value === '' ? words.empty : d.value;
     }
 
-    function commit(key, value) {
-      announce = key;
+    // quiet: set without the status region saying the value (a text being typed, a pasted tensor).
+    function commit(key, value, quiet) {
+      if (!quiet) announce = key;
       const partial = {};
       partial[key] = value;
+      // A text whose edit also selects another key's value (the Check view's tensor: source=text), as the
+      // app's own field does (the declaration's "selects").
+      const selects = rows[key] && rows[key].decl.selects;
+      if (selects) Object.keys(selects).forEach(function (k) { partial[k] = selects[k]; });
       api.set(partial);
     }
 
@@ -142,13 +147,19 @@
         row.className += ' param-check';
       } else {
         // A multi-line text (the Check view's tensor: one row a line) is a textarea: Enter starts a row,
-        // Tab leaves the field (the browser's default), the value is applied when it loses focus.
+        // Tab leaves the field (the browser's default). It is applied as it changes (a paste, each
+        // keystroke), so the figure never shows what the text it replaced gave (a verdict of the old
+        // tensor); a one-line text is applied by Enter or when it loses focus.
         el = document.createElement(d.multiline ? 'textarea' : 'input');
         if (d.multiline) { el.rows = 4; el.wrap = 'off'; } else el.type = 'text';
         el.spellcheck = false;
         el.autocomplete = 'off';
-        el.addEventListener('input', function () { el.dataset.dirty = '1'; });
-        el.addEventListener('change', function () { delete el.dataset.dirty; commit(d.key, el.value); });
+        el.addEventListener('input', function () {
+          el.dataset.dirty = '1';
+          if (rows[d.key].decl.multiline) commit(d.key, el.value, true);
+        });
+        // (A tensor's rows are not read aloud: the description says its shape and verdict.)
+        el.addEventListener('change', function () { delete el.dataset.dirty; commit(d.key, el.value, rows[d.key].decl.multiline); });
       }
       el.id = idFor(d.key);
       el.setAttribute('data-param', d.key);

@@ -4,6 +4,7 @@ import { page, ready, canvas, modelFile } from './page.js';
 import { call, parseQuery, viewId } from './abi.js';
 import { updateDescription } from './describe.js';
 import { loadUsageDrop } from './weights.js';
+import { typeIntoAppField } from './text-entry.js';
 
 const GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
 // Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
@@ -160,12 +161,13 @@ export function installModelFiles() {
       return;
     }
     // Other text: SDL's clipboard in the browser is its own (it never reads the system's), so the page
-    // types it into the app's active text field, rows kept (a multi-line field takes line breaks; a tab,
-    // which ImGui drops, becomes a space); with no field active, the Check view takes it as its tensor.
+    // types it into the app's active text field whole (typeIntoAppField); with no field active, the Check
+    // view takes it as its tensor. (A field being edited has the page's text element focused instead: its
+    // own paste handler does the same, text-entry.js.)
     const field = call('posenc_text_field', 'string', [], []);
     if (field) {
       e.preventDefault();
-      call('posenc_text_input', null, ['string'], [text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')]);
+      typeIntoAppField(text);
     } else if (viewId() === 'check') {
       e.preventDefault();
       window.posenc.setState({ source: 'text', tensor: text });

@@ -58,6 +58,13 @@ function forwardEntry() {
   entryShown = entry.value;
   if (!composing) resetEntry();  // never while a keyboard composes: it would lose its word
 }
+// Text for the app's active field, whole: a paste (the page's, or one into the text element, whose single
+// line would drop the rows) goes in with its line breaks, which a multi-line field keeps (a single-line field
+// drops them); a tab, which ImGui drops, becomes a space.
+export function typeIntoAppField(text) {
+  call('posenc_text_input', null, ['string'], [text.replace(/\r\n?/g, '\n').replace(/\t/g, ' ')]);
+}
+
 // Keys that edit without inserting text (a keyboard attached to a tablet, a phone keyboard's Enter or
 // arrows); Backspace and text come through the input event above.
 const ENTRY_KEYS = ['Enter', 'Escape', 'ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp',
@@ -75,6 +82,14 @@ export function installTextEntry() {
   entry.addEventListener('input', function (e) {
     if (e.isComposing) composing = true;
     forwardEntry();
+  });
+  // A paste (Ctrl+V, a phone's paste button) goes to the app's field whole: an <input> would join its rows.
+  entry.addEventListener('paste', function (e) {
+    const text = e.clipboardData && (e.clipboardData.getData('text/plain') || e.clipboardData.getData('text'));
+    if (!page.alive || !entryField || !text) return;
+    e.preventDefault();
+    forwardEntry();  // what was typed before it goes first
+    typeIntoAppField(text);
   });
   // A line break (a textarea-like keyboard's Enter) applies the field.
   entry.addEventListener('beforeinput', function (e) {
