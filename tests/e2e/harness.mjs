@@ -85,8 +85,16 @@ export async function openPage(browser, url, { width = 1280, height = 800, devic
 // A phone as openPage/openState take it: 390x844 CSS pixels at deviceScaleFactor 3, touch, mobile.
 export const PHONE = { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true };
 
-// Opens the app in `query`'s state on a phone, with a CDP session for touch: {page, context, errors, cdp}.
-export const openPhone = (env, query) => openState(env, query, { ...PHONE, cdp: true });
+// The app in `query`'s state on a phone, with a CDP session for touch: {page, context, errors, cdp}. The
+// file's shared phone page (sharedPage: a phone page at deviceScaleFactor 3 costs about 10 s of CPU to
+// load on 2 cores), with its one CDP session; `{ fresh: true }` for a page of its own (the load is tested).
+export async function openPhone(env, query, { fresh = false } = {}) {
+  if (fresh) return openState(env, query, { ...PHONE, cdp: true });
+  const opened = await sharedPage(env, query, PHONE);
+  const shared = env.shared.get(deviceKind(PHONE));
+  shared.cdp ??= await shared.context.newCDPSession(shared.page);
+  return { ...opened, cdp: shared.cdp };
+}
 
 // Fingers through CDP's Input.dispatchTouchEvent: `points` are the fingers still down ([x, y] in page CSS
 // pixels, one per finger); each change is one DOM touch event. Each event carries the time a finger would
@@ -144,13 +152,15 @@ export async function waitAsleep(page, timeout = 20000) {
 // gets it back at this value.
 const APP_KEY_DEFAULTS = { embed: '0', controls: '1', theme: 'auto', figure: '' };
 
+const deviceKind = ({ deviceScaleFactor = 1, isMobile = false, hasTouch = false }) => `${deviceScaleFactor}/${isMobile}/${hasTouch}`;
+
 // One page per device kind for the whole file, brought to `query`'s state and the viewport's size without
 // a reload (see the top of this file). Returns {page, context, errors}; `errors` holds only what this
 // call's test causes. The first call per kind loads the page and records every view's fresh state.
 export async function sharedPage(env, query, { width = 1280, height = 800, deviceScaleFactor = 1, isMobile = false,
                                                 hasTouch = false, frames = 3 } = {}) {
   env.shared ??= new Map();
-  const kind = `${deviceScaleFactor}/${isMobile}/${hasTouch}`;
+  const kind = deviceKind({ deviceScaleFactor, isMobile, hasTouch });
   let shared = env.shared.get(kind);
   if (!shared || shared.page.isClosed()) {
     shared = await openPage(env.browser, `${env.server.url}/`, { width, height, deviceScaleFactor, isMobile, hasTouch });

@@ -60,6 +60,9 @@ test('touch: on the app\'s own page a vertical swipe outside the heatmaps scroll
   assert.ok(after && after.y < before.y - 100, `the plots moved up with the finger: ${before.y} -> ${after && after.y}`);
   assert.deepEqual(await zoom(page, 'plot.total'), { x: 0, y: 0, width: 1, height: 1 }, 'no zoom or pan');
   assert.equal((await state(page)).n, '32');
+  // The swipe back down scrolls the plots back where they were (and leaves the file's shared page as it was).
+  await gesture(page, cdp, [[x, y - 200]], [[x, y]]);
+  assert.equal((await rect(page, 'plot.weights')).y, before.y, 'the plots moved back down with the finger');
   assert.deepEqual(errors, []);
   await context.close();
 });
