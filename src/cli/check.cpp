@@ -142,6 +142,7 @@ int run_check(const CheckOptions& o, std::ostream& out, std::ostream& err) {
     require(kind.has_value(), "kind", "kind must be one of inv_freq, cos, sin, rotated, logits");
     RopeCheckInput in;
     in.kind = *kind;
+    in.keep_tensors = false;  // the output is numbers only
     in.actual = read_matrix_file(o.actual, o.name, "actual", &in.heads);
     if (in.kind == CheckKind::InvFreq && in.actual.cols() == 1) in.actual.transposeInPlace();
     require(o.x.empty() || in.kind == CheckKind::Rotated, "x", "--x is for kind rotated");

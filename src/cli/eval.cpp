@@ -410,8 +410,9 @@ ojson op_model(const json& req) {
 }
 
 ojson op_check(const json& req) {
-  const model_io::CheckRequest c = model_io::read_check_request(req);
-  return model_io::check_response_json(rope_check(c.reference, c.input));
+  model_io::CheckRequest c = model_io::read_check_request(req);
+  c.input.keep_tensors = false;  // the response is numbers only
+  return model_io::check_response_json(rope_check(c.reference, std::move(c.input)));
 }
 
 using Op = std::function<ojson(const json&)>;

@@ -18,9 +18,7 @@ ojson check_response_json(const RopeCheckResult& r) {
   o["max_abs_error"] = number_or_null(r.max_abs_error);
   o["max_rel_error"] = number_or_null(r.max_rel_error);
   if (r.default_tolerance)
-    o["tolerance"] = {{"rule", "float32"},
-                      {"angle_rel", number_or_null(r.angle_rel)},
-                      {"max", number_or_null(r.tolerance.size() ? r.tolerance.maxCoeff() : 0.0)}};
+    o["tolerance"] = {{"rule", "float32"}, {"angle_rel", number_or_null(r.angle_rel)}, {"max", number_or_null(r.max_tolerance)}};
   else o["tolerance"] = {{"rule", "given"}, {"abs", r.given_tolerance.abs}, {"rel", r.given_tolerance.rel}};
   o["worst"] = {
       {"index", r.worst_index}, {"expected", number_or_null(r.worst_expected)}, {"actual", number_or_null(r.worst_actual)}};

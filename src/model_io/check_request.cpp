@@ -171,8 +171,9 @@ std::string check_response_text(const std::string& text) {
   const json req = parse_request(text);
   if (!req.is_object()) throw InvalidArgument("", "the request must be a JSON object");
   if (!req.contains("op")) throw InvalidArgument("op", "missing field 'op'");
-  const CheckRequest c = read_check_request(req);
-  return check_response_json(rope_check(c.reference, c.input)).dump(-1, ' ', false, json::error_handler_t::replace);
+  CheckRequest c = read_check_request(req);
+  c.input.keep_tensors = false;  // the response is numbers only
+  return check_response_json(rope_check(c.reference, std::move(c.input))).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace posenc::model_io

@@ -3,6 +3,8 @@
 // JSON and text files written here by the test (no committed binaries) and exits 0 / 1 / 2; and the eval
 // input bounds (size from the length, nesting depth, capped echo, the key "").
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -365,6 +367,61 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   EXPECT_NE(b.out.find("dtype=bfloat16"), std::string::npos) << b.out;
   EXPECT_NE(b.out.find("fix: "), std::string::npos);
   for (const auto& f : {npy, st, txt}) std::remove(f.c_str());
+}
+
+// The peak resident set of `posenc check <args>` (wait4's ru_maxrss of that one child) in KiB, when it exits
+// 1 (a mismatch: every cause is fitted); -1 otherwise.
+long check_peak_kib(const std::vector<std::string>& args) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv{const_cast<char*>(posenc::test::kCliPath), const_cast<char*>("check")};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr)) _exit(127);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 1) return -1;
+  return usage.ru_maxrss;
+}
+
+// A check holds the tensors it was given and the expected one, nothing else of their size (the tolerance is
+// computed where it is read, each cause's tensor scored a block of rows at a time). 2^22 elements (32 MiB as
+// doubles: above glibc's largest mmap threshold, so each tensor is mapped and unmapped whole) over a 16-row
+// check of the same kind: cos about 2 tensors (actual and expected), rotated 3 in the check and 3.5 while x is
+// read beside actual (x's float32 bytes, its values, its matrix). Before: 8 and 9 (the tolerance, every fit's
+// whole tensor, two kept predictions); 1 GB for 2^24 elements.
+TEST_F(Check, PeakMemoryIsTheGivenTensorsAndTheExpectedOne) {
+  const int dim = 128;
+  const int64_t big = 32768;
+  const long tensor_kib = big * dim * 8 / 1024;
+  const RopeFrequencies wrong = rope_frequencies(dim, 20000.0);  // base 20000 against the reference's 10000
+  long peak[2][2] = {};                                          // [small, big][cos, rotated]
+  for (int size = 0; size < 2; ++size) {
+    const auto pos = case_range(size ? big : 16);
+    const Matrix x = case_randn(static_cast<Eigen::Index>(pos.size()), dim, 3);
+    const std::string cos = temp("mem_cos.npy"), xf = temp("mem_x.npy"), rot = temp("mem_rot.npy");
+    write_npy(cos, cos_sin(Kind::Cos, pos, wrong), "<f4");
+    write_npy(xf, x, "<f4");
+    write_npy(rot, posenc::test::rotate_span(x, pos, wrong.inv_freq, dim / 2), "<f4");
+    const std::vector<std::string> ref{"--reference", R"({"dim":128,"base":10000})"};
+    std::vector<std::string> a = ref, b = ref;
+    a.insert(a.end(), {"--kind", "cos", "--actual", cos});
+    b.insert(b.end(), {"--kind", "rotated", "--x", xf, "--actual", rot});
+    peak[size][0] = check_peak_kib(a);
+    peak[size][1] = check_peak_kib(b);
+    for (const std::string& f : {cos, xf, rot}) std::remove(f.c_str());
+  }
+  for (int kind = 0; kind < 2; ++kind) {
+    ASSERT_GT(peak[0][kind], 0) << "the small check did not run (or did not mismatch)";
+    ASSERT_GT(peak[1][kind], 0) << "the big check did not run (or did not mismatch)";
+    const double tensors = double(peak[1][kind] - peak[0][kind]) / double(tensor_kib);
+    std::printf("# %s: %ld KiB peak for 2^22 elements, %ld KiB for 16 rows: %.2f tensors of 32 MiB\n", kind ? "rotated" : "cos",
+                peak[1][kind], peak[0][kind], tensors);
+    EXPECT_LE(tensors, kind ? 4.0 : 2.5) << (kind ? "rotated" : "cos");
+  }
 }
 
 TEST_F(Check, ReferenceFromAConfig) {

@@ -11,65 +11,84 @@
 #include "core/bounds.h"
 
 namespace posenc {
-namespace {
 
-using namespace rope_check_detail;
+namespace rope_check_detail {
 
 // ---------------------------------------------------------------- tolerance
 
-Matrix default_tolerance(const Problem& pb, const Setting& ref, const Matrix& expected) {
-  const std::vector<double> rho = angle_rel_error(ref.inv_freq);
-  const double u = kUnitRoundoff, a = std::fabs(ref.magnitude);
-  // A pair of frequency 0 passes through: its angle is exactly 0 (rho 0), only the rounding of cos / sin
-  // and of the products remains.
-  auto dtheta = [&](int64_t p, int i) {
-    const double w = ref.inv_freq[static_cast<size_t>(i)];
-    return (w > 0 ? rho[static_cast<size_t>(i)] * std::fabs(static_cast<double>(p) * w) : 0.0) + 4 * u;
-  };
-  Matrix tol(expected.rows(), expected.cols());
-  switch (pb.kind) {
-    case CheckKind::InvFreq:
-      for (int i = 0; i < pb.pairs; ++i) tol(0, i) = rho[static_cast<size_t>(i)] * ref.inv_freq[static_cast<size_t>(i)];
-      break;
-    case CheckKind::Cos:
-    case CheckKind::Sin:
-      for (Eigen::Index r = 0; r < tol.rows(); ++r)
-        for (Eigen::Index c = 0; c < tol.cols(); ++c)
-          tol(r, c) = a * dtheta(pb.positions[static_cast<size_t>(r)], cos_column_pair(pb, ref.layout, c));
-      break;
-    case CheckKind::Rotated:
-      for (Eigen::Index r = 0; r < tol.rows(); ++r) {
-        for (Eigen::Index c = 0; c < tol.cols(); ++c) tol(r, c) = 2 * u * std::fabs((*pb.x)(r, c));
-        for (int i = 0; i < pb.pairs; ++i) {
-          const auto [i0, i1] = pair_columns(pb, ref, i);
-          const double m = std::fabs((*pb.x)(r, i0)) + std::fabs((*pb.x)(r, i1));
-          const double t = a * m * dtheta(pb.positions[static_cast<size_t>(r)], i);
-          tol(r, i0) = t + 2 * u * std::fabs(expected(r, i0));
-          tol(r, i1) = t + 2 * u * std::fabs(expected(r, i1));
-        }
-      }
-      break;
-    case CheckKind::Logits: {
-      const Eigen::Index n = static_cast<Eigen::Index>(pb.positions.size());
-      Matrix qn(n, pb.pairs), qd(n, pb.pairs), kn(n, pb.pairs), kd(n, pb.pairs);
-      for (Eigen::Index r = 0; r < n; ++r)
-        for (int i = 0; i < pb.pairs; ++i) {
-          const auto [i0, i1] = pair_columns(pb, ref, i);
-          const double d = dtheta(pb.positions[static_cast<size_t>(r)], i);
-          qn(r, i) = std::hypot((*pb.q)(r, i0), (*pb.q)(r, i1));
-          kn(r, i) = std::hypot((*pb.k)(r, i0), (*pb.k)(r, i1));
-          qd(r, i) = qn(r, i) * d;
-          kd(r, i) = kn(r, i) * d;
-        }
-      const Matrix qa = pb.q->cwiseAbs(), ka = pb.k->cwiseAbs();
-      const double s = std::fabs(ref.logit_scale);
-      tol = s *
-            (a * a * (qd * kn.transpose() + qn * kd.transpose()) + 2 * pb.dim * u * std::max(1.0, a * a) * (qa * ka.transpose()));
-      break;
+ToleranceField::ToleranceField(const Problem& pb, const Setting& ref, const Matrix& expected,
+                               const std::optional<RopeCheckTolerance>& given)
+    : pb_(pb), ref_(ref), expected_(expected), given_(given) {
+  if (given_) return;
+  rho_ = angle_rel_error(ref.inv_freq);
+  a_ = std::fabs(ref.magnitude);
+  if (pb.kind == CheckKind::Rotated) {
+    pair_of_column_.assign(static_cast<size_t>(pb.cols), -1);
+    for (int i = 0; i < pb.pairs; ++i) {
+      const auto [i0, i1] = pair_columns(pb, ref, i);
+      pair_of_column_[static_cast<size_t>(i0)] = pair_of_column_[static_cast<size_t>(i1)] = i;
     }
   }
+  if (pb.kind == CheckKind::Logits) {
+    const double u = kUnitRoundoff, a = a_;
+    const Eigen::Index n = static_cast<Eigen::Index>(pb.positions.size());
+    Matrix qn(n, pb.pairs), qd(n, pb.pairs), kn(n, pb.pairs), kd(n, pb.pairs);
+    for (Eigen::Index r = 0; r < n; ++r)
+      for (int i = 0; i < pb.pairs; ++i) {
+        const auto [i0, i1] = pair_columns(pb, ref, i);
+        const double d = dtheta(pb.positions[static_cast<size_t>(r)], i);
+        qn(r, i) = std::hypot((*pb.q)(r, i0), (*pb.q)(r, i1));
+        kn(r, i) = std::hypot((*pb.k)(r, i0), (*pb.k)(r, i1));
+        qd(r, i) = qn(r, i) * d;
+        kd(r, i) = kn(r, i) * d;
+      }
+    const Matrix qa = pb.q->cwiseAbs(), ka = pb.k->cwiseAbs();
+    const double s = std::fabs(ref.logit_scale);
+    logits_ =
+        s * (a * a * (qd * kn.transpose() + qn * kd.transpose()) + 2 * pb.dim * u * std::max(1.0, a * a) * (qa * ka.transpose()));
+  }
+}
+
+// A pair of frequency 0 passes through: its angle is exactly 0 (rho 0), only the rounding of cos / sin and of
+// the products remains.
+double ToleranceField::dtheta(int64_t p, int i) const {
+  const double w = ref_.inv_freq[static_cast<size_t>(i)];
+  return (w > 0 ? rho_[static_cast<size_t>(i)] * std::fabs(static_cast<double>(p) * w) : 0.0) + 4 * kUnitRoundoff;
+}
+
+double ToleranceField::at(Eigen::Index r, Eigen::Index c) const {
+  if (given_) return given_->rel * std::fabs(expected_(r, c)) + given_->abs;
+  const double u = kUnitRoundoff;
+  switch (pb_.kind) {
+    case CheckKind::InvFreq: return rho_[static_cast<size_t>(c)] * ref_.inv_freq[static_cast<size_t>(c)];
+    case CheckKind::Cos:
+    case CheckKind::Sin: return a_ * dtheta(pb_.positions[static_cast<size_t>(r)], cos_column_pair(pb_, ref_.layout, c));
+    case CheckKind::Rotated: {
+      const int i = pair_of_column_[static_cast<size_t>(c)];
+      if (i < 0) return 2 * u * std::fabs((*pb_.x)(r, c));
+      const auto [i0, i1] = pair_columns(pb_, ref_, i);
+      const double m = std::fabs((*pb_.x)(r, i0)) + std::fabs((*pb_.x)(r, i1));
+      const double t = a_ * m * dtheta(pb_.positions[static_cast<size_t>(r)], i);
+      return t + 2 * u * std::fabs(expected_(r, c));
+    }
+    case CheckKind::Logits: return logits_(r, c);
+  }
+  return 0.0;
+}
+
+Matrix ToleranceField::whole() const {
+  if (pb_.kind == CheckKind::Logits && !given_) return logits_;
+  Matrix tol(expected_.rows(), expected_.cols());
+  for (Eigen::Index r = 0; r < tol.rows(); ++r)
+    for (Eigen::Index c = 0; c < tol.cols(); ++c) tol(r, c) = at(r, c);
   return tol;
 }
+
+}  // namespace rope_check_detail
+
+namespace {
+
+using namespace rope_check_detail;
 
 // ---------------------------------------------------------------- validation
 
@@ -236,15 +255,20 @@ std::vector<int64_t> element_index(const Problem& pb, Eigen::Index flat, Eigen::
   return {static_cast<int64_t>(r), static_cast<int64_t>(c)};
 }
 
-// match, the largest errors and where they are; the element nearest its tolerance.
-void compare(const Problem& pb, RopeCheckResult& res) {
+// match, the largest errors and where they are; the element nearest its tolerance; the largest tolerance.
+void compare(const Problem& pb, const ToleranceField& tolerance, RopeCheckResult& res) {
   const Matrix& A = res.actual;
   const Matrix& E = res.expected;
   const double floor_e = kUnitRoundoff * (E.size() ? E.cwiseAbs().maxCoeff() : 0.0);
   res.match = true;
   Eigen::Index worst = 0, nearest = 0;
   for (Eigen::Index i = 0; i < E.size(); ++i) {
-    const double e = E.data()[i], a = A.data()[i], err = std::fabs(a - e), tol = res.tolerance.data()[i];
+    const double e = E.data()[i], a = A.data()[i], err = std::fabs(a - e), tol = tolerance.at(i / E.cols(), i % E.cols());
+    // A non-finite tolerance would make every comparison false: a wrong tensor would match. Never.
+    assert(std::isfinite(tol));
+    if (!std::isfinite(tol))
+      throw std::logic_error("rope_check: a non-finite tolerance (a bug of the float32 rule; please report the request)");
+    res.max_tolerance = std::max(res.max_tolerance, tol);
     if (err > tol) res.match = false;
     if (err > res.max_abs_error) {
       worst = i;
@@ -376,20 +400,16 @@ RopeCheckResult rope_check_moved(const RopeCheckReference& reference, const Rope
   const Matrix& E = res.expected;
 
   // Tolerance and the comparison.
+  const ToleranceField tolerance(pb, ref, E, input.tolerance);
   if (input.tolerance) {
     res.default_tolerance = false;
     res.given_tolerance = *input.tolerance;
-    res.tolerance = (input.tolerance->rel * E.cwiseAbs()).array() + input.tolerance->abs;
   } else {
-    res.tolerance = default_tolerance(pb, ref, E);
     const std::vector<double> rho = angle_rel_error(ref.inv_freq);
     res.angle_rel = rho.empty() ? 0.0 : *std::max_element(rho.begin(), rho.end());
   }
-  // A non-finite tolerance would make every comparison false: a wrong tensor would match. Never.
-  assert(res.tolerance.allFinite());
-  if (!res.tolerance.allFinite())
-    throw std::logic_error("rope_check: a non-finite tolerance (a bug of the float32 rule; please report the request)");
-  compare(pb, res);
+  compare(pb, tolerance, res);
+  if (input.keep_tensors) res.tolerance = tolerance.whole();
   res.heads = pb.heads;
 
   // Pictures: the pair of each column.
@@ -409,11 +429,11 @@ RopeCheckResult rope_check_moved(const RopeCheckReference& reference, const Rope
     Matrix resid = A - E;
     const Vector c = resid.rowwise().mean();
     resid.colwise() -= c;
-    res.equivalent_under_softmax = (resid.cwiseAbs().array() <= res.tolerance.array()).all();
+    res.equivalent_under_softmax = (resid.cwiseAbs().array() <= tolerance.whole().array()).all();
   }
   if (res.match) return res;
 
-  res.diagnosis = diagnose(pb, ref, E, A, res.tolerance);
+  res.diagnosis = diagnose(pb, ref, E, A, tolerance, input.keep_tensors);
   return res;
 }
 

@@ -124,6 +124,10 @@ struct RopeCheckInput {
   Matrix x, q, k;
   int heads = 0;                                // 0: no heads axis
   std::optional<RopeCheckTolerance> tolerance;  // unset: the float32 rule (docs/cli.md)
+  // The result keeps the per-element tolerance and the first diagnosis's predicted tensor (the Check view's
+  // pictures). Off (posenc check, the check op), a check holds the tensors it was given and the expected one,
+  // nothing else of their size: the numbers are the same, a 2^24-element check fits in 512 MB.
+  bool keep_tensors = true;
 };
 
 // A fitted parameter: a number (factor, base, offset, seq_len, ratio), a name (layout, dtype, factors, mode,
@@ -136,14 +140,17 @@ struct RopeCheckDiagnosis {
   std::vector<std::pair<std::string, CheckFitValue>> fitted;  // in a stable order per cause
   std::string message;                                        // what the fitted numbers say, one sentence
   std::string fix;                                            // what to change, one sentence
-  Matrix predicted;  // the tensor this cause predicts (shape of expected): the first diagnosis only (else empty)
+  // The tensor this cause predicts (shape of expected): the first diagnosis only, when it explains at least half
+  // and the input keeps its tensors (else empty).
+  Matrix predicted;
 };
 
 struct RopeCheckResult {
   bool match = false;
-  Matrix expected;   // the reference tensor, in the shape the actual one was given
-  Matrix actual;     // as given (inv_freq as 1 x r/2)
-  Matrix tolerance;  // per-element tolerance used for `match`
+  Matrix expected;             // the reference tensor, in the shape the actual one was given
+  Matrix actual;               // as given (inv_freq as 1 x r/2)
+  Matrix tolerance;            // per-element tolerance used for `match` (empty unless the input keeps its tensors)
+  double max_tolerance = 0.0;  // its largest element
   double max_abs_error = 0.0;
   double max_rel_error = 0.0;        // |a - e| / |e| over elements with |e| >= 2^-24 * max|expected|
   std::vector<int64_t> worst_index;  // [i] inv_freq, [row, column], [head, row, column]: the largest |a - e|
@@ -164,9 +171,10 @@ struct RopeCheckResult {
 };
 
 // Builds the reference, compares, and (on a mismatch) diagnoses. Bounded: at most 2^24 elements in any
-// matrix, logits at most 2048 positions; the fits run on at most 256 positions, the scores on all, and at
-// most 2 predicted tensors are held at once. The rvalue form moves `actual` into the result (one copy fewer
-// of a 2^24-element tensor).
+// matrix, logits at most 2048 positions; the fits run on at most 256 positions, the scores on all, a block
+// of rows at a time (a cause's whole tensor is never held but for the logits' causes and the first
+// diagnosis's picture); the tolerance is computed where it is read. The rvalue form moves `actual` into the
+// result (one copy fewer of a 2^24-element tensor).
 RopeCheckResult rope_check(const RopeCheckReference& reference, const RopeCheckInput& input);
 RopeCheckResult rope_check(const RopeCheckReference& reference, RopeCheckInput&& input);
 

@@ -6,37 +6,81 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 
 #include "core/analysis/rope_check_detail.h"
 #include "core/bounds.h"
 
 namespace posenc::rope_check_detail {
 
-double Diagnoser::explains(const Matrix& predicted) const {
-  const double e = sse(actual, predicted);
+namespace {
+constexpr Eigen::Index kBlockValues = 1 << 16;  // a block of rows of a cause's tensor: about 512 KB
+}  // namespace
+
+void Diagnoser::each_block(const std::function<void(Eigen::Index, const std::vector<Eigen::Index>&)>& f) const {
+  if (pb.kind == CheckKind::Logits || pb.kind == CheckKind::InvFreq) {
+    f(0, all_rows(pb));
+    return;
+  }
+  const Eigen::Index step = std::max<Eigen::Index>(1, kBlockValues / std::max<Eigen::Index>(1, pb.cols));
+  std::vector<Eigen::Index> idx;
+  for (Eigen::Index first = 0; first < pb.rows; first += step) {
+    idx.resize(static_cast<size_t>(std::min(step, pb.rows - first)));
+    std::iota(idx.begin(), idx.end(), first);
+    f(first, idx);
+  }
+}
+
+double Diagnoser::setting_sse(const Setting& s, double scale) const {
+  // sse(actual, scale x full(s)) term by term in the same order, without the whole tensor.
+  double total = 0;
+  bool finite = true;
+  each_block([&](Eigen::Index first, const std::vector<Eigen::Index>& idx) {
+    if (!finite) return;
+    const Matrix block = render(pb, s, idx);
+    const double* a = actual.data() + first * actual.cols();
+    for (Eigen::Index i = 0; i < block.size() && finite; ++i) {
+      const double v = a[i] - block.data()[i] * scale;
+      if (!std::isfinite(v)) finite = false;
+      total += v * v;
+    }
+  });
+  return finite ? total : std::numeric_limits<double>::infinity();
+}
+
+Matrix Diagnoser::full(const Prediction& p) const {
+  if (!p.setting) return p.tensor;
+  Matrix m = full(*p.setting);
+  if (p.scale != 1.0) m *= p.scale;
+  return m;
+}
+
+double Diagnoser::explains(const Prediction& p) const {
+  const double e = p.setting ? setting_sse(*p.setting, p.scale) : sse(actual, p.tensor);
   if (!std::isfinite(e) || base_sse <= 0) return 0.0;
   return std::clamp(1.0 - e / base_sse, 0.0, 1.0);
 }
 
-void Diagnoser::add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted,
-                    std::string message, std::string fix) {
-  RopeCheckDiagnosis d;
-  d.cause = cause;
-  d.explains = explains(predicted);
-  d.predicted = std::move(predicted);
-  d.fitted = std::move(fitted);
-  d.message = std::move(message);
-  d.fix = std::move(fix);
-  out.push_back(std::move(d));
-  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
+void Diagnoser::add(CheckCause cause, Prediction p, Fitted fitted, std::string message, std::string fix) {
+  Scored c;
+  c.d.cause = cause;
+  c.d.explains = explains(p);
+  c.d.fitted = std::move(fitted);
+  c.d.message = std::move(message);
+  c.d.fix = std::move(fix);
+  if (!keep_tensors) p.tensor = Matrix();
+  c.p = std::move(p);
+  out.push_back(std::move(c));
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.d.explains > b.d.explains; });
   if (out.size() > kMaxKept + 2) out.pop_back();
-  // Keep memory bounded: only the top diagnosis's predicted tensor is read (the pictures' residual), so at most
-  // two are held, the best and one tied with it for the naming rules (a 2^24-element check: 2 x 128 MB).
+  // Keep memory bounded: only the top diagnosis's tensor is read (the pictures' residual), so at most two
+  // computed tensors are held, the best and one tied with it for the naming rules; a setting is rendered
+  // again when it wins.
   int held = 0;
-  for (RopeCheckDiagnosis& x : out) {
-    if (x.predicted.size() == 0) continue;
-    if (held < 2 && x.explains >= out.front().explains - kTie) ++held;
-    else x.predicted = Matrix();
+  for (Scored& x : out) {
+    if (x.p.tensor.size() == 0) continue;
+    if (held < 2 && x.d.explains >= out.front().d.explains - kTie) ++held;
+    else x.p.tensor = Matrix();
   }
 }
 
@@ -58,7 +102,7 @@ void Diagnoser::layout() {
   Setting s = ref;
   s.layout = ref.layout == RopeLayout::Half ? RopeLayout::Interleaved : RopeLayout::Half;
   const std::string name = rope_layout_name(s.layout);
-  add(CheckCause::Layout, full(s), {{"layout", name}},
+  add(CheckCause::Layout, s, {{"layout", name}},
       std::string("the tensor pairs dimensions the ") + name + " way (" +
           (s.layout == RopeLayout::Half ? "rotate_half: i with i + r/2" : "rotate_every_two: 2i with 2i + 1") +
           "), the reference the " + rope_layout_name(ref.layout) + " way",
@@ -118,7 +162,7 @@ void Diagnoser::angle_precision() {
                               : (chosen->steps & InvFreq)   ? "inv_freq"
                                                             : names.front();
   const char* dtype = round_name(chosen->r);
-  add(CheckCause::AnglePrecision, full(chosen->s), {{"dtype", std::string(dtype)}, {"steps", names}, {"rounded", rounded}},
+  add(CheckCause::AnglePrecision, chosen->s, {{"dtype", std::string(dtype)}, {"steps", names}, {"rounded", rounded}},
       list + (names.size() == 1 ? " was" : " were") + " computed in " + dtype + ": the error grows with position",
       "compute the positions, inv_freq, the angles and cos/sin in float32 (autocast off, .float() before the product), "
       "cast cos/sin to the model's dtype afterwards");
@@ -137,16 +181,26 @@ void Diagnoser::angle_scale() {
   const double f = std::exp(fit_scalar(pb, fl, std::log(1.0 / 16), std::log(16.0), make));
   Setting s = ref;
   s.angle_scale = f;
-  Matrix predicted = full(s);
-  std::vector<std::pair<std::string, CheckFitValue>> fitted{{"factor", f}};
+  Prediction predicted{s, 1.0, {}};
+  Fitted fitted{{"factor", f}};
   std::string norm;
   const double a = ref.magnitude;
   if (pb.kind == CheckKind::Rotated || pb.kind == CheckKind::Logits) {
-    // The tensor is linear in the magnitude (rotated) or in the logits' scale: a least-squares ratio.
-    const double den = predicted.squaredNorm();
-    const double ratio = den > 0 ? actual.cwiseProduct(predicted).sum() / den : 1.0;
+    // The tensor is linear in the magnitude (rotated) or in the logits' scale: a least-squares ratio, its sums
+    // taken in storage order a block at a time.
+    double den = 0, dot = 0;
+    each_block([&](Eigen::Index first, const std::vector<Eigen::Index>& idx) {
+      const Matrix block = render(pb, s, idx);
+      const double* act = actual.data() + first * actual.cols();
+      for (Eigen::Index i = 0; i < block.size(); ++i) {
+        const double v = block.data()[i];
+        den += v * v;
+        dot += act[i] * v;
+      }
+    });
+    const double ratio = den > 0 ? dot / den : 1.0;
     if (ratio > 0 && std::fabs(ratio - 1) > 1e-6) {
-      predicted *= ratio;
+      predicted.scale = ratio;
       fitted.push_back({"ratio", ratio});
       const double want = pb.kind == CheckKind::Rotated ? a : a * a;  // a twice: a^2 on rotated rows, a^4 on logits
       norm = "; the " + std::string(pb.kind == CheckKind::Rotated ? "rows' norm" : "logits' scale") + " is " + num(ratio) +
@@ -171,8 +225,7 @@ void Diagnoser::base() {
   const double b = std::exp(fit_scalar(pb, fl, lo, hi, make));
   const auto s = make(std::log(b));
   if (!s) return;
-  add(CheckCause::Base, full(*s), {{"base", b}},
-      "the tensor fits rope_theta = " + num(b) + ", the reference has " + num(pb.ref.base),
+  add(CheckCause::Base, *s, {{"base", b}}, "the tensor fits rope_theta = " + num(b) + ", the reference has " + num(pb.ref.base),
       "use rope_theta = " + num(pb.ref.base) + " (read rope_theta / rope_parameters from the config)");
 }
 
@@ -180,7 +233,7 @@ void Diagnoser::scaling_missing() {
   if (pb.ref.scaling.type == RopeScalingType::None) return;
   const auto s = try_setting(pb, with([](RopeCheckReference& r) { r.scaling = RopeScaling{}; }));
   if (!s) return;
-  add(CheckCause::ScalingMissing, full(*s), {{"factor", 1.0}},
+  add(CheckCause::ScalingMissing, *s, {{"factor", 1.0}},
       std::string("the tensor is plain RoPE: the ") + rope_scaling_type_name(pb.ref.scaling.type) + " scaling was not applied",
       std::string("apply the ") + rope_type_name(pb.ref.scaling.type) + " rope_scaling of the config (rope_type and factor)");
 }
@@ -192,7 +245,7 @@ void Diagnoser::scaling_factor() {
   const double f = std::exp(fit_scalar(pb, fl, 0.0, std::log(1e4), make));
   const auto s = make(std::log(f));
   if (!s) return;
-  add(CheckCause::ScalingFactor, full(*s), {{"factor", f}},
+  add(CheckCause::ScalingFactor, *s, {{"factor", f}},
       std::string("the tensor fits the ") + rope_scaling_type_name(t) + " scaling with factor " + num(f) +
           ", the reference has " + num(pb.ref.scaling.factor),
       "use rope_scaling.factor = " + num(pb.ref.scaling.factor));
@@ -203,7 +256,7 @@ void Diagnoser::yarn_truncate() {
   const bool flipped = !pb.ref.scaling.truncate;
   const auto s = try_setting(pb, with([&](RopeCheckReference& r) { r.scaling.truncate = flipped; }));
   if (!s) return;
-  add(CheckCause::YarnTruncate, full(*s), {{"truncate", flipped}},
+  add(CheckCause::YarnTruncate, *s, {{"truncate", flipped}},
       std::string("the tensor fits YaRN with truncate = ") + (flipped ? "true" : "false") + " (the correction range " +
           (flipped ? "floored/ceiled" : "not rounded") + "), the reference has " + (flipped ? "false" : "true"),
       std::string(pb.ref.scaling.truncate ? "round the correction range (floor low, ceil high)"
@@ -220,7 +273,7 @@ void Diagnoser::longrope_switch() {
                              }));
   if (!s) return;
   const std::string other = uses_long ? "short" : "long";
-  add(CheckCause::LongropeSwitch, full(*s), {{"factors", other}},
+  add(CheckCause::LongropeSwitch, *s, {{"factors", other}},
       "the tensor uses LongRoPE's " + other + "_factor; at seq_len " + num(static_cast<double>(sc.seq_len.value_or(0))) +
           " (original " + num(static_cast<double>(sc.original_max_position_embeddings)) + ") the reference uses " +
           (uses_long ? "long" : "short") + "_factor",
@@ -251,7 +304,7 @@ void Diagnoser::dynamic_seq_len() {
   std::string msg = "the tensor fits dynamic NTK at seq_len " + num(S) + ", the reference's is " +
                     num(static_cast<double>(ref_sc.seq_len.value_or(sc.original_max_position_embeddings)));
   if (std::fabs(S - L * f) < 0.5) msg += " (= original_max_position_embeddings * factor: a constant length)";
-  add(CheckCause::DynamicSeqLen, full(*s), {{"seq_len", S}}, msg,
+  add(CheckCause::DynamicSeqLen, *s, {{"seq_len", S}}, msg,
       "recompute the dynamic base from the current sequence length max(position) + 1 (not a constant)");
 }
 
@@ -327,19 +380,19 @@ void Diagnoser::partial_rotary() {
   const Variant& best = *std::min_element(vs.begin(), vs.end(), [](const Variant& x, const Variant& y) { return x.err < y.err; });
   const std::string rd = std::to_string(proportional ? 2 * c0 : pb.rotary_dim), hd = std::to_string(pb.dim);
   if (best.kind == 'a')
-    add(CheckCause::PartialRotary, full(best.s), {{"exponent_dim", static_cast<double>(e1)}, {"base", b_equiv}},
+    add(CheckCause::PartialRotary, best.s, {{"exponent_dim", static_cast<double>(e1)}, {"base", b_equiv}},
         "the frequencies use the exponent 2i/" + std::to_string(e1) + " instead of 2i/" + std::to_string(e0) + ": base^(" +
             std::to_string(e0) + "/" + std::to_string(e1) + ") = " + num(b_equiv) + " in the reference's terms",
         proportional ? "proportional RoPE keeps the exponent over head_dim = " + hd + ": base^(-2i/" + hd + ")"
                      : "compute inv_freq over rotary_dim = " + rd + ": base^(-2i/rotary_dim)");
   else if (best.kind == 'b')
-    add(CheckCause::PartialRotary, full(best.s), {{"pair_offset", static_cast<double>(pb.dim / 2)}},
+    add(CheckCause::PartialRotary, best.s, {{"pair_offset", static_cast<double>(pb.dim / 2)}},
         "the rotation pairs dimension i with i + head_dim/2 = i + " + std::to_string(pb.dim / 2) +
             " instead of i + rotary_dim/2 = i + " + std::to_string(pb.pairs),
         "rotate_half over the first rotary_dim = " + std::to_string(pb.rotary_dim) +
             " dims only, then concatenate the pass-through dims");
   else
-    add(CheckCause::PartialRotary, full(best.s),
+    add(CheckCause::PartialRotary, best.s,
         {{"rotated_dims", static_cast<double>(pb.dim)}, {"exponent_dim", static_cast<double>(pb.dim)}},
         "the whole head rotates (" + hd + " dims, frequencies base^(-2i/" + hd + ")) where the reference rotates " + rd +
             " dims and passes the rest through",
@@ -380,7 +433,7 @@ void Diagnoser::pairing_span() {
     }
   }
   if (!std::isfinite(best.err)) return;
-  add(CheckCause::PairingSpan, full(best.s),
+  add(CheckCause::PairingSpan, best.s,
       {{"pair_offset", static_cast<double>(best.span)},
        {"rotated_dims", static_cast<double>(2 * best.count)},
        {"exponent_dim", static_cast<double>(best.exponent)}},
@@ -419,7 +472,7 @@ void Diagnoser::rotary_offset() {
     return off == 0 ? std::string("first") : off == span ? std::string("last") : "at dims " + std::to_string(off) + "..";
   };
   const std::string ref_dims = std::to_string(o0) + ".." + std::to_string(o0 + r - 1);
-  add(CheckCause::RotaryOffset, full(best_s), {{"offset", static_cast<double>(o)}},
+  add(CheckCause::RotaryOffset, best_s, {{"offset", static_cast<double>(o)}},
       "the tensor rotates dims " + std::to_string(o) + ".." + std::to_string(o + r - 1) + " of the head (the rope slice " +
           where(o) + "), the reference dims " + ref_dims + " (" + where(o0) + ")",
       o0 == span ? "rotate the last rotary_dim = " + std::to_string(r) +
@@ -431,7 +484,7 @@ void Diagnoser::rotary_offset() {
 namespace {
 
 // Ranking rules of the catalogue: when two causes fit equally well, the reference's own terms win.
-void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
+void apply_preferences(std::vector<Diagnoser::Scored>& d) {
   const std::pair<CheckCause, CheckCause> prefer[] = {
       {CheckCause::DynamicSeqLen, CheckCause::Base},           {CheckCause::DynamicSeqLen, CheckCause::ScalingFactor},
       {CheckCause::PartialRotary, CheckCause::Base},           {CheckCause::ScalingMissing, CheckCause::ScalingFactor},
@@ -449,10 +502,10 @@ void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
     bool moved = false;
     for (const auto& pair : prefer) {
       const CheckCause win = pair.first, lose = pair.second;  // clang 14 cannot capture structured bindings
-      auto w = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == win; });
-      auto l = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.cause == lose; });
-      if (w == d.end() || l == d.end() || w < l || w->explains < l->explains - kTie) continue;
-      RopeCheckDiagnosis moving = std::move(*w);
+      auto w = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.d.cause == win; });
+      auto l = std::find_if(d.begin(), d.end(), [&](const auto& x) { return x.d.cause == lose; });
+      if (w == d.end() || l == d.end() || w < l || w->d.explains < l->d.explains - kTie) continue;
+      Diagnoser::Scored moving = std::move(*w);
       const auto li = l - d.begin();
       d.erase(w);
       d.insert(d.begin() + li, std::move(moving));
@@ -465,9 +518,9 @@ void apply_preferences(std::vector<RopeCheckDiagnosis>& d) {
 }  // namespace
 
 std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, const Matrix& expected, const Matrix& actual,
-                                         const Matrix& tolerance) {
+                                         const ToleranceField& tolerance, bool keep_tensors) {
   const FitLevels fl = make_levels(pb, actual);
-  Diagnoser dg{pb, ref, expected, actual, tolerance, fl, sse(actual, expected), {}};
+  Diagnoser dg{pb, ref, expected, actual, tolerance, fl, keep_tensors, sse(actual, expected), {}};
   dg.layout();
   dg.angle_precision();
   dg.angle_scale();
@@ -491,13 +544,16 @@ std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, 
   dg.head_offset();
   dg.unrotated_heads();
 
-  std::vector<RopeCheckDiagnosis> d = std::move(dg.out);
-  std::stable_sort(d.begin(), d.end(), [](const auto& a, const auto& b) { return a.explains > b.explains; });
+  std::vector<Diagnoser::Scored> d = std::move(dg.out);
+  std::stable_sort(d.begin(), d.end(), [](const auto& a, const auto& b) { return a.d.explains > b.d.explains; });
   apply_preferences(d);
   std::vector<RopeCheckDiagnosis> kept;
   for (auto& x : d)
-    if (x.explains >= 0.01 && kept.size() < kMaxKept) kept.push_back(std::move(x));
-  for (size_t i = 1; i < kept.size(); ++i) kept[i].predicted = Matrix();
+    if (x.d.explains >= 0.01 && kept.size() < kMaxKept) {
+      // The first diagnosis's tensor, for the pictures' residual (read only when it explains half).
+      if (kept.empty() && keep_tensors && x.d.explains >= 0.5) x.d.predicted = dg.full(x.p);
+      kept.push_back(std::move(x.d));
+    }
   if (kept.empty() || kept.front().explains < 0.5) {
     RopeCheckDiagnosis u;
     u.cause = CheckCause::Unknown;

@@ -99,22 +99,69 @@ std::vector<Eigen::Index> all_rows(const Problem& pb);
 // rho_i = 2 (3 ln+(1/w_i) + 7 + 3 i) u; 0 for a pair of frequency 0 (its angle is exactly 0).
 std::vector<double> angle_rel_error(const std::vector<double>& inv_freq);
 
+// The per-element tolerance of the comparison (docs/cli.md's float32 rule, or the user's abs + rel x
+// |expected|), computed where it is read: a 2^24-element check holds no third tensor of its size for it.
+// Logits (at most 2048^2) keep theirs whole: it is a matrix product.
+class ToleranceField {
+ public:
+  ToleranceField(const Problem& pb, const Setting& ref, const Matrix& expected, const std::optional<RopeCheckTolerance>& given);
+  double at(Eigen::Index r, Eigen::Index c) const;
+  Matrix whole() const;
+
+ private:
+  double dtheta(int64_t p, int i) const;  // a pair's angle error at position p (the float32 rule)
+  const Problem& pb_;
+  const Setting& ref_;
+  const Matrix& expected_;
+  std::optional<RopeCheckTolerance> given_;
+  std::vector<double> rho_;          // the float32 rule's per-pair relative angle error
+  double a_ = 1.0;                   // |magnitude|
+  std::vector<int> pair_of_column_;  // rotated: the pair of each column, -1 for a pass-through column
+  Matrix logits_;                    // logits: the whole tolerance
+};
+
+// A cause's predicted tensor: `scale` x the setting's tensor, rendered where it is scored (a block of rows at a
+// time) and once more for the first diagnosis's picture; or a tensor computed whole (the logits' causes).
+struct Prediction {
+  std::optional<Setting> setting;
+  double scale = 1.0;
+  Matrix tensor;
+};
+
 // The catalogue. Each member function fits one cause and add()s its prediction (causes of the frequencies
 // in rope_check_causes.cpp, of positions, rows, heads and magnitudes in rope_check_rows.cpp).
 struct Diagnoser {
+  struct Scored {
+    RopeCheckDiagnosis d;
+    Prediction p;
+  };
+  using Fitted = std::vector<std::pair<std::string, CheckFitValue>>;
+
   const Problem& pb;
   const Setting& ref;
   const Matrix& expected;
   const Matrix& actual;
-  const Matrix& tolerance;
+  const ToleranceField& tolerance;
   const FitLevels& fl;
+  bool keep_tensors = true;  // keep predicted tensors for the first diagnosis's picture
   double base_sse = 0;
-  std::vector<RopeCheckDiagnosis> out;
+  std::vector<Scored> out;
 
-  double explains(const Matrix& predicted) const;
-  void add(CheckCause cause, Matrix predicted, std::vector<std::pair<std::string, CheckFitValue>> fitted, std::string message,
-           std::string fix);
+  double explains(const Prediction& p) const;
+  void add(CheckCause cause, Prediction p, Fitted fitted, std::string message, std::string fix);
+  void add(CheckCause cause, const Setting& s, Fitted fitted, std::string message, std::string fix) {
+    add(cause, Prediction{s, 1.0, {}}, std::move(fitted), std::move(message), std::move(fix));
+  }
+  void add(CheckCause cause, Matrix predicted, Fitted fitted, std::string message, std::string fix) {
+    add(cause, Prediction{std::nullopt, 1.0, std::move(predicted)}, std::move(fitted), std::move(message), std::move(fix));
+  }
   Matrix full(const Setting& s) const { return render(pb, s, all_rows(pb)); }
+  Matrix full(const Prediction& p) const;
+  // Calls f(first row, rows) over the tensor's rows a block at a time (logits and inv_freq: all at once, their
+  // render is not row by row); f(first, idx) may render the setting's tensor on idx.
+  void each_block(const std::function<void(Eigen::Index, const std::vector<Eigen::Index>&)>& f) const;
+  // Sum of (actual - scale x the setting's tensor)^2 in storage order, a block at a time (sse's value).
+  double setting_sse(const Setting& s, double scale) const;
   RopeCheckReference with(const std::function<void(RopeCheckReference&)>& change) const;
   double level_sse(const Setting& s) const;  // squared error on the last fit level (<= kFitRows rows)
 
@@ -145,8 +192,9 @@ struct Diagnoser {
 };
 
 // The catalogue run on `actual` (a mismatch of `expected`, the reference setting's tensor): best first,
-// after the naming rules; `unknown` first when no cause explains half of the squared error.
+// after the naming rules; `unknown` first when no cause explains half of the squared error. With keep_tensors,
+// the first diagnosis carries its predicted tensor.
 std::vector<RopeCheckDiagnosis> diagnose(const Problem& pb, const Setting& ref, const Matrix& expected, const Matrix& actual,
-                                         const Matrix& tolerance);
+                                         const ToleranceField& tolerance, bool keep_tensors);
 
 }  // namespace posenc::rope_check_detail

@@ -17,11 +17,19 @@ void Diagnoser::magnitude() {
   Setting one = ref, zero = ref;
   one.magnitude = 1.0;
   zero.magnitude = 0.0;
-  const Matrix t1 = full(one), t0 = full(zero);
-  const Matrix dir = t1 - t0;
-  const double den = dir.squaredNorm();
+  // m = <actual - t0, t1 - t0> / |t1 - t0|^2, the sums in storage order a block of rows at a time.
+  double dot = 0, den = 0;
+  each_block([&](Eigen::Index first, const std::vector<Eigen::Index>& idx) {
+    const Matrix t1 = render(pb, one, idx), t0 = render(pb, zero, idx);
+    const double* a = actual.data() + first * actual.cols();
+    for (Eigen::Index i = 0; i < t1.size(); ++i) {
+      const double dir = t1.data()[i] - t0.data()[i];
+      dot += (a[i] - t0.data()[i]) * dir;
+      den += dir * dir;
+    }
+  });
   if (den <= 0) return;
-  const double m = (actual - t0).cwiseProduct(dir).sum() / den;
+  const double m = dot / den;
   if (m <= 0) return;  // a negative magnitude is a sign flip: rotation_direction says it in its own terms
   Setting s = ref;
   s.magnitude = m;
@@ -29,7 +37,7 @@ void Diagnoser::magnitude() {
   std::string what = "cos/sin carry magnitude " + num(m) + ", the reference " + num(a);
   if (a != 1.0 && std::fabs(m - 1.0) < 1e-3) what += " (attention_factor missing)";
   else if (a != 1.0 && std::fabs(m - a * a) < 1e-3 * a * a) what += " (attention_factor applied twice)";
-  add(CheckCause::AttentionFactor, full(s), {{"attention_factor", m}, {"ratio", a != 0 ? m / a : 0.0}}, what,
+  add(CheckCause::AttentionFactor, s, {{"attention_factor", m}, {"ratio", a != 0 ? m / a : 0.0}}, what,
       "multiply cos and sin by attention_factor = " + num(a) + " exactly once");
 }
 
@@ -70,7 +78,7 @@ void Diagnoser::position_offset() {
   }
   Setting s = ref;
   s.offset = best_d;
-  add(CheckCause::PositionOffset, full(s), {{"offset", static_cast<double>(best_d)}},
+  add(CheckCause::PositionOffset, s, {{"offset", static_cast<double>(best_d)}},
       "the tensor is the reference at positions shifted by " + std::to_string(best_d),
       best_d == 1 || best_d == -1 ? "use the positions as given (an off-by-one: position_ids start at 0 unless a "
                                     "cache offset says otherwise)"
@@ -81,7 +89,7 @@ void Diagnoser::rotation_direction() {
   if (pb.kind == CheckKind::InvFreq || pb.kind == CheckKind::Cos) return;
   Setting s = ref;
   s.sin_sign = -1.0;
-  add(CheckCause::RotationDirection, full(s), {{"sin_sign", -1.0}}, "the tensor rotates by -angle: the sign of sin is flipped",
+  add(CheckCause::RotationDirection, s, {{"sin_sign", -1.0}}, "the tensor rotates by -angle: the sign of sin is flipped",
       "rotate as x * cos + rotate_half(x) * sin with rotate_half(x) = cat(-x2, x1) (not cat(x2, -x1))");
 }
 
@@ -121,8 +129,8 @@ std::vector<Eigen::Index> by_position(const Problem& pb) {
   return order;
 }
 
-bool beyond(const Matrix& actual, const Matrix& expected, const Matrix& tolerance, Eigen::Index r, Eigen::Index c) {
-  return std::fabs(actual(r, c) - expected(r, c)) > tolerance(r, c);
+bool beyond(const Matrix& actual, const Matrix& expected, const ToleranceField& tolerance, Eigen::Index r, Eigen::Index c) {
+  return std::fabs(actual(r, c) - expected(r, c)) > tolerance.at(r, c);
 }
 
 // What row r would hold left unrotated: x's row (rotated), cos 1, sin 0.
@@ -185,7 +193,7 @@ void Diagnoser::cache_length() {
     }
   const int64_t L = best.cache_length;
   const std::string ls = std::to_string(L);
-  add(CheckCause::CacheLength, full(best),
+  add(CheckCause::CacheLength, best,
       {{"length", static_cast<double>(L)}, {"mode", std::string(best.cache_wrap ? "wrap" : "clamp")}},
       "positions >= " + ls + " read the cos/sin cache's row " +
           (best.cache_wrap ? "p mod " + ls + " (a cache of " + ls + " rows, wrapped)"
@@ -234,7 +242,7 @@ void Diagnoser::unrotated_rows() {
     }
     if (!best) return;
     const bool everything = best->s == &all || static_cast<Eigen::Index>(best->idx.size()) == n;
-    add(CheckCause::UnrotatedRows, full(*best->s),
+    add(CheckCause::UnrotatedRows, *best->s,
         {{"rows", everything ? CheckFitValue(std::string("all")) : CheckFitValue(best->idx)}},
         everything
             ? std::string("the logits are q . k with ") + best->side + " never rotated (no RoPE applied)"
@@ -260,7 +268,7 @@ void Diagnoser::unrotated_rows() {
   if (left == 0) return;
   const std::vector<int64_t> idx = indices_of(s.unrotated);
   const bool everything = left == distinct;
-  add(CheckCause::UnrotatedRows, full(s), {{"rows", everything ? CheckFitValue(std::string("all")) : CheckFitValue(idx)}},
+  add(CheckCause::UnrotatedRows, s, {{"rows", everything ? CheckFitValue(std::string("all")) : CheckFitValue(idx)}},
       everything ? std::string("no row is rotated: the tensor is the input as it was (RoPE never applied)")
                  : "rows " + list_text(idx) + " are left unrotated (the input as it was); the other rows are right",
       "apply RoPE to every row (for a KV cache: rotate the current key before it is written)");
@@ -279,7 +287,7 @@ void Diagnoser::norm_violation() {
       const double nx = std::hypot((*pb.x)(r, i0), (*pb.x)(r, i1));
       if (nx <= 0) continue;
       const double no = std::hypot(actual(r, i0), actual(r, i1));
-      if (std::fabs(no - a * nx) > tolerance(r, i0) + tolerance(r, i1)) violated = true;
+      if (std::fabs(no - a * nx) > tolerance.at(r, i0) + tolerance.at(r, i1)) violated = true;
       const double ratio = no / nx;
       if (std::fabs(ratio - a) > worst_dev) worst_dev = std::fabs(ratio - a), worst = ratio;
     }
@@ -288,7 +296,7 @@ void Diagnoser::norm_violation() {
   s1.alias = 1;
   s2.alias = 2;
   const Setting& s = level_sse(s1) <= level_sse(s2) ? s1 : s2;
-  add(CheckCause::NormViolation, full(s), {{"max_norm_ratio", worst}},
+  add(CheckCause::NormViolation, s, {{"max_norm_ratio", worst}},
       "pairs do not keep their norm: |out_pair| / |x_pair| reaches " + num(worst) + " (a rotation keeps " + num(a) +
           "); the tensor fits out_" + (s.alias == 1 ? "b computed from the out_a" : "a computed from the out_b") +
           " already written over the input (an in-place kernel reading its own output)",
@@ -307,7 +315,7 @@ void Diagnoser::head_offset() {
     const double e = level_sse(s);
     if (e < best_err) best_err = e, best = s;
   }
-  add(CheckCause::HeadOffset, full(best), {{"per_head_offset", static_cast<double>(best.head_offset)}},
+  add(CheckCause::HeadOffset, best, {{"per_head_offset", static_cast<double>(best.head_offset)}},
       "head h rotates at position p + h x " + std::to_string(best.head_offset) + ": the head index enters the position",
       "rotate every head at the same positions (position ids must not depend on the head index)");
 }
@@ -332,7 +340,7 @@ void Diagnoser::unrotated_heads() {
     }
   }
   if (heads.empty() || static_cast<int>(heads.size()) == pb.heads) return;  // all heads: unrotated_rows says "all"
-  add(CheckCause::UnrotatedHeads, full(s), {{"heads", heads}},
+  add(CheckCause::UnrotatedHeads, s, {{"heads", heads}},
       "heads " + list_text(heads) + " are left unrotated (the input as it was); the other heads rotate",
       "apply RoPE to every head (broadcast cos / sin over the head axis, not just head 0)");
 }
