@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <functional>
 #include <string>
 
 namespace CLI {
@@ -42,5 +43,8 @@ void load_state_strict(app::App& app, const std::string& state);
 // Writes `text` to `path` ("-" or empty: `out`); throws InvalidArgument(field, ...) on any failure,
 // including one found only when the file is flushed and closed (a full device).
 void write_output(const std::string& text, const std::string& path, std::ostream& out, const char* field = "output");
+// The same for a text written piece by piece (write(stream)): never held whole.
+void write_output(const std::function<void(std::ostream&)>& write, const std::string& path, std::ostream& out,
+                  const char* field = "output");
 
 }  // namespace posenc::cli

@@ -586,14 +586,18 @@ const AttentionResult& ScoresModel::exact_row(int row) const {
 void ScoresModel::export_tables(std::vector<ExportTable>& tables, const LayerSpec* layer) const {
   const int n = rows();
   // The whole matrix in double precision through the core (the pictures are float32).
-  const AttentionResult result = exact(-1);
+  AttentionResult result = exact(-1);
   // Masked cells (key after query under the causal mask) are undefined in every tile.
   auto table = [&](std::string name, const Matrix& m) {
     return matrix_table(std::move(name), "query i", "key j", "i", n, n,
                         [&](int i, int j) { return result.masked(i, j) ? NAN : m(i, j); });
   };
+  // Each term freed once its table holds it: the result and its tables are never both held whole.
   if (result.terms.size() > 1)
-    for (const AttentionTerm& t : result.terms) tables.push_back(table("term: " + t.name, t.values));
+    for (AttentionTerm& t : result.terms) {
+      tables.push_back(table("term: " + t.name, t.values));
+      t.values = Matrix();
+    }
   tables.push_back(table("logits", result.logits));
   tables.push_back(table("weights", result.weights));
   // The position numbers behind the picture: RoPE's frequencies (as the core computes them for these
