@@ -69,6 +69,10 @@ window.posencEmbeds = window.posencEmbeds || (() => {
   const TITLES = { waves: 'PE waves', frequencies: 'Frequencies', similarity: 'Similarity', buckets: 'Bias buckets',
     scores: 'Scores', rope: 'RoPE', permutation: 'Permutation', toy: 'Toy sentence', model: 'Model', check: 'Check',
     usage: 'Frequency usage' };
+  // The same in Chinese, for an embed with lang=zh (the app's catalogue's words; a test keeps them equal).
+  const TITLES_ZH = { waves: '位置编码波形', frequencies: '频率', similarity: '相似度', buckets: '偏置分桶',
+    scores: '注意力分数', rope: '旋转位置编码 RoPE', permutation: '置换', toy: '玩具句子', model: '模型', check: '核对',
+    usage: '频率使用' };
   const KEYS = ['lang', 'figure', 'controls'], siteOf = (src) => src ? new URL(src, location.href).href.replace(/[?#].*$/, '').replace(/[^/]*$/, '') : '';
   // The height an embed of `q` needs at `width` before it loads (docs/embedding.md: padding, the Controls
   // line, the formula line, plots at a 4:3 box of at most 560 px); it then asks for its own.
@@ -133,9 +137,10 @@ window.posencEmbeds = window.posencEmbeds || (() => {
       const height = h ? (/^\d+(\.\d+)?$/.test(h) ? Math.min(MAX_HEIGHT, +h) + 'px' : h) : reserve(new URLSearchParams(q), this.clientWidth) + 'px';
       if (!site || (first && !fallback)) { if (!this.frame) this.style.minHeight = height; return; }
       const f = this.frame || fallback || document.createElement('iframe'), src = site + 'index.html?' + q;
-      const title = 'posenc: ' + (TITLES[view] || view);
+      const zh = new URLSearchParams(q).get('lang') === 'zh';
+      const title = 'posenc: ' + ((zh ? TITLES_ZH : TITLES)[view] || view);
       f.title = title;
-      f.setAttribute('aria-label', title + ' (interactive)');
+      f.setAttribute('aria-label', zh ? title + '（可交互）' : title + ' (interactive)');
       f.toggleAttribute('data-posenc-fit', !h);
       f.style.maxHeight = MAX_HEIGHT + 'px';
       if (h) f.dataset.posencHeight = 'fixed'; else delete f.dataset.posencHeight;

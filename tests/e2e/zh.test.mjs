@@ -6,7 +6,9 @@
 // sentence field on a desktop arrives whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, openState, openPhone, waitFrames, screenshot, itemRect, exportJson, PHONE } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useBrowser, openState, openPhone, waitFrames, screenshot, itemRect, exportJson, PHONE, repo } from './harness.mjs';
 
 const env = useBrowser();
 const HAN = /[\u4e00-\u9fff]/;
@@ -128,6 +130,47 @@ test('zh: CJK glyphs are drawn, Chinese is one token per character, an IME compo
   await waitFrames(page, 4);
   assert.equal((await state(page)).sentence, '我不爱你', 'the composed text arrived whole (no pinyin, no lost characters)');
   assert.deepEqual((await exportJson(page)).tokens, ['我', '不', '爱', '你']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Chinese polish: every view's description and canvas name end their sentences once, in Chinese (no "。。",
+// no Latin ". " after Chinese); the embed code's iframe is named in Chinese; the view links follow a live
+// switch; embed.js names a lang=zh embed's iframe in Chinese, with the app's own titles.
+test('zh: full stops once and Chinese, the embed code and the view links in Chinese after a live switch', async () => {
+  const { page, context, errors } = await openState(env, 'view=waves&lang=en');
+  const links = () => page.evaluate(() => [...document.querySelectorAll('#views a')].map((a) => a.textContent));
+  const english = await links();
+  assert.ok(english.includes('PE waves'), `English view links: ${english}`);
+  await setState(page, { lang: 'zh' });
+  await page.waitForFunction(() => { window.posenc.wake(); return [...document.querySelectorAll('#views a')].some((a) => /[\u4e00-\u9fff]/.test(a.textContent)); },
+    null, { timeout: 15000 });
+  const titles = await page.evaluate(() => Module.ccall('posenc_view_titles', 'string', [], []).split('\n'));
+  assert.deepEqual(await links(), titles, 'the view links are the app\'s Chinese titles');
+  assert.ok(titles.includes('位置编码波形'));
+  const LATIN_STOP_AFTER_CJK = /[\u3000-\u9fff\uff00-\uffef]\.(\s|$)/;
+  for (const view of await page.evaluate(() => window.posenc.views())) {
+    await setState(page, { view });
+    const text = await page.evaluate(() => window.posenc.description());
+    const name = (await a11y(page)).name;
+    for (const [what, s] of [['description', text], ['canvas name', name]]) {
+      assert.ok(!s.includes('。。'), `${view}: the ${what} has no doubled full stop: ${s.slice(0, 200)}`);
+      assert.doesNotMatch(s, LATIN_STOP_AFTER_CJK, `${view}: the ${what} has no Latin full stop after Chinese: ${s.slice(0, 200)}`);
+    }
+  }
+  const code = await page.evaluate(() => window.posenc.embedCode());
+  const label = code.match(/aria-label="([^"]*)"/)[1];
+  assert.match(label, /（可交互）$/, `the embed code's aria-label is Chinese: ${label}`);
+  assert.ok(!label.includes('interactive'));
+  // embed.js: its Chinese titles are the app's.
+  const source = fs.readFileSync(path.join(repo, 'web', 'embed.js'), 'utf8');
+  const listed = Function(`return ${source.match(/const TITLES_ZH = (\{[\s\S]*?\});/)[1]}`)();
+  const views = await page.evaluate(() => window.posenc.views());
+  assert.deepEqual(listed, Object.fromEntries(views.map((v, i) => [v, titles[i]])));
+  // Back to English: the links follow again.
+  await setState(page, { lang: 'en' });
+  await page.waitForFunction(() => { window.posenc.wake(); return [...document.querySelectorAll('#views a')].some((a) => a.textContent === 'PE waves'); },
+    null, { timeout: 15000 });
   assert.deepEqual(errors, []);
   await context.close();
 });

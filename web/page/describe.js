@@ -21,15 +21,19 @@ export function describe() {
 // `stop`: the language's full stop where one is added (a title keeps '.').
 const sentence = function (text, stop = '.') {
   text = String(text).trim();
-  return /[.!?…]$/.test(text) || text.endsWith(stop) ? text : text + stop;
+  return /[.!?…。！？]$/.test(text) || text.endsWith(stop) ? text : text + stop;
 };
+// A part the template ends itself ('Formula: {0}.', Chinese '公式：{0}。'): its own full stop goes, Latin or
+// Chinese, so the sentence never ends in two.
+const withoutStop = function (text) { return String(text).trim().replace(/[.。]$/, ''); };
 function describeText(d) {
   if (!d) return '';
-  const parts = [d.title ? sentence(d.title) : ''];
-  if (d.formula) parts.push(tf('Formula: {0}.', [d.formula.trim().replace(/[.]$/, '')]));
+  // The title's full stop is the language's (a Chinese title gets 。, never '. ').
+  const parts = [d.title ? sentence(d.title, t('.')) : ''];
+  if (d.formula) parts.push(tf('Formula: {0}.', [withoutStop(d.formula)]));
   const ps = d.params || {};
   const pk = Array.isArray(ps) ? ps.map(function (p) { return p.name + ' ' + p.value; }) : Object.keys(ps).map(function (k) { return k + ' = ' + ps[k]; });
-  if (pk.length) parts.push(tf('Parameters: {0}.', [pk.join(t(', ')).replace(/[.]$/, '')]));
+  if (pk.length) parts.push(tf('Parameters: {0}.', [withoutStop(pk.join(t(', ')))]));
   const ns = (d.numbers || []).map(function (n) { return n.name + ': ' + n.value; });
   if (ns.length) parts.push(sentence(ns.join(t('; ')), t('.')));
   const notes = page.alive ? window.posenc.notices() : '';
@@ -58,12 +62,17 @@ export function buildParamForm() {
   });
 }
 // The views as real links (keyboard reachable, for readers who never see the canvas); not in embeds.
+// Built again whenever the titles (a live language switch) or the current view change.
+let viewLinksShown = '';
 export function buildViewLinks() {
   if (embedded) { viewsNav.hidden = true; return; }
-  const ul = viewsNav.querySelector('ul');
-  ul.textContent = '';
   const current = window.posenc.getState().view;
   const titles = Module._posenc_view_titles ? call('posenc_view_titles', 'string', [], []).split('\n') : [];
+  const shown = current + '\n' + titles.join('\n');
+  if (shown === viewLinksShown) return;
+  viewLinksShown = shown;
+  const ul = viewsNav.querySelector('ul');
+  ul.textContent = '';
   window.posenc.views().forEach(function (id, i) {
     const li = document.createElement('li'), a = document.createElement('a');
     a.href = '?view=' + encodeURIComponent(id);

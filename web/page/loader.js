@@ -58,12 +58,14 @@ export function installModule() {
       post({ type: 'posenc:state', state: parseQuery(q) });
       postHeight();
       if (!dragging) updateDescription();
+      buildViewLinks();
     },
     // The app stopped drawing (nothing changes any more); we are still inside its last frame, so the
     // canvas can be kept: an embed's poster of its current state, ready if it must give its context back.
     onSettled: function () {
       updateTouchClaims();
       updateDescription();
+      buildViewLinks();  // the titles follow a language whose catalogue just arrived
       postHeight();
       scheduleReadout();
       if (!embedded || page.contextLost) return;

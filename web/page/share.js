@@ -2,6 +2,7 @@
 // form's Share group (real buttons for the Share menu's items, with a live region that confirms).
 import { page, toast } from './page.js';
 import { call, parseQuery, stateQuery, viewId } from './abi.js';
+import { tf } from './lang.js';
 
 // The embed code's page script is embed.js beside this page (web/embed.js, docs/embedding.md): once
 // per page, it sizes each embed to the height it asks for (posenc:height) and keeps at most 6 embeds
@@ -27,7 +28,7 @@ export function embedCode() {
   const state = query.split('&').filter(function (p) { return !/^(embed|theme)=/.test(p); }).join('&');
   return '<posenc-figure state="' + esc(state) + '" theme="' + esc(theme) + '">\n' +
     '<iframe src="' + esc(src) + '" width="100%" height="' + h + '" title="' + esc(title) +
-    '" aria-label="' + esc(title) + ' (interactive)" loading="lazy" style="border:0" data-posenc-fit></iframe>\n' +
+    '" aria-label="' + esc(tf('{0} (interactive)', [title])) + '" loading="lazy" style="border:0" data-posenc-fit></iframe>\n' +
     '</posenc-figure>\n<script src="' + esc(siteBase() + 'embed.js') + '" async></scr' + 'ipt>';
 }
 // Says what was done in the Share group's live region (emptied first, so the same words are said again).
