@@ -159,10 +159,18 @@ class CheckView final : public ModelLinkedView {
         key,
         [&member](const std::string& s) -> std::string {
           if (s.size() > kMaxPastedBytes) return "longer than 1 MiB: drop it as a file instead";
-          // Every text form the tensor readers take is kept (rows, '#' comments, nan / inf, JSON): a token
-          // they refuse, rows of different lengths and a wrong shape are the check's errors naming the key
-          // and the token, so a half-typed tensor still round-trips through the URL. (A control character
-          // never gets here: the state's reader refuses it, parse_clean_query.)
+          // Every text form the tensor readers take is kept (rows, '#' comments, nan / inf / infinity in any
+          // case, JSON); a character no form holds outside a comment is refused here, naming it. A token the
+          // reader refuses, rows of different lengths and a wrong shape are the check's errors naming the
+          // key and the token, so a half-typed tensor still round-trips through the URL. (A control
+          // character never gets here: the state's reader refuses it, parse_clean_query.)
+          bool comment = false;
+          for (char ch : s) {
+            if (ch == '\n') comment = false;
+            if (ch == '#') comment = true;
+            if (!comment && !std::strchr("0123456789+-.eE \t\r\n,;[]#aAfFiInNtTyY", ch))
+              return std::string("\"") + ch + "\" is not part of a number (rows of numbers, or JSON arrays)";
+          }
           // A URL value holds no control character: rows travel as "a b; c d" and come back as lines.
           member.clear();
           for (std::size_t i = 0; i < s.size(); ++i) {
