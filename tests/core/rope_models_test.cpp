@@ -6,10 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
+#include "core/analysis/rope_analysis.h"
 #include "core/attention/attention.h"
 #include "core/encodings/rope.h"
+#include "core/models/model_config.h"
 #include "test_util.h"
 
 using namespace posenc;
@@ -245,4 +248,27 @@ TEST(RopeNames, OneTableCoversEveryScalingType) {
   EXPECT_EQ(rope_scaling_type_from_name("longrope"), RopeScalingType::Longrope);
   EXPECT_STREQ(rope_type_name(RopeScalingType::None), "default");
   EXPECT_FALSE(rope_scaling_type_from_name("su"));  // "su" is a config alias, read by read_hf_config
+}
+
+// The names inspect's JSON and text print (docs/cli.md), one EnumNames table each: every value named, in order,
+// and read back by from_name.
+template <class Enum>
+void expect_names(const std::vector<std::string>& contract) {
+  ASSERT_EQ(names_of<Enum>().size(), contract.size());
+  for (size_t i = 0; i < contract.size(); ++i) {
+    const auto e = static_cast<Enum>(i);
+    EXPECT_EQ(name_of(e), contract[i]);
+    EXPECT_EQ(from_name<Enum>(contract[i]), e);
+  }
+}
+
+TEST(ModelNames, EveryKindRuleAndCoverageHasItsName) {
+  expect_names<PositionKind>({"rope", "alibi", "t5", "deberta", "learned", "none"});
+  EXPECT_STREQ(position_kind_name(PositionKind::Learned), "learned");
+  expect_names<LayerAttention>({"full", "sliding", "chunked", "linear", "compressed", "none"});
+  EXPECT_STREQ(layer_attention_name(LayerAttention::Compressed), "compressed");
+  expect_names<QueryScale::Rule>({"none", "llama4_temperature", "llama4_scaling_beta"});
+  EXPECT_STREQ(query_scale_rule_name(QueryScale::Rule::Llama4ScalingBeta), "llama4_scaling_beta");
+  expect_names<PairCoverage>({"full turn in training", "interpolated", "extrapolated"});
+  EXPECT_STREQ(pair_coverage_name(PairCoverage::Extrapolated), "extrapolated");
 }

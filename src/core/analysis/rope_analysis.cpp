@@ -95,15 +95,6 @@ RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeSc
   return out;
 }
 
-const char* pair_coverage_name(PairCoverage c) {
-  switch (c) {
-    case PairCoverage::FullTurn: return "full turn in training";
-    case PairCoverage::Interpolated: return "interpolated";
-    case PairCoverage::Extrapolated: return "extrapolated";
-  }
-  return "?";
-}
-
 PairBehaviour pair_behaviour(double unscaled_inv_freq, double scaled_inv_freq, int64_t trained_length, int64_t target_length) {
   if (unscaled_inv_freq == 0 && scaled_inv_freq == 0) return PairBehaviour::NoRotation;
   switch (classify_pair(unscaled_inv_freq, scaled_inv_freq, trained_length, target_length)) {

@@ -34,6 +34,10 @@ enum class PairCoverage {
   Interpolated,  // the largest angle at the target length stays within the trained range
   Extrapolated,  // angles beyond anything seen in training
 };
+template <>
+struct EnumNames<PairCoverage> {
+  static constexpr std::array<const char*, 3> names{"full turn in training", "interpolated", "extrapolated"};
+};
 
 // The class of one pair: trained angle L w_k (unscaled w_k = `unscaled_inv_freq`, L = `trained_length`)
 // against target angle T w'_k (scaled w'_k = `scaled_inv_freq`, T = `target_length`). FullTurn when
@@ -68,7 +72,7 @@ struct RopeExtensionAnalysis {
 // and "target_length" unless 1 <= T <= kMaxLength.
 RopeExtensionAnalysis rope_extension_analysis(int dim, double base, const RopeScaling& scaling, int64_t target_length);
 
-const char* pair_coverage_name(PairCoverage c);
+inline const char* pair_coverage_name(PairCoverage c) { return name_of(c); }
 
 // What a pair does, said for the configuration shown: classify_pair's class, with Interpolated split by
 // whether the scaling slowed the pair (w'_k < w_k). Only a pair a scaling slows is "interpolated"; a pair at

@@ -1,5 +1,5 @@
 // config.json -> ModelPosition: the orchestration of the reader (transformers' rules, docs/models.md).
-//   names           position kinds, layer kinds, query-scale rules, a RoPE's head width and zero pairs
+//   small rules     the query scale at a position, a RoPE's head width and zero pairs
 //   other schemes   ALiBi, T5, DeBERTa, learned absolute (by the family table's position)
 //   RoPE models     dims, layout, softmax scale, the RoPE of each layer type (hf_rope.cpp), the layers
 //                   (hf_layers.cpp), the assumptions for a model_type outside the family table
@@ -20,28 +20,7 @@
 
 namespace posenc {
 
-// ---------------------------------------------------------------- names
-
-const char* layer_attention_name(LayerAttention a) {
-  switch (a) {
-    case LayerAttention::Full: return "full";
-    case LayerAttention::Sliding: return "sliding";
-    case LayerAttention::Chunked: return "chunked";
-    case LayerAttention::Linear: return "linear";
-    case LayerAttention::Compressed: return "compressed";
-    case LayerAttention::None: return "none";
-  }
-  return "full";
-}
-
-const char* query_scale_rule_name(QueryScale::Rule r) {
-  switch (r) {
-    case QueryScale::Rule::None: return "none";
-    case QueryScale::Rule::Llama4Temperature: return "llama4_temperature";
-    case QueryScale::Rule::Llama4ScalingBeta: return "llama4_scaling_beta";
-  }
-  return "none";
-}
+// ---------------------------------------------------------------- small rules
 
 double query_scale_at(const QueryScale& s, int64_t position) {
   const double p = static_cast<double>(position);
@@ -52,18 +31,6 @@ double query_scale_at(const QueryScale& s, int64_t position) {
       return 1.0 + s.beta * std::log(1.0 + std::floor(p / static_cast<double>(s.original_max_position_embeddings)));
   }
   return 1.0;
-}
-
-const char* position_kind_name(PositionKind k) {
-  switch (k) {
-    case PositionKind::Rope: return "rope";
-    case PositionKind::Alibi: return "alibi";
-    case PositionKind::T5: return "t5";
-    case PositionKind::Deberta: return "deberta";
-    case PositionKind::Learned: return "learned";
-    case PositionKind::None: return "none";
-  }
-  return "none";
 }
 
 int rope_head_dim(const ModelPosition& m, const ModelRope& r) { return r.head_dim > 0 ? r.head_dim : m.head_dim; }

@@ -3,6 +3,7 @@
 // rule and the file it comes from.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,11 +12,16 @@
 
 #include "core/models/config_value.h"
 #include "core/encodings/rope.h"
+#include "core/names.h"
 
 namespace posenc {
 
 enum class PositionKind { Rope, Alibi, T5, Deberta, Learned, None };
-const char* position_kind_name(PositionKind k);
+template <>
+struct EnumNames<PositionKind> {
+  static constexpr std::array<const char*, 6> names{"rope", "alibi", "t5", "deberta", "learned", "none"};
+};
+inline const char* position_kind_name(PositionKind k) { return name_of(k); }
 
 // One RoPE setting (the whole model's, or one layer type's).
 struct ModelRope {
@@ -55,7 +61,11 @@ enum class LayerAttention {
   // blocks, "no_op" / "replace_with_linear" for a NAS block whose attention is skipped or a per-token linear map).
   None,
 };
-const char* layer_attention_name(LayerAttention a);  // "full", "sliding", "chunked", "linear", "compressed", "none"
+template <>
+struct EnumNames<LayerAttention> {
+  static constexpr std::array<const char*, 6> names{"full", "sliding", "chunked", "linear", "compressed", "none"};
+};
+inline const char* layer_attention_name(LayerAttention a) { return name_of(a); }
 
 // A factor on q that depends on the query's position p (1 everywhere for None).
 struct QueryScale {
@@ -73,7 +83,11 @@ struct QueryScale {
   double beta = 0.0;                             // Llama4ScalingBeta
   int64_t original_max_position_embeddings = 0;  // Llama4ScalingBeta
 };
-const char* query_scale_rule_name(QueryScale::Rule r);  // "none", "llama4_temperature", "llama4_scaling_beta"
+template <>
+struct EnumNames<QueryScale::Rule> {
+  static constexpr std::array<const char*, 3> names{"none", "llama4_temperature", "llama4_scaling_beta"};
+};
+inline const char* query_scale_rule_name(QueryScale::Rule r) { return name_of(r); }
 // The factor at position p (p >= 0).
 double query_scale_at(const QueryScale& s, int64_t position);
 

@@ -32,20 +32,13 @@ Enum named(const char* name, const char* field, const generated::FamilyRow& row)
                          "' is not one of posenc's names");
 }
 
-PositionKind position_named(const char* name, const generated::FamilyRow& row) {
-  for (PositionKind k : {PositionKind::Rope, PositionKind::Alibi, PositionKind::T5, PositionKind::Deberta, PositionKind::Learned,
-                         PositionKind::None})
-    if (std::string(position_kind_name(k)) == name) return k;
-  throw std::logic_error(std::string("data/model_families.json: family '") + row.family + "': position '" + name + "'");
-}
-
 ModelFamily read_row(const generated::FamilyRow& row) {
   ModelFamily f;
   f.family = row.family;
   f.model_types = split_commas(row.model_types);
   f.gguf_archs = split_commas(row.gguf);
   f.keys = split_commas(row.keys);
-  f.position = position_named(row.position, row);
+  f.position = named<PositionKind>(row.position, "position", row);
   f.alibi_key = row.alibi_key;
   f.layout = named<RopeLayout>(row.layout, "layout", row);
   f.base = row.base > 0 ? row.base : 10000.0;
