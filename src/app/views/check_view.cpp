@@ -298,8 +298,7 @@ ModelFill CheckView::fill_from_model(const ModelPosition& m) {
   base_ = std::clamp(r.base, 1.0, 1e12);
   scaling_ = int(s.type);
   factor_ = std::clamp(s.factor, 1.0, 1024.0);
-  const int64_t trained =
-      s.original_max_position_embeddings > 0 ? s.original_max_position_embeddings : r.original_max_position_embeddings;
+  const int64_t trained = trained_length(s.original_max_position_embeddings, r.original_max_position_embeddings);
   orig_ = int(std::clamp<int64_t>(trained, 1, kMaxLength));
   layout_ = int(r.layout);
   softmax_scale_ = std::clamp(r.softmax_scale, 0.0, 100.0);
@@ -333,8 +332,7 @@ void CheckView::recompute() {
   CheckTexts texts{tensor_, x_text_, q_text_, k_text_, positions_text_, tol_abs_, tol_rel_};
   const RopeCheckReference wanted = reference();
   // Pair classes: the core's rule against the trained length (the scaling's original length, else orig).
-  const int64_t trained =
-      wanted.scaling.original_max_position_embeddings > 0 ? wanted.scaling.original_max_position_embeddings : int64_t(orig_);
+  const int64_t trained = trained_length(wanted.scaling.original_max_position_embeddings, orig_);
   CheckComputation c = compute_check(wanted, CheckKind(kind_),
                                      Source(source_) == Source::Example ? CheckSource::Example
                                      : Source(source_) == Source::Text  ? CheckSource::Text

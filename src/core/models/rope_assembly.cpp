@@ -4,10 +4,6 @@
 
 namespace posenc {
 
-int64_t rope_trained_length(const RopeScaling& scaling, int64_t max_position_embeddings) {
-  return scaling.original_max_position_embeddings > 0 ? scaling.original_max_position_embeddings : max_position_embeddings;
-}
-
 ModelRope assemble_rope(const RopeParts& p, const FieldRename& rename) {
   ModelRope m;
   m.head_dim = p.head_dim;
@@ -17,7 +13,7 @@ ModelRope assemble_rope(const RopeParts& p, const FieldRename& rename) {
   m.base = p.base;
   m.scaling = p.scaling;
   m.max_position_embeddings = p.max_position_embeddings;
-  m.original_max_position_embeddings = rope_trained_length(p.scaling, p.max_position_embeddings);
+  m.original_max_position_embeddings = trained_length(p.scaling.original_max_position_embeddings, p.max_position_embeddings);
   m.mrope_section = p.mrope_section;
   m.mrope_interleaved = p.mrope_interleaved;
   m.frequencies = rethrow_renamed([&] { return rope_frequencies(p.rotary_dim, p.base, p.scaling); }, rename);

@@ -14,9 +14,6 @@
 
 namespace posenc {
 
-// The length a model was trained at: the scaling's original_max_position_embeddings when set, else the max.
-int64_t rope_trained_length(const RopeScaling& scaling, int64_t max_position_embeddings);
-
 struct RopeParts {
   int rotary_dim = 0;
   RopeLayout layout = RopeLayout::Half;
