@@ -18,6 +18,8 @@ class Controls {
   explicit Controls(const ParamList& list, std::string scope = "") : list_(list), scope_(std::move(scope)) {}
   // Draws the declared control of `key`; true when the user changed its value.
   bool draw(const char* key);
+  // Whether the view declares `key`.
+  bool has(const char* key) const { return list_.find(key) != nullptr; }
   // The declaration of `key` (its range for a custom widget). The key must be declared.
   const Param& param(const char* key) const;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <string_view>
 
 namespace posenc::app {
 
@@ -33,20 +34,28 @@ void RopeExtraKeys::apply(RopeScaling& s) const {
   s.high_freq_factor = high_freq_factor;
 }
 
+std::vector<const char*> RopeExtraKeys::keys_of(RopeScalingType type) {
+  static constexpr const char* kHeld[] = {"beta_fast", "beta_slow",      "truncate",        "attention_factor",
+                                          "mscale",    "mscale_all_dim", "low_freq_factor", "high_freq_factor"};
+  std::vector<const char*> out;
+  for (const char* k : rope_scaling_keys(type))
+    if (std::any_of(std::begin(kHeld), std::end(kHeld), [&](const char* h) { return std::string_view(h) == k; }))
+      out.push_back(k);
+  return out;
+}
+
 void RopeExtraKeys::fill(const RopeScaling& s, std::vector<std::string>& filled) {
-  if (s.type == RopeScalingType::Yarn) {
-    beta_fast = std::clamp(s.beta_fast, 0.0, 1024.0);
-    beta_slow = std::clamp(s.beta_slow, 0.0, 1024.0);
-    truncate = s.truncate;
-    attention_factor = std::clamp(s.attention_factor.value_or(0.0), 0.0, 100.0);
-    mscale = std::clamp(s.mscale.value_or(0.0), 0.0, 100.0);
-    mscale_all_dim = std::clamp(s.mscale_all_dim.value_or(0.0), 0.0, 100.0);
-    filled.insert(filled.end(), std::begin(kYarnKeys), std::end(kYarnKeys));
-  }
-  if (s.type == RopeScalingType::Llama3) {
-    low_freq_factor = std::clamp(s.low_freq_factor, 0.0, 1024.0);
-    high_freq_factor = std::clamp(s.high_freq_factor, 0.0, 1024.0);
-    filled.insert(filled.end(), std::begin(kLlama3Keys), std::end(kLlama3Keys));
+  for (const char* k : keys_of(s.type)) {
+    const std::string_view key = k;
+    if (key == "beta_fast") beta_fast = std::clamp(s.beta_fast, 0.0, 1024.0);
+    else if (key == "beta_slow") beta_slow = std::clamp(s.beta_slow, 0.0, 1024.0);
+    else if (key == "truncate") truncate = s.truncate;
+    else if (key == "attention_factor") attention_factor = std::clamp(s.attention_factor.value_or(0.0), 0.0, 100.0);
+    else if (key == "mscale") mscale = std::clamp(s.mscale.value_or(0.0), 0.0, 100.0);
+    else if (key == "mscale_all_dim") mscale_all_dim = std::clamp(s.mscale_all_dim.value_or(0.0), 0.0, 100.0);
+    else if (key == "low_freq_factor") low_freq_factor = std::clamp(s.low_freq_factor, 0.0, 1024.0);
+    else if (key == "high_freq_factor") high_freq_factor = std::clamp(s.high_freq_factor, 0.0, 1024.0);
+    filled.push_back(k);
   }
 }
 

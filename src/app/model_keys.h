@@ -3,7 +3,6 @@
 // take models are model_link.h's ModelLinkedView.
 #pragma once
 
-#include <span>
 #include <string>
 #include <vector>
 
@@ -14,7 +13,8 @@
 namespace posenc::app {
 
 // The model keys the RoPE and scores views share beyond the scaling type, factor and lengths: YaRN's and
-// Llama 3's parameters, with the Model view's names and ranges. Declared by each view in its params().
+// Llama 3's parameters and the cos/sin magnitude, with the Model view's names and ranges. Declared by each view
+// in its params(); which type shows which is core/encodings/rope.h's kRopeScalingKeys.
 struct RopeExtraKeys {
   double beta_fast = 32.0, beta_slow = 1.0;
   bool truncate = true;
@@ -24,17 +24,11 @@ struct RopeExtraKeys {
   void declare(ParamList& p);
   // Copies the keys into a scaling (each type uses its own).
   void apply(RopeScaling& s) const;
-  // Fills the keys of `type` from a model's scaling; appends their names to `filled`.
+  // Fills the keys the model's scaling type takes from it; appends their names to `filled`.
   void fill(const RopeScaling& s, std::vector<std::string>& filled);
-  static constexpr const char* kYarnKeys[] = {"beta_fast",        "beta_slow", "truncate",
-                                              "attention_factor", "mscale",    "mscale_all_dim"};
-  static constexpr const char* kLlama3Keys[] = {"low_freq_factor", "high_freq_factor"};
-  // The keys of these that a scaling type reads: YaRN's, Llama 3's, or none.
-  static std::span<const char* const> keys_of(RopeScalingType type) {
-    if (type == RopeScalingType::Yarn) return kYarnKeys;
-    if (type == RopeScalingType::Llama3) return kLlama3Keys;
-    return {};
-  }
+  // The keys of these that a scaling type takes (kRopeScalingKeys, in its order): YaRN's, Llama 3's, LongRoPE's
+  // attention_factor, or none.
+  static std::vector<const char*> keys_of(RopeScalingType type);
 };
 
 // What a view can hold of a model: filled keys, and notices for what it cannot show.

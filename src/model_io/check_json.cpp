@@ -2,6 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
 
 namespace posenc::model_io {
 namespace {
@@ -48,6 +53,31 @@ ojson check_response_json(const RopeCheckResult& r) {
   return o;
 }
 
+namespace {
+
+// A scaling's value of one key of kRopeScalingKeys; null where it is unset (an optional, or a length of 0).
+nlohmann::json scaling_value(const RopeScaling& s, std::string_view key) {
+  auto optional = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  if (key == "factor") return s.factor;
+  if (key == "original_max_position_embeddings")
+    return s.original_max_position_embeddings > 0 ? nlohmann::json(s.original_max_position_embeddings) : nlohmann::json();
+  if (key == "seq_len") return s.seq_len ? nlohmann::json(*s.seq_len) : nlohmann::json();
+  if (key == "beta_fast") return s.beta_fast;
+  if (key == "beta_slow") return s.beta_slow;
+  if (key == "truncate") return s.truncate;
+  if (key == "attention_factor") return optional(s.attention_factor);
+  if (key == "mscale") return optional(s.mscale);
+  if (key == "mscale_all_dim") return optional(s.mscale_all_dim);
+  if (key == "short_factor") return s.short_factor;
+  if (key == "long_factor") return s.long_factor;
+  if (key == "low_freq_factor") return s.low_freq_factor;
+  if (key == "high_freq_factor") return s.high_freq_factor;
+  if (key == "partial_rotary_factor") return s.partial_rotary_factor;
+  throw std::logic_error("check_reference_json: scaling key '" + std::string(key) + "' has no value");
+}
+
+}  // namespace
+
 nlohmann::json check_reference_json(const RopeCheckReference& r) {
   nlohmann::json j = {{"dim", r.dim}, {"base", r.base}};
   if (r.rotary_dim) j["rotary_dim"] = r.rotary_dim;
@@ -56,31 +86,10 @@ nlohmann::json check_reference_json(const RopeCheckReference& r) {
   if (r.softmax_scale) j["softmax_scale"] = *r.softmax_scale;
   const RopeScaling& s = r.scaling;
   if (s.type == RopeScalingType::None) return j;
-  nlohmann::json sc = {{"type", rope_scaling_type_name(s.type)}, {"factor", s.factor}};
-  if (s.type == RopeScalingType::Proportional) {
-    sc["partial_rotary_factor"] = s.partial_rotary_factor;
-    j["scaling"] = sc;
-    return j;
-  }
-  if (s.original_max_position_embeddings > 0) sc["original_max_position_embeddings"] = s.original_max_position_embeddings;
-  const bool yarn = s.type == RopeScalingType::Yarn, longrope = s.type == RopeScalingType::Longrope;
-  if ((s.type == RopeScalingType::Dynamic || longrope) && s.seq_len) sc["seq_len"] = *s.seq_len;
-  if (yarn) {
-    sc["beta_fast"] = s.beta_fast;
-    sc["beta_slow"] = s.beta_slow;
-    sc["truncate"] = s.truncate;
-    if (s.mscale) sc["mscale"] = *s.mscale;
-    if (s.mscale_all_dim) sc["mscale_all_dim"] = *s.mscale_all_dim;
-  }
-  if ((yarn || longrope) && s.attention_factor) sc["attention_factor"] = *s.attention_factor;
-  if (longrope) {
-    sc["short_factor"] = s.short_factor;
-    sc["long_factor"] = s.long_factor;
-  }
-  if (s.type == RopeScalingType::Llama3) {
-    sc["low_freq_factor"] = s.low_freq_factor;
-    sc["high_freq_factor"] = s.high_freq_factor;
-  }
+  // The keys the type takes (kRopeScalingKeys), those set.
+  nlohmann::json sc = {{"type", rope_scaling_type_name(s.type)}};
+  for (const char* key : rope_scaling_keys(s.type))
+    if (nlohmann::json v = scaling_value(s, key); !v.is_null()) sc[key] = std::move(v);
   j["scaling"] = sc;
   return j;
 }

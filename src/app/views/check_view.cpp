@@ -17,6 +17,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <imgui.h>
@@ -479,11 +480,9 @@ void CheckView::controls(Controls& c) {
     c.draw("factor");
     c.draw("orig");
   }
-  if (type == RopeScalingType::Dynamic || type == RopeScalingType::Longrope) c.draw("seq_len");
-  if (type == RopeScalingType::Yarn)
-    for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
-  if (type == RopeScalingType::Llama3)
-    for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
+  // The type's own keys (kRopeScalingKeys) that the view holds.
+  for (const char* k : rope_scaling_keys(type))
+    if (std::string_view(k) != "factor" && c.has(k)) c.draw(k);
   if (CheckKind(kind_) == CheckKind::Logits) c.draw("softmax_scale");
   c.draw("tol_abs");
   c.draw("tol_rel");

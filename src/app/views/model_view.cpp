@@ -22,6 +22,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/controls.h"
@@ -59,10 +60,9 @@ constexpr auto kLayoutNames = names_of<RopeLayout>();
 constexpr auto kMropePositionNames = std::to_array<const char*>({"text", "image"});
 // Keys that are not the model's: what the view shows of it.
 constexpr auto kViewKeys = std::to_array<const char*>({"model", "compare", "target_len", "mrope_positions"});
-// Keys of the main RoPE's scaling (edited together: a scaling is rebuilt from all of them).
-constexpr auto kScalingKeys =
-    std::to_array<const char*>({"rope_type", "factor", "orig", "beta_fast", "beta_slow", "truncate", "attention_factor", "mscale",
-                                "mscale_all_dim", "low_freq_factor", "high_freq_factor", "short_factor", "long_factor"});
+// Keys of the main RoPE's scaling (edited together: a scaling is rebuilt from all of them): its type, its
+// original length (the view's "orig") and every key of kRopeScalingKeys.
+bool is_scaling_key(std::string_view key) { return key == "rope_type" || key == "orig" || rope_scaling_key(key) != nullptr; }
 
 std::string join_numbers(const std::vector<double>& v) {
   std::string out;
@@ -364,7 +364,7 @@ ModelRope ModelView::rope_from_keys(const ModelRope& base, const std::vector<std
   if (is("layout")) p.layout = RopeLayout(layout_);
   if (is("softmax_scale")) p.softmax_scale = softmax_scale_;
   if (is("max")) p.max_position_embeddings = max_;
-  if (std::any_of(kScalingKeys.begin(), kScalingKeys.end(), is)) {
+  if (std::any_of(edited.begin(), edited.end(), [](const std::string& k) { return is_scaling_key(k); })) {
     RopeScaling& s = p.scaling;
     s.type = RopeScalingType(rope_type_);
     s.factor = factor_;
@@ -417,9 +417,7 @@ ModelPosition ModelView::from_keys() const {
       ModelRope none;
       none.rotary_dim = rotary_dim_;
       none.max_position_embeddings = max_;
-      const std::vector<std::string> all(std::begin(kScalingKeys), std::end(kScalingKeys));
-      std::vector<std::string> every = all;
-      for (const char* k : {"rotary_dim", "base", "layout", "softmax_scale", "max"}) every.push_back(k);
+      const std::vector<std::string> every = {"rope_type", "rotary_dim", "base", "layout", "softmax_scale", "max"};
       m.rope = rope_from_keys(none, every);
       break;
     }
@@ -633,12 +631,9 @@ void ModelView::controls(Controls& c) {
   switch (PositionKind(position_)) {
     case PositionKind::Rope:
       for (const char* k : {"rotary_dim", "base", "layout", "rope_type", "factor", "orig", "max", "softmax_scale"}) c.draw(k);
-      if (RopeScalingType(rope_type_) == RopeScalingType::Yarn)
-        for (const char* k : RopeExtraKeys::kYarnKeys) c.draw(k);
-      if (RopeScalingType(rope_type_) == RopeScalingType::Llama3)
-        for (const char* k : RopeExtraKeys::kLlama3Keys) c.draw(k);
-      if (RopeScalingType(rope_type_) == RopeScalingType::Longrope)
-        for (const char* k : {"attention_factor", "short_factor", "long_factor"}) c.draw(k);
+      // The scaling type's own keys (kRopeScalingKeys) that the view holds.
+      for (const char* k : rope_scaling_keys(RopeScalingType(rope_type_)))
+        if (std::string_view(k) != "factor" && c.has(k)) c.draw(k);
       c.draw("target_len");
       if (shown_.mrope) c.draw("mrope_positions");
       break;

@@ -173,7 +173,9 @@ ModelFill RopeView::fill_from_model(const ModelPosition& m) {
                               : r.original_max_position_embeddings;
   orig_ = int(clamped("original length", double(trained), 16, kMaxContext));
   target_ = int(clamped("max length", double(r.max_position_embeddings), 16, kMaxContext));
-  extra_.fill(s, f.keys);
+  RopeScaling shown = s;
+  shown.type = scaling_;  // the keys of the scaling the view shows (none for LongRoPE and p-RoPE)
+  extra_.fill(shown, f.keys);
   pair_ = std::min(pair_, dim_ / 2 - 1);
   pos_ = std::min(pos_, target_ - 1);
   if (!m.layers.empty())

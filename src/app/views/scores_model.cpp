@@ -63,7 +63,7 @@ constexpr ScoresSchemeRow kSchemes[] = {
      [](const ScoresKeys& k) {
        std::vector<const char*> keys = {"base", "rotary_dim", "layout", "scaling"};
        if (k.scaling != RopeScalingType::None) keys.insert(keys.end(), {"factor", "orig"});
-       const std::span<const char* const> extra = RopeExtraKeys::keys_of(k.scaling);
+       const std::vector<const char*> extra = RopeExtraKeys::keys_of(k.scaling);
        keys.insert(keys.end(), extra.begin(), extra.end());
        return keys;
      },
@@ -325,7 +325,9 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
         k.orig = int(clamped("original length", double(s.original_max_position_embeddings), 1, kMaxLength));
         f.keys.insert(f.keys.end(), {"factor", "orig"});
       }
-      k.extra.fill(s, f.keys);
+      RopeScaling shown = s;
+      shown.type = k.scaling;  // the keys of the scaling the view shows (none for LongRoPE and p-RoPE)
+      k.extra.fill(shown, f.keys);
       if (s.type == RopeScalingType::Longrope)
         f.gap(name + " uses LongRoPE: per-pair short/long factors (" + std::to_string(s.short_factor.size()) +
               " each), which the scores view has no keys for: it shows unscaled RoPE. view=model shows LongRoPE "

@@ -54,6 +54,24 @@ std::vector<double> inv_freq_for_base(int dim, double base) {
 
 }  // namespace
 
+const RopeScalingKey* rope_scaling_key(std::string_view name) {
+  for (const RopeScalingKey& k : kRopeScalingKeys)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+bool rope_scaling_takes(RopeScalingType type, std::string_view name) {
+  const RopeScalingKey* k = rope_scaling_key(name);
+  return k && (k->takes & rope_scaling_bits({type})) != 0;
+}
+
+std::vector<const char*> rope_scaling_keys(RopeScalingType type) {
+  std::vector<const char*> out;
+  for (const RopeScalingKey& k : kRopeScalingKeys)
+    if (k.takes & rope_scaling_bits({type})) out.push_back(k.name);
+  return out;
+}
+
 void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
   check_dim_base(dim, base);
   if (s.type == RopeScalingType::None) return;

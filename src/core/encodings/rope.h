@@ -7,9 +7,11 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/bounds.h"
@@ -43,6 +45,67 @@ struct RopeScaling {
   // exponents 2i/dim, the other pairs get frequency 0 (they pass through); all divided by factor.
   double partial_rotary_factor = 1.0;
 };
+
+// The keys of a scaling and the types that take each, as transformers' rope_scaling / rope_parameters and
+// posenc's "scaling" objects spell them: the one table behind the request reader (model_io/rope_fields), the
+// config readers (hf_rope reads a type's keys, unread_keys names the others; gguf_model's own names), check's
+// JSON and the views' scaling keys. A key no type takes is no scaling key. docs/architecture.md: a new type.
+struct RopeScalingKey {
+  const char* name;
+  unsigned takes = 0;  // bit (1 << type) per RopeScalingType that reads the key
+  unsigned needs = 0;  // of those, the types a request must give it for (the others have a default)
+  // false: a request's key, not a model's (seq_len is the current length a run sees); the config readers leave
+  // it unread.
+  bool config = true;
+  const char* gguf = nullptr;  // the GGUF header's key under {arch}.rope.scaling. where llama.cpp writes one
+};
+
+constexpr unsigned rope_scaling_bits(std::initializer_list<RopeScalingType> types) {
+  unsigned bits = 0;
+  for (RopeScalingType t : types) bits |= 1u << static_cast<unsigned>(t);
+  return bits;
+}
+
+namespace scaling_bits {
+using enum RopeScalingType;
+constexpr unsigned kAll = rope_scaling_bits({None, Linear, Ntk, Dynamic, Yarn, Llama3, Longrope, Proportional});
+constexpr unsigned kLength = rope_scaling_bits({Dynamic, Yarn, Llama3, Longrope});  // switch on the trained length
+constexpr unsigned kCurrent = rope_scaling_bits({Dynamic, Longrope});               // read the current length
+constexpr unsigned kYarn = rope_scaling_bits({Yarn});
+constexpr unsigned kLlama3 = rope_scaling_bits({Llama3});
+constexpr unsigned kLongrope = rope_scaling_bits({Longrope});
+}  // namespace scaling_bits
+
+// Table order is the order the forms show the keys in.
+inline constexpr RopeScalingKey kRopeScalingKeys[] = {
+    // Every scaling has a factor (longrope's defaults to max / original, proportional's to 1; none reads none).
+    {"factor", scaling_bits::kAll & ~rope_scaling_bits({RopeScalingType::None}),
+     rope_scaling_bits({RopeScalingType::Linear, RopeScalingType::Ntk, RopeScalingType::Dynamic, RopeScalingType::Yarn,
+                        RopeScalingType::Llama3}),
+     true, "factor"},
+    // The trained length L (docs/models.md "original length"); p-RoPE does not depend on it.
+    {"original_max_position_embeddings", scaling_bits::kAll & ~rope_scaling_bits({RopeScalingType::Proportional}),
+     scaling_bits::kLength, true, "original_context_length"},
+    {"seq_len", scaling_bits::kCurrent, 0, false},
+    {"beta_fast", scaling_bits::kYarn, 0, true, "yarn_beta_fast"},
+    {"beta_slow", scaling_bits::kYarn, 0, true, "yarn_beta_slow"},
+    {"truncate", scaling_bits::kYarn},
+    {"attention_factor", scaling_bits::kYarn | scaling_bits::kLongrope},
+    {"mscale", scaling_bits::kYarn},
+    {"mscale_all_dim", scaling_bits::kYarn},
+    {"short_factor", scaling_bits::kLongrope, scaling_bits::kLongrope},
+    {"long_factor", scaling_bits::kLongrope, scaling_bits::kLongrope},
+    {"low_freq_factor", scaling_bits::kLlama3, scaling_bits::kLlama3},
+    {"high_freq_factor", scaling_bits::kLlama3, scaling_bits::kLlama3},
+    {"partial_rotary_factor", rope_scaling_bits({RopeScalingType::Proportional})},
+};
+
+// The table's row of a key (nullptr: no scaling key).
+const RopeScalingKey* rope_scaling_key(std::string_view name);
+// Whether `type` takes the key (false for a key the table does not list).
+bool rope_scaling_takes(RopeScalingType type, std::string_view name);
+// The keys `type` takes, in table order.
+std::vector<const char*> rope_scaling_keys(RopeScalingType type);
 
 // The length a RoPE model was trained at: its original_max_position_embeddings where a config sets one
 // (> 0), else `fallback` (its max_position_embeddings, or the context length a GGUF header gives), as

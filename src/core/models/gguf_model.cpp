@@ -192,11 +192,16 @@ void read_sections(const Meta& m, const std::string& rope_type, RopeParts& p) {
   p.layout = RopeLayout::Half;
 }
 
+// The GGUF key of a kRopeScalingKeys row: {arch}.rope.scaling.<its gguf name>.
+std::string scaling_key(const Meta& m, const char* name) {
+  return m.key(std::string("rope.scaling.") + rope_scaling_key(name)->gguf);
+}
+
 // {arch}.rope.scaling.*: none, linear (older files: rope.scale_linear), yarn; longrope refused.
 void read_scaling(const Meta& m, int64_t ctx, RopeParts& p) {
   RopeScaling& s = p.scaling;
   std::string stype = m.string(m.key("rope.scaling.type")).value_or("");
-  std::optional<double> factor = m.number(m.key("rope.scaling.factor"));
+  std::optional<double> factor = m.number(scaling_key(m, "factor"));
   if (stype.empty()) {
     if (const auto lin = m.number(m.key("rope.scale_linear"))) {
       stype = "linear";
@@ -205,8 +210,8 @@ void read_scaling(const Meta& m, int64_t ctx, RopeParts& p) {
       stype = factor && *factor > 1 ? "linear" : "none";
     }
   }
-  const std::string fk = m.key("rope.scaling.factor");
-  const int64_t orig = m.integer(m.key("rope.scaling.original_context_length")).value_or(ctx);
+  const std::string fk = scaling_key(m, "factor");
+  const int64_t orig = m.integer(scaling_key(m, "original_max_position_embeddings")).value_or(ctx);
   if (stype == "none") {
     s.type = RopeScalingType::None;
   } else if (stype == "linear") {
@@ -217,8 +222,8 @@ void read_scaling(const Meta& m, int64_t ctx, RopeParts& p) {
     if (!factor) throw InvalidArgument(fk, "a yarn GGUF needs " + fk);
     s.factor = *factor;
     s.original_max_position_embeddings = orig;
-    if (const auto b = m.number(m.key("rope.scaling.yarn_beta_fast"))) s.beta_fast = *b;
-    if (const auto b = m.number(m.key("rope.scaling.yarn_beta_slow"))) s.beta_slow = *b;
+    if (const auto b = m.number(scaling_key(m, "beta_fast"))) s.beta_fast = *b;
+    if (const auto b = m.number(scaling_key(m, "beta_slow"))) s.beta_slow = *b;
     const auto log_mul = m.number(m.key("rope.scaling.yarn_log_multiplier"));
     const auto attn = m.number(m.key("rope.scaling.attn_factor"));
     if (log_mul && *log_mul != 0) {

@@ -181,7 +181,11 @@ ScalingRead read_scaling(const Model& m, const std::optional<Reader>& p, int64_t
   // Original (pre-extension) length, standardize_rope_params: Phi-3's top-level key wins, then the rope
   // parameters' own, then max_position_embeddings.
   int64_t original = max_pos;
-  if (p && p->has("original_max_position_embeddings")) original = *p->integer("original_max_position_embeddings");
+  // Read where the type takes it (kRopeScalingKeys); p-RoPE's stays unread, named in unread_keys.
+  const auto known = rope_scaling_type_from_name(type == "default" ? "none" : type);
+  const bool takes_original = !known || rope_scaling_takes(*known, "original_max_position_embeddings");
+  if (p && takes_original && p->has("original_max_position_embeddings"))
+    original = *p->integer("original_max_position_embeddings");
   if (top.has("original_max_position_embeddings") && (type == "longrope" || type == "yarn" || type == "llama3"))
     original = *top.integer("original_max_position_embeddings");
 
