@@ -21,6 +21,12 @@ std::string error_json(const std::string& message, const std::string& field, boo
 // while <doing>", anything else `other_prefix` followed by its message.
 int run_command(std::ostream& err, const std::string& doing, const std::string& other_prefix, const std::function<int()>& body);
 
+// The options of a listing subcommand (views, families): names one a line, or with --markdown the table
+// the docs carry.
+struct ListingOptions {
+  bool markdown = false;
+};
+
 // Flushes `out`; if standard output failed (a closed pipe, /dev/full), says so on err and returns 2, else 0.
 int flushed(std::ostream& out, std::ostream& err, const std::string& what);
 

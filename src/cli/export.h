@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "cli/command.h"
+
 namespace CLI {
 class App;
 }
@@ -30,9 +32,7 @@ int run_export(const ExportOptions& options, std::ostream& out, std::ostream& er
 // `posenc views [--markdown]`: every view id, one a line (App::view_ids()), or with --markdown the URL
 // parameter table of every view generated from the views' declarations (docs/url-parameters.md, which
 // the CTest url_parameters_doc holds equal to it).
-struct ViewsOptions {
-  bool markdown = false;
-};
+using ViewsOptions = ListingOptions;
 CLI::App* add_views_command(CLI::App& app, ViewsOptions& options);
 int run_views(const ViewsOptions& options, std::ostream& out);
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command.h"
 #include "core/models/model_config.h"
 
 namespace CLI {
@@ -27,9 +28,8 @@ struct InspectOptions {
 CLI::App* add_inspect_command(CLI::App& app, InspectOptions& options);
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
 
-struct FamiliesOptions {
-  bool markdown = false;
-};
+// `posenc families [--markdown]`: the family table's families and their model types, or docs/models.md's table.
+using FamiliesOptions = ListingOptions;
 CLI::App* add_families_command(CLI::App& app, FamiliesOptions& options);
 int run_families(const FamiliesOptions& options, std::ostream& out);
 

@@ -442,18 +442,26 @@ class TextScan {
   int64_t line_ = 1, rows_ = 0, cols_ = -1, in_row_ = 0, count_ = 0;
 };
 
-template <class Feed>
-TensorData scan_text(const std::string& field, bool semicolon_rows, Feed feed) {
-  TextScan counting(field, semicolon_rows, nullptr);
+// Two passes of a scanner (TextScan, JsonTensorScan: `make(out)` builds one) over the input (`feed(scan)`): the
+// first counts and checks the numbers (finish throws naming the field), the second fills a vector reserved to
+// that count, so a tensor's values are allocated once, at their size.
+template <class Make, class Feed>
+TensorData scan_twice(Make make, Feed feed) {
+  auto counting = make(nullptr);
   feed(counting);
   counting.finish();
   std::vector<double> values;
   values.reserve(static_cast<size_t>(counting.count()));
-  TextScan filling(field, semicolon_rows, &values);
+  auto filling = make(&values);
   feed(filling);
   TensorData t = filling.finish();
   t.values = std::move(values);
   return t;
+}
+
+template <class Feed>
+TensorData scan_text(const std::string& field, bool semicolon_rows, Feed feed) {
+  return scan_twice([&](std::vector<double>* out) { return TextScan(field, semicolon_rows, out); }, feed);
 }
 
 TensorData read_text(const Source& src, const std::string& field) {
@@ -475,10 +483,15 @@ TensorData read_text(const Source& src, const std::string& field) {
 // length: the first pass checks the shape and counts (refusing past 2^24), the second fills.
 class JsonTensorScan final : public nlohmann::json_sax<nlohmann::json> {
  public:
-  explicit JsonTensorScan(std::vector<double>* out) : out_(out) {}
-  std::string error;
-  std::vector<int64_t> shape;
-  int64_t count = 0;
+  JsonTensorScan(std::string field, std::vector<double>* out) : field_(std::move(field)), out_(out) {}
+  int64_t count() const { return count_; }
+  // The tensor's shape; throws naming the field where the JSON is no tensor.
+  TensorData finish() const {
+    if (!error_.empty()) throw InvalidArgument(field_, field_ + ": the JSON tensor " + error_);
+    TensorData t;
+    t.shape = shape_;
+    return t;
+  }
 
   bool null() override { return fail("holds null where a number belongs"); }
   bool boolean(bool) override { return fail("holds true / false where a number belongs"); }
@@ -499,14 +512,14 @@ class JsonTensorScan final : public nlohmann::json_sax<nlohmann::json> {
   }
   bool end_array() override {
     const size_t d = open_.size() - 1;
-    if (shape.size() <= d) shape.resize(d + 1, -1);
-    if (shape[d] < 0) shape[d] = open_.back();
-    else if (shape[d] != open_.back()) return fail("has rows (or heads) of different lengths");
+    if (shape_.size() <= d) shape_.resize(d + 1, -1);
+    if (shape_[d] < 0) shape_[d] = open_.back();
+    else if (shape_[d] != open_.back()) return fail("has rows (or heads) of different lengths");
     open_.pop_back();
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    if (error.empty()) error = "is not valid JSON";
+    if (error_.empty()) error_ = "is not valid JSON";
     return false;
   }
 
@@ -515,15 +528,19 @@ class JsonTensorScan final : public nlohmann::json_sax<nlohmann::json> {
   bool number(double v) {
     if (leaf_ < 0) leaf_ = depth();
     if (depth() != leaf_) return fail("mixes numbers and arrays at one depth");
-    if (++count > kMaxCells) return fail("has more than 2^24 numbers");
+    if (++count_ > kMaxCells) return fail("has more than 2^24 numbers");
     if (!open_.empty()) ++open_.back();
     if (out_) out_->push_back(v);
     return true;
   }
   bool fail(const char* why) {
-    if (error.empty()) error = why;
+    if (error_.empty()) error_ = why;
     return false;
   }
+  std::string field_;
+  std::string error_;
+  std::vector<int64_t> shape_;
+  int64_t count_ = 0;
   std::vector<double>* out_;
   std::vector<int64_t> open_;  // elements so far of each open array
   int leaf_ = -1;              // the depth numbers sit at
@@ -531,17 +548,7 @@ class JsonTensorScan final : public nlohmann::json_sax<nlohmann::json> {
 
 template <class Parse>
 TensorData scan_json(const std::string& field, Parse parse) {
-  JsonTensorScan counting(nullptr);
-  parse(counting);
-  if (!counting.error.empty()) throw InvalidArgument(field, field + ": the JSON tensor " + counting.error);
-  std::vector<double> values;
-  values.reserve(static_cast<size_t>(counting.count));
-  JsonTensorScan filling(&values);
-  parse(filling);
-  TensorData t;
-  t.shape = counting.shape;
-  t.values = std::move(values);
-  return t;
+  return scan_twice([&](std::vector<double>* out) { return JsonTensorScan(field, out); }, parse);
 }
 
 void refuse_large_json(const Source& src, const std::string& field) {

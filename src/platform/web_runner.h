@@ -7,12 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/runner.h"  // the runners' base, and its declarations of app::App and app::SvgImage
 #include "platform/touch_gestures.h"
-
-namespace posenc::app {
-class App;
-struct SvgImage;
-}  // namespace posenc::app
 
 namespace posenc::platform {
 

@@ -314,31 +314,26 @@ void draw_layer_strip(const std::vector<LayerSpec>& layers, float width) {
         legend = trf("L linear: {0} (no softmax, no position)", {mixers});
       item(s, legend);
     }
-  if (nope) {
+  // The marks a layer can wear: whether any shown layer wears it, a sample layer wearing it, what it says.
+  auto wearing = [](auto mark) {
     LayerSpec s;
-    s.rope = false;
-    item(s, tr("hatched: NoPE (no position encoding)"));
-  }
-  if (sinks) {
-    LayerSpec s;
-    s.sinks = true;
-    item(s, tr("dot: sinks"));
-  }
-  if (qscale) {
-    LayerSpec s;
-    s.query_scale.rule = QueryScale::Rule::Llama4Temperature;
-    item(s, tr("corner: query scale by position"));
-  }
-  if (bidirectional) {
-    LayerSpec s;
-    s.causal = false;
-    item(s, tr("bar: bidirectional (keys on both sides)"));
-  }
-  if (selects) {
-    LayerSpec s;
-    s.key_selection.kind = "indexer_topk";
-    item(s, tr("bottom corner: top-k key selection"));
-  }
+    mark(s);
+    return s;
+  };
+  const struct {
+    bool shown;
+    LayerSpec sample;
+    const char* text;
+  } marks[] = {
+      {nope, wearing([](LayerSpec& s) { s.rope = false; }), "hatched: NoPE (no position encoding)"},
+      {sinks, wearing([](LayerSpec& s) { s.sinks = true; }), "dot: sinks"},
+      {qscale, wearing([](LayerSpec& s) { s.query_scale.rule = QueryScale::Rule::Llama4Temperature; }),
+       "corner: query scale by position"},
+      {bidirectional, wearing([](LayerSpec& s) { s.causal = false; }), "bar: bidirectional (keys on both sides)"},
+      {selects, wearing([](LayerSpec& s) { s.key_selection.kind = "indexer_topk"; }), "bottom corner: top-k key selection"},
+  };
+  for (const auto& m : marks)
+    if (m.shown) item(m.sample, tr(m.text));
   const ImVec2 legend_max(right, y + line);
   ImGui::Dummy(ImVec2(width, legend_max.y - legend_min.y + 2.0f));
   probe_rect("strip.legend", legend_min, legend_max);

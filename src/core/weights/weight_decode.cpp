@@ -52,36 +52,34 @@ void q4_1(const uint8_t* b, float* y) {
   }
 }
 
-// block_q5_0 {half d; u8 qh[4]; u8 qs[16]}: the fifth bit of value j is bit j of qh (j + 16: bit j + 16).
-void q5_0(const uint8_t* b, float* y) {
-  const float d = half_bits_to_float(le16(b));
+// The 5-bit values of a q5 block (qh[4] at b, then qs[16]) in ggml's order: value j is the low nibble of qs[j]
+// with bit j of qh as its fifth bit, value j + 16 the high nibble with bit j + 16.
+void q5_values(const uint8_t* b, int* q) {
   uint32_t qh;
-  std::memcpy(&qh, b + 2, 4);
-  const uint8_t* qs = b + 6;
+  std::memcpy(&qh, b, 4);
+  const uint8_t* qs = b + 4;
   for (int j = 0; j < kQK / 2; ++j) {
     const uint8_t xh0 = static_cast<uint8_t>(((qh >> (j + 0)) << 4) & 0x10);
     const uint8_t xh1 = static_cast<uint8_t>((qh >> (j + 12)) & 0x10);
-    const int32_t x0 = ((qs[j] & 0x0F) | xh0) - 16;
-    const int32_t x1 = ((qs[j] >> 4) | xh1) - 16;
-    y[j] = static_cast<float>(x0) * d;
-    y[j + kQK / 2] = static_cast<float>(x1) * d;
+    q[j] = (qs[j] & 0x0F) | xh0;
+    q[j + kQK / 2] = (qs[j] >> 4) | xh1;
   }
+}
+
+// block_q5_0 {half d; u8 qh[4]; u8 qs[16]}: y = (q - 16) d.
+void q5_0(const uint8_t* b, float* y) {
+  const float d = half_bits_to_float(le16(b));
+  int q[kQK];
+  q5_values(b + 2, q);
+  for (int j = 0; j < kQK; ++j) y[j] = static_cast<float>(q[j] - 16) * d;
 }
 
 // block_q5_1 {half d, m; u8 qh[4]; u8 qs[16]}: y = q d + m.
 void q5_1(const uint8_t* b, float* y) {
   const float d = half_bits_to_float(le16(b)), m = half_bits_to_float(le16(b + 2));
-  uint32_t qh;
-  std::memcpy(&qh, b + 4, 4);
-  const uint8_t* qs = b + 8;
-  for (int j = 0; j < kQK / 2; ++j) {
-    const uint8_t xh0 = static_cast<uint8_t>(((qh >> (j + 0)) << 4) & 0x10);
-    const uint8_t xh1 = static_cast<uint8_t>((qh >> (j + 12)) & 0x10);
-    const int x0 = (qs[j] & 0x0F) | xh0;
-    const int x1 = (qs[j] >> 4) | xh1;
-    y[j] = static_cast<float>(x0) * d + m;
-    y[j + kQK / 2] = static_cast<float>(x1) * d + m;
-  }
+  int q[kQK];
+  q5_values(b + 4, q);
+  for (int j = 0; j < kQK; ++j) y[j] = static_cast<float>(q[j]) * d + m;
 }
 
 // block_q8_0 {half d; i8 qs[32]}: y = q d.
