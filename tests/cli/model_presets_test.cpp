@@ -22,7 +22,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli/eval.h"
 #include "core/analysis/rope_analysis.h"
 #include "core/models/model_config.h"
 #include "core/models/rope_assembly.h"
@@ -505,32 +504,6 @@ TEST(Presets2026, BidirectionalAttentionIsRead) {
     EXPECT_EQ(m.unread_keys, std::vector<std::string>{});
     EXPECT_EQ(m.per_layer[0].window, causal ? 512 : 256);
     for (const LayerSpec& l : m.per_layer) EXPECT_EQ(l.causal, causal);
-  }
-}
-
-// The `model` op reads the same published files: per_layer has num_hidden_layers entries with the same
-// attention / position, and unread_keys is the same list.
-TEST(Presets2026, ModelOpReadsThePublishedFiles) {
-  for (const char* id : {"llama-4-scout-17b-16e", "qwen3-vl-4b", "smollm3-3b", "command-r7b", "ministral3-3b", "kimi-k2",
-                         "deepseek-v3.2", "gemma-4-31b"}) {
-    SCOPED_TRACE(id);
-    const model_io::ModelPreset* p = model_io::find_model_preset(id);
-    ASSERT_NE(p, nullptr);
-    const auto text = model_io::embedded_config_text(p->file);
-    ASSERT_TRUE(text);
-    const nlohmann::json request = {{"op", "model"}, {"config", nlohmann::json::parse(*text)}};
-    const nlohmann::json r = nlohmann::json::parse(cli::evaluate_request(request.dump()));
-    const ModelPosition m = preset(id);
-    ASSERT_EQ(r.at("per_layer").size(), m.per_layer.size());
-    EXPECT_EQ(r.at("num_hidden_layers"), m.num_hidden_layers);
-    for (size_t i = 0; i < m.per_layer.size(); ++i) {
-      EXPECT_EQ(r["per_layer"][i].at("attention"), layer_attention_name(m.per_layer[i].attention)) << i;
-      EXPECT_EQ(r["per_layer"][i].at("position"), m.per_layer[i].rope ? "rope" : "none") << i;
-    }
-    EXPECT_EQ(r.at("unread_keys").get<std::vector<std::string>>(), m.unread_keys);
-    EXPECT_EQ(r.at("rope").at("inv_freq").size(), static_cast<size_t>(m.rope->rotary_dim / 2));
-    EXPECT_EQ(r.at("rope").at("head_dim"), rope_head_dim(m, *m.rope));
-    for (const auto& [type, rope] : m.layers) EXPECT_EQ(r.at("layers").at(type).at("head_dim"), rope_head_dim(m, rope)) << type;
   }
 }
 
