@@ -54,7 +54,7 @@ constexpr int kMaxFactors = 2048;  // longrope factor lists (rotary_dim / 2 each
 // scheme leaves them at.
 constexpr int kDefaultBuckets = 32, kDefaultMaxDistance = 128, kDefaultBucketSize = 256, kDefaultMaxPosition = 512;
 
-constexpr auto kPositionNames = std::to_array<const char*>({"rope", "alibi", "t5", "deberta", "learned", "none"});
+constexpr auto kPositionNames = names_of<PositionKind>();
 constexpr auto kScalingNames = names_of<RopeScalingType>();
 constexpr auto kLayoutNames = names_of<RopeLayout>();
 constexpr auto kMropePositionNames = std::to_array<const char*>({"text", "image"});
