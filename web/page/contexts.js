@@ -3,6 +3,7 @@
 import { page, statusEl, posterEl, canvas, params, embedded, inFrame, posterKey, darkQuery, ready, post,
   showPosterImage } from './page.js';
 import { stateQuery } from './abi.js';
+import { t } from './lang.js';
 
 // An embed tells its parent how tall its content wants to be, whenever that changes.
 // (Called after every frame sequence settles and on every state change: the height changes only in a
@@ -117,7 +118,7 @@ export function installContexts(startModule) {
     if (params.get('theme') === 'light' || (params.get('theme') !== 'dark' && darkQuery && !darkQuery.matches)) document.body.className = 'light';
     let saved = null;
     try { saved = sessionStorage.getItem(posterKey); } catch (e) { /* storage may be blocked */ }
-    if (saved) showPosterImage(saved, 'posenc figure (picture of the last state; click to load the interactive view)');
+    if (saved) showPosterImage(saved, t('posenc figure (picture of the last state; click to load the interactive view)'));
     posterEl.className = 'shown';
     statusEl.className = 'hidden';
     posterEl.addEventListener('click', function () { page.visibleNow = true; requestContext(); });

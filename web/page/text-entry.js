@@ -10,6 +10,7 @@
 // text, also live while a word is being composed.
 import { page, canvas } from './page.js';
 import { call } from './abi.js';
+import { tf } from './lang.js';
 
 const entry = document.getElementById('text-entry');
 const SENTINEL = '\u200b';
@@ -29,8 +30,8 @@ function showEntry(f) {
   entry.style.width = Math.max(1, f.w) + 'px';
   entry.style.height = Math.max(1, f.h) + 'px';
   entry.inputMode = /^\d[\d.]*(e[+-]?\d+)?$/i.test(f.text || '') ? 'decimal' : 'text';
-  entry.setAttribute('aria-label', 'Edit ' + fieldKey(f) + (f.text ? ', now ' + f.text : '') +
-    '. Typing replaces it; Enter applies.');
+  entry.setAttribute('aria-label', f.text ? tf('Edit {0}, now {1}. Typing replaces it; Enter applies.', [fieldKey(f), f.text])
+    : tf('Edit {0}. Typing replaces it; Enter applies.', [fieldKey(f)]));
   if (!entryOpen()) { entry.hidden = false; resetEntry(); }
   if (document.activeElement !== entry) { entry.focus({ preventScroll: true }); resetEntry(); }
 }
