@@ -102,6 +102,62 @@ test('two models side by side: both cards, the differences in the description, a
   assert.deepEqual(shared.errors, []);
 });
 
+// One compare: the page lists the differences `posenc inspect A B` gives (one function, compare_models, at
+// one length), in its order, each value as inspect prints it, and a value posenc assumed marked "(assumed)"
+// exactly where inspect's JSON entry lists that side in `assumed`. Two presets, and a config of a model type
+// posenc has no rule for (its head_dim, base, ... are assumed) against Llama 3.2 1B.
+const UNKNOWN_MODEL = { model_type: 'mystery-lm', hidden_size: 2048, num_attention_heads: 16, num_hidden_layers: 8,
+  max_position_embeddings: 4096 };
+// inspect's differences as its text prints them ("what: a vs b", "(assumed)" after an assumed value).
+function inspectDifferences(fileA, fileB) {
+  const json = JSON.parse(run(['inspect', fileA, fileB, '--json'])).differences;
+  const text = run(['inspect', fileA, fileB]);
+  const lines = text.slice(text.indexOf('\ndifferences') + 1).split('\n').slice(1).filter((l) => l.includes(' vs '));
+  assert.equal(lines.length, json.length, `inspect's text and JSON list as many differences:\n${text}`);
+  return json.map((d, i) => ({ ...d, line: lines[i].trim().replace(/^([^:]+): /, '$1 ') }));
+}
+// The page's differences, from the description's "Compared with X: differences: a; b; c."
+async function pageDifferences(p) {
+  const description = await p.evaluate(() => window.posenc.description());
+  const m = description.match(/Compared with [^:]*: differences: (.*?)\.(?: |$)/);
+  assert.ok(m, `the description lists the differences: ${description}`);
+  return m[1].split('; ');
+}
+test('one compare: the page lists the same differences as posenc inspect A B, assumed values marked', async () => {
+  const p = await page();
+  const write = (name, config) => {
+    const f = path.join(os.tmpdir(), `posenc-compare-${name}.json`);
+    fs.writeFileSync(f, JSON.stringify(config));
+    return f;
+  };
+  const pairs = [
+    ['presets', configFile(presets.find((x) => x.id === 'llama-3.1-8b')), configFile(presets.find((x) => x.id === 'qwen2-7b')),
+      () => setState(p, { view: 'model', model: 'llama-3.1-8b', compare: 'qwen2-7b' })],
+    ['unknown model type', write('unknown', UNKNOWN_MODEL), path.join(configs, 'llama-3.2-1b.json'), async () => {
+      await setState(p, { view: 'model', model: 'none', compare: '' });
+      await p.evaluate((t) => window.posenc.loadModel(t), JSON.stringify(UNKNOWN_MODEL));
+      await p.evaluate((t) => window.posenc.loadCompareModel(t), fs.readFileSync(path.join(configs, 'llama-3.2-1b.json'), 'utf8'));
+    }],
+  ];
+  let assumed = 0;
+  for (const [label, a, b, show] of pairs) {
+    const expected = inspectDifferences(a, b);
+    assert.ok(expected.length > 0, `${label}: inspect finds differences`);
+    await show();
+    await waitFrames(p, 2);
+    const shown = await pageDifferences(p);
+    assert.deepEqual(shown, expected.map((d) => d.line), `${label}: the page's differences are inspect's`);
+    for (const [i, d] of expected.entries()) {
+      const marks = (shown[i].match(/\(assumed\)/g) || []).length;
+      assert.equal(marks, (d.assumed || []).length, `${label} ${d.what}: "(assumed)" where inspect's JSON says assumed`);
+      assumed += marks;
+    }
+  }
+  assert.ok(assumed > 0, 'the unknown model type has assumed values, marked');
+  await setState(p, { view: 'model', model: 'llama-3.1-8b', compare: '' });
+  assert.deepEqual(shared.errors, []);
+});
+
 // The second model from a file: through the API, and by the keyboard alone (Shift+Tab from the figure to the
 // form's "Load second model" button, Enter opens the file picker) at 1280x800 and on the phone; Copy link and Copy embed code say
 // (toast and live region) that the file cannot travel in a link.

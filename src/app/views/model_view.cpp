@@ -533,7 +533,10 @@ std::string ModelView::formula_words_shown() const {
   if (!failed() && compare_shown_) {
     std::string d;
     for (const ModelDifference& x : diffs_)
-      d += (d.empty() ? "" : tr("; ")) + trf("{0:tr} {1:tr} vs {2:tr}", {x.what, x.a.text, x.b.text});
+      d += (d.empty() ? "" : tr("; ")) +
+           trf("{0:tr} {1} vs {2}",
+               {x.what, tr_message(x.a.text) + (difference_assumed(x, "a") ? std::string(" ") + tr("(assumed)") : ""),
+                tr_message(x.b.text) + (difference_assumed(x, "b") ? std::string(" ") + tr("(assumed)") : "")});
     const std::string label = shown_label(compare_, compare_shown_->pos);
     rest += d.empty() ? trf(" Compared with {0}: no differences in how they place positions.", {label})
                       : trf(" Compared with {0}: differences: {1}.", {label, d});
