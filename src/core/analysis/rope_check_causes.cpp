@@ -10,6 +10,7 @@
 
 #include "core/analysis/rope_check_detail.h"
 #include "core/bounds.h"
+#include "core/exact_pow.h"
 
 namespace posenc::rope_check_detail {
 
@@ -290,7 +291,7 @@ void Diagnoser::dynamic_seq_len() {
   // The dynamic formula at a continuous length S > L (HF's arrangement), then the integer nearest.
   auto make = [&](double t) -> std::optional<Setting> {
     const double S = std::exp(t);
-    const double b = pb.ref.base * std::pow(f * S / L - (f - 1), d / (d - 2));
+    const double b = pb.ref.base * correctly_rounded_pow(f * S / L - (f - 1), d / (d - 2));
     if (!std::isfinite(b)) return std::nullopt;
     Setting s = ref;
     s.inv_freq = rope_default_inv_freq(pb.rotary_dim, b);
@@ -323,7 +324,7 @@ int exponent_dim_of(const Problem& pb) { return pb.ref.scaling.type == RopeScali
 // base^(-2i/e) for the first `count` pairs, zeros up to `size`.
 std::vector<double> powers(double base, int e, int count, int size) {
   std::vector<double> w(static_cast<size_t>(size), 0.0);
-  for (int i = 0; i < count && i < size; ++i) w[static_cast<size_t>(i)] = std::pow(base, -2.0 * i / e);
+  for (int i = 0; i < count && i < size; ++i) w[static_cast<size_t>(i)] = correctly_rounded_pow(base, -2.0 * i / e);
   return w;
 }
 
@@ -346,7 +347,7 @@ void Diagnoser::partial_rotary() {
   std::vector<Variant> vs;
   // (a) the other exponent: a partial reference's 2i/head_dim, proportional RoPE's 2i/rotated_dims.
   const int e0 = exponent_dim_of(pb), e1 = proportional ? 2 * c0 : pb.dim;
-  const double b_equiv = std::pow(pb.ref.base, static_cast<double>(e0) / e1);
+  const double b_equiv = correctly_rounded_pow(pb.ref.base, static_cast<double>(e0) / e1);
   if (e1 > 0 && e1 != e0) {
     if (proportional) {
       Setting s = ref;

@@ -1,4 +1,5 @@
 #include "core/encodings/rope.h"
+#include "core/exact_pow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,7 +49,7 @@ void require_longrope_factors(const std::vector<double>& f, const char* field, i
 
 std::vector<double> inv_freq_for_base(int dim, double base) {
   std::vector<double> inv(dim / 2);
-  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim);
+  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / correctly_rounded_pow(base, static_cast<double>(2 * i) / dim);
   return inv;
 }
 
@@ -163,12 +164,12 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       out.inv_freq = inv_freq_for_base(dim, base);
       for (double& w : out.inv_freq) w /= f;
       break;
-    case RopeScalingType::Ntk: out.inv_freq = inv_freq_for_base(dim, base * std::pow(f, dim / (dim - 2.0))); break;
+    case RopeScalingType::Ntk: out.inv_freq = inv_freq_for_base(dim, base * correctly_rounded_pow(f, dim / (dim - 2.0))); break;
     case RopeScalingType::Dynamic: {
       const int64_t S = s.seq_len.value_or(s.original_max_position_embeddings);
       if (S > s.original_max_position_embeddings) {
         // Same arrangement as HF: (factor * seq_len / max_pos) - (factor - 1).
-        const double b = base * std::pow((f * static_cast<double>(S) / L) - (f - 1), dim / (dim - 2.0));
+        const double b = base * correctly_rounded_pow((f * static_cast<double>(S) / L) - (f - 1), dim / (dim - 2.0));
         out.inv_freq = inv_freq_for_base(dim, b);
       } else {
         out.inv_freq = inv_freq_for_base(dim, base);
@@ -181,7 +182,7 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
       out.inv_freq.resize(half);
       for (int i = 0; i < half; ++i) {
-        const double pos_freq = std::pow(base, static_cast<double>(2 * i) / dim);
+        const double pos_freq = correctly_rounded_pow(base, static_cast<double>(2 * i) / dim);
         const double extrapolation = 1.0 / pos_freq;
         const double interpolation = 1.0 / (f * pos_freq);
         const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
@@ -202,7 +203,8 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       out.long_factors = s.seq_len && *s.seq_len > s.original_max_position_embeddings;
       const std::vector<double>& ext = out.long_factors ? s.long_factor : s.short_factor;
       out.inv_freq.resize(half);
-      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * std::pow(base, static_cast<double>(2 * i) / dim));
+      for (int i = 0; i < half; ++i)
+        out.inv_freq[i] = 1.0 / (ext[i] * correctly_rounded_pow(base, static_cast<double>(2 * i) / dim));
       if (s.attention_factor) out.attention_scaling = *s.attention_factor;
       else if (f <= 1.0) out.attention_scaling = 1.0;
       else out.attention_scaling = std::sqrt(1 + std::log(f) / std::log(L));
@@ -234,7 +236,7 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       // 2i / head_dim, the remaining head_dim/2 - rope_angles pairs frequency 0; all / factor.
       const int angles = std::min(half, static_cast<int>(std::floor(s.partial_rotary_factor * dim / 2.0)));
       out.inv_freq.assign(half, 0.0);
-      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / dim) / f;
+      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / correctly_rounded_pow(base, static_cast<double>(2 * i) / dim) / f;
       break;
     }
   }

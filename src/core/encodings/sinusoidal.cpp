@@ -1,5 +1,6 @@
 #include "core/bounds.h"
 #include "core/encodings/sinusoidal.h"
+#include "core/exact_pow.h"
 
 #include <cmath>
 #include <string>
@@ -19,7 +20,7 @@ std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedu
   check_dim_base(dim, base);
   const int half = dim / 2;
   std::vector<double> w(half);
-  for (int k = 0; k < half; ++k) w[k] = std::pow(base, -2.0 * k / dim);
+  for (int k = 0; k < half; ++k) w[k] = correctly_rounded_pow(base, -2.0 * k / dim);
   switch (schedule) {
     case FrequencySchedule::Geometric: break;
     case FrequencySchedule::Linear: {
