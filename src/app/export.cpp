@@ -9,8 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/export_text.h"
-
 namespace posenc::app {
 namespace {
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -107,5 +108,9 @@ std::string export_csv(const ExportData& data);
 // JSON: {"view", "state", "tables": [{"name", "row_label", "col_label", "columns", "rows"}]} and each list
 // as a key of its own ("tokens": ["我", "不", "爱", "你"]); NaN -> null.
 std::string export_json(const ExportData& data);
+// The same texts written a piece at a time (the two above are these into a string): posenc export streams a
+// large view's text, never holding it whole. The JSON is compact, keys sorted, as nlohmann-json dumps it.
+void write_export_csv(const ExportData& data, std::ostream& out);
+void write_export_json(const ExportData& data, std::ostream& out);
 
 }  // namespace posenc::app

@@ -9,7 +9,6 @@
 #include "app/compiled_languages.h"
 #include "app/app.h"
 #include "app/export.h"
-#include "app/export_text.h"
 #include "app/params.h"
 #include "app/state_params.h"
 #include "app/view.h"
