@@ -394,6 +394,10 @@ long check_peak_kib(const std::vector<std::string>& args) {
 // read beside actual (x's float32 bytes, its values, its matrix). Before: 8 and 9 (the tolerance, every fit's
 // whole tensor, two kept predictions); 1 GB for 2^24 elements.
 TEST_F(Check, PeakMemoryIsTheGivenTensorsAndTheExpectedOne) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's shadow memory and freed-block quarantine add to the peak what the program never holds.
+  GTEST_SKIP() << "peak memory is not the program's own under AddressSanitizer";
+#endif
   const int dim = 128;
   const int64_t big = 32768;
   const long tensor_kib = big * dim * 8 / 1024;
