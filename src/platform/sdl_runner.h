@@ -5,6 +5,7 @@
 
 #include <SDL.h>
 
+#include <array>
 #include <bitset>
 #include <memory>
 #include <optional>
@@ -66,8 +67,11 @@ class SdlRunner : public Runner {
   SdlGlWindow window_;
   ImGuiGl imgui_;
   std::unique_ptr<app::App> owned_app_;
-  std::optional<SDL_Event> deferred_;  // a key release whose press was in the last frame
+  std::optional<SDL_Event> deferred_;  // a key release or mouse event held back for the next frame
   Uint16 key_mods_ = KMOD_NONE;        // modifier keys as of the last key event handled
+  bool mouse_seen_ = false;            // a mouse event was handled (then the two below hold)
+  float mouse_x_ = 0, mouse_y_ = 0;    // the pointer as of the last mouse event handled
+  std::array<bool, 3> mouse_down_{};   // ImGui's buttons (left, right, middle) as of the events handled
 };
 
 }  // namespace posenc::platform

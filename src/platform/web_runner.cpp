@@ -73,7 +73,7 @@ class WebRunner : public SdlRunner, public PageRunner {
     const ImGuiContext* g = ImGui::GetCurrentContext();
     if (g && (g->ActiveId != 0 || g->IO.WantTextInput)) wake(1);
     if (touch_.needs_frame(emscripten_get_now())) wake(2);  // queued taps, a long-press coming due
-    if (has_deferred_event()) wake(2);                      // a key release held back for this frame
+    if (has_deferred_event()) wake(2);                      // an event held back for this frame
     if (awake_ <= 0) return sleep();
     --awake_;
     frame();
