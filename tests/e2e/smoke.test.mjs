@@ -15,7 +15,7 @@ const env = useBrowser();
 // The main figure of every view (docs/views.md, "Figures and probe names"; as layout.test.mjs).
 const MAIN_FIGURE = {
   waves: 'pe', frequencies: 'wavelength', similarity: 'similarity', buckets: 'buckets',
-  scores: 'total', rope: 'angles', permutation: 'difference', toy: 'rope', model: 'wavelength', check: 'error',
+  scores: 'total', rope: 'angles', permutation: 'outputs', toy: 'rope', model: 'wavelength', check: 'error',
   usage: 'share',
 };
 // The usage view draws its introduction until a weights report is loaded (usage.test.mjs draws it loaded).

@@ -3,6 +3,7 @@
 // with sinusoidal PE or RoPE the outputs differ. Tokens are split as a reader of Chinese counts them (one
 // per CJK character, Latin words between spaces: core/unicode_text.h), so the seeds' 我不爱你 is four.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -121,7 +122,11 @@ class PermutationView final : public View {
     }
   }
   void draw_figure(ImVec2 size) override;
-  void draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels);
+  // `title` above the map (nullptr: none, the figure alone says what it is).
+  void draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels, const char* title);
+  // O and O' side by side, one colour scale, rows labelled by their tokens: without PE the same rows in
+  // another order, with PE other rows. plot.outputs covers both maps.
+  void draw_outputs(ImVec2 size, const char* const titles[2]);
 
   // 1..kMaxWords tokens of at most kMaxWordLength characters; stored normalised (runs of whitespace as one
   // space, CJK characters as written).
@@ -221,10 +226,11 @@ void PermutationView::export_data(std::vector<ExportTable>& tables) const {
   tables.push_back(std::move(perm));
 }
 
-void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels) {
+void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::vector<std::string>* row_labels,
+                                const char* title) {
   const ImVec2 at = ImGui::GetCursorScreenPos();
-  const float line = alone() ? 0.0f : ImGui::GetTextLineHeightWithSpacing();
-  if (!alone()) ImGui::TextUnformatted(tr(tile.title));
+  const float line = title ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  if (title) ImGui::TextUnformatted(tr(title));
   ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + line));
   // Rows are words: the heatmap labels them with the words instead of row numbers.
   HeatmapAxes axes{"dimension", "row", 0, 0};
@@ -246,6 +252,27 @@ void PermutationView::draw_tile(Tile& tile, ImVec2 size, float vmax, const std::
   }
 }
 
+// plot.outputs: the rectangle holding both output maps (the part of them in view).
+void probe_outputs() {
+  ImVec2 lo(FLT_MAX, FLT_MAX), hi(-FLT_MAX, -FLT_MAX), a, b;
+  for (const char* map : {"heatmap.perm.output", "heatmap.perm.shuffled"})
+    if (find_probe(map, &a, &b))
+      lo = ImVec2(std::min(lo.x, a.x), std::min(lo.y, a.y)), hi = ImVec2(std::max(hi.x, b.x), std::max(hi.y, b.y));
+  if (lo.x < hi.x) probe_rect("plot.outputs", lo, hi);
+}
+
+void PermutationView::draw_outputs(ImVec2 size, const char* const titles[2]) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float w = size.x * 0.5f;
+  const std::vector<std::string>* labels[2] = {&words_, &shuffled_words_};
+  for (int t = 0; t < 2; ++t) {
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + t * w, origin.y));
+    draw_tile(tiles_[t], ImVec2(w - 4, size.y), vmax_, labels[t], titles[t]);
+  }
+  probe_outputs();
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y));
+}
+
 void PermutationView::draw_figure(ImVec2 size) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   static const char* const kFigures[4] = {"output", "shuffled", "difference", "pooled"};
@@ -258,18 +285,30 @@ void PermutationView::draw_figure(ImVec2 size) {
     ImGui::TextWrapped("%s", text.c_str());
     if (color) ImGui::PopStyleColor();
   };
+  // One line saying how far O' is from O permuted: alone, the maps below carry no verdict of their own.
+  auto verdict_line = [&] {
+    ImGui::TextColored(verdict, tr("max |O'[r] - O[perm r]| = %s"), difference_text(result_.max_row_difference).c_str());
+    probe_last_item("text.difference");
+  };
   if (alone()) {
+    if (shows("outputs")) {
+      // A small embed's figure: the two outputs make the point in any state (the difference map of NoPE
+      // is white by design).
+      verdict_line();
+      static const char* const kShortTitles[2] = {"O: original order", "O': shuffled"};
+      draw_outputs(ImVec2(size.x, size.y - (ImGui::GetCursorScreenPos().y - start.y)), kShortTitles);
+      return;
+    }
     for (int t = 0; t < 4; ++t) {
       if (!shows(kFigures[t])) continue;
       ImVec2 tile_size = size;
       if (t == 2) {
         // Alone, the difference map is blank when nothing differs: say what it shows in one line.
-        ImGui::TextColored(verdict, tr("max |O'[r] - O[perm r]| = %s"), difference_text(result_.max_row_difference).c_str());
-        probe_last_item("text.difference");
+        verdict_line();
         tile_size.y -= ImGui::GetCursorScreenPos().y - start.y;
       }
       const std::vector<std::string>* labels[4] = {&words_, &shuffled_words_, &shuffled_words_, &kPooledRows};
-      draw_tile(tiles_[t], tile_size, vmax_, labels[t]);
+      draw_tile(tiles_[t], tile_size, vmax_, labels[t], nullptr);
       probe_plot(kFigures[t], tiles_[t].probe);
     }
     return;
@@ -294,9 +333,11 @@ void PermutationView::draw_figure(ImVec2 size) {
                                     : ImVec2(origin.x + (t % 2) * w, origin.y + (t / 2) * h));
     // The pooled tile has two rows: keep its cells from turning into tall bars.
     const ImVec2 tile_size(w - 8, t == 3 ? std::min(h - 4, 6 * line + 60) : h - 4);
-    draw_tile(tiles_[t], tile_size, vmax_, labels[t]);
-    probe_plot(kFigures[t], tiles_[t].probe);
+    draw_tile(tiles_[t], tile_size, vmax_, labels[t], tiles_[t].title);
+    // The first two maps are one figure here (outputs); output and shuffled are names of them alone.
+    if (t >= 2) probe_plot(kFigures[t], tiles_[t].probe);
   }
+  probe_outputs();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + (stack ? 4 : 2) * h));
   ImGui::Dummy(ImVec2(size.x, 0));
 }

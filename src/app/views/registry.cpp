@@ -66,7 +66,7 @@ const std::vector<ViewRow>& view_rows() {
                  "the shuffled outputs are the original outputs in the shuffled order, so their difference is zero "
                  "and pooling over rows cannot tell the orders apart; with a position encoding the difference is "
                  "visible.",
-        .figures = {"difference", "output", "shuffled", "pooled"}},
+        .figures = {"outputs", "difference", "output", "shuffled", "pooled"}},
        make_permutation_view},
       {{.id = "toy",
         .title = "Toy sentence",
