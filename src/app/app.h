@@ -14,6 +14,7 @@
 #include "app/ui_state.h"
 #include "app/url_state.h"
 #include "app/view.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
@@ -32,13 +33,11 @@ enum class AppAction {
   OpenWeightsFiles
 };
 
-class App {
+class App : NonCopyable {
  public:
   // Makes its UI state current (app/ui_state.h).
   App();
   ~App();
-  App(const App&) = delete;
-  App& operator=(const App&) = delete;
 
   // Builds one frame's UI (with this App's UI state made current). Call between ImGui::NewFrame() and
   // ImGui::Render().

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
@@ -39,12 +40,10 @@ struct ExportData {
 // before they, or the exact numbers behind them, are computed). While one is in force, a view asks
 // export_needs(values) before computing something big for its export, and matrix_table / curve_table
 // count their own values; once over, nothing more is built, only counted.
-class ExportBudget {
+class ExportBudget : NonCopyable {
  public:
   explicit ExportBudget(size_t max_values);
   ~ExportBudget();
-  ExportBudget(const ExportBudget&) = delete;
-  ExportBudget& operator=(const ExportBudget&) = delete;
   size_t counted() const { return counted_; }
   bool over() const { return counted_ > max_; }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "app/notices.h"
+#include "core/noncopyable.h"
 
 struct ImFont;
 
@@ -36,12 +37,10 @@ ImFont* number_font();
 
 // Text measured and drawn inside its scope uses the numbers' face (tick labels: equal-width digits line
 // up); the current font stays when none is loaded (unit tests without fonts).
-class NumberFontScope {
+class NumberFontScope : NonCopyable {
  public:
   NumberFontScope();
   ~NumberFontScope();
-  NumberFontScope(const NumberFontScope&) = delete;
-  NumberFontScope& operator=(const NumberFontScope&) = delete;
 
  private:
   bool pushed_;

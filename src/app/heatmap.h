@@ -13,16 +13,15 @@
 #include "app/gl.h"
 #include "app/masked_cell.h"
 #include "core/kernels/quantize.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
 enum class Colormap : int { Viridis = 0, Diverging = 1 };
 
-class GpuHeatmap {
+class GpuHeatmap : NonCopyable {
  public:
   GpuHeatmap() = default;
-  GpuHeatmap(const GpuHeatmap&) = delete;
-  GpuHeatmap& operator=(const GpuHeatmap&) = delete;
   ~GpuHeatmap();
 
   // Uploads rows x cols floats (row-major, row 0 drawn at the top); cells >= kMaskedCell are masked.

@@ -20,16 +20,15 @@
 #include "app/view.h"
 #include "core/models/model_config.h"
 #include "core/encodings/rope.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
 // Receives loaded models: the App lists its Model, RoPE and scores views (UiState::model_sinks).
-class ModelSink {
+class ModelSink : NonCopyable {
  public:
   ModelSink() = default;
   virtual ~ModelSink() = default;
-  ModelSink(const ModelSink&) = delete;
-  ModelSink& operator=(const ModelSink&) = delete;
   virtual void set_loaded_model(const ModelPosition& m) = 0;
   // A second model to show beside the first (the Model view's compare=custom); other views ignore it.
   virtual void set_compare_model(const ModelPosition& /*m*/) {}

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/noncopyable.h"
+
 namespace posenc::app {
 
 // At most ~max_ticks "nice" values (1, 2, 5 x 10^k steps) inside [lo, hi].
@@ -77,12 +79,10 @@ PlotHover log_plot(const char* probe_name, ImVec2 size, const std::vector<Series
 
 // While it lives, the series' labels (English, as the exports keep them) are the interface language's
 // texts (tr_message: an entry or a template's instance, e.g. "component {0}"); the English return after.
-class TranslatedLabels {
+class TranslatedLabels : NonCopyable {
  public:
   explicit TranslatedLabels(std::vector<Series>& series);
   ~TranslatedLabels();
-  TranslatedLabels(const TranslatedLabels&) = delete;
-  TranslatedLabels& operator=(const TranslatedLabels&) = delete;
 
  private:
   std::vector<Series>& series_;

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/noncopyable.h"
+
 struct ImFont;
 
 namespace posenc::app {
@@ -47,13 +49,11 @@ void clear_drawn_texts();
 
 // Text drawn while one lives is data, not interface text: what the user typed (text fields), example
 // sentences, a model's names. It is never translated, and the catalogue test does not look for it.
-class VerbatimText {
+class VerbatimText : NonCopyable {
  public:
   // `on` false: a scope that marks nothing (for a branch that draws interface text instead).
   explicit VerbatimText(bool on = true);
   ~VerbatimText();
-  VerbatimText(const VerbatimText&) = delete;
-  VerbatimText& operator=(const VerbatimText&) = delete;
 
  private:
   bool on_;

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/noncopyable.h"
+
 namespace posenc::app {
 
 // Declared here, defined by the modules that own them (i18n.h, model_link.h): the state holds them, the
@@ -57,11 +59,9 @@ struct TextEdit {
   bool active = false;  // the field had the keyboard last frame
 };
 
-struct UiState {
+struct UiState : private NonCopyable {
   UiState() = default;
   ~UiState();
-  UiState(const UiState&) = delete;
-  UiState& operator=(const UiState&) = delete;
 
   // i18n.h: the language the App shows (its lang key).
   Lang lang{};  // Lang::En (0) until the App sets its lang key

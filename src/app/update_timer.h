@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "app/ui_state.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
@@ -14,12 +15,10 @@ inline double last_recompute_ms() { return current_ui().last_recompute_ms; }
 inline double last_upload_ms() { return current_ui().last_upload_ms; }
 
 // Scoped timer writing its wall-clock ms into `out`: `{ const UpdateTimer timer; recompute(); }`.
-class UpdateTimer {
+class UpdateTimer : NonCopyable {
  public:
   explicit UpdateTimer(double& out = current_ui().last_update_ms) : out_(out), t0_(std::chrono::steady_clock::now()) {}
   ~UpdateTimer() { out_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count(); }
-  UpdateTimer(const UpdateTimer&) = delete;
-  UpdateTimer& operator=(const UpdateTimer&) = delete;
 
  private:
   double& out_;

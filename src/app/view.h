@@ -20,6 +20,7 @@
 #include "app/export.h"
 #include "app/notices.h"
 #include "app/params.h"
+#include "core/noncopyable.h"
 
 namespace posenc::app {
 
@@ -57,12 +58,10 @@ struct ViewText {
   std::vector<std::string> figures = {};  // the plots, the main one first (see figures())
 };
 
-class View {
+class View : NonCopyable {
  public:
   explicit View(ViewText text) : text_(std::move(text)) {}
   virtual ~View() = default;
-  View(const View&) = delete;
-  View& operator=(const View&) = delete;
   const char* id() const { return text_.id; }
   // The menu title in the interface's language (app/i18n.h); the caption and the formula in words are
   // English here and translated where they are shown (App: tr_message).

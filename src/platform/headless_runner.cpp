@@ -12,6 +12,7 @@
 
 #include "app/app.h"
 #include "app/gl.h"
+#include "core/noncopyable.h"
 
 namespace posenc::platform {
 namespace {
@@ -25,7 +26,7 @@ bool has_extension(const char* list, const char* name) {
 }
 
 // An OpenGL 3.3 core context with no surface, current while this lives.
-class EglContext {
+class EglContext : NonCopyable {
  public:
   EglContext() {
     const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
@@ -66,8 +67,6 @@ class EglContext {
     if (!eglMakeCurrent(display_, EGL_NO_SURFACE, EGL_NO_SURFACE, context_)) fail("eglMakeCurrent without a surface failed");
   }
   ~EglContext() { release(); }
-  EglContext(const EglContext&) = delete;
-  EglContext& operator=(const EglContext&) = delete;
 
  private:
   void release() {
@@ -90,7 +89,7 @@ class EglContext {
 };
 
 // A colour renderbuffer of the figure's size.
-class OffscreenFramebuffer {
+class OffscreenFramebuffer : NonCopyable {
  public:
   OffscreenFramebuffer(int width, int height) {
     glGenFramebuffers(1, &fbo_);
@@ -105,8 +104,6 @@ class OffscreenFramebuffer {
     }
   }
   ~OffscreenFramebuffer() { release(); }
-  OffscreenFramebuffer(const OffscreenFramebuffer&) = delete;
-  OffscreenFramebuffer& operator=(const OffscreenFramebuffer&) = delete;
   GLuint id() const { return fbo_; }
 
  private:

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/noncopyable.h"
+
 namespace posenc::app {
 class App;
 struct SvgImage;
@@ -17,12 +19,10 @@ namespace posenc::platform {
 // Dear ImGui on the current GL context: the context (no .ini file), the app's fonts (app/fonts.h) rasterised
 // for the framebuffer's pixel ratio, and the OpenGL 3 renderer with the app's GLSL version (app/gl.h).
 // Colours come from the app's theme (App::apply_theme). Throws std::runtime_error if the renderer fails.
-class ImGuiGl {
+class ImGuiGl : NonCopyable {
  public:
   explicit ImGuiGl(float pixel_ratio);
   ~ImGuiGl();
-  ImGuiGl(const ImGuiGl&) = delete;
-  ImGuiGl& operator=(const ImGuiGl&) = delete;
 
   float pixel_ratio() const { return pixel_ratio_; }
   // Re-rasterises the font for a new ratio (the page was zoomed or moved to another screen).

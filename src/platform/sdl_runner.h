@@ -12,6 +12,7 @@
 #include <string>
 
 #include "platform/runner.h"
+#include "core/noncopyable.h"
 
 namespace posenc::platform {
 
@@ -32,12 +33,10 @@ int run_app(const AppOptions& options);
 float pixel_ratio(SDL_Window* window);
 
 // An SDL window and GL context: GL 3.3 core natively, an ES 3.0 context (= WebGL2) in the browser.
-class SdlGlWindow {
+class SdlGlWindow : NonCopyable {
  public:
   SdlGlWindow(int width, int height);  // throws std::runtime_error naming the SDL call that failed
   ~SdlGlWindow();
-  SdlGlWindow(const SdlGlWindow&) = delete;
-  SdlGlWindow& operator=(const SdlGlWindow&) = delete;
   SDL_Window* window() const { return window_; }
   SDL_GLContext context() const { return context_; }
 

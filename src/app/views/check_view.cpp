@@ -87,8 +87,6 @@ class CheckView final : public ModelLinkedView {
  public:
   explicit CheckView(ViewText text) : ModelLinkedView(std::move(text)) {}
   ~CheckView() override = default;
-  CheckView(const CheckView&) = delete;
-  CheckView& operator=(const CheckView&) = delete;
 
   void params(ParamList& p) override {
     declare_model(p);

@@ -20,6 +20,7 @@
 #include "core/models/gguf.h"
 #include "core/models/model_config.h"
 #include "core/weights/weight_decode.h"
+#include "core/noncopyable.h"
 
 namespace posenc {
 
@@ -129,7 +130,7 @@ QkPairs qk_pairs(const ModelRope& r, int64_t trained_length);
 // top_pairs): the definitions of docs/weights.md in one place.
 void qk_head_numbers(QkHeadUsage& head, const QkPairs& pairs);
 
-class QkUsageAnalysis {
+class QkUsageAnalysis : NonCopyable {
  public:
   // Everything is checked here, before a byte of tensor data is read: every tensor named (the first
   // alternative found; none found: InvalidArgument naming what was looked for), its dtype (field = the
@@ -138,8 +139,6 @@ class QkUsageAnalysis {
   QkUsageAnalysis(const ModelPosition& model, const WeightShapes& shapes, const QkTensorNames& names,
                   std::span<const WeightTensor> tensors, WeightFormat format, std::vector<int> layers = {});
   ~QkUsageAnalysis();
-  QkUsageAnalysis(const QkUsageAnalysis&) = delete;
-  QkUsageAnalysis& operator=(const QkUsageAnalysis&) = delete;
 
   const std::vector<WeightRange>& plan() const { return plan_; }
   uint64_t total_bytes() const { return total_bytes_; }
