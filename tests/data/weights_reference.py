@@ -364,6 +364,21 @@ def hf_model(out, name, config, layers, dtype="BF16", shards=1, extra=None, pref
     return d, stored, header_bytes
 
 
+def fused_model(out, name, config, dtype, norm_name, norm, fused_name, fused):
+    """A model folder: config.json and one safetensors file of a layer norm and a fused projection (qkv as the
+    family stores it). Returns the folder, the header's bytes and the stored values of the fused projection and the
+    norm."""
+    d = os.path.join(out, name)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump(config, f)
+    fused_bytes, fused_vals = encode(fused, dtype)
+    norm_bytes, norm_vals = encode(norm, dtype)
+    hb = write_safetensors(os.path.join(d, "model.safetensors"),
+                           [(norm_name, dtype, norm.shape, norm_bytes), (fused_name, dtype, fused.shape, fused_bytes)])
+    return d, hb, fused_vals, norm_vals
+
+
 def expected_hf(config, stored, layers_rope, dtype_bytes, header_bytes, layout, rd, offset, inv, trained, one_plus=False,
                 qk_one_plus=False, kinds=None, prefix="model.layers.{}.", KV=None, own_pairs=None, names=HF_NAMES, kv_of=None):
     H, hidden = config["num_attention_heads"], config["hidden_size"]
@@ -511,16 +526,9 @@ def main(out):
     k = random_matrix(KV * hd_phi, hidden, planted_rows(KV, hd_phi, [2, 10]))
     v = random_matrix(KV * hd_phi, hidden, np.ones(KV * hd_phi))
     norm = (1 + 0.3 * RNG.standard_normal(hidden)).astype(np.float32)
-    dphi = os.path.join(out, "phi3_fused")
-    os.makedirs(dphi, exist_ok=True)
-    with open(os.path.join(dphi, "config.json"), "w") as f:
-        json.dump(phi, f)
     qkv = np.concatenate([q, k, v])
-    qkv_bytes, qkv_vals = encode(qkv, "F32")
-    n_bytes, n_vals = encode(norm, "F32")
-    hb = write_safetensors(os.path.join(dphi, "model.safetensors"),
-                           [("model.layers.0.input_layernorm.weight", "F32", norm.shape, n_bytes),
-                            ("model.layers.0.self_attn.qkv_proj.weight", "F32", qkv.shape, qkv_bytes)])
+    dphi, hb, qkv_vals, n_vals = fused_model(out, "phi3_fused", phi, "F32", "model.layers.0.input_layernorm.weight", norm,
+                                             "model.layers.0.self_attn.qkv_proj.weight", qkv)
     stored = {"model.layers.0.input_layernorm.weight": n_vals.astype(np.float64),
               "model.layers.0.self_attn.q_proj.weight": qkv_vals[:H * hd_phi].astype(np.float64),
               "model.layers.0.self_attn.k_proj.weight": qkv_vals[H * hd_phi:(H + KV) * hd_phi].astype(np.float64)}
@@ -539,15 +547,8 @@ def main(out):
     v = random_matrix(H * hd_n, hidden, np.ones(H * hd_n))
     fused = np.concatenate([np.concatenate([q[h * hd_n:(h + 1) * hd_n], k[h * hd_n:(h + 1) * hd_n],
                                             v[h * hd_n:(h + 1) * hd_n]]) for h in range(H)])
-    dn = os.path.join(out, "gpt_neox_fused")
-    os.makedirs(dn, exist_ok=True)
-    with open(os.path.join(dn, "config.json"), "w") as f:
-        json.dump(neox, f)
-    fb, fv = encode(fused, "F16")
-    nb, nv = encode(norm, "F16")
-    hb = write_safetensors(os.path.join(dn, "model.safetensors"),
-                           [("gpt_neox.layers.0.input_layernorm.weight", "F16", norm.shape, nb),
-                            ("gpt_neox.layers.0.attention.query_key_value.weight", "F16", fused.shape, fb)])
+    dn, hb, fv, nv = fused_model(out, "gpt_neox_fused", neox, "F16", "gpt_neox.layers.0.input_layernorm.weight", norm,
+                                 "gpt_neox.layers.0.attention.query_key_value.weight", fused)
     fv = fv.astype(np.float64)
     stored = {"model.layers.0.input_layernorm.weight": nv.astype(np.float64),
               "model.layers.0.self_attn.q_proj.weight": np.concatenate([fv[h * 3 * hd_n:h * 3 * hd_n + hd_n] for h in range(H)]),
@@ -655,15 +656,8 @@ def main(out):
           "rotary_dim": cg_rd, "activation_function": "gelu_new", "vocab_size": 100}
     fused = random_matrix(3 * cg_H * cg_hd, cg_hidden, np.linspace(0.5, 4.0, 3 * cg_H * cg_hd))
     cnorm = (1 + 0.3 * RNG.standard_normal(cg_hidden)).astype(np.float32)
-    dcg = os.path.join(out, "codegen_fused")
-    os.makedirs(dcg, exist_ok=True)
-    with open(os.path.join(dcg, "config.json"), "w") as f:
-        json.dump(cg, f)
-    fb, fv = encode(fused, "F32")
-    nb, nv = encode(cnorm, "F32")
-    hb = write_safetensors(os.path.join(dcg, "model.safetensors"),
-                           [("transformer.h.0.ln_1.weight", "F32", cnorm.shape, nb),
-                            ("transformer.h.0.attn.qkv_proj.weight", "F32", fused.shape, fb)])
+    dcg, hb, fv, nv = fused_model(out, "codegen_fused", cg, "F32", "transformer.h.0.ln_1.weight", cnorm,
+                                  "transformer.h.0.attn.qkv_proj.weight", fused)
     blocks = fv.astype(np.float64).reshape(mp, 3, cg_H // mp * cg_hd, cg_hidden)  # (mp, [query, value, key], local, in)
     stored = {"transformer.h.0.ln_1.weight": nv.astype(np.float64),
               "transformer.h.0.attn.q_proj.weight": blocks[:, 0].reshape(cg_H * cg_hd, cg_hidden),
