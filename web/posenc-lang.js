@@ -2,10 +2,12 @@
 // The interface's language on the page (docs/i18n.md): <html lang>, the page's own words, and the files a
 // Chinese interface needs: its catalogue (posenc-zh.json, the app's catalogue, which holds the page's words
 // too) and the CJK face (posenc-cjk.ttf). A cold default load fetches neither. With lang=zh (or CJK text)
-// in the URL both are fetched at start beside posenc.wasm, and the app's start waits for them (a run
-// dependency until both fetches settled; they go in before main(): its first frame is already Chinese); later
-// the app asks for them (Module.onNeedLanguage)
-// when the language switches or CJK text is drawn, and setState waits for them (its promise).
+// in the URL both are fetched at start beside posenc.wasm; the app's start waits for the catalogue only (a
+// run dependency until its fetch settled; it goes in before main(): the first frame is already Chinese).
+// The face, 0.7 MB, never holds the app: the first frame draws its characters as boxes with a notice that
+// it is loading, and the app rebuilds its atlas and redraws when it arrives (a face that cannot be fetched
+// is named in a notice). Later the app asks for them (Module.onNeedLanguage) when the language switches or
+// CJK text is drawn, and setState waits for them (its promise).
 // A classic script like param-form.js (loaded before posenc-page.js): window.PosencLang.
 (function () {
   'use strict';
@@ -46,12 +48,14 @@
 
   // Beside the page: the site's files live next to index.html.
   function fileUrl(name) { return new URL(name, window.location.href).href; }
+  // Fails with an Error whose message names the file and why ("posenc-cjk.ttf: HTTP 404").
   function fetchOnce(key, url, as) {
     if (!fetches[key]) {
+      const name = url.split('/').pop().split('?')[0];
       fetches[key] = fetch(url).then(function (r) {
-        if (!r.ok) throw new Error(url + ': HTTP ' + r.status);
+        if (!r.ok) throw new Error(name + ': HTTP ' + r.status);
         return as === 'bytes' ? r.arrayBuffer() : r.text();
-      });
+      }, function (e) { throw new Error(name + ': network error (' + (e && e.message ? e.message : String(e)) + ')'); });
       fetches[key].catch(function () { /* delivered as unavailable below */ });
     }
     return fetches[key];
@@ -66,13 +70,19 @@
     Module.ccall('posenc_set_catalogue', 'string', ['string', 'string'], [lang, text]);
     applyDocumentLang(current);  // the page's own words, now that they can be had
   }
-  function deliverFont(bytes) {
+  // The face's bytes, or (null) why they cannot be had: the app names it in a notice.
+  function deliverFont(bytes, why) {
     if (delivered.font) return;
     delivered.font = true;
     const data = bytes ? new Uint8Array(bytes) : null;
     const p = data ? Module._posenc_cjk_font_buffer(data.length) : 0;
-    if (p) Module.HEAPU8.set(data, p);
-    Module._posenc_set_cjk_font(p, p ? data.length : 0);
+    if (p) {
+      Module.HEAPU8.set(data, p);
+      Module._posenc_set_cjk_font(p, data.length);
+    } else {
+      Module.ccall('posenc_cjk_font_failed', null, ['string'],
+        [why || (data ? 'posenc-cjk.ttf: ' + data.length + ' bytes, over the 8 MiB a face may have' : 'posenc-cjk.ttf: empty')]);
+    }
   }
   // Into the app once its runtime is up (its C++ globals constructed): at once, or in onRuntimeInitialized,
   // synchronously, before main() runs the first frame.
@@ -91,26 +101,26 @@
         .then(function (text) { return whenUp(function () { if (!catalogues[lang]) deliverCatalogue(lang, text); }); }));
     }
     if ((what & 2) && !delivered.font) {
-      parts.push(fetchFont().then(function (b) { return b; }, function () { return null; })
-        .then(function (b) { return whenUp(function () { deliverFont(b); }); }));
+      parts.push(fetchFont().then(function (b) { return { bytes: b }; }, function (e) { return { bytes: null, why: e.message }; })
+        .then(function (f) { return whenUp(function () { deliverFont(f.bytes, f.why); }); }));
     }
     return Promise.all(parts);
   }
 
-  // At start (before posenc.js runs): lang=zh or CJK text in the URL fetches the files now, and the app's
-  // start waits for them (its first frame is Chinese, its glyphs there).
+  // At start (before posenc.js runs): lang=zh or CJK text in the URL fetches the files now. The app's start
+  // waits for the catalogue (its first frame is Chinese), never for the face: its characters are boxes, with
+  // a notice, until it arrives (delivered whenever that is: posenc_set_cjk_font wakes the app).
   function installLanguageStart() {
     const query = (function () { try { return decodeURIComponent(window.location.search); } catch (e) { return window.location.search; } })();
     const what = (current !== 'en' ? 1 | 2 : 0) | (hasCjk(query) ? 2 : 0);
     applyDocumentLang(current);
     if (what) obtain(what, current);
-    // The start waits for the bytes (a run dependency, removed once both fetches settled); they go into the
-    // app in onRuntimeInitialized, before its first frame. (Waiting for the delivery itself would wait for
-    // the runtime, which waits for the dependency.)
-    const fetched = Promise.all([(what & 1) ? fetchCatalogue(current) : null, (what & 2) ? fetchFont() : null]
-      .map(function (p) { return p ? p.catch(function () { return null; }) : null; }));
+    // The start waits for the catalogue's text (a run dependency, removed once its fetch settled); it goes
+    // into the app in onRuntimeInitialized, before the first frame. (Waiting for the delivery itself would
+    // wait for the runtime, which waits for the dependency.)
+    const fetched = (what & 1) ? fetchCatalogue(current).catch(function () { return null; }) : null;
     Module.preRun = (Module.preRun || []).concat([function () {
-      if (!what) return;
+      if (!fetched) return;
       Module.addRunDependency('posenc-lang');
       fetched.then(function () { setTimeout(function () { Module.removeRunDependency('posenc-lang'); }, 0); });
     }]);

@@ -93,7 +93,8 @@ Notices App::notice_list() {
   current_->notes(all);
   const Notices fields = field_notices(current_->id());
   all.insert(all.end(), fields.begin(), fields.end());
-  if (const std::optional<Notice> glyphs = missing_glyph_notice()) all.push_back(*glyphs);
+  const Notices fonts = font_notices();
+  all.insert(all.end(), fonts.begin(), fonts.end());
   // In the interface's language (the keys stay the URL's); the view's error first, its wrapper apart.
   for (Notice& n : all) n.message = tr_message(n.message);
   if (const std::optional<Notice>& e = current_->error())
@@ -343,7 +344,8 @@ void App::draw_notices() {
   current_->notes(notes);
   const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
   notes.insert(notes.end(), fields.begin(), fields.end());
-  if (const std::optional<Notice> glyphs = missing_glyph_notice()) notes.push_back(*glyphs);
+  const Notices fonts = font_notices();
+  notes.insert(notes.end(), fonts.begin(), fonts.end());
   for (Notice& n : shown) n.message = tr_message(n.message);
   for (Notice& n : notes) n.message = tr_message(n.message);
   const std::string notes_text = notices_text(notes);

@@ -21,6 +21,7 @@ float g_pixel_ratio = 1.0f;
 const unsigned char* g_cjk_data = nullptr;
 size_t g_cjk_size = 0;
 bool g_cjk_unavailable = false;
+std::string g_cjk_failure;           // the page's words on why the face could not be had
 bool g_atlas_has_catalogue = false;  // the Chinese catalogue's characters are in the atlas
 std::set<char32_t> g_pending;        // drawn without a glyph, not yet tried with the CJK face
 std::set<char32_t> g_tried;          // given to the CJK face at a build (whether it had them or not)
@@ -139,8 +140,9 @@ void provide_cjk_font(const unsigned char* data, size_t size) {
   g_cjk_unavailable = false;
 }
 
-void cjk_font_unavailable() {
+void cjk_font_unavailable(const std::string& why) {
   g_cjk_unavailable = true;
+  g_cjk_failure = why;
   // What waited for the face is missing now.
   for (char32_t c : g_pending) g_missing.insert(c);
 }
@@ -183,8 +185,16 @@ void note_drawn_text(std::string_view text, const ImFont* font) {
 
 const std::set<char32_t>& missing_glyphs() { return g_missing; }
 
-std::optional<Notice> missing_glyph_notice() {
-  if (g_missing.empty()) return std::nullopt;
+Notices font_notices() {
+  Notices out;
+  // Characters wait for the face while it is wanted and not yet here: the page is fetching it.
+  if (cjk_font_wanted() && !g_pending.empty())
+    out.push_back({"text", "The Chinese font is loading: its characters are drawn as boxes until it arrives."});
+  if (g_cjk_unavailable)
+    out.push_back({"text", "The Chinese font could not be loaded (" +
+                               (g_cjk_failure.empty() ? std::string("no reason given") : g_cjk_failure) +
+                               "): its characters are drawn as boxes."});
+  if (g_missing.empty()) return out;
   std::string list;
   int shown = 0;
   for (char32_t c : g_missing) {
@@ -196,7 +206,8 @@ std::optional<Notice> missing_glyph_notice() {
     std::snprintf(code, sizeof code, "U+%04X", unsigned(c));
     list += (list.empty() ? "" : ", ") + ("\"" + utf8_encode(c) + "\" (" + code + ")");
   }
-  return Notice{"text", "No font has a glyph for " + list + ": drawn as a box."};
+  out.push_back({"text", "No font has a glyph for " + list + ": drawn as a box."});
+  return out;
 }
 
 void reset_seen_glyphs() {

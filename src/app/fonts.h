@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 
 #include "app/notices.h"
@@ -47,9 +48,10 @@ class NumberFontScope : NonCopyable {
 };
 
 // The CJK face's bytes (a TrueType file; kept, not copied: they must outlive every atlas), or that it
-// cannot be had (the page's fetch failed: its characters are then missing, drawn as boxes).
+// cannot be had (the page's fetch failed: its characters are then missing, drawn as boxes, and `why`, the
+// page's words naming the file and the failure, is the font's notice).
 void provide_cjk_font(const unsigned char* data, size_t size);
-void cjk_font_unavailable();
+void cjk_font_unavailable(const std::string& why = "");
 bool cjk_font_provided();
 // Whether the interface needs the CJK face and it has not been provided (the page then fetches it):
 // the current language is Chinese, or CJK text was drawn.
@@ -66,8 +68,10 @@ bool reload_fonts_if_stale();
 void note_drawn_text(std::string_view text, const ImFont* font);
 // The characters drawn that no face has (after the CJK face was tried), as boxes.
 const std::set<char32_t>& missing_glyphs();
-// The notice naming them (key "text"), when there are any.
-std::optional<Notice> missing_glyph_notice();
+// The fonts' notices (key "text"): the CJK face is loading while characters that wait for it are drawn as
+// boxes (the page draws at once and fetches the face meanwhile); it could not be loaded (naming why); the
+// characters no face has.
+Notices font_notices();
 // Forgets the characters seen (tests).
 void reset_seen_glyphs();
 

@@ -496,6 +496,11 @@ EMSCRIPTEN_KEEPALIVE void posenc_set_cjk_font(const unsigned char* ptr, unsigned
   wake_runner();
 }
 
+EMSCRIPTEN_KEEPALIVE void posenc_cjk_font_failed(const char* why) {
+  if (!posenc::app::cjk_font_provided()) posenc::app::cjk_font_unavailable(why ? why : "");
+  wake_runner();
+}
+
 // ---- not called by the page
 
 EMSCRIPTEN_KEEPALIVE int posenc_sleeping() { return page_runner() && page_runner()->sleeping() ? 1 : 0; }

@@ -189,6 +189,10 @@ const char* posenc_set_catalogue(const char* lang, const char* json);
 // drawn as boxes and named in a notice).
 unsigned char* posenc_cjk_font_buffer(unsigned len);
 void posenc_set_cjk_font(const unsigned char* ptr, unsigned len);
+// The CJK face could not be fetched: `why` names the file and the failure ("posenc-cjk.ttf: HTTP 404"),
+// the words of the app's notice. The app never waits for the face: it draws at once, the characters
+// that wait for it as boxes with a notice that it is loading.
+void posenc_cjk_font_failed(const char* why);
 
 // ---- not called by the page
 // Whether the main loop is paused because nothing changes (tests/e2e/idle: an idle page requests no
