@@ -102,7 +102,10 @@ std::string shown_label(const std::string& id, const ModelPosition& m) {
 
 class ModelView final : public View, public ModelSink {
  public:
-  explicit ModelView(ViewText text) : View(std::move(text)) { choose_preset(kDefaultModel); }
+  // The default preset is read when the view is first used (params()), not here: every App makes every
+  // view at its start, and reading a config (the presets' list, the family table, the RoPE) before the
+  // page's first frame of another view would only delay it.
+  explicit ModelView(ViewText text) : View(std::move(text)) {}
 
   void params(ParamList& p) override;
   void export_data(std::vector<ExportTable>& tables) const override;
@@ -210,6 +213,8 @@ class ModelView final : public View, public ModelSink {
 // ---------------------------------------------------------------- the state
 
 void ModelView::params(ParamList& p) {
+  // First use: the default model's keys (choose_preset declares through here again, with the source set).
+  if (!source_) choose_preset(kDefaultModel);
   p.text(
       "model", [this](const std::string& s) { return parse_model(s); }, [this] { return model_; },
       {.label = "Model", .help = "a preset id (posenc inspect, docs/models.md) or custom"});
