@@ -17,6 +17,14 @@ export function installModule() {
     canvas: canvas,
     // The URL's state (a long one is set after the start, through the heap: argv is copied onto the stack).
     arguments: urlQuery && urlQuery.length <= URL_ARGUMENT_MAX ? ['--state', urlQuery] : [],
+    // posenc.wasm compiled while the page loaded (index.html's head started it; an embed's start() does),
+    // instantiated here with the runtime's imports: Emscripten's own fetch would start only once posenc.js ran.
+    instantiateWasm: function (imports, receiveInstance) {
+      (window.posencWasm || compileWasm()).then(function (module) {
+        return WebAssembly.instantiate(module, imports).then(function (instance) { receiveInstance(instance, module); });
+      }).catch(function (e) { fail('could not load posenc.wasm: ' + (e && e.message ? e.message : e)); });
+      return {};
+    },
     print: function (t) { console.log(t); },
     printErr: function (t) { console.warn(t); },
     onAbort: function (what) { fail(String(what)); },
@@ -103,19 +111,26 @@ export function start() {
   if (posterEl.className === 'shown') posterEl.querySelector('span').textContent = t('Loading posenc…');
   else statusEl.className = '';
   const tmpl = document.getElementById('posenc-loader').content.querySelector('script');
-  // posenc.js would only ask for posenc.wasm once it has run: fetch both at once (the preload is
-  // what Emscripten's streaming fetch then takes: same URL, CORS mode, same-origin credentials).
-  const wasm = document.createElement('link');
-  wasm.rel = 'preload';
-  wasm.as = 'fetch';
-  wasm.crossOrigin = 'anonymous';
-  wasm.href = new URL('posenc.wasm', new URL(tmpl.getAttribute('src'), window.location.href)).href;
-  document.head.appendChild(wasm);
+  // posenc.js would only ask for posenc.wasm once it has run: compile it meanwhile (at once for a page
+  // whose head has not already started it: an embed).
+  if (!window.posencWasm) compileWasm();
   const s = document.createElement('script');
   s.src = tmpl.getAttribute('src');
   s.async = true;
   s.onerror = function () { fail('could not load ' + s.src); };
   document.body.appendChild(s);
+}
+
+// posenc.wasm fetched and compiled (shell.html's posencCompileWasm: streaming where the server says
+// application/wasm), once per page.
+function compileWasm() {
+  if (!window.posencWasm) {
+    const url = new URL('posenc.wasm', window.location.href).href;
+    window.posencWasm = window.posencCompileWasm ? window.posencCompileWasm(url)
+      : WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }));
+    window.posencWasm.catch(function () { /* named when it is instantiated */ });
+  }
+  return window.posencWasm;
 }
 
 // The system's colour scheme changed: the app is told (posenc_set_system_dark), then the page's own theme follows.
