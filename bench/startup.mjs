@@ -7,7 +7,9 @@
 //   main      - the C++ main() entered (performance mark 'posenc:main': runtime and wasm instantiated)
 //   ready     - the first frame drawn (performance mark 'posenc:ready', set by the page when posenc.ready resolves)
 // Page weight: every response of a page load (what the browser fetched), as served and gzip -9 of each.
-// Usage: node bench/startup.mjs [runs] [--site DIR] [--only SUBSTRING]   (needs build/web: cmake --build --preset web)
+// Usage: node bench/startup.mjs [runs] [--site DIR] [--only SUBSTRING] [--vs DIR]   (needs build/web: cmake --build --preset web)
+//   --vs DIR: a second site (another build's build/web) measured in the same minutes, its loads alternating
+//   with the first's (A B A B ...), so a machine whose speed drifts moves both alike: a table for each.
 import zlib from 'node:zlib';
 import { serveSite, launchBrowser } from '../tests/e2e/harness.mjs';
 
@@ -15,6 +17,7 @@ const args = process.argv.slice(2);
 const option = (name) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : undefined; };
 const site = option('--site');
 const only = option('--only');
+const vs = option('--vs');
 const runs = Number(args[0] || 5);
 const CASES = [
   { name: 'waves (default view)', query: '' },
@@ -49,38 +52,46 @@ async function loadOnce(browser, url) {
   return { t, bodies };
 }
 
-const server = await serveSite(...(site ? [site] : []));
+const sites = [site || null, ...(vs ? [vs] : [])];
+const servers = await Promise.all(sites.map((s) => serveSite(...(s ? [s] : []))));
 const browser = await launchBrowser();
-const rows = [];
-const weights = new Map();  // case name -> the files of its first load
+const rows = sites.map(() => []);  // per site
+const weights = new Map();  // case name -> the files of its first load (the first site's)
 try {
-  // One warm-up load (starts the browser's processes) that is not counted.
-  await loadOnce(browser, `${server.url}/`);
+  // One warm-up load per site (starts the browser's processes) that is not counted.
+  for (const server of servers) await loadOnce(browser, `${server.url}/`);
   for (const c of CASES.filter((c) => !only || c.name.includes(only))) {
-    const samples = [];
+    const samples = sites.map(() => []);
     for (let i = 0; i < runs; ++i) {
-      const { t, bodies } = await loadOnce(browser, `${server.url}/${c.query}`);
-      samples.push(t);
-      if (!weights.has(c.name)) {
-        const files = new Map();
-        for (const b of bodies) files.set(new URL(b.url).pathname, b.body);
-        weights.set(c.name, [...files].map(([path, body]) => ({ path, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length })));
+      for (let k = 0; k < servers.length; ++k) {
+        const { t, bodies } = await loadOnce(browser, `${servers[k].url}/${c.query}`);
+        samples[k].push(t);
+        if (k === 0 && !weights.has(c.name)) {
+          const files = new Map();
+          for (const b of bodies) files.set(new URL(b.url).pathname, b.body);
+          weights.set(c.name, [...files].map(([path, body]) => ({ path, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length })));
+        }
       }
     }
-    const row = { case: c.name, runs };
-    for (const k of ['html', 'wasm', 'main', 'ready']) row[k] = median(samples.map((s) => s[k]));
-    row.all_ready = samples.map((s) => Math.round(s.ready));
-    rows.push(row);
-    console.log(JSON.stringify(row));
+    for (let k = 0; k < servers.length; ++k) {
+      const row = { case: c.name, runs, ...(vs ? { site: sites[k] || 'build/web' } : {}) };
+      for (const key of ['html', 'wasm', 'main', 'ready']) row[key] = median(samples[k].map((s) => s[key]));
+      row.all_ready = samples[k].map((s) => Math.round(s.ready));
+      rows[k].push(row);
+      console.log(JSON.stringify(row));
+    }
   }
 } finally {
   await browser.close();
-  await server.close();
+  for (const server of servers) await server.close();
 }
 const f = (x) => (Number.isFinite(x) ? x.toFixed(0) : '-');
-console.log('\n| state | HTML received (ms) | posenc.wasm received (ms) | main() entered (ms) | first frame: posenc.ready (ms) | each run (ms) |');
-console.log('|---|---:|---:|---:|---:|---|');
-for (const r of rows) console.log(`| ${r.case} | ${f(r.html)} | ${f(r.wasm)} | ${f(r.main)} | **${f(r.ready)}** | ${r.all_ready.join(', ')} |`);
+for (let k = 0; k < sites.length; ++k) {
+  if (vs) console.log(`\n${sites[k] || 'build/web'}${k ? ' (--vs, loads alternating with the first)' : ''}:`);
+  console.log('\n| state | HTML received (ms) | posenc.wasm received (ms) | main() entered (ms) | first frame: posenc.ready (ms) | each run (ms) |');
+  console.log('|---|---:|---:|---:|---:|---|');
+  for (const r of rows[k]) console.log(`| ${r.case} | ${f(r.html)} | ${f(r.wasm)} | ${f(r.main)} | **${f(r.ready)}** | ${r.all_ready.join(', ')} |`);
+}
 const sum = (files) => files.reduce((a, w) => ({ bytes: a.bytes + w.bytes, gzip: a.gzip + w.gzip }), { bytes: 0, gzip: 0 });
 const weight = weights.get(CASES[0].name) || [...weights.values()][0];
 if (weight) {
