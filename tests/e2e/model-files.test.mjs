@@ -201,8 +201,10 @@ test('loadModel refuses an oversized config before copying it into wasm memory',
     assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, `${kind}: the model stays`);
   }
   const model = inspect(qwenGguf);
-  const b64 = fs.readFileSync(qwenGguf).toString('base64');  // 16 MiB of "tensor data" after the header
-  const loaded = await page.evaluate((s) => window.posenc.loadModel(Uint8Array.from(atob(s), (c) => c.charCodeAt(0)).buffer), b64);
+  // 16 MiB of "tensor data" after the header, fetched by the page (not copied through the test's protocol).
+  await page.route('**/posenc-test-model.gguf', (route) => route.fulfill({ body: fs.readFileSync(qwenGguf) }));
+  const loaded = await page.evaluate(async () =>
+    window.posenc.loadModel(await (await fetch('/posenc-test-model.gguf')).arrayBuffer()));
   assert.deepEqual(loaded, []);
   await waitLoaded(page, 'model');
   await assertModelView(page, model);
