@@ -7,6 +7,7 @@
 #include <span>
 
 #include "app/controls.h"
+#include "app/file_limits.h"
 #include "app/i18n.h"
 #include "app/probe.h"
 #include "app/state_params.h"
@@ -15,14 +16,12 @@
 #include "core/models/gguf.h"
 #include "model_io/config_json.h"
 #include "model_io/presets.h"
+#include "model_io/weights_session.h"
 
 namespace posenc::app {
 namespace {
 
 constexpr const char* kCustom = "custom";
-// GGUF metadata of real files (tokenizer vocabularies included) is a few MiB; 64 MiB is generous (as
-// posenc inspect). config.json is checked at 8 MiB by parse_config_text.
-constexpr std::size_t kMaxGgufBytes = std::size_t{64} << 20;
 
 }  // namespace
 
@@ -98,11 +97,13 @@ std::string load_model_bytes(const unsigned char* data, std::size_t size, const 
   std::optional<Notice> error;
   try {
     if (!data && size > 0)
-      throw InvalidArgument(
-          "", "the file is " + std::to_string(size) + " bytes; the limit is 64 MiB for a GGUF header, 8 MiB for config.json");
+      throw InvalidArgument("", "the file is " + std::to_string(size) + " bytes; the limit is " +
+                                    limit_bytes_text(model_io::kMaxGgufHeaderBytes) + " for a GGUF header, " +
+                                    limit_bytes_text(model_io::kMaxConfigBytes) + " for config.json");
     const std::span<const uint8_t> bytes(data, size);
     if (size >= 4 && std::memcmp(data, "GGUF", 4) == 0) {
-      if (size > kMaxGgufBytes) throw InvalidArgument("gguf", "the GGUF metadata is larger than 64 MiB");
+      if (size > model_io::kMaxGgufHeaderBytes)
+        throw InvalidArgument("gguf", "the GGUF metadata is larger than " + limit_bytes_text(model_io::kMaxGgufHeaderBytes));
       try {
         m = read_gguf_model(read_gguf_header(bytes));
       } catch (const GgufTruncated&) {

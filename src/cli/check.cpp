@@ -42,7 +42,8 @@ std::string read_config_text(const std::string& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw InvalidArgument("config", "cannot read config file '" + path + "'");
-  if (size > model_io::kMaxConfigBytes) throw InvalidArgument("config", "config file is larger than 8 MiB");
+  if (size > model_io::kMaxConfigBytes)
+    throw InvalidArgument("config", "config file is larger than " + std::to_string(model_io::kMaxConfigBytes >> 20) + " MiB");
   std::ifstream in(path, std::ios::binary);
   std::string text(size, '\0');
   in.read(text.data(), static_cast<std::streamsize>(size));

@@ -18,12 +18,10 @@
 #include "core/number_text.h"
 #include "core/text_split.h"
 #include "model_io/config_json.h"
+#include "model_io/weights_session.h"
 
 namespace posenc::cli {
 namespace {
-
-// GGUF metadata of real files (tokenizer vocabularies included) is a few MiB; 64 MiB is generous.
-constexpr std::size_t kMaxGgufHeaderBytes = std::size_t{64} << 20;
 
 std::vector<uint8_t> read_prefix(const std::string& path, std::size_t limit, bool& whole) {
   std::ifstream in(path, std::ios::binary);
@@ -129,18 +127,21 @@ void layer_lines(std::ostringstream& o, const ModelPosition& m) {
 
 ModelPosition inspect_file(const std::string& path, std::optional<int64_t> seq_len) {
   bool whole = false;
-  const std::vector<uint8_t> bytes = read_prefix(path, kMaxGgufHeaderBytes, whole);
+  const std::vector<uint8_t> bytes = read_prefix(path, model_io::kMaxGgufHeaderBytes, whole);
   if (bytes.size() >= 4 && std::equal(bytes.begin(), bytes.begin() + 4, "GGUF")) {
     try {
       return read_gguf_model(read_gguf_header(bytes), seq_len);
     } catch (const GgufTruncated& e) {
-      // The header (metadata and tensor infos) goes on past the 64 MiB read.
-      if (!whole) throw InvalidArgument("gguf", "the GGUF header is larger than 64 MiB (" + std::string(e.what()) + ")");
+      // The header (metadata and tensor infos) goes on past the bytes read.
+      if (!whole)
+        throw InvalidArgument("gguf", "the GGUF header is larger than " + std::to_string(model_io::kMaxGgufHeaderBytes >> 20) +
+                                          " MiB (" + std::string(e.what()) + ")");
       throw;
     }
   }
   if (!whole || bytes.size() > model_io::kMaxConfigBytes)
-    throw InvalidArgument("file", "'" + path + "' is neither a GGUF file nor a config.json of at most 8 MiB");
+    throw InvalidArgument("file", "'" + path + "' is neither a GGUF file nor a config.json of at most " +
+                                      std::to_string(model_io::kMaxConfigBytes >> 20) + " MiB");
   const std::string text(bytes.begin(), bytes.end());
   return read_hf_config(model_io::parse_config_text(text), seq_len);
 }

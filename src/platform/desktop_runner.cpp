@@ -9,20 +9,22 @@
 #include "app/app.h"
 #include "app/compiled_languages.h"
 #include "app/export.h"
+#include "app/file_limits.h"
 #include "app/model_link.h"
 #include "app/views/views.h"
-#include "model_io/usage_json.h"
 #include "platform/sdl_runner.h"
 
 namespace posenc::platform {
 namespace {
 
-// A config.json or GGUF file into the views that take models, read as the web page reads one: a
-// config.json whole (8 MiB at most), a GGUF header through prefixes of the file (1 MiB, then 4x more while
-// the header goes on, 64 MiB at most), never the tensors. The app then shows the model (or the notice).
+// A config.json or GGUF file into the views that take models, read as the web page reads one, by the app's
+// limits (app/file_limits.h): a config.json whole (config_json at most), a GGUF header through prefixes of the
+// file (gguf_first_read, then 4x more while the header goes on, gguf_header at most), never the tensors. The
+// app then shows the model (or the notice).
 void load_model_file(app::App& app, const std::string& path) {
-  constexpr std::streamoff kConfigMax = std::streamoff{8} << 20, kFirstRead = std::streamoff{1} << 20,
-                           kGgufMax = std::streamoff{64} << 20;
+  const auto config_max = std::streamoff(app::file_limit("config_json")),
+             first_read = std::streamoff(app::file_limit("gguf_first_read")),
+             gguf_max = std::streamoff(app::file_limit("gguf_header"));
   const std::string view = app.current_view()->id();
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
@@ -41,16 +43,16 @@ void load_model_file(app::App& app, const std::string& path) {
   const bool gguf = head.size() == 4 && std::memcmp(head.data(), "GGUF", 4) == 0;
   std::string query;
   if (!gguf) {
-    if (size > kConfigMax) {
+    if (size > config_max) {
       query = app::load_model_bytes(nullptr, static_cast<size_t>(size), view);
     } else {
       const std::vector<unsigned char> all = read(size);
       query = app::load_model_bytes(all.data(), all.size(), view);
     }
   } else {
-    for (std::streamoff n = std::min(size, kFirstRead); query.empty(); n = std::min({size, kGgufMax, n * 4})) {
+    for (std::streamoff n = std::min(size, first_read); query.empty(); n = std::min({size, gguf_max, n * 4})) {
       const std::vector<unsigned char> prefix = read(n);
-      query = app::load_model_bytes(prefix.data(), prefix.size(), view, n < size && n < kGgufMax);
+      query = app::load_model_bytes(prefix.data(), prefix.size(), view, n < size && n < gguf_max);
     }
   }
   app.load_state_query(query);
@@ -66,7 +68,7 @@ void load_usage_file(app::App& app, const std::string& path) {
     return;
   }
   const std::streamoff size = in.tellg();
-  if (size > std::streamoff(model_io::kMaxUsageJsonBytes)) {
+  if (size > std::streamoff(app::file_limit("usage_json"))) {
     app.load_state_query(app.load_usage(nullptr, size_t(size), name, false));
     return;
   }

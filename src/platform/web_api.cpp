@@ -20,6 +20,7 @@
 #include "app/app.h"
 #include "app/controls.h"
 #include "app/export.h"
+#include "app/file_limits.h"
 #include "app/fonts.h"
 #include "app/i18n.h"
 #include "app/input.h"
@@ -51,8 +52,8 @@ const char* returned_text(std::string& slot, std::string value) {
   return slot.c_str();
 }
 
-// The bytes of a model file the page is loading (posenc_model_buffer, then posenc_load_model).
-constexpr std::size_t kMaxModelBytes = std::size_t{64} << 20;  // GGUF headers; config.json is checked at 8 MiB
+// The bytes of a file the page is loading (posenc_model_buffer, then posenc_load_model, _load_tensor,
+// _load_usage or _check): at most the largest of the app's file limits, each checked where it is read.
 std::vector<unsigned char>& model_buffer() {
   static std::vector<unsigned char> buffer;
   return buffer;
@@ -173,8 +174,13 @@ EMSCRIPTEN_KEEPALIVE const char* posenc_view_titles() {
 
 // ---- loadBytes
 
+EMSCRIPTEN_KEEPALIVE const char* posenc_file_limits() {
+  static const std::string limits = posenc::app::file_limits_json();
+  return limits.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE unsigned char* posenc_model_buffer(unsigned len) {
-  if (std::size_t(len) > kMaxModelBytes) return nullptr;
+  if (std::size_t(len) > posenc::app::largest_file_limit()) return nullptr;
   model_buffer().assign(std::size_t(len) + 1, 0);
   return model_buffer().data();
 }
@@ -273,7 +279,9 @@ EMSCRIPTEN_KEEPALIVE void posenc_weights_cancel() { weights_session().reset(); }
 EMSCRIPTEN_KEEPALIVE const char* posenc_check(const unsigned char* ptr, unsigned len) {
   static std::string out;
   try {
-    if (!ptr) throw posenc::InvalidArgument("", "the request is larger than 64 MiB");
+    if (!ptr)
+      throw posenc::InvalidArgument(
+          "", "the request is larger than " + posenc::app::limit_bytes_text(posenc::app::file_limit("check_request")));
     out = posenc::model_io::check_response_text(std::string(reinterpret_cast<const char*>(ptr), len));
   } catch (const posenc::InvalidArgument& e) {
     nlohmann::json err;

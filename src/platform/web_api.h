@@ -41,11 +41,14 @@ const char* posenc_form();
 const char* posenc_view_titles();
 
 // ---- loadBytes: window.posenc.loadModel / loadFile
-// A buffer of `len` bytes for the page to fill, or null when len is over the limit (64 MiB).
+// The app's file limits (app/file_limits.h), the one table the page reads its limits from: a JSON object of
+// byte counts, {"config_json": 8388608, "gguf_header": 67108864, ...} (web/page/abi.js fileLimit).
+const char* posenc_file_limits();
+// A buffer of `len` bytes for the page to fill, or null when len is over the largest file limit.
 unsigned char* posenc_model_buffer(unsigned len);
 // Loads `len` bytes at `ptr` (a config.json or GGUF header; null = too large) into every view that takes
 // models. `prefix` != 0: the bytes are the start of a larger file, and a GGUF header that goes on past
-// them returns "" (the page reads a longer prefix, up to 64 MiB). Otherwise returns the state query of
+// them returns "" (the page reads a longer prefix, up to the gguf_header limit). Otherwise returns the state query of
 // `view` if it takes models (model, rope, scores), else the Model view's; errors become notices naming
 // the key path. Frees the buffer.
 const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix, const char* view);
@@ -54,7 +57,7 @@ const char* posenc_load_model(const unsigned char* ptr, unsigned len, int prefix
 const char* posenc_load_tensor(const unsigned char* ptr, unsigned len, const char* name);
 
 // ---- the Frequency usage view (web/page/weights.js): a weights report's JSON (`len` bytes at `ptr`, from
-// posenc_model_buffer; null = larger than 64 MiB) into the view: from_url 1 when it is the usage= URL's
+// posenc_model_buffer; null = larger than the usage_json limit) into the view: from_url 1 when it is the usage= URL's
 // (`source` = that URL), else a file or the page's weights reader (`source` names it); `failure` non-empty:
 // why the page could not get it (the view's error naming usage). Returns the view's state query. Frees the
 // buffer. posenc_usage_wanted: the usage= URL the view shown waits for ("" when none): the page fetches it.

@@ -184,6 +184,27 @@ test('a LongRoPE GGUF (factors in tensors) is refused with a notice naming the t
   await context.close();
 });
 
+// The page's limits are the app's (src/app/file_limits.h, read through posenc_file_limits): a config.json of
+// exactly the app's config_json limit is copied in and read; one byte more is refused before the copy, with the
+// notice naming its size. A copy of the limit in the page that drifted either way fails one of the two.
+test('a config.json at the app\'s limit is read and one byte more is refused before the copy', async () => {
+  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  const limits = await page.evaluate(() => JSON.parse(window.Module.ccall('posenc_file_limits', 'string', [], [])));
+  assert.equal(limits.config_json, 8 * MiB);
+  const config = '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2, ' +
+    '"max_position_embeddings": 8192, "rope_theta": 500000.0}';
+  const load = (size) => page.evaluate(([c, n]) => window.posenc.loadModel(c + ' '.repeat(n - c.length)), [config, size]);
+  const over = await load(limits.config_json + 1);
+  assert.deepEqual(over.map((n) => n.key), ['model']);
+  assert.match(over[0].message, new RegExp(`the file is ${limits.config_json + 1} bytes; the limit is .*8 MiB for config\\.json`));
+  assert.equal((await page.evaluate(() => window.posenc.getState())).model, 'llama-3.1-8b', 'the preset stays');
+  const at = await load(limits.config_json);
+  assert.deepEqual(at.filter((n) => /bytes; the limit/.test(n.message)), [], 'no size notice at the limit');
+  await waitLoaded(page, 'model');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 // Nothing over the limits is copied into the app's memory: a 50 MB config.json (text or bytes) is a notice
 // naming its size, and a GGUF in memory is read through prefixes up to its header, as a file is.
 test('loadModel refuses an oversized config before copying it into wasm memory', async () => {

@@ -24,11 +24,22 @@ export function call(name, ret, args, vals) {
     owned.forEach(function (q) { Module._free(q); });
   }
 }
-// A state value longer than any key takes (the app's limit, App::kMaxValueBytes) is cut to one
-// character past it before it is copied into the app, which then names it in a notice: the copy is
-// bounded however long the value.
-const STATE_VALUE_MAX = 256 << 10;
-function capped(v) { v = String(v); return v.length > STATE_VALUE_MAX ? v.slice(0, STATE_VALUE_MAX + 1) : v; }
+// The most the app takes of each kind of file, and of a state value, in bytes: the app's table
+// (src/app/file_limits.h), read once through posenc_file_limits; the page keeps no copy of a limit.
+let fileLimits = null;
+export function fileLimit(key) {
+  if (!fileLimits) fileLimits = JSON.parse(call('posenc_file_limits', 'string', [], []));
+  if (!(key in fileLimits)) throw new Error('posenc: the app names no file limit ' + key);
+  return fileLimits[key];
+}
+// A state value longer than any key takes (the app's state_value limit) is cut to one character past it
+// before it is copied into the app, which then names it in a notice: the copy is bounded however long the
+// value.
+function capped(v) {
+  const max = fileLimit('state_value');
+  v = String(v);
+  return v.length > max ? v.slice(0, max + 1) : v;
+}
 export function cappedQuery(state) {
   const out = new URLSearchParams();
   Object.keys(state).forEach(function (k) { out.append(capped(k), capped(state[k])); });

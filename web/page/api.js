@@ -59,8 +59,9 @@ export function installApi() {
     // The same for the Model view's second model (compare=custom); returns the notices.
     loadCompareModel: loadCompareModel,
     // A File or Blob (file picker, drop): config.json as text (8 MiB at most), a GGUF through Blob.slice
-    // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most), never the
-    // whole file. Resolves to the notices. The slices read are kept in fileReads (for tests).
+    // prefixes of its start only (1 MiB, then 4x more while the header goes on, 64 MiB at most: the app's
+    // limits, src/app/file_limits.h), never the whole file. Resolves to the notices. The slices read are
+    // kept in fileReads (for tests).
     loadFile: loadFile,
     // Files (File objects: a model folder's, weights files, or a JSON written by posenc weights --json) into
     // the Frequency usage view; resolves to the report as posenc weights --json writes it, or {error, field}.

@@ -1,12 +1,11 @@
 // Model files: a config.json, a GGUF header or (in the Check view) a tensor, from the file picker, a drop,
 // a paste or the API, as bytes into the wasm buffer and then posenc_load_model / posenc_load_tensor.
 import { page, ready, canvas, modelFile } from './page.js';
-import { call, parseQuery, viewId } from './abi.js';
+import { call, fileLimit, parseQuery, viewId } from './abi.js';
 import { updateDescription } from './describe.js';
 import { loadUsageDrop } from './weights.js';
 import { typeIntoAppField } from './text-entry.js';
 
-const GGUF_FIRST_READ = 1 << 20, GGUF_MAX_READ = 64 << 20, CONFIG_MAX_BYTES = 8 << 20;
 // Returns the state query to load, or '' when `prefix` bytes end inside a GGUF header (read more).
 // `target`: the view the model goes to (the one shown), or 'compare' (the Model view's second model).
 function loadBytes(bytes, size, prefix, target) {
@@ -36,8 +35,7 @@ function readSlice(file, end) {
   const part = file.slice(0, end);
   return part.arrayBuffer ? part.arrayBuffer() : new Response(part).arrayBuffer();
 }
-// A tensor for the Check view: the whole file (64 MiB at most) into posenc_load_tensor.
-const TENSOR_MAX_BYTES = 64 << 20;
+// A tensor for the Check view: the whole file (the app's tensor_file limit at most) into posenc_load_tensor.
 function loadTensorBytes(bytes, size, name) {
   const p = bytes ? Module._posenc_model_buffer(bytes.length) : 0;
   if (p) Module.HEAPU8.set(bytes, p);
@@ -53,39 +51,39 @@ export function loadFile(file, target) {
     const npy = h.length >= 6 && h[0] === 0x93 && h[1] === 78 && h[2] === 85 && h[3] === 77 && h[4] === 80 && h[5] === 89;
     const first = String.fromCharCode.apply(null, Array.prototype.slice.call(h)).replace(/^[\s\ufeff]+/, '').charAt(0);
     if (!target && viewId() === 'check' && !gguf && (npy || first !== '{')) {
-      if (file.size > TENSOR_MAX_BYTES) return applyLoaded(loadTensorBytes(null, file.size, file.name));
+      if (file.size > fileLimit('tensor_file')) return applyLoaded(loadTensorBytes(null, file.size, file.name));
       return readSlice(file, file.size).then(function (all) {
         return applyLoaded(loadTensorBytes(new Uint8Array(all), file.size, file.name));
       });
     }
     if (!gguf) {
-      if (file.size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, file.size, false, target));  // a notice, not a read
+      if (file.size > fileLimit('config_json')) return applyLoaded(loadBytes(null, file.size, false, target));  // a notice, not a read
       return readSlice(file, file.size).then(function (all) { return applyLoaded(loadBytes(new Uint8Array(all), file.size, false, target)); });
     }
     const step = function (n) {
       return readSlice(file, n).then(function (buf) {
-        const more = n < file.size && n < GGUF_MAX_READ;
+        const more = n < file.size && n < fileLimit('gguf_header');
         const query = loadBytes(new Uint8Array(buf), n, more, target);
-        return query ? applyLoaded(query) : step(Math.min(file.size, GGUF_MAX_READ, n * 4));
+        return query ? applyLoaded(query) : step(Math.min(file.size, fileLimit('gguf_header'), n * 4));
       });
     };
-    return step(Math.min(file.size, GGUF_FIRST_READ));
+    return step(Math.min(file.size, fileLimit('gguf_first_read')));
   });
 }
 // A config.json text or a GGUF header (ArrayBuffer) into the views that take models; returns the notices.
-// Nothing over the limits is copied into the app (config.json: 8 MiB; a GGUF header is read from
+// Nothing over the app's limits is copied into the app (config_json; a GGUF header is read from
 // prefixes of the bytes, as loadFile reads a file): the app names the size in a notice.
 export function loadModel(data, target) {
   if (typeof data === 'string') {
     const size = utf8Length(data);
-    if (size > CONFIG_MAX_BYTES) return applyLoaded(loadBytes(null, size, false, target));
+    if (size > fileLimit('config_json')) return applyLoaded(loadBytes(null, size, false, target));
     data = new TextEncoder().encode(data);
   }
   const b = new Uint8Array(data);
   const gguf = b.length >= 4 && b[0] === 71 && b[1] === 71 && b[2] === 85 && b[3] === 70;  // "GGUF"
-  if (!gguf) return applyLoaded(b.length > CONFIG_MAX_BYTES ? loadBytes(null, b.length, false, target) : loadBytes(b, b.length, false, target));
-  for (let n = Math.min(b.length, GGUF_FIRST_READ); ; n = Math.min(b.length, GGUF_MAX_READ, n * 4)) {
-    const query = loadBytes(b.subarray(0, n), n, n < b.length && n < GGUF_MAX_READ, target);
+  if (!gguf) return applyLoaded(b.length > fileLimit('config_json') ? loadBytes(null, b.length, false, target) : loadBytes(b, b.length, false, target));
+  for (let n = Math.min(b.length, fileLimit('gguf_first_read')); ; n = Math.min(b.length, fileLimit('gguf_header'), n * 4)) {
+    const query = loadBytes(b.subarray(0, n), n, n < b.length && n < fileLimit('gguf_header'), target);
     if (query) return applyLoaded(query);
   }
 }

@@ -3,11 +3,10 @@
 // or a model folder / weights files read by the app's weights reader; the progress bar with Cancel while
 // reading; window.posenc.loadWeights. Everything goes into the app through posenc_load_usage.
 import { page, ready } from './page.js';
-import { call, parseQuery, viewId } from './abi.js';
+import { call, fileLimit, parseQuery, viewId } from './abi.js';
 import { updateDescription } from './describe.js';
 import { t, tf } from './lang.js';
 
-const USAGE_MAX_BYTES = 32 << 20;  // model_io::kMaxUsageJsonBytes
 const folderInput = document.getElementById('weights-folder');
 const filesInput = document.getElementById('weights-files');
 const progressEl = document.getElementById('weights-progress');
@@ -89,7 +88,7 @@ export function followUsage() {
   if (!url || url.origin !== window.location.origin) { failed(t('not a URL on this site')); return; }
   fetch(url.href, { credentials: 'same-origin' }).then(function (r) {
     if (!r.ok) throw new Error('HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : ''));
-    return readBounded(r, USAGE_MAX_BYTES, state);
+    return readBounded(r, fileLimit('usage_json'), state);
   }).then(function (bytes) {
     if (fetchedUrl !== wanted) return;
     after(loadUsageBytes(bytes, bytes.length, wanted, true, ''), true);
@@ -115,9 +114,9 @@ export function loadUsageFiles(files) {
 }
 function loadReportFile(file) {
   const name = file.name;
-  if (file.size > USAGE_MAX_BYTES) {
+  if (file.size > fileLimit('usage_json')) {
     const notices = after(loadUsageBytes(null, file.size, name, false, ''), false);
-    return { json: { error: tf('the JSON is {0} bytes; the limit is {1} MiB', [file.size, USAGE_MAX_BYTES >> 20]), field: 'usage' }, notices: notices };
+    return { json: { error: tf('the JSON is {0} bytes; the limit is {1} MiB', [file.size, fileLimit('usage_json') >> 20]), field: 'usage' }, notices: notices };
   }
   window.posenc.fileReads.push([0, file.size]);
   return file.arrayBuffer().then(function (buf) {

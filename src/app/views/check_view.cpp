@@ -25,6 +25,7 @@
 
 #include "app/theme.h"
 #include "app/controls.h"
+#include "app/file_limits.h"
 #include "app/i18n.h"
 #include "app/heatmap.h"
 #include "app/input.h"
@@ -700,7 +701,8 @@ std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_
   file.name = name;
   try {
     if (!data && size > 0)
-      throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is 256 MiB");
+      throw InvalidArgument("tensor", "the file is " + std::to_string(size) + " bytes; the limit is " +
+                                          limit_bytes_text(file_limit("tensor_file")));
     const std::string bytes(reinterpret_cast<const char*>(data), size);
     file.m = model_io::tensor_matrix(model_io::parse_tensor_bytes(bytes, name, "", "tensor"), "tensor", &file.heads);
   } catch (const InvalidArgument& e) {
