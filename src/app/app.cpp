@@ -567,6 +567,7 @@ void App::frame() {
   const float controls_h = draw_controls_area(layout);
   const float caption_h = draw_content_area(layout);
   update_preferred_height(layout, top_used, controls_h, caption_h);
+  draw_preedit();  // in the main window's scope, which clips its probe to the frame
   ImGui::End();
   if (!controls_drawn_) census_controls();
   ui_.shown_keys = ui_.shown_now;

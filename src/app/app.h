@@ -97,6 +97,10 @@ class App : NonCopyable {
   void set_system_dark(bool dark);
   // The device's pointer is a finger (input.h: finger_pointer), known before any touch.
   void set_coarse_pointer(bool coarse) { ui_.coarse_pointer = coarse; }
+  // An input method's composition (pinyin being typed) not yet committed: drawn in the active text field
+  // after its caret, underlined, while the field's text stays as it is ("" ends it; the commit arrives as
+  // typed text).
+  void set_preedit(std::string text) { ui_.preedit = std::move(text); }
   bool dark() const;
   bool embed() const { return keys_.embed; }
   // Height (in window units) the current view would like in embed mode, so an iframe can fit it.

@@ -77,6 +77,7 @@ struct UiState : private NonCopyable {
   bool logging_readout = false;  // between begin_readout and end_readout
   std::vector<std::pair<ImVec2, ImVec2>> zoomable;
   std::map<std::string, ImVec4> zoom;
+  std::string preedit;  // an input method's composition not yet committed (UTF-8; "" for none)
 
   // controls.h: the focused slider (ImGui id and key), the compact strip's table cells, text fields.
   ImGuiID focused_id = 0;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -429,6 +430,20 @@ EMSCRIPTEN_KEEPALIVE int posenc_key(const char* key, int mods) { return page_run
 
 EMSCRIPTEN_KEEPALIVE void posenc_text_input(const char* utf8) {
   if (page_runner()) page_runner()->text_input(utf8);
+}
+
+EMSCRIPTEN_KEEPALIVE void posenc_set_preedit(const char* utf8) {
+  if (!page_app()) return;
+  // A composition is a few syllables: read at most kMaxPreeditBytes of it, cut on a character boundary.
+  constexpr size_t kMaxPreeditBytes = 1024;
+  std::string text(utf8 ? utf8 : "", utf8 ? strnlen(utf8, kMaxPreeditBytes + 1) : 0);
+  if (text.size() > kMaxPreeditBytes) {
+    text.resize(kMaxPreeditBytes + 1);
+    while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
+    if (!text.empty()) text.pop_back();  // the lead byte of the character cut (or the byte past the limit)
+  }
+  page_app()->set_preedit(std::move(text));
+  wake_runner();
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_text_field() { return page_runner() ? page_runner()->text_field().c_str() : ""; }

@@ -150,6 +150,9 @@ const char* posenc_drawn_text();
 int posenc_key(const char* key, int mods);
 // Text a keyboard inserted (UTF-8).
 void posenc_text_input(const char* utf8);
+// A desktop input method's composition not yet committed (pinyin being typed), drawn in the active text
+// field after its caret (App::set_preedit); "" when it ends (compositionend: the commit comes as text).
+void posenc_set_preedit(const char* utf8);
 // The text field being edited as JSON {x, y, w, h, name, text, touch} (CSS pixels relative to the canvas;
 // name: the probe under its caret), "" for none; also reported to Module.onTextField whenever it changes.
 const char* posenc_text_field();

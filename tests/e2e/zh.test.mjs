@@ -3,12 +3,12 @@
 // accessibility names and descriptions and the live region are Chinese, <html lang> follows the key;
 // CJK glyphs are drawn (我 不 爱 你 and ? ? ? ? are different pictures), Chinese is tokenised by character
 // (sentence=我不爱你 exports the tokens 我, 不, 爱, 你), and an input method's composition typed into the
-// sentence field on a desktop arrives whole.
+// sentence field on a desktop arrives whole, drawn in the field as a preedit until it is committed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { useBrowser, openState, openPhone, waitFrames, screenshot, itemRect, exportJson, PHONE, repo } from './harness.mjs';
+import { useBrowser, openState, openPhone, waitFrames, screenshot, itemRect, exportJson, focusField, PHONE, repo } from './harness.mjs';
 
 const env = useBrowser();
 const HAN = /[\u4e00-\u9fff]/;
@@ -132,6 +132,45 @@ test('zh: CJK glyphs are drawn, Chinese is one token per character, an IME compo
   assert.deepEqual((await exportJson(page)).tokens, ['我', '不', '爱', '你']);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+// While an input method composes, its pinyin is drawn in the field after the caret (the preedit, probed
+// as text.preedit) and the field's value is unchanged; the commit replaces it with the characters.
+test('zh: the IME preedit is drawn in the field while composing, never typed; the commit leaves no preedit', async () => {
+  const { page, context, errors } = await openState(env, `view=permutation&lang=zh&sentence=${encodeURIComponent('我不')}`,
+    { reuse: true });
+  await focusField(page, 'sentence');
+  await page.keyboard.press('End');
+  await waitFrames(page, 2);
+  const cdp = await context.newCDPSession(page);
+  const drawnData = () => page.evaluate(() => window.posenc.drawnText().texts.filter((t) => t.data).map((t) => t.lines.join('')));
+  try {
+    for (const composing of ['w', 'wo']) {
+      await cdp.send('Input.imeSetComposition', { text: composing, selectionStart: composing.length, selectionEnd: composing.length });
+      await waitFrames(page, 3);
+      const drawn = await drawnData();
+      assert.ok(drawn.includes(composing), `the preedit "${composing}" is drawn: ${JSON.stringify(drawn)}`);
+      assert.ok(drawn.includes('我不'), `the field still shows its value: ${JSON.stringify(drawn)}`);
+      assert.equal((await state(page)).sentence, '我不', 'composing changes no value');
+      // Drawn in the field, after its text.
+      const preedit = await itemRect(page, 'text.preedit'), field = await itemRect(page, 'input.sentence');
+      assert.ok(preedit.y >= field.y - 1 && preedit.y + preedit.height <= field.y + field.height + 3 &&
+        preedit.x > field.x + 8 && preedit.x < field.x + field.width, `preedit ${JSON.stringify(preedit)} in ${JSON.stringify(field)}`);
+    }
+    await screenshot(page, 'zh-ime-preedit.png');
+    await cdp.send('Input.insertText', { text: '我' });
+    await waitFrames(page, 4);
+    assert.equal((await state(page)).sentence, '我不我', 'the commit is typed');
+    const drawn = await drawnData();
+    assert.ok(!drawn.includes('wo') && !drawn.includes('w'), `no preedit left: ${JSON.stringify(drawn)}`);
+    assert.ok(!(await page.evaluate(() => window.posenc.probes())).includes('text.preedit'), 'no text.preedit probe');
+    await page.keyboard.press('Enter');
+    await waitFrames(page, 3);
+    assert.equal((await state(page)).sentence, '我不我');
+  } finally {
+    await cdp.detach();
+  }
+  assert.deepEqual(errors, []);
 });
 
 // Chinese polish: every view's description and canvas name end their sentences once, in Chinese (no "。。",

@@ -39,10 +39,20 @@ function hideEntry() {
   clearTimeout(entryTimer);
   entryField = null;
   composing = false;
+  setPreedit('');
   if (!entryOpen()) return;
   const had = document.activeElement === entry;
   entry.hidden = true;  // hiding the focused element blurs it: the keyboard closes
   if (had || document.activeElement === document.body) canvas.focus({ preventScroll: true });
+}
+// A desktop input method's composition (pinyin being typed) is drawn in the app's field as a preedit until
+// it is committed (compositionend: the commit goes in as text); a touch keyboard's goes in live instead.
+const PREEDIT_MAX = 256;
+let preeditShown = false;
+function setPreedit(text) {
+  if (!page.alive || (!text && !preeditShown)) return;
+  preeditShown = !!text;
+  call('posenc_set_preedit', null, ['string'], [text.slice(0, PREEDIT_MAX)]);
 }
 function sendKey(key, mods) { return call('posenc_key', 'number', ['string', 'number'], [key, mods || 0]) !== 0; }
 // The element's value against what the app already has: Backspaces for what went, text for what came.
@@ -79,7 +89,10 @@ export function installTextEntry() {
     if (f && (f.touch || /^input\./.test(f.name || ''))) { entryField = f; showEntry(f); } else hideEntry();
   };
   entry.addEventListener('compositionstart', function () { composing = true; });
-  entry.addEventListener('compositionend', function () { composing = false; forwardEntry(); });
+  entry.addEventListener('compositionupdate', function (e) {
+    if (entryField && !entryField.touch) setPreedit(e.data || '');
+  });
+  entry.addEventListener('compositionend', function () { composing = false; setPreedit(''); forwardEntry(); });
   entry.addEventListener('input', function (e) {
     if (e.isComposing) composing = true;
     forwardEntry();
