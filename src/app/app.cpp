@@ -6,6 +6,7 @@
 #include "app/app.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +27,7 @@
 #include "app/state_params.h"
 #include "app/text_hook.h"
 #include "app/theme.h"
+#include "app/ui_state.h"
 #include "app/update_timer.h"
 #include "app/view_error.h"
 #include "app/views/views.h"
@@ -61,6 +63,32 @@ std::string App::load_usage(const unsigned char* data, std::size_t size, const s
 std::string App::usage_wanted_url() {
   return current_ && std::string(current_->id()) == "usage" ? app::usage_wanted_url(current_) : "";
 }
+
+namespace {
+// The input method composition (App::set_preedit), drawn over the active text field after its caret
+// with an underline, in front of everything (so also in a field of a child window), probed as
+// text.preedit; nothing when no text field has the caret. Called once a frame, in the main window
+// after everything else it draws.
+void draw_preedit() {
+  const std::string& text = current_ui().preedit;
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  // A field with the caret sets PlatformImePos (the caret's top-left, for an input method) every frame it
+  // draws the caret; NewFrame puts it back at (1, 1) (imgui.cpp 1.86).
+  const bool caret = g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && g.PlatformImePos.x > 1.0f;
+  if (text.empty() || !caret) return;
+  const ImVec2 at(g.PlatformImePos.x + 1.0f, g.PlatformImePos.y);
+  const VerbatimText data;  // what the user is typing
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  // On the field's own colour over what follows the caret, which it pushes aside as typing would.
+  const ImVec2 end(at.x + size.x + 2.0f, at.y + size.y + 2.0f);
+  dl->AddRectFilled(at, end, ImGui::GetColorU32(ImGuiCol_WindowBg) | IM_COL32_A_MASK);
+  dl->AddRectFilled(at, end, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+  dl->AddLine(ImVec2(at.x, at.y + size.y + 1.0f), ImVec2(at.x + size.x, at.y + size.y + 1.0f), ImGui::GetColorU32(ImGuiCol_Text));
+  probe_rect("text.preedit", at, end);
+}
+}  // namespace
 
 void App::replace_current_view() {
   for (auto& v : views_) {

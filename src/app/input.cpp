@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/probe.h"
-#include "app/text_hook.h"
 #include "app/ui_state.h"
 
 namespace posenc::app {
@@ -16,25 +14,6 @@ const TouchFrame& touch_frame() { return current_ui().touch; }
 
 void set_coarse_pointer(bool coarse) { current_ui().coarse_pointer = coarse; }
 
-void draw_preedit() {
-  const std::string& text = current_ui().preedit;
-  const ImGuiContext& g = *ImGui::GetCurrentContext();
-  // A field with the caret sets PlatformImePos (the caret's top-left, for an input method) every frame it
-  // draws the caret; NewFrame puts it back at (1, 1) (imgui.cpp 1.86).
-  const bool caret = g.ActiveId != 0 && g.InputTextState.ID == g.ActiveId && g.PlatformImePos.x > 1.0f;
-  if (text.empty() || !caret) return;
-  const ImVec2 at(g.PlatformImePos.x + 1.0f, g.PlatformImePos.y);
-  const VerbatimText data;  // what the user is typing
-  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  ImDrawList* dl = ImGui::GetForegroundDrawList();
-  // On the field's own colour over what follows the caret, which it pushes aside as typing would.
-  const ImVec2 end(at.x + size.x + 2.0f, at.y + size.y + 2.0f);
-  dl->AddRectFilled(at, end, ImGui::GetColorU32(ImGuiCol_WindowBg) | IM_COL32_A_MASK);
-  dl->AddRectFilled(at, end, ImGui::GetColorU32(ImGuiCol_FrameBg));
-  dl->AddText(at, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-  dl->AddLine(ImVec2(at.x, at.y + size.y + 1.0f), ImVec2(at.x + size.x, at.y + size.y + 1.0f), ImGui::GetColorU32(ImGuiCol_Text));
-  probe_rect("text.preedit", at, end);
-}
 bool finger_pointer() { return current_ui().coarse_pointer || touch_frame().touch; }
 float finger_frame_padding() {
   return std::max(ImGui::GetStyle().FramePadding.y, std::ceil((kFingerTarget - ImGui::GetFontSize()) / 2.0f));

@@ -52,12 +52,6 @@ const std::vector<std::pair<ImVec2, ImVec2>>& zoomable_areas();
 void set_zoom_window(const std::string& name, ImVec4 window);
 bool find_zoom_window(const std::string& name, ImVec4* window);
 
-// The App's input method composition (App::set_preedit), drawn over the active text field after its caret
-// with an underline, in front of everything (so also in a field of a child window), probed as
-// text.preedit; nothing when no text field has the caret. Called by the app once a frame, in its main window
-// after everything else it draws.
-void draw_preedit();
-
 // Called by the app at the start of every frame: forgets the last frame's readout and zoomable areas.
 void begin_input_frame();
 
