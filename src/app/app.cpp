@@ -117,12 +117,8 @@ View* App::find_view(const std::string& id) {
 
 Notices App::notice_list() {
   Notices all = notices_;
-  current_->prepare();
-  current_->notes(all);
-  const Notices fields = field_notices(current_->id());
-  all.insert(all.end(), fields.begin(), fields.end());
-  const Notices fonts = font_notices();
-  all.insert(all.end(), fonts.begin(), fonts.end());
+  const Notices notes = current_notes();
+  all.insert(all.end(), notes.begin(), notes.end());
   // In the interface's language (the keys stay the URL's); the view's error first, its wrapper apart.
   for (Notice& n : all) n.message = tr_message(n.message);
   if (const std::optional<Notice>& e = current_->error())
@@ -134,6 +130,15 @@ Notices App::view_notes() {
   Notices notes;
   current_->prepare();
   current_->notes(notes);
+  return notes;
+}
+
+Notices App::current_notes() {
+  Notices notes = view_notes();
+  const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
+  notes.insert(notes.end(), fields.begin(), fields.end());
+  const Notices fonts = font_notices();
+  notes.insert(notes.end(), fonts.begin(), fonts.end());
   return notes;
 }
 
@@ -367,13 +372,7 @@ void App::draw_notices() {
   // The load's notices and the view's notes (what of a model it cannot show); dismissed notes stay hidden
   // until they change.
   Notices shown = notices_;
-  Notices notes;
-  current_->prepare();
-  current_->notes(notes);
-  const Notices fields = field_notices(current_->id());  // text typed into a field that it cannot take
-  notes.insert(notes.end(), fields.begin(), fields.end());
-  const Notices fonts = font_notices();
-  notes.insert(notes.end(), fonts.begin(), fonts.end());
+  Notices notes = current_notes();
   for (Notice& n : shown) n.message = tr_message(n.message);
   for (Notice& n : notes) n.message = tr_message(n.message);
   const std::string notes_text = notices_text(notes);

@@ -181,6 +181,9 @@ class App : NonCopyable {
   bool controls_drawn_ = false;  // draw_controls_panel ran this frame
   // The app-level URL parameters (embed, controls, figure), declared once (app/url_state.cpp).
   void app_params(ParamList& list);
+  // The current view's notes, the text its fields could not take and the fonts' notices: what
+  // notice_list lists after the load's notices and draw_notices shows (dismissable) after them.
+  Notices current_notes();
   void draw_notices();
   // Height the layout needs at `width` in `mode` below `top` (padding, menu, notices) with `controls_h`
   // of controls and `caption_h` of formula above the plots, showing `figure` alone ("" = all figures).
