@@ -20,7 +20,7 @@ export function installModule() {
     // posenc.wasm compiled while the page loaded (index.html's head started it; an embed's start() does),
     // instantiated here with the runtime's imports: Emscripten's own fetch would start only once posenc.js ran.
     instantiateWasm: function (imports, receiveInstance) {
-      (window.posencWasm || compileWasm()).then(function (module) {
+      compileWasm().then(function (module) {
         return WebAssembly.instantiate(module, imports).then(function (instance) { receiveInstance(instance, module); });
       }).catch(function (e) { fail('could not load posenc.wasm: ' + (e && e.message ? e.message : e)); });
       return {};
@@ -113,7 +113,7 @@ export function start() {
   const tmpl = document.getElementById('posenc-loader').content.querySelector('script');
   // posenc.js would only ask for posenc.wasm once it has run: compile it meanwhile (at once for a page
   // whose head has not already started it: an embed).
-  if (!window.posencWasm) compileWasm();
+  compileWasm();
   const s = document.createElement('script');
   s.src = tmpl.getAttribute('src');
   s.async = true;
@@ -122,12 +122,10 @@ export function start() {
 }
 
 // posenc.wasm fetched and compiled (shell.html's posencCompileWasm: streaming where the server says
-// application/wasm), once per page.
+// application/wasm), once per page: the head's start, or this one.
 function compileWasm() {
   if (!window.posencWasm) {
-    const url = new URL('posenc.wasm', window.location.href).href;
-    window.posencWasm = window.posencCompileWasm ? window.posencCompileWasm(url)
-      : WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' }));
+    window.posencWasm = window.posencCompileWasm(new URL('posenc.wasm', window.location.href).href);
     window.posencWasm.catch(function () { /* named when it is instantiated */ });
   }
   return window.posencWasm;
