@@ -1,9 +1,9 @@
 // End-to-end, the Chinese interface's font (posenc-cjk.ttf, docs/i18n.md "CJK glyphs") never holds the app:
 // with lang=zh and the font delayed 20 s (a route that waits before it serves the file) the first frame comes
-// about as fast as English's, measured in the same test (within English's + 1 s), its Chinese characters drawn
-// as boxes with a notice that the font is loading; when the font arrives the app rebuilds its atlas and draws
-// the glyphs (the notice goes, the picture changes). A font that cannot be fetched (a network error, an HTTP
-// 404) is named in a notice. Loading is the subject: a fresh page per load.
+// about as fast as English's, measured in the same test (the median of three loads within English's + 1 s),
+// its Chinese characters drawn as boxes with a notice that the font is loading; when the font arrives the app
+// rebuilds its atlas and draws the glyphs (the notice goes, the picture changes). A font that cannot be
+// fetched (a network error, an HTTP 404) is named in a notice. Loading is the subject: a fresh page per load.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useBrowser, openPage, screenshot, waitFrames, changedFraction } from './harness.mjs';
@@ -30,27 +30,42 @@ const drawnHan = (page) => page.evaluate(() => window.posenc.drawnText().texts
   .some((t) => t.lines.some((l) => /[\u4e00-\u9fff]/.test(l))));
 
 test('zh: the first frame never waits for the Chinese font; its glyphs come when it arrives', async (t) => {
-  let fontAsked = 0, fontServed = 0;
-  const delay = async (route) => {
-    fontAsked = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, FONT_DELAY_MS));
-    fontServed = Date.now();
-    await route.continue();
+  // Each load's font request, held FONT_DELAY_MS before it is served: when it was asked for and served.
+  const delayed = () => {
+    const font = { asked: 0, served: 0 };
+    font.route = async (route) => {
+      font.asked = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, FONT_DELAY_MS));
+      font.served = Date.now();
+      await route.continue().catch(() => { /* the page was closed meanwhile */ });
+    };
+    return font;
   };
   // English under the same route (an English page never asks for the font): a route makes every request
-  // of the page pass through the test's process, which both loads then pay alike.
-  await (await load('', delay)).context.close();  // starts the browser's processes: not counted
-  const english = await load('', delay);
-  await english.context.close();
-  assert.equal(fontAsked, 0, 'an English page does not fetch the Chinese font');
-
-  const delayed = await load('lang=zh', delay);
-  const { page, context, errors } = delayed;
-  assert.ok(fontAsked > 0, 'the page asked for the font at start');
-  assert.equal(fontServed, 0, 'the first frame came before the font');
-  t.diagnostic(`first frame: English ${english.ms.toFixed(0)} ms, lang=zh with the font delayed ${delayed.ms.toFixed(0)} ms`);
-  assert.ok(delayed.ms <= english.ms + 1000,
-    `first frame with lang=zh and the font delayed ${FONT_DELAY_MS} ms: ${delayed.ms.toFixed(0)} ms; English: ${english.ms.toFixed(0)} ms`);
+  // of the page pass through the test's process, which both loads then pay alike. Three loads of each,
+  // alternating, their medians compared (as bench/startup.mjs does): one load's time is noise on a busy
+  // machine. The last zh page stays open for the font's arrival.
+  await (await load('', delayed().route)).context.close();  // starts the browser's processes: not counted
+  const times = { en: [], zh: [] };
+  let last = null, font = null;
+  for (let i = 0; i < 3; ++i) {
+    const en = delayed();
+    const english = await load('', en.route);
+    await english.context.close();
+    assert.equal(en.asked, 0, 'an English page does not fetch the Chinese font');
+    times.en.push(english.ms);
+    if (last) await last.context.close();
+    font = delayed();
+    last = await load('lang=zh', font.route);
+    assert.ok(font.asked > 0, 'the page asked for the font at start');
+    assert.equal(font.served, 0, 'the first frame came before the font');
+    times.zh.push(last.ms);
+  }
+  const median = (a) => [...a].sort((x, y) => x - y)[1];
+  const { page, context, errors } = last;
+  t.diagnostic(`first frame: English ${times.en.map(Math.round)} ms, lang=zh with the font delayed ${times.zh.map(Math.round)} ms`);
+  assert.ok(median(times.zh) <= median(times.en) + 1000,
+    `first frame with lang=zh and the font delayed ${FONT_DELAY_MS} ms: ${times.zh.map(Math.round)} ms; English: ${times.en.map(Math.round)} ms (medians compared)`);
   assert.equal(await page.evaluate(() => document.getElementById('status').className), 'hidden', '"Loading posenc…" is gone');
   // Chinese text is drawn (as boxes), with the notice that says why.
   await waitFrames(page, 2);
@@ -66,7 +81,7 @@ test('zh: the first frame never waits for the Chinese font; its glyphs come when
     window.posenc.wake();
     return !window.posenc.noticeList().some((n) => new RegExp(pattern).test(n.message));
   }, LOADING.source, { timeout: FONT_DELAY_MS + 30000 });
-  assert.ok(fontServed > 0, 'the notice went when the font was served');
+  assert.ok(font.served > 0, 'the notice went when the font was served');
   await waitFrames(page, 3);
   const after = await notices(page);
   assert.ok(!after.some((n) => n.key === 'text'), `no font notice once the font is in: ${JSON.stringify(after)}`);
