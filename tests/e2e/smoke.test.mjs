@@ -66,6 +66,29 @@ test('smoke: the JS API answers (state, notices, export, describe, link and embe
   assert.deepEqual(errors, []);
 });
 
+test('smoke: window.posenc asked before the app runs answers empty, never throws', async () => {
+  // The wasm held back 1.5 s: window.posenc exists (the page installs it at once) while the runtime does not.
+  const context = await env.browser.newContext({ viewport: { width: 720, height: 480 } });
+  await context.route('**/posenc.wasm', async (route) => { await new Promise((r) => setTimeout(r, 1500)); await route.continue(); });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(`${env.server.url}/?view=usage`);
+  await page.waitForFunction(() => window.posenc !== undefined);
+  const early = await page.evaluate(() => ({
+    ready: window.posenc.frameCount(), probes: window.posenc.probes(), notices: window.posenc.notices(),
+    noticeList: window.posenc.noticeList(), views: window.posenc.views(), figures: window.posenc.figures('usage'),
+    rect: window.posenc.itemRect('heatmap.usage_share'), zoom: window.posenc.zoom('heatmap.usage_share'),
+    slider: window.posenc.focusedSlider(), drawn: window.posenc.drawnText(),
+  }));
+  assert.deepEqual(early, { ready: 0, probes: [], notices: '', noticeList: [], views: [], figures: [], rect: null, zoom: null,
+                            slider: '', drawn: { texts: [], truncated: false } });
+  await waitReady(page);
+  assert.ok((await page.evaluate(() => window.posenc.views())).includes('usage'), 'the same questions answer once it runs');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('smoke: an embed on another page loads through the embed code and posts its height', async () => {
   const { page, context, errors } = await openPage(env.browser, `${env.server.url}/?view=buckets&embed=1`);
   await waitReady(page);

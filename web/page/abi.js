@@ -5,6 +5,7 @@ import { page } from './page.js';
 // overflows it and the module is dead. A long string goes through a malloc'd buffer instead.
 const STACK_STRING_MAX = 1024;
 export function call(name, ret, args, vals) {
+  if (!Module.calledRun) throw new Error('posenc: ' + name + ' before the app runs (wait for window.posenc.ready)');
   const owned = [];
   try {
     for (let i = 0; i < args.length; ++i) {
@@ -51,4 +52,7 @@ export function parseQuery(q) { const out = {}; new URLSearchParams(q).forEach(f
 export function pageTheme() { document.body.classList.toggle('light', !call('posenc_is_dark', 'number', [], [])); }
 // A string the app returns, or '' before it runs or when this build has no such function.
 export function sq(name) { return page.alive && Module['_' + name] ? call(name, 'string', [], []) : ''; }
+// The same with arguments: what the app answers, or '' while it is not running yet (a question asked
+// before window.posenc.ready, e.g. an embedder polling probes(), has no answer rather than an error).
+export function ask(name, args = [], vals = []) { return page.alive ? call(name, 'string', args, vals) : ''; }
 export function viewId() { return parseQuery(stateQuery()).view || 'view'; }

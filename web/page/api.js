@@ -1,6 +1,6 @@
 // window.posenc: the page's API, used by embedders and by the browser tests.
 import { page, ready, canvas, describeEl } from './page.js';
-import { call, cappedQuery, setStateQuery, stateQuery, parseQuery } from './abi.js';
+import { call, ask, cappedQuery, setStateQuery, stateQuery, parseQuery } from './abi.js';
 import { linkUrl, embedCode, exportData, exportSvg, copyLinkMessage } from './share.js';
 import { describe, updateDescription, readoutText } from './describe.js';
 import { loadFile, loadModel, loadCompareModel, check } from './model-files.js';
@@ -40,14 +40,14 @@ export function installApi() {
       Module.onStateChange();
       return files;
     },
-    notices: function () { return call('posenc_notices', 'string', [], []); },
+    notices: function () { return ask('posenc_notices'); },
     // The same, structured: [{key, message}], one entry per URL key.
-    noticeList: function () { return JSON.parse(call('posenc_notice_list', 'string', [], []) || '[]'); },
+    noticeList: function () { return JSON.parse(ask('posenc_notice_list') || '[]'); },
     // Every view id in menu order.
-    views: function () { return (call('posenc_view_ids', 'string', [], []) || '').split(',').filter(Boolean); },
+    views: function () { return (ask('posenc_view_ids') || '').split(',').filter(Boolean); },
     // A view's figures, the main one first (the figure a small embed shows alone); [] for no such view.
     figures: function (view) {
-      return (call('posenc_view_figures', 'string', ['string'], [String(view)]) || '').split(',').filter(Boolean);
+      return (ask('posenc_view_figures', ['string'], [String(view)]) || '').split(',').filter(Boolean);
     },
     linkUrl: linkUrl,
     // What Copy link says about the state (a second model loaded from a file is not in the link).
@@ -87,27 +87,27 @@ export function installApi() {
     },
     // Rectangle of a named UI item in page CSS pixels: {x, y, width, height}, or null.
     itemRect: function (name) {
-      const s = call('posenc_item_rect', 'string', ['string'], [name]);
+      const s = ask('posenc_item_rect', ['string'], [name]);
       if (!s) return null;
       const p = s.split(',').map(Number), r = canvas.getBoundingClientRect();
       return { x: r.left + p[0], y: r.top + p[1], width: p[2], height: p[3] };
     },
     // The key of the focused slider (the one the arrow keys step: last clicked, dragged or entered), or "".
-    focusedSlider: function () { return page.alive ? call('posenc_focused_slider', 'string', [], []) : ''; },
+    focusedSlider: function () { return ask('posenc_focused_slider'); },
     // The hover readout of the last frame (what its tooltip says; "" if none), lines joined by "\n".
     readout: readoutText,
     // The visible part of a zoomable plot (heatmap.<name> or plot.<figure>) as fractions of the whole
     // matrix: {x, y, width, height} in [0, 1] ({0, 0, 1, 1} unzoomed), or null if it was not drawn.
     zoom: function (name) {
-      const s = call('posenc_zoom', 'string', ['string'], [name]);
+      const s = ask('posenc_zoom', ['string'], [name]);
       if (!s) return null;
       const p = s.split(',').map(Number);
       return { x: p[0], y: p[1], width: p[2], height: p[3] };
     },
-    probes: function () { return (call('posenc_probe_names', 'string', [], []) || '').split(',').filter(Boolean); },
+    probes: function () { return (ask('posenc_probe_names') || '').split(',').filter(Boolean); },
     // Every text drawn in the last frame, as drawn: {texts: [{lines, ends, wrapped, data}], truncated}.
     drawnText: function () {
-      const s = page.alive ? call('posenc_drawn_text', 'string', [], []) : '';
+      const s = ask('posenc_drawn_text');
       return s ? JSON.parse(s) : { texts: [], truncated: false };
     },
     started: function () { return page.started; },
