@@ -39,22 +39,35 @@ GLuint compile(GLenum type, const char* body) {
   GLuint s = glCreateShader(type);
   glShaderSource(s, 2, sources, nullptr);
   glCompileShader(s);
-  report_gl_failure(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, "shader failed to compile");
   return s;
 }
 
-// One program and one quad, shared by every heatmap.
+// One program and one quad, shared by every heatmap. Made in two steps: the shaders' compile and link
+// are issued by start() and run in the driver (the browser's GPU process) while the app goes on; the
+// first heatmap drawn waits for them in finish(), which asks for their status (the first query waits).
 struct HeatmapProgram {
   GLuint program = 0, vao = 0, vbo = 0;
+  GLuint vs = 0, fs = 0;
+  bool finished = false;
   GLint u_values = -1, u_decode = -1, u_range = -1, u_colormap = -1, u_window = -1, u_masked = -1;
 
-  HeatmapProgram() {
-    GLuint vs = compile(GL_VERTEX_SHADER, shaders::k_heatmap_vert);
-    GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::k_heatmap_frag);
+  void start() {
+    if (program) return;
+    vs = compile(GL_VERTEX_SHADER, shaders::k_heatmap_vert);
+    fs = compile(GL_FRAGMENT_SHADER, shaders::k_heatmap_frag);
     program = glCreateProgram();
     glAttachShader(program, vs);
     glAttachShader(program, fs);
     glLinkProgram(program);
+    glFlush();  // the driver starts on them now, not at the next query
+  }
+
+  void finish() {
+    if (finished) return;
+    start();
+    finished = true;
+    report_gl_failure(vs, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, "shader failed to compile");
+    report_gl_failure(fs, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog, "shader failed to compile");
     report_gl_failure(program, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog, "program failed to link");
     glDeleteShader(vs);
     glDeleteShader(fs);
@@ -76,12 +89,20 @@ struct HeatmapProgram {
   }
 };
 
-HeatmapProgram& heatmap_program() {
+HeatmapProgram& heatmap_program_object() {
   static HeatmapProgram program;
   return program;
 }
 
+HeatmapProgram& heatmap_program() {
+  HeatmapProgram& program = heatmap_program_object();
+  program.finish();
+  return program;
+}
+
 }  // namespace
+
+void start_heatmap_program() { heatmap_program_object().start(); }
 
 void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const {
   width = out_w_;

@@ -19,6 +19,11 @@ namespace posenc::app {
 
 enum class Colormap : int { Viridis = 0, Diverging = 1 };
 
+// Issues the heatmaps' shader compile and link (once a GL context is current) without waiting for
+// them: called at start, before the font atlas is built, the driver compiles meanwhile; the first
+// heatmap drawn waits for what is left.
+void start_heatmap_program();
+
 class GpuHeatmap : NonCopyable {
  public:
   GpuHeatmap() = default;

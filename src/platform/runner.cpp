@@ -10,6 +10,7 @@
 #include "app/app.h"
 #include "app/fonts.h"
 #include "app/gl.h"
+#include "app/heatmap.h"
 #include "app/input.h"
 #include "app/svg_export.h"
 
@@ -21,6 +22,7 @@ ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
   ImGui::GetIO().IniFilename = nullptr;
   // Keyboard navigation between the app's own controls (arrows, Space/Enter, Escape) on the canvas.
   ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  app::start_heatmap_program();  // compiled by the driver while the font atlas is built
   app::load_fonts(pixel_ratio);
   if (!ImGui_ImplOpenGL3_Init(POSENC_GLSL_VERSION)) {
     ImGui::DestroyContext();

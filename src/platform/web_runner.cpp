@@ -554,6 +554,9 @@ int run_app(const AppOptions& options) {
   // The page opens a file picker for "Load config.json / GGUF" (onAction "open-model-file").
   app::set_model_file_picker(true);
   if (!options.state.empty()) g_runner->app().load_state_query(options.state);
+  // The first frame now, not at the loop's first animation frame (one display refresh or more later: the
+  // canvas shows what is drawn outside an animation frame as well, once this task ends).
+  g_runner->tick();
   emscripten_set_main_loop([] { g_runner->tick(); }, 0, true);
   return 0;
 }
