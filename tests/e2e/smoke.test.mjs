@@ -66,37 +66,6 @@ test('smoke: the JS API answers (state, notices, export, describe, link and embe
   assert.deepEqual(errors, []);
 });
 
-// The page creates the canvas's WebGL2 context while posenc.wasm loads (web/page/loader.js); the app's own
-// request (SDL through Emscripten's EGL) then gets that context back, whatever it asks for: the page's
-// attributes must be the ones the app asks for, and the app must draw on the page's context.
-test('smoke: the page\'s early WebGL2 context is the app\'s, with the attributes the app asks for', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 640, height: 480 } });
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    const calls = window.contextCalls = [];
-    const original = HTMLCanvasElement.prototype.getContext;
-    HTMLCanvasElement.prototype.getContext = function (type, attributes) {
-      const gl = original.call(this, type, attributes);
-      if (this.id === 'canvas') calls.push({ type, attributes: { ...(attributes || {}) }, same: calls.length > 0 && gl === window.firstContext });
-      if (this.id === 'canvas' && !window.firstContext) window.firstContext = gl;
-      return gl;
-    };
-  });
-  await page.goto(`${env.server.url}/`);
-  await waitReady(page);
-  const calls = await page.evaluate(() => window.contextCalls);
-  assert.ok(calls.length >= 2, `the page's request and the app's: ${JSON.stringify(calls)}`);
-  const keys = ['alpha', 'depth', 'stencil', 'antialias', 'premultipliedAlpha', 'preserveDrawingBuffer', 'powerPreference',
-    'failIfMajorPerformanceCaveat', 'desynchronized'];
-  const pick = (a) => Object.fromEntries(keys.map((k) => [k, a[k]]));
-  for (const call of calls.slice(1)) {
-    assert.equal(call.type, calls[0].type, 'the same context type');
-    assert.deepEqual(pick(call.attributes), pick(calls[0].attributes), 'the app asks for what the page created');
-    assert.ok(call.same, 'the app draws on the page\'s context');
-  }
-  await context.close();
-});
-
 test('smoke: window.posenc asked before the app runs answers empty, never throws', async () => {
   // The wasm held back 1.5 s: window.posenc exists (the page installs it at once) while the runtime does not.
   const context = await env.browser.newContext({ viewport: { width: 720, height: 480 } });

@@ -12,7 +12,6 @@ import { postHeight, report } from './contexts.js';
 import { t, followLang, installLanguageStart } from './lang.js';
 
 const urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
-const APP_CONTEXT = { alpha: false, depth: false, stencil: false, antialias: false };
 export function installModule() {
   window.Module = {
     canvas: canvas,
@@ -115,11 +114,6 @@ export function start() {
   // posenc.js would only ask for posenc.wasm once it has run: compile it meanwhile (at once for a page
   // whose head has not already started it: an embed).
   compileWasm();
-  // The canvas's WebGL2 context now, while posenc.wasm still arrives: the browser's GPU side starts meanwhile,
-  // and the app's own request (SDL through Emscripten's EGL) gets this context back (the same canvas and
-  // type). Its attributes are the ones that request asks for (no alpha, depth, stencil or antialiasing);
-  // tests/e2e/smoke.test.mjs compares them with the app's context.
-  canvas.getContext('webgl2', APP_CONTEXT);
   const s = document.createElement('script');
   s.src = tmpl.getAttribute('src');
   s.async = true;
