@@ -22,7 +22,7 @@ export default [
   },
   {
     // Node scripts whose page.evaluate() callbacks run in the page (browser globals, Module).
-    files: ['scripts/*.mjs', 'tests/e2e/*.mjs', 'bench/*.mjs', '*.mjs'],
+    files: ['scripts/*.mjs', 'tests/e2e/*.mjs', 'tests/app/*.mjs', 'bench/*.mjs', '*.mjs'],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: 'module',

@@ -110,6 +110,11 @@ if(POSENC_BUILD_APP)
             ${_page_assembled}
     DEPENDS ${POSENC_PAGE_MODULES} ${PROJECT_SOURCE_DIR}/scripts/assemble-js.mjs VERBATIM)
   list(APPEND POSENC_WEB_ASSETS ${_page_assembled})
+  # posenc-lang.js with the app's tables it needs before the app runs written in from their C++ rows
+  # (cmake/page_tables.cmake), then minified like the other scripts.
+  list(REMOVE_ITEM POSENC_WEB_ASSETS ${PROJECT_SOURCE_DIR}/web/posenc-lang.js)
+  posenc_page_tables(${CMAKE_BINARY_DIR}/page/posenc-lang.js)
+  list(APPEND POSENC_WEB_ASSETS ${CMAKE_BINARY_DIR}/page/posenc-lang.js)
   # The scripts' minifier (cmake/minify_js.cmake) and Binaryen's optimiser, the one emcc runs.
   set(POSENC_TERSER ${PROJECT_SOURCE_DIR}/node_modules/terser/bin/terser)
   find_program(POSENC_WASM_OPT wasm-opt REQUIRED)

@@ -1,4 +1,4 @@
-/* global Module */
+/* global Module, POSENC_APP_TABLES */
 // The interface's language on the page (docs/i18n.md): <html lang>, the page's own words, and the files a
 // Chinese interface needs: its catalogue (posenc-zh.json, the app's catalogue, which holds the page's words
 // too) and the CJK face (posenc-cjk.ttf). A cold default load fetches neither. With lang=zh (or CJK text)
@@ -27,7 +27,10 @@
   }
   const params = new URLSearchParams(window.location.search);
 
-  const LANGS = ['en', 'zh'];
+  // The app's tables the page needs before the app runs, written in by the build from their one home
+  // (cmake/page_tables.cmake): the interface's languages (app/i18n.h's kLanguages).
+  const APP_TABLES = POSENC_APP_TABLES;
+  const LANGS = APP_TABLES.languages;
   const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\ud840-\ud8bf][\udc00-\udfff]/;
   const catalogues = {};  // lang -> {English: text}, as fetched
   const fetches = {};     // 'catalogue:<lang>' / 'font' -> Promise of the bytes or text
@@ -230,6 +233,6 @@
   }
   installLanguageOffer();
 
-  window.PosencLang = { t: t, tf: tf, currentLang: currentLang, hasCjk: hasCjk, installLanguageStart: installLanguageStart,
-    languageFor: languageFor, followLang: followLang };
+  window.PosencLang = { t: t, tf: tf, currentLang: currentLang, hasCjk: hasCjk, languages: LANGS.slice(),
+    installLanguageStart: installLanguageStart, languageFor: languageFor, followLang: followLang };
 })();

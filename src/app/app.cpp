@@ -356,11 +356,10 @@ void App::draw_menu_bar(bool picker) {
   // reader finds it in an English interface), and each language named in its own script. Their CJK glyphs
   // are compiled in (fonts.h: the language names' face), so neither fetches the CJK face.
   if (ImGui::BeginMenu((std::string(tr(kLanguageLabel)) + "###Language").c_str())) {
-    for (const Lang lang : {Lang::En, Lang::Zh}) {
-      if (ImGui::MenuItem(tr_id(lang == Lang::Zh ? "中文" : "English").c_str(), nullptr, keys_.lang == lang) &&
-          keys_.lang != lang)
-        keys_.lang = lang, ui_.lang = lang, state_changed_ = true;
-      probe_last_item((std::string("menu.lang.") + lang_code(lang)).c_str());
+    for (const LanguageRow& row : kLanguages) {
+      if (ImGui::MenuItem(tr_id(row.name).c_str(), nullptr, keys_.lang == row.lang) && keys_.lang != row.lang)
+        keys_.lang = row.lang, ui_.lang = row.lang, state_changed_ = true;
+      probe_last_item((std::string("menu.lang.") + row.code).c_str());
     }
     ImGui::EndMenu();
   }

@@ -178,12 +178,23 @@ std::string fill(Lang lang, const std::string& pattern, const std::array<std::st
 
 }  // namespace
 
-const char* lang_code(Lang lang) { return lang == Lang::Zh ? "zh" : "en"; }
+const char* lang_code(Lang lang) {
+  for (const LanguageRow& row : kLanguages)
+    if (row.lang == lang) return row.code;
+  return kLanguages[0].code;
+}
 
 std::optional<Lang> lang_from_code(std::string_view code) {
-  if (code == "en") return Lang::En;
-  if (code == "zh") return Lang::Zh;
+  for (const LanguageRow& row : kLanguages)
+    if (code == row.code) return row.lang;
   return std::nullopt;
+}
+
+std::string lang_codes_text() {
+  std::string out;
+  const size_t n = std::size(kLanguages);
+  for (size_t i = 0; i < n; ++i) out += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + kLanguages[i].code;
+  return out;
 }
 
 Lang ui_lang() { return current_ui().lang; }

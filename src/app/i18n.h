@@ -26,12 +26,26 @@ namespace posenc::app {
 
 enum class Lang : int { En, Zh };  // En is 0: a UiState starts in English (ui_state.h)
 
+// The interface's languages in menu order (and Lang's), each with its URL value and its name in its own
+// script: the one list. The Language menu, the form's lang choice, the lang key and the page read it (the
+// page's copy, web/posenc-lang.js's, is written from these rows at build time by cmake/page_tables.cmake).
+struct LanguageRow {
+  Lang lang;
+  const char* code;
+  const char* name;
+};
+inline constexpr LanguageRow kLanguages[] = {
+    {Lang::En, "en", "English"},
+    {Lang::Zh, "zh", "中文"},
+};
+
 // The Language menu's and the parameter form's label: both scripts, the same text in every language.
 inline constexpr const char* kLanguageLabel = "Language · 语言";
 
-// The URL value of a language ("en", "zh") and back.
+// The URL value of a language ("en", "zh") and back; the values as a notice lists them ("en or zh").
 const char* lang_code(Lang lang);
 std::optional<Lang> lang_from_code(std::string_view code);
+std::string lang_codes_text();
 
 // The language the current App shows (its lang key; English when no App is current).
 Lang ui_lang();

@@ -89,8 +89,7 @@ std::string param_form_json(const std::string& view, const std::string& title, c
   // The language switch (the app-level key lang), after the view's own parameters.
   if (lang) {
     nlohmann::json choices = nlohmann::json::array();
-    choices.push_back({{"name", "en"}, {"label", "English"}});
-    choices.push_back({{"name", "zh"}, {"label", "中文"}});
+    for (const LanguageRow& row : kLanguages) choices.push_back({{"name", row.code}, {"label", row.name}});
     params.push_back({{"key", "lang"},
                       {"label", tr(kLanguageLabel)},
                       {"kind", "choice"},

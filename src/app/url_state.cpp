@@ -28,7 +28,7 @@ void AppKeys::read_theme(const std::string& value, Notices& notices) {
 void AppKeys::read_lang(const std::string& value, Notices& notices) {
   if (value.empty()) lang = Lang::En;
   else if (const std::optional<Lang> l = lang_from_code(value)) lang = *l;
-  else notices.push_back({"lang", "lang=\"" + quote_for_notice(value) + "\" is not en or zh: ignored."});
+  else notices.push_back({"lang", "lang=\"" + quote_for_notice(value) + "\" is not " + lang_codes_text() + ": ignored."});
 }
 
 StateMap parse_clean_query(const std::string& query, Notices& notices,

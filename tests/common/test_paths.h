@@ -8,5 +8,8 @@ namespace posenc::test {
 
 extern const char* const kI18nDir;  // the checkout's i18n/ (the catalogues)
 extern const char* const kCliPath;  // the posenc binary (integration tests only)
+// The app tests only: node, and web/posenc-lang.js as the build writes it (cmake/page_tables.cmake).
+extern const char* const kNodePath;
+extern const char* const kPageLangScript;
 
 }  // namespace posenc::test

@@ -1,0 +1,49 @@
+# cmake -DLANGUAGES=src/app/i18n.h -DIN=web/posenc-lang.js -DOUT=posenc-lang.js -P page_tables.cmake
+# Writes the page's copy of app tables it needs before the app runs (web/posenc-lang.js decides at start
+# whether to fetch the Chinese files): IN with its placeholder POSENC_APP_TABLES replaced by a JSON object
+# made from the tables' one home, the C++ rows:
+#   languages  the URL values of app/i18n.h's kLanguages, in order
+# A table that cannot be read, or a placeholder that is not there exactly once, stops the build.
+foreach(_var IN ITEMS LANGUAGES IN OUT)
+  if(NOT ${_var})
+    message(FATAL_ERROR "usage: cmake -DLANGUAGES=i18n.h -DIN=posenc-lang.js -DOUT=out.js -P page_tables.cmake")
+  endif()
+endforeach()
+
+# The text between `<name>[] = {` and the next `};` of a header.
+function(posenc_table_body out file name)
+  file(READ ${file} _text)
+  string(FIND "${_text}" "${name}[] = {" _at)
+  if(_at LESS 0)
+    message(FATAL_ERROR "${file}: no table ${name}[] = {...};")
+  endif()
+  string(SUBSTRING "${_text}" ${_at} -1 _text)
+  string(FIND "${_text}" "};" _end)
+  string(SUBSTRING "${_text}" 0 ${_end} _text)
+  set(${out} "${_text}" PARENT_SCOPE)
+endfunction()
+
+# kLanguages: rows {Lang::X, "code", "name"}.
+posenc_table_body(_rows ${LANGUAGES} kLanguages)
+string(REGEX MATCHALL "{Lang::[A-Za-z]+, \"[^\"]+\"" _langs "${_rows}")
+if(NOT _langs)
+  message(FATAL_ERROR "${LANGUAGES}: kLanguages has no row {Lang::X, \"code\", \"name\"}")
+endif()
+set(_codes "")
+foreach(_row IN LISTS _langs)
+  string(REGEX REPLACE ".*\"([^\"]+)\"$" "\\1" _code "${_row}")
+  list(APPEND _codes "\"${_code}\"")
+endforeach()
+string(REPLACE ";" "," _codes "${_codes}")
+set(_tables "{\"languages\":[${_codes}]}")
+
+file(READ ${IN} _script)
+string(REGEX MATCHALL "= POSENC_APP_TABLES" _places "${_script}")
+list(LENGTH _places _n)
+if(NOT _n EQUAL 1)
+  message(FATAL_ERROR "${IN}: `= POSENC_APP_TABLES` appears ${_n} times, not once")
+endif()
+string(REPLACE "= POSENC_APP_TABLES" "= ${_tables}" _script "${_script}")
+file(WRITE ${OUT}.tmp "${_script}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
+file(REMOVE ${OUT}.tmp)
