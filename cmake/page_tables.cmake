@@ -1,12 +1,14 @@
-# cmake -DLANGUAGES=src/app/i18n.h -DIN=web/posenc-lang.js -DOUT=posenc-lang.js -P page_tables.cmake
+# cmake -DLANGUAGES=src/app/i18n.h -DCJK=src/core/unicode_text.h -DIN=web/posenc-lang.js -DOUT=posenc-lang.js
+#       -P page_tables.cmake
 # Writes the page's copy of app tables it needs before the app runs (web/posenc-lang.js decides at start
 # whether to fetch the Chinese files): IN with its placeholder POSENC_APP_TABLES replaced by a JSON object
 # made from the tables' one home, the C++ rows:
 #   languages  the URL values of app/i18n.h's kLanguages, in order
+#   cjk        core/unicode_text.h's kCjkRanges, [first, last] code point pairs
 # A table that cannot be read, or a placeholder that is not there exactly once, stops the build.
-foreach(_var IN ITEMS LANGUAGES IN OUT)
+foreach(_var IN ITEMS LANGUAGES CJK IN OUT)
   if(NOT ${_var})
-    message(FATAL_ERROR "usage: cmake -DLANGUAGES=i18n.h -DIN=posenc-lang.js -DOUT=out.js -P page_tables.cmake")
+    message(FATAL_ERROR "usage: cmake -DLANGUAGES=i18n.h -DCJK=unicode_text.h -DIN=posenc-lang.js -DOUT=out.js -P page_tables.cmake")
   endif()
 endforeach()
 
@@ -35,7 +37,24 @@ foreach(_row IN LISTS _langs)
   list(APPEND _codes "\"${_code}\"")
 endforeach()
 string(REPLACE ";" "," _codes "${_codes}")
-set(_tables "{\"languages\":[${_codes}]}")
+
+# kCjkRanges: rows {0xFIRST, 0xLAST}.
+posenc_table_body(_rows ${CJK} kCjkRanges)
+string(REGEX MATCHALL "{0x[0-9A-Fa-f]+, 0x[0-9A-Fa-f]+}" _ranges "${_rows}")
+if(NOT _ranges)
+  message(FATAL_ERROR "${CJK}: kCjkRanges has no row {0xFIRST, 0xLAST}")
+endif()
+set(_pairs "")
+foreach(_row IN LISTS _ranges)
+  string(REGEX REPLACE "{(0x[0-9A-Fa-f]+), (0x[0-9A-Fa-f]+)}" "\\1;\\2" _ends "${_row}")
+  list(GET _ends 0 _first)
+  list(GET _ends 1 _last)
+  math(EXPR _first "${_first}")
+  math(EXPR _last "${_last}")
+  list(APPEND _pairs "[${_first},${_last}]")
+endforeach()
+string(REPLACE ";" "," _pairs "${_pairs}")
+set(_tables "{\"languages\":[${_codes}],\"cjk\":[${_pairs}]}")
 
 file(READ ${IN} _script)
 string(REGEX MATCHALL "= POSENC_APP_TABLES" _places "${_script}")

@@ -28,10 +28,13 @@
   const params = new URLSearchParams(window.location.search);
 
   // The app's tables the page needs before the app runs, written in by the build from their one home
-  // (cmake/page_tables.cmake): the interface's languages (app/i18n.h's kLanguages).
+  // (cmake/page_tables.cmake): the interface's languages (app/i18n.h's kLanguages) and the CJK blocks
+  // (core/unicode_text.h's kCjkRanges, [first, last] code points), which decide whether text needs the CJK face.
   const APP_TABLES = POSENC_APP_TABLES;
   const LANGS = APP_TABLES.languages;
-  const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\ud840-\ud8bf][\udc00-\udfff]/;
+  const CJK = new RegExp('[' + APP_TABLES.cjk.map(function (r) {
+    return '\\u{' + r[0].toString(16) + '}-\\u{' + r[1].toString(16) + '}';
+  }).join('') + ']', 'u');
   const catalogues = {};  // lang -> {English: text}, as fetched
   const fetches = {};     // 'catalogue:<lang>' / 'font' -> Promise of the bytes or text
   let current = LANGS.indexOf(params.get('lang')) >= 0 ? params.get('lang') : 'en';

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <iterator>
 
+#include "core/unicode_text.h"
+
 namespace posenc::app {
 namespace {
 
@@ -170,8 +172,8 @@ bool break_allowed(BreakClass before, BreakClass prev, BreakClass next, char32_t
   if (prev == K::AL && next == K::AL) return false;  // LB28
   if (prev == K::IS && next == K::AL) return false;  // LB29
   // LB30: a letter or digit stays with a narrow opening parenthesis after it ("f(x)"), a closing one
-  // with what follows it; the wide CJK brackets (East Asian Width W, from U+2E80 on) still break.
-  if (any_of(prev, {K::AL, K::NU}) && next == K::OP && next_code_point < 0x2E80) return false;
+  // with what follows it; the wide CJK brackets (East Asian Width W: the CJK blocks, is_cjk) still break.
+  if (any_of(prev, {K::AL, K::NU}) && next == K::OP && !is_cjk(next_code_point)) return false;
   if (prev == K::CP && any_of(next, {K::AL, K::NU})) return false;
   return true;  // LB31
 }

@@ -95,16 +95,9 @@ std::string utf8_encode(char32_t c) {
 }
 
 bool is_cjk(char32_t c) {
-  return (c >= 0x2E80 && c <= 0x2FFF) ||  // CJK and Kangxi radicals, ideographic description
-         (c >= 0x3000 && c <= 0x33FF) ||  // CJK punctuation, kana, bopomofo, hangul jamo, enclosed, compatibility
-         (c >= 0x3400 && c <= 0x4DBF) ||  // extension A
-         (c >= 0x4E00 && c <= 0x9FFF) ||  // unified ideographs
-         (c >= 0xAC00 && c <= 0xD7AF) ||  // hangul syllables
-         (c >= 0xF900 && c <= 0xFAFF) ||  // compatibility ideographs
-         (c >= 0xFE10 && c <= 0xFE1F) ||  // vertical forms
-         (c >= 0xFE30 && c <= 0xFE6F) ||  // compatibility and small forms
-         (c >= 0xFF00 && c <= 0xFFEF) ||  // half- and full-width forms
-         (c >= 0x20000 && c <= 0x3FFFF);  // supplementary ideographic planes
+  for (const CodePointRange& r : kCjkRanges)
+    if (c >= r.first && c <= r.last) return true;
+  return false;
 }
 
 std::vector<std::string> split_tokens(std::string_view text) {

@@ -22,7 +22,24 @@ std::string utf8_escaped(std::string_view text);
 
 // The CJK blocks: radicals, CJK symbols and punctuation, kana, bopomofo, hangul, the unified ideographs
 // (U+4E00-9FFF, extension A, the supplementary extensions), compatibility ideographs and forms, and the
-// half- and full-width forms.
+// half- and full-width forms. The one list: is_cjk reads it, and so does the page (web/posenc-lang.js decides
+// before the app runs whether a URL's text needs the CJK face; the build writes these rows into it,
+// cmake/page_tables.cmake).
+struct CodePointRange {
+  char32_t first, last;
+};
+inline constexpr CodePointRange kCjkRanges[] = {
+    {0x2E80, 0x2FFF},    // CJK and Kangxi radicals, ideographic description
+    {0x3000, 0x33FF},    // CJK punctuation, kana, bopomofo, hangul jamo, enclosed, compatibility
+    {0x3400, 0x4DBF},    // extension A
+    {0x4E00, 0x9FFF},    // unified ideographs
+    {0xAC00, 0xD7AF},    // hangul syllables
+    {0xF900, 0xFAFF},    // compatibility ideographs
+    {0xFE10, 0xFE1F},    // vertical forms
+    {0xFE30, 0xFE6F},    // compatibility and small forms
+    {0xFF00, 0xFFEF},    // half- and full-width forms
+    {0x20000, 0x3FFFF},  // supplementary ideographic planes
+};
 bool is_cjk(char32_t c);
 
 // Tokens of a sentence: whitespace (ASCII whitespace, U+00A0, the ideographic space U+3000) separates;

@@ -1,6 +1,8 @@
 // The page's copy of the app's tables answers as the app does: web/posenc-lang.js as the build writes it
 // (cmake/page_tables.cmake: the tables' C++ rows written in), run by node (page_tables_probe.mjs), names
-// the app's languages in the app's order; and no second hand-written list is left in the page or the app.
+// the app's languages in the app's order and finds CJK text where the app does (core/unicode_text.h's
+// kCjkRanges, at each range's ends and one code point outside each end); and no second hand-written list is
+// left in the page or the app.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -14,11 +16,13 @@
 #include <vector>
 
 #include "app/i18n.h"
+#include "core/unicode_text.h"
 #include "test_paths.h"
 
 namespace {
 
 namespace fs = std::filesystem;
+using posenc::kCjkRanges;
 using posenc::app::kLanguages;
 
 fs::path checkout() { return fs::path(posenc::test::kI18nDir).parent_path(); }
@@ -93,6 +97,41 @@ TEST(PageTables, NoSecondLanguageList) {
       for (const std::string& line : code_lines(file))
         EXPECT_EQ(line.find('"' + code + '"'), std::string::npos)
             << file << ": the language code \"" << code << "\" spelt outside kLanguages (app/i18n.h): " << line;
+    }
+  }
+}
+
+TEST(PageTables, ThePageFindsCjkWhereTheAppDoes) {
+  std::vector<char32_t> points{U'a', U' ', 0x7F, 0xFF, 0x10FFFF};
+  for (const auto& r : kCjkRanges) points.insert(points.end(), {r.first - 1, r.first, r.last, r.last + 1});
+  const nlohmann::json page = page_answers(points);
+  ASSERT_TRUE(page.is_object()) << "the probe printed no JSON";
+  ASSERT_EQ(page["cjk"].size(), points.size());
+  size_t cjk = 0;
+  for (size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(page["cjk"][i].get<bool>(), posenc::is_cjk(points[i])) << "U+" << std::hex << uint32_t(points[i]);
+    cjk += posenc::is_cjk(points[i]);
+  }
+  EXPECT_GE(cjk, 2 * std::size(kCjkRanges));  // each range's ends are CJK
+}
+
+// Nor a second copy of the CJK blocks: no range bound of kCjkRanges in the page's scripts (\u2E80, \u{2e80})
+// nor compared against in the app's code outside core/unicode_text.
+TEST(PageTables, NoSecondCjkRanges) {
+  const fs::path root = checkout();
+  for (const auto& r : kCjkRanges) {
+    std::ostringstream hex;
+    hex << std::hex << uint32_t(r.first);
+    const std::regex js_bound("\\\\u\\{?0*" + hex.str() + "\\b", std::regex::icase);
+    for (const fs::path& file : files_under(root / "web", {".js", ".html"}))
+      for (const std::string& line : code_lines(file))
+        EXPECT_FALSE(std::regex_search(line, js_bound)) << file << ": a CJK range bound (the page's ranges are the app's "
+                                                        << "kCjkRanges, written in by cmake/page_tables.cmake): " << line;
+    const std::regex cxx_bound("[<>]=?\\s*0x0*" + hex.str() + "\\b", std::regex::icase);
+    for (const fs::path& file : files_under(root / "src", {".h", ".cpp"})) {
+      if (file.stem() == "unicode_text") continue;
+      for (const std::string& line : code_lines(file))
+        EXPECT_FALSE(std::regex_search(line, cxx_bound)) << file << ": a CJK range bound outside kCjkRanges: " << line;
     }
   }
 }
