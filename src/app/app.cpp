@@ -670,9 +670,11 @@ void App::load_state_query(const std::string& query) {
   ui_.lang = keys_.lang;
   // Another preset model starts from a fresh view: no key of the previous model stays, so the state is
   // exactly what a fresh ?model=<id> gives. (custom keeps the loaded config it names; none keeps the keys.)
-  if (auto it = in.find("model"); it != in.end() && !it->second.empty() && it->second != "none" && it->second != "custom") {
+  if (auto it = in.find("model"); it != in.end()) {
     const ParamList declared = current_->param_list();
-    if (const Param* model = declared.find("model"); model && model->text() != it->second) replace_current_view();
+    const Param* model = declared.find("model");
+    const std::string shown = model ? model->text() : std::string();
+    if (starts_fresh_model(model ? &shown : nullptr, it->second)) replace_current_view();
   }
   // Keys no view parameter claims are reported, not silently dropped.
   const ParamList known = current_->param_list();

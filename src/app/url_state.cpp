@@ -31,6 +31,31 @@ void AppKeys::read_lang(const std::string& value, Notices& notices) {
   else notices.push_back({"lang", "lang=\"" + quote_for_notice(value) + "\" is not " + lang_codes_text() + ": ignored."});
 }
 
+bool starts_fresh_model(const std::string* current, const std::string& next) {
+  return current && !next.empty() && next != "none" && next != "custom" && next != *current;
+}
+
+StateMap merged_state(const StateMap& current, const StateMap& partial) {
+  const auto value = [](const StateMap& state, const char* key) -> const std::string* {
+    auto it = state.find(key);
+    return it == state.end() ? nullptr : &it->second;
+  };
+  const std::string* view = value(partial, "view");
+  const std::string* model = value(partial, "model");
+  const bool new_view = view && !view->empty() && (!value(current, "view") || *view != *value(current, "view"));
+  const bool new_model = !new_view && model && starts_fresh_model(value(current, "model"), *model);
+  StateMap out;
+  if (new_view || new_model) {
+    for (const char* key : kKeysKeptAcrossViews)
+      if (const std::string* v = value(current, key)) out[key] = *v;
+    if (const std::string* v = value(current, "view"); new_model && v) out["view"] = *v;
+  } else {
+    out = current;
+  }
+  for (const auto& [key, v] : partial) out[key] = v;
+  return out;
+}
+
 StateMap parse_clean_query(const std::string& query, Notices& notices,
                            const std::function<bool(const std::string&)>& line_breaks_allowed) {
   StateMap in = parse_query(query);

@@ -37,6 +37,20 @@ struct AppKeys {
   void read_lang(const std::string& value, Notices& notices);
 };
 
+// "A new view or model starts fresh", the one rule (App's load_state_query and the page's setState, through
+// posenc_merged_state). The app-level keys that hold across views and models: figure names a plot of one
+// view, so it goes with the view.
+inline constexpr const char* kKeysKeptAcrossViews[] = {"embed", "controls", "theme", "lang"};
+// Whether a model value replaces the current model with a fresh view of another preset: not "", none (no
+// model) or custom (the loaded config it names), and not the model the view already shows. A view without a
+// model key (`current` null) has none to replace.
+bool starts_fresh_model(const std::string* current, const std::string& next);
+// The state a partial change reaches from `current` (setState's merge): a partial naming another view keeps
+// only the current state's kKeysKeptAcrossViews (the old view's keys mean nothing to the new one); one naming
+// another preset model (starts_fresh_model) keeps the view and those keys (a fresh ?model=<id> holds no key
+// of the previous model); otherwise every key stays. The partial's keys go on top.
+StateMap merged_state(const StateMap& current, const StateMap& partial);
+
 // The longest key or value a state query may hold (the longest a key takes, a model's per-pair factor list, is
 // ~50 KB); a longer one is ignored with a notice (parse_clean_query).
 inline constexpr size_t kMaxStateValueBytes = size_t{256} << 10;

@@ -27,9 +27,11 @@
 #include "app/input.h"
 #include "app/notices.h"
 #include "app/probe.h"
+#include "app/state_params.h"
 #include "app/svg_export.h"
 #include "app/text_hook.h"
 #include "app/update_timer.h"
+#include "app/url_state.h"
 #include "app/views/views.h"
 #include "model_io/check_request.h"
 #include "model_io/weights_session.h"
@@ -338,6 +340,13 @@ EMSCRIPTEN_KEEPALIVE void posenc_wake() { wake_runner(); }
 EMSCRIPTEN_KEEPALIVE void posenc_set_state(const char* query) {
   if (page_app() && query) page_app()->load_state_query(query);
   wake_runner();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* posenc_merged_state(const char* current, const char* partial) {
+  static std::string merged;
+  namespace app = posenc::app;
+  return returned_text(merged, app::to_query(app::merged_state(app::parse_query(current ? current : ""),
+                                                               app::parse_query(partial ? partial : ""))));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* posenc_notices() {

@@ -112,6 +112,9 @@ unsigned posenc_frame_count();
 void posenc_wake();
 // setState: loads a whole state query (and wakes the app).
 void posenc_set_state(const char* query);
+// setState's merge: the state query a partial one (`partial`) reaches from `current`, by the app's rule that a
+// new view or model starts fresh (app/url_state.h's merged_state); the page then loads it.
+const char* posenc_merged_state(const char* current, const char* partial);
 // notices: what the last load ignored or corrected, as text; noticeList: the same as
 // [{"key", "message"}, ...], one entry per URL key ("[]" before start).
 const char* posenc_notices();

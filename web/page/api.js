@@ -19,24 +19,13 @@ export function installApi() {
     describe: describe,
     getState: function () { return parseQuery(stateQuery()); },
     setState: function (partial) {
-      let current = this.getState();
-      partial = partial || {};
-      // Switching views keeps only the app-level keys: the old view's parameters mean nothing to the new one.
-      if (partial.view && partial.view !== current.view) {
-        current = { embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
-        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
-      }
-      // Another preset model likewise: the previous model's keys would be read over the new model's (a
-      // fresh ?model=<id> holds none of them). (none keeps the keys; custom is a loaded config's.)
-      else if (current.model !== undefined && ['', 'none', 'custom', current.model].indexOf(String(partial.model || '')) < 0) {
-        current = { view: current.view, embed: current.embed, controls: current.controls, theme: current.theme, lang: current.lang };
-        Object.keys(current).forEach(function (k) { if (current[k] === undefined) delete current[k]; });
-      }
-      const next = Object.assign(current, partial);
+      // The state the partial reaches is the app's to say (a new view or another preset model starts
+      // fresh, keeping the app-level keys: app/url_state.h's merged_state).
+      const next = call('posenc_merged_state', 'string', ['string', 'string'], [stateQuery(), cappedQuery(partial || {})]);
       // The language's files (the Chinese catalogue, the CJK face) are fetched now, not a frame later when
       // the app asks; the promise resolves once they are in the app.
-      const files = languageFor(next);
-      setStateQuery(cappedQuery(next));
+      const files = languageFor(parseQuery(next));
+      setStateQuery(next);
       Module.onStateChange();
       return files;
     },
