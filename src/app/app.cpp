@@ -1,8 +1,20 @@
-// The App (app.h). Sections, top to bottom: the views and loading (models, tensors, view ids); notices,
-// state and actions the platform takes; theme; export, description and the parameter form's data; the
-// census of the shown controls and the embed's height; the frame: menu bar, notices, controls panel,
-// planning the layout, the main window, the controls area, the content area, the preferred height; the URL
-// state (the query string read and written, the app-level keys declared, the embed's minimal query).
+// The App (app.h).
+//
+// Index of this file:
+// [SECTION] the views and loading
+//     models, tensors, view ids
+// [SECTION] notices, state and actions
+//     what the platform takes
+// [SECTION] theme
+// [SECTION] export, description and the form
+//     the parameter form's data
+// [SECTION] the census and the embed's height
+//     the shown controls
+// [SECTION] the frame
+//     menu bar, notices, controls panel, planning the layout, the main window, the controls area, the
+//     content area, the preferred height
+// [SECTION] the URL state
+//     the query string read and written, the app-level keys declared, the embed's minimal query
 #include "app/app.h"
 
 #include <imgui.h>
@@ -34,6 +46,8 @@
 #include "posenc_version.h"
 
 namespace posenc::app {
+
+// [SECTION] the views and loading
 
 App::App() {
   make_current();
@@ -115,6 +129,8 @@ View* App::find_view(const std::string& id) {
   return nullptr;
 }
 
+// [SECTION] notices, state and actions
+
 Notices App::notice_list() {
   Notices all = notices_;
   const Notices notes = current_notes();
@@ -162,6 +178,8 @@ SvgOptions App::svg_options() const {
   return o;
 }
 
+// [SECTION] theme
+
 void App::set_system_dark(bool dark) { system_dark_ = dark; }
 
 bool App::dark() const { return keys_.theme == Theme::Auto ? system_dark_ : keys_.theme == Theme::Dark; }
@@ -172,6 +190,8 @@ void App::apply_theme() {
   apply_theme_style(want == 1, ImGui::GetStyle());
   applied_dark_ = want;
 }
+
+// [SECTION] export, description and the form
 
 ExportData App::export_data(size_t max_values) const {
   ExportData data;
@@ -236,6 +256,8 @@ std::string App::form() {
                          keys_.controls != ControlsMode::Hidden, lang_code(keys_.lang));
 }
 
+// [SECTION] the census and the embed's height
+
 void App::census_controls() {
   ImGui::SetNextWindowPos(ImVec2(-100000.0f, -100000.0f));
   ImGui::SetNextWindowSize(ImVec2(300.0f, 200.0f));
@@ -271,6 +293,8 @@ int App::embed_height(float width) const {
   else if (keys_.controls == ControlsMode::Shown && mode != LayoutMode::Wide) controls_h = ImGui::GetFrameHeightWithSpacing();
   return int(layout_height(width, mode, style.WindowPadding.y, controls_h, ImGui::GetTextLineHeightWithSpacing(), keys_.figure));
 }
+
+// [SECTION] the frame
 
 void App::draw_menu_bar(bool picker) {
   // For a finger, every item of the bar and of its menus is kFingerTarget tall (a menu item is the text's
@@ -614,7 +638,7 @@ void App::frame() {
   ++frame_count_;
 }
 
-// ---------------------------------------------------------------- URL state
+// [SECTION] the URL state
 
 std::string App::state_query() const {
   StateMap state;

@@ -1,5 +1,16 @@
-// Sections: element types and decoding; byte sources (a file, bytes in memory); .npy; .safetensors; text
-// (two streaming passes); JSON (two SAX passes); the dispatch by name and magic; the squeeze to a matrix.
+// The tensor readers of tensor_file.h.
+//
+// Index of this file:
+// [SECTION] element types and decoding
+// [SECTION] byte sources
+//     a file, bytes in memory
+// [SECTION] .npy
+// [SECTION] .safetensors
+// [SECTION] text: two streaming passes
+// [SECTION] JSON: two SAX passes
+// [SECTION] dispatch
+//     by name and magic
+// [SECTION] the squeeze to a matrix
 #include "model_io/tensor_file.h"
 
 #include <algorithm>
@@ -23,7 +34,7 @@
 namespace posenc::model_io {
 namespace {
 
-// ---------------------------------------------------------------- element types and decoding
+// [SECTION] element types and decoding
 
 enum class DType { F16, BF16, F32, F64 };
 
@@ -88,7 +99,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// ---------------------------------------------------------------- byte sources
+// [SECTION] byte sources
 
 class Source {
  public:
@@ -137,7 +148,7 @@ class MemorySource final : public Source {
   std::string field_;
 };
 
-// ---------------------------------------------------------------- .npy
+// [SECTION] .npy
 
 struct NpyHeader {
   uint64_t data_offset = 0;
@@ -222,7 +233,7 @@ TensorData read_npy(const Source& src, const std::string& field) {
   return {h.shape, decode(data.data(), h.count, h.dtype)};
 }
 
-// ---------------------------------------------------------------- .safetensors
+// [SECTION] .safetensors
 
 struct StEntry {
   std::string name;
@@ -337,7 +348,7 @@ TensorData read_safetensors(const Source& src, const std::string& name, const st
   return {shape, decode(data.data(), count, dtype)};
 }
 
-// ---------------------------------------------------------------- text: two streaming passes
+// [SECTION] text: two streaming passes
 
 // One number of a text tensor, by one grammar (docs/cli.md, "Tensor files"): an optional sign (+ or -), digits
 // with an optional decimal point (5, 5., .5, 5.25), an optional exponent (e or E, an optional sign, digits);
@@ -477,7 +488,7 @@ TensorData read_text(const Source& src, const std::string& field) {
   });
 }
 
-// ---------------------------------------------------------------- JSON: two SAX passes
+// [SECTION] JSON: two SAX passes
 
 // A number, or arrays of numbers nested up to 3 deep (rows, heads of rows), every array at a depth the same
 // length: the first pass checks the shape and counts (refusing past 2^24), the second fills.
@@ -581,7 +592,7 @@ TensorData read_json_file(const Source& src, const std::string& field, const std
 
 using JsonReader = TensorData (*)(const Source&, const std::string& field, const std::string* path);
 
-// ---------------------------------------------------------------- dispatch
+// [SECTION] dispatch
 
 [[noreturn]] void refuse_pytorch(const std::string& field) {
   throw InvalidArgument(field, field +
@@ -649,7 +660,7 @@ TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_
   });
 }
 
-// ---------------------------------------------------------------- the squeeze to a matrix
+// [SECTION] the squeeze to a matrix
 
 Matrix tensor_matrix(const TensorData& t, const std::string& field, int* heads) {
   std::vector<int64_t> dims;

@@ -6,8 +6,11 @@
 // layout swapped), labelled as such, so it shows a real diagnosis before anything is pasted. What it
 // computes (the request read by posenc eval's reader, the check, the pictures' numbers) is check_model.cpp.
 //
-// Sections: helpers; the view (params, model link, recompute, export, controls, verdict, figures); the file
-// drop.
+// Index of this file:
+// [SECTION] helpers
+// [SECTION] the view
+//     params, model link, recompute, export, controls, verdict, figures
+// [SECTION] the file drop
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -43,6 +46,8 @@
 
 namespace posenc::app {
 namespace {
+
+// [SECTION] helpers
 
 constexpr int kMaxDim = 4096;
 constexpr int kMaxLength = 1 << 30;
@@ -83,6 +88,8 @@ std::string percent(double f) {
   std::snprintf(buf, sizeof buf, "%.3g%%", 100 * f);
   return buf;
 }
+
+// [SECTION] the view
 
 class CheckView final : public ModelLinkedView {
  public:
@@ -693,6 +700,8 @@ void CheckView::draw_figure(ImVec2 size) {
 }  // namespace
 
 std::unique_ptr<View> make_check_view(ViewText text) { return std::make_unique<CheckView>(std::move(text)); }
+
+// [SECTION] the file drop
 
 std::string load_tensor_bytes(View* check, const unsigned char* data, std::size_t size, const std::string& name) {
   auto* view = dynamic_cast<CheckView*>(check);

@@ -6,7 +6,13 @@
 // and, with compare=, a second model beside it (both cards and strips, the plots overlaid, the differences).
 // What is computed lives in model_model.h (no ImGui); this file holds the parameters, the state and the drawing.
 //
-// Sections: the state (model, edits) · description and notes · controls · cards · plots · panels · export.
+// Index of this file:
+// [SECTION] the state
+//     model, edits, recompute, export
+// [SECTION] description and notes
+// [SECTION] controls
+// [SECTION] cards
+// [SECTION] plots and panels
 //
 // State: `model` is a preset id or "custom" (a loaded config); the view renders that model. The positional
 // keys after it (base, rotary_dim, rope_type, ...) are filled from it and are edits on top of it: a key whose
@@ -210,7 +216,7 @@ class ModelView final : public View, public ModelSink {
   int64_t diffs_length_ = 0;  // the length the differences count extrapolated pairs at
 };
 
-// ---------------------------------------------------------------- the state
+// [SECTION] the state
 
 void ModelView::params(ParamList& p) {
   // First use: the default model's keys (choose_preset declares through here again, with the source set).
@@ -484,7 +490,7 @@ void ModelView::export_data(std::vector<ExportTable>& tables) const {
   }
 }
 
-// ---------------------------------------------------------------- description and notes
+// [SECTION] description and notes
 
 // RoPE: the wavelengths against the trained and target lengths (main), the frequency ratio; ALiBi: slopes.
 std::vector<std::string> ModelView::figures() const {
@@ -596,7 +602,7 @@ void ModelView::notes(Notices& out) const {
     out.push_back({"compare", "compare=custom names a second loaded config, and none is loaded: load one to compare."});
 }
 
-// ---------------------------------------------------------------- controls
+// [SECTION] controls
 
 // A model combo: the presets, "custom" (a loaded config), and for the second model "none".
 void ModelView::draw_model_combo(const char* label, const char* id, std::string& value, bool compare) {
@@ -656,7 +662,7 @@ void ModelView::controls(Controls& c) {
   }
 }
 
-// ---------------------------------------------------------------- cards
+// [SECTION] cards
 
 // The cards of the model (and of the compared one: side by side when there is room, else one after the other).
 void ModelView::draw_cards(float width) {
@@ -691,7 +697,7 @@ void ModelView::draw_cards(float width) {
   if (two) draw_model_differences(diffs_, diffs_length_);
 }
 
-// ---------------------------------------------------------------- plots and panels
+// [SECTION] plots and panels
 
 float ModelView::stacked_height(float width) const {
   const float line = ImGui::GetTextLineHeightWithSpacing();

@@ -1,9 +1,16 @@
-// What the scores view computes (scores_model.h). Sections, top to bottom:
-//   the scheme table     one row per scheme: names, formulas, keys, the position it adds, the readout
-//   keys and layers      the ALiBi head, the layer's mask and words
-//   filling from a model the model's scheme and numbers into the keys, gaps as notices
-//   computing            the content (x, W_Q, W_K), the float32 job, the pictures, the masked cells
-//   exact values         double rows for readouts and numbers; the export's tables
+// What the scores view computes (scores_model.h).
+//
+// Index of this file:
+// [SECTION] the scheme table
+//     one row per scheme: names, formulas, keys, the position it adds, the readout
+// [SECTION] keys and layers
+//     the ALiBi head, the layer's mask and words
+// [SECTION] filling from a model
+//     the model's scheme and numbers into the keys, gaps as notices
+// [SECTION] computing
+//     the content (x, W_Q, W_K), the float32 job, the pictures, the masked cells
+// [SECTION] exact values
+//     double rows for readouts and numbers; the export's tables
 #include "app/views/scores_model.h"
 
 #include <algorithm>
@@ -44,7 +51,7 @@ std::string clip_bucket(const ScoresKeys& k, int i, int j) {
   return printed("clip(j - i, -%d, %d) = %d", k.clip, k.clip, std::clamp(j - i, -k.clip, k.clip));
 }
 
-// ---------------------------------------------------------------- the scheme table
+// [SECTION] the scheme table
 
 constexpr ScoresSchemeRow kSchemes[] = {
     {ScoresScheme::None, name_of(PositionSchemeKind::None), "none (NoPE)",
@@ -211,7 +218,7 @@ std::string term_figure(const std::string& name) {
   return words[0] + "-" + words[1];
 }
 
-// ---------------------------------------------------------------- keys and layers
+// [SECTION] keys and layers
 
 int ScoresKeys::shown_head() const { return std::clamp(head, 0, heads - 1); }
 double ScoresKeys::alibi_slope() const { return alibi_slopes(heads)[size_t(shown_head())]; }
@@ -282,7 +289,7 @@ std::string ScoresModel::query_scale_text(const LayerSpec* l) const {
              {t, format_number(first), format_number(last), std::to_string(n - 1)});
 }
 
-// ---------------------------------------------------------------- filling from a model
+// [SECTION] filling from a model
 
 // The model's scheme and its numbers into the keys. What the keys cannot hold (LongRoPE's factors, other
 // layer types, a softmax factor beyond 1/sqrt(d), learned absolute tables) is a notice naming `model`.
@@ -399,7 +406,7 @@ ModelFill ScoresModel::fill_from_model(const ModelPosition& m) {
   return f;
 }
 
-// ---------------------------------------------------------------- computing
+// [SECTION] computing
 
 // Token content x (n x d) and projections: the same q, k for every scheme, so schemes compare. They
 // depend on n, d, seed and content only: kept across recomputes of the other keys (a dragged base or
@@ -541,7 +548,7 @@ void ScoresModel::mask_picture(ScoresPicture& p) const {
   p.masked = true;
 }
 
-// ---------------------------------------------------------------- exact values
+// [SECTION] exact values
 
 AttentionResult ScoresModel::exact(int row) const {
   const int n = int(q_.rows());

@@ -1,8 +1,13 @@
-// The float kernels of kernels.h (the tables, fills and gathers are in kernels_tables.cpp). Sections, top
-// to bottom: portable (the scalar reference loops); SIMD128 (the packed 4 x 8 GEMM: micro-kernel, operand
-// packing with the RoPE rotation folded in, the blocked loop; bias add, softmax with its polynomial exp,
-// the sum with the overflow check); dispatch (which path a Path means, and the matrix forms: logits,
-// matmul, the whole RoPE job, bias logits, softmax).
+// The float kernels of kernels.h (the tables, fills and gathers are in kernels_tables.cpp).
+//
+// Index of this file:
+// [SECTION] portable
+//     the scalar reference loops
+// [SECTION] SIMD128
+//     the packed 4 x 8 GEMM: micro-kernel, operand packing with the RoPE rotation folded in, the blocked
+//     loop; bias add, softmax with its polynomial exp, the sum with the overflow check
+// [SECTION] dispatch
+//     which path a Path means, and the matrix forms: logits, matmul, the whole RoPE job, bias logits, softmax
 #include "core/kernels/kernels.h"
 
 #include <algorithm>
@@ -16,7 +21,7 @@
 
 namespace posenc::kernels {
 
-// ---------------------------------------------------------------- portable
+// [SECTION] portable
 
 void logits_portable(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
   for (int i = 0; i < n; ++i)
@@ -108,7 +113,7 @@ void rotate_portable(const PackSource& x, int n, float* out) {
 
 }  // namespace
 
-// ---------------------------------------------------------------- SIMD128
+// [SECTION] SIMD128
 
 #if defined(__wasm_simd128__)
 
@@ -434,7 +439,7 @@ bool sum_finite_simd128(float* dst, const float* const* src, int terms, std::siz
 
 #endif  // __wasm_simd128__
 
-// ---------------------------------------------------------------- dispatch
+// [SECTION] dispatch
 
 void logits(const float* A, const float* B, int n, int m, int d, float scale, float* C) {
   POSENC_FASTEST(logits)(A, B, n, m, d, scale, C);

@@ -1,3 +1,14 @@
+// Which rotary frequencies a model's q/k weights use (qk_usage.h).
+//
+// Index of this file:
+// [SECTION] shapes and tensors
+//     the q/k projections' shapes from config.json or a GGUF header; the GGUF tensors to read
+// [SECTION] per-pair numbers
+//     a RoPE's pairs against the trained length, a head's shares, the layer list
+// [SECTION] the analysis
+//     the plan: a job per tensor, the layers asked for
+// [SECTION] feeding and finishing
+//     decoded blocks consumed into their slots, the bytes fed, the report
 #include "core/weights/qk_usage.h"
 
 #include <algorithm>
@@ -11,6 +22,8 @@
 #include "core/models/model_families.h"
 
 namespace posenc {
+// [SECTION] shapes and tensors
+
 namespace {
 
 constexpr int kMaxShape = 1 << 20;                      // heads, widths, ranks: far beyond any model
@@ -180,6 +193,8 @@ std::vector<WeightTensor> gguf_weight_tensors(const GgufHeader& h, uint64_t file
   return out;
 }
 
+// [SECTION] per-pair numbers
+
 QkPairs qk_pairs(const ModelRope& r, int64_t trained_length) {
   QkPairs p;
   p.inv_freq = r.frequencies.inv_freq;
@@ -247,7 +262,7 @@ std::vector<int> parse_layer_list(const std::string& text, int layer_count, cons
   return out;
 }
 
-// ---------------------------------------------------------------- the analysis
+// [SECTION] the analysis
 
 namespace {
 
@@ -630,6 +645,8 @@ QkUsageAnalysis::~QkUsageAnalysis() { delete impl_; }
 int QkUsageAnalysis::total_tensors() const { return static_cast<int>(impl_->used.size()); }
 
 namespace {
+
+// [SECTION] feeding and finishing
 
 // Consumes `n` decoded values of job `j` into its slot.
 void consume(QkUsageAnalysis::Impl& im, const Job& j, const float* v, std::size_t n) {

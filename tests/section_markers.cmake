@@ -1,0 +1,53 @@
+# Section markers (CONTRIBUTING.md, "Section markers"): every C++ file under src/ longer than 600 lines opens with
+# an index of its sections, in its leading comment, and marks each section in its body with the same line:
+#   // Index of this file:
+#   // [SECTION] the scheme table          (index: the file's first comment lines)
+#   ...
+#   // [SECTION] the scheme table          (body: the line where the section starts)
+# The body holds each indexed section once, in the index's order, and no section the index lacks, so
+# `grep -n "\[SECTION\]" FILE` lists a file's map and every place it names.
+# cmake -DROOT=<repo> -P section_markers.cmake
+if(NOT ROOT)
+  message(FATAL_ERROR "usage: cmake -DROOT=<repo> -P section_markers.cmake")
+endif()
+set(_max_lines 600)
+file(GLOB_RECURSE _files LIST_DIRECTORIES false RELATIVE "${ROOT}" "${ROOT}/src/*.cpp" "${ROOT}/src/*.h")
+list(SORT _files)
+set(_bad 0)
+set(_checked 0)
+foreach(_f IN LISTS _files)
+  file(READ "${ROOT}/${_f}" _text)
+  string(REGEX MATCHALL "\n" _newlines "${_text}")
+  list(LENGTH _newlines _lines)
+  if(_lines LESS_EQUAL _max_lines)
+    continue()
+  endif()
+  math(EXPR _checked "${_checked} + 1")
+  # The leading comment (its lines up to the first line that is not a // comment) and the rest.
+  set(_head "")
+  if(_text MATCHES "^//")
+    string(REGEX MATCH "^(//[^\n]*\n)+" _head "${_text}")
+  endif()
+  string(LENGTH "${_head}" _head_length)
+  string(SUBSTRING "${_text}" ${_head_length} -1 _body)
+  string(REGEX MATCHALL "// \\[SECTION\\] [^\n]*" _index "${_head}")
+  string(REGEX MATCHALL "\n// \\[SECTION\\] [^\n]*" _marks "\n${_body}")
+  string(REPLACE "\n" "" _marks "${_marks}")
+  list(LENGTH _index _n)
+  if(NOT _head MATCHES "// Index of this file:\n" OR _n LESS 2)
+    message("${_f}: ${_lines} lines and no index of its sections in its leading comment (// Index of this file:, then "
+            "a // [SECTION] <name> line per section, at least two)")
+    set(_bad 1)
+    continue()
+  endif()
+  if(NOT "${_marks}" STREQUAL "${_index}")
+    string(REPLACE ";" "\n    " _want "${_index}")
+    string(REPLACE ";" "\n    " _have "${_marks}")
+    message("${_f}: its body's section lines differ from its index\n  index:\n    ${_want}\n  body:\n    ${_have}")
+    set(_bad 1)
+  endif()
+endforeach()
+if(_bad)
+  message(FATAL_ERROR "section_markers: a file over ${_max_lines} lines lacks its index or a section of it (CONTRIBUTING.md)")
+endif()
+message(STATUS "section_markers: ${_checked} files over ${_max_lines} lines, each with its index and sections")
