@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "app/app.h"
@@ -86,8 +88,10 @@ class DesktopRunner : public SdlRunner {
   bool failed() const { return failed_; }
 
  protected:
-  // A config.json or .gguf dropped on the window loads it; in the Frequency usage view, a weights report.
+  // An input method's composition is drawn in the focused field (preedit_after); a config.json or .gguf
+  // dropped on the window loads it; in the Frequency usage view, a weights report.
   void on_event(const SDL_Event& event) override {
+    if (const std::optional<std::string> preedit = preedit_after(event)) app_->set_preedit(*preedit);
     if (event.type != SDL_DROPFILE || !event.drop.file) return;
     const std::string path = event.drop.file;
     SDL_free(event.drop.file);

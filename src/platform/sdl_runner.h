@@ -7,6 +7,7 @@
 
 #include <array>
 #include <bitset>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,22 @@ int run_app(const AppOptions& options);
 
 // Framebuffer pixels per window unit (the font is rasterised at this scale). Defined once per platform.
 float pixel_ratio(SDL_Window* window);
+
+// An input method's composition as SDL reports it on the desktop: SDL_TEXTEDITING while it is typed (pinyin
+// before its characters are chosen; "" when it is cancelled), its commit as SDL_TEXTINPUT, and a window that
+// loses the keyboard ends it. The preedit the app draws after `event` (App::set_preedit; "" for none), or
+// nothing for an event that leaves it as it is. In the browser SDL sees no composition (the page reports it:
+// posenc_set_preedit). SDL_TEXTEDITING holds at most 31 bytes: a longer composition shows its first 31.
+inline std::optional<std::string> preedit_after(const SDL_Event& event) {
+  switch (event.type) {
+    case SDL_TEXTEDITING: return std::string(event.edit.text, strnlen(event.edit.text, sizeof event.edit.text));
+    case SDL_TEXTINPUT: return std::string();
+    case SDL_WINDOWEVENT:
+      if (event.window.event == SDL_WINDOWEVENT_FOCUS_LOST) return std::string();
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
 
 // An SDL window and GL context: GL 3.3 core natively, an ES 3.0 context (= WebGL2) in the browser.
 class SdlGlWindow : NonCopyable {
