@@ -6,7 +6,8 @@
 // embed=1) and a phone (390x844, touch, deviceScaleFactor 3).
 // The Model view's layer strip for the models of MODEL_SHOTS (a preset, or a config pasted on the canvas) at the
 // four sizes in both themes: docs/sizes/<size>-model-<name>[-light].png. POSENC_MODEL_SHOTS=only: only those;
-// POSENC_MODEL_SHOTS=<name>,<name>: only those of MODEL_SHOTS (e.g. gemma-4-31b,assumed).
+// POSENC_MODEL_SHOTS=<name>,<name>: only those of MODEL_SHOTS (e.g. gemma-4-31b,assumed). POSENC_VIEWS=a,b: only
+// those views' pictures (a model shot's name there: model-<name>; the scores view's layer shot: scores-layer).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,7 +74,10 @@ try {
   // The scores view with a model layer: gpt-oss-20b layer 0, its sliding window of 128 and the sink column.
   const LAYER_SHOT = { view: 'scores', state: 'model=gpt-oss-20b&layer=0&n=200' };
   for (const size of SIZES) {
-    for (const shot of MODEL_SHOTS.filter((m) => !modelNames || modelNames.includes(m.name)))
+    // POSENC_VIEWS names the model shots it wants too (model-<name>): without that, POSENC_VIEWS=usage went on
+    // to redraw every model shot (64 pages) after the usage view's.
+    for (const shot of MODEL_SHOTS.filter((m) => (!modelNames || modelNames.includes(m.name)) &&
+                                            (modelsOnly || !only || only.includes(`model-${m.name}`))))
       for (const theme of ['dark', 'light']) shots.push({ size, name: `model-${shot.name}`, theme, shot });
     if (!modelsOnly && (!only || only.includes('scores-layer')))
       for (const theme of ['dark', 'light']) shots.push({ size, name: 'scores-layer', theme, layer: LAYER_SHOT });
