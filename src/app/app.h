@@ -123,6 +123,7 @@ class App : NonCopyable {
   // take_capture_frame() says the frame just drawn is that one.
   void request_capture() { capture_pending_ = true; }
   bool take_capture_frame();
+  bool capture_frame() const { return capture_frame_; }  // the same without taking it
   // SVG export (app/svg_export.h): the next frame is recorded for frame_svg, drawn chrome-less as the
   // PNG export's (`chrome_less`; posenc render records the frame it draws anyway); take_svg_frame() says
   // the frame just built (ImGui::Render done) is that one, svg_options() what its document says.

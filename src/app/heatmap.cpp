@@ -89,6 +89,8 @@ struct HeatmapProgram {
   }
 };
 
+uint64_t pictures_coloured = 0;
+
 HeatmapProgram& heatmap_program_object() {
   static HeatmapProgram program;
   return program;
@@ -103,6 +105,8 @@ HeatmapProgram& heatmap_program() {
 }  // namespace
 
 void start_heatmap_program() { heatmap_program_object().start(); }
+
+uint64_t heatmap_pictures_coloured() { return pictures_coloured; }
 
 void GpuHeatmap::read_picture(int& width, int& height, std::vector<unsigned char>& rgba) const {
   width = out_w_;
@@ -255,6 +259,7 @@ ImTextureID GpuHeatmap::render(int width_px, int height_px, Colormap cmap, float
   glViewport(prev_viewport[0], prev_viewport[1], prev_viewport[2], prev_viewport[3]);
 
   dirty_ = false;
+  ++pictures_coloured;
   last_cmap_ = cmap;
   last_vmin_ = vmin;
   last_vmax_ = vmax;

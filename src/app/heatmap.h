@@ -23,6 +23,9 @@ enum class Colormap : int { Viridis = 0, Diverging = 1 };
 // them: called at start, before the font atlas is built, the driver compiles meanwhile; the first
 // heatmap drawn waits for what is left.
 void start_heatmap_program();
+// How many times any heatmap coloured its picture texture: a frame whose draw lists are unchanged still
+// shows new pixels when this moved (a runner that leaves out unchanged frames asks it).
+uint64_t heatmap_pictures_coloured();
 
 class GpuHeatmap : NonCopyable {
  public:

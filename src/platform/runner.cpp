@@ -15,6 +15,9 @@
 #include "app/svg_export.h"
 
 namespace posenc::platform {
+namespace {
+uint64_t font_textures_built = 0;  // a rebuilt font texture may reuse the old one's GL name
+}  // namespace
 
 ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
   IMGUI_CHECKVERSION();
@@ -42,6 +45,7 @@ void ImGuiGl::set_pixel_ratio(float pixel_ratio) {
   // The renderer builds its font texture only with its other device objects: rebuild it here.
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  ++font_textures_built;
 }
 
 void Runner::frame() {
@@ -53,6 +57,7 @@ void Runner::frame() {
   if (app::reload_fonts_if_stale()) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+    ++font_textures_built;
   }
   ImGui::NewFrame();
   app_->frame();
@@ -72,14 +77,46 @@ void Runner::frame() {
   const ImGuiIO& io = ImGui::GetIO();
   const int fb_width = int(io.DisplaySize.x * io.DisplayFramebufferScale.x);
   const int fb_height = int(io.DisplaySize.y * io.DisplayFramebufferScale.y);
-  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer());
-  glViewport(0, 0, fb_width, fb_height);
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (draw_wanted(fb_width, fb_height)) {
+    glBindFramebuffer(GL_FRAMEBUFFER, framebuffer());
+    glViewport(0, 0, fb_width, fb_height);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
   after_draw(fb_width, fb_height);
   present();
+}
+
+uint64_t Runner::frame_key(int fb_width, int fb_height) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  auto mix = [&h](const void* data, size_t n) {
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  };
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  const uint64_t pictures = app::heatmap_pictures_coloured();
+  mix(&fb_width, sizeof fb_width);
+  mix(&fb_height, sizeof fb_height);
+  mix(&bg, sizeof bg);
+  mix(&pictures, sizeof pictures);
+  mix(&font_textures_built, sizeof font_textures_built);
+  const ImDrawData* d = ImGui::GetDrawData();
+  if (!d) return h;
+  for (int i = 0; i < d->CmdListsCount; ++i) {
+    const ImDrawList* l = d->CmdLists[i];
+    mix(l->VtxBuffer.Data, size_t(l->VtxBuffer.Size) * sizeof(ImDrawVert));
+    mix(l->IdxBuffer.Data, size_t(l->IdxBuffer.Size) * sizeof(ImDrawIdx));
+    for (const ImDrawCmd& c : l->CmdBuffer) {
+      mix(&c.TextureId, sizeof c.TextureId);
+      mix(&c.ClipRect, sizeof c.ClipRect);
+      mix(&c.ElemCount, sizeof c.ElemCount);
+      mix(&c.IdxOffset, sizeof c.IdxOffset);
+      mix(&c.VtxOffset, sizeof c.VtxOffset);
+    }
+  }
+  return h;
 }
 
 #if defined(POSENC_HAVE_PNG_ENCODER)

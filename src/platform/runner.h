@@ -4,6 +4,7 @@
 // what is here.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,12 @@ class Runner {
   virtual void new_platform_frame() = 0;
   // The GL framebuffer the frame is drawn into (0: the window's).
   virtual unsigned framebuffer() const { return 0; }
+  // Whether this frame is drawn (after_draw and present follow either way). The web runner leaves out a
+  // frame equal to the one its canvas still shows: software WebGL spends most of a frame drawing.
+  virtual bool draw_wanted(int /*fb_width*/, int /*fb_height*/) { return true; }
+  // What a frame draws, as one number: its draw lists and textures, its size and background, how often the
+  // heatmaps coloured their pictures and the font texture was built (equal keys: equal pixels).
+  static uint64_t frame_key(int fb_width, int fb_height);
   // After drawing, before presenting: the frame's pixels are still there to read.
   virtual void after_draw(int /*fb_width*/, int /*fb_height*/) {}
   // The SVG of a frame the app recorded for a vector export (App::request_svg), and how a picture in it

@@ -88,6 +88,7 @@ class WebRunner : public SdlRunner, public PageRunner {
   }
   void set_paused(bool paused) override {
     paused_ = paused;
+    drawn_key_ = 0;  // a paused page may have given its context back: draw the next frame whole
     if (!paused) wake(3);
   }
   bool sleeping() const override { return sleeping_; }
@@ -170,6 +171,18 @@ class WebRunner : public SdlRunner, public PageRunner {
     if (event.type == SDL_MOUSEMOTION) touch_.on_mouse_motion(emscripten_get_now());
   }
 
+  // A frame equal to the one the canvas shows is not drawn again (the browser keeps showing it), unless
+  // the page reads the canvas in it: a capture, or the settling frame whose onSettled keeps an embed's
+  // poster. After a change that is one frame drawn of the three that settle it, and none while a test or
+  // the page keeps the app awake with nothing changing.
+  bool draw_wanted(int fb_width, int fb_height) override {
+    key_ = frame_key(fb_width, fb_height);
+    const bool settling = key_ == last_hash_ && same_ == 1;
+    if (key_ == drawn_key_ && !settling && !app_->capture_frame()) return false;
+    drawn_key_ = key_;
+    return true;
+  }
+
   void after_draw(int, int) override {
     // The canvas still holds this frame (we are inside the animation-frame callback): read it now.
     if (app_->take_capture_frame())
@@ -207,7 +220,7 @@ class WebRunner : public SdlRunner, public PageRunner {
     // Glyphs this frame drew as boxes that the CJK face has: the next frame rebuilds the atlas.
     if (app::fonts_stale()) wake(2);
     // Did this frame draw anything new? Then keep drawing; three equal frames in a row: settled.
-    const uint64_t hash = draw_hash();
+    const uint64_t hash = key_;
     if (hash != last_hash_ || name) {
       last_hash_ = hash;
       same_ = 0;
@@ -426,23 +439,6 @@ class WebRunner : public SdlRunner, public PageRunner {
   std::vector<app::SvgImage> svg_images_;  // its pictures while the page is told
 
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
-  static uint64_t draw_hash() {
-    uint64_t h = 1469598103934665603ull;
-    auto mix = [&h](const void* data, size_t n) {
-      const unsigned char* p = static_cast<const unsigned char*>(data);
-      for (size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 1099511628211ull;
-    };
-    const ImDrawData* d = ImGui::GetDrawData();
-    if (!d) return 0;
-    for (int i = 0; i < d->CmdListsCount; ++i) {
-      const ImDrawList* l = d->CmdLists[i];
-      mix(l->VtxBuffer.Data, size_t(l->VtxBuffer.Size) * sizeof(ImDrawVert));
-      mix(l->IdxBuffer.Data, size_t(l->IdxBuffer.Size) * sizeof(ImDrawIdx));
-      for (const ImDrawCmd& c : l->CmdBuffer) mix(&c.TextureId, sizeof c.TextureId);
-    }
-    return h;
-  }
-
   bool canvas_size_changed() {
     double cw = 0, ch = 0;
     emscripten_get_element_css_size("#canvas", &cw, &ch);
@@ -462,6 +458,8 @@ class WebRunner : public SdlRunner, public PageRunner {
   int awake_ = 3;          // frames still to draw; the first frames always run
   bool sleeping_ = false;  // the main loop is paused
   int same_ = 0;
+  uint64_t key_ = 0;        // this frame's frame_key
+  uint64_t drawn_key_ = 0;  // the key of the frame the canvas shows
   uint64_t last_hash_ = 0;
   bool paused_ = false;
   double last_w_ = -1, last_h_ = -1;
