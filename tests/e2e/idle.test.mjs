@@ -93,3 +93,47 @@ test('idle: the main loop is paused (no animation frames requested); each kind o
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('idle: a frame equal to the one on the canvas is not drawn again; every change is, and shows its state', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 600 } });
+  // Count the frames drawn onto the page's canvas: each clears it first (the heatmaps colour their own
+  // textures, which are not the canvas).
+  await context.addInitScript(() => {
+    window.__canvasClears = 0;
+    const clear = WebGL2RenderingContext.prototype.clear;
+    WebGL2RenderingContext.prototype.clear = function (mask) {
+      if (this.getParameter(this.FRAMEBUFFER_BINDING) === null) window.__canvasClears++;
+      return clear.call(this, mask);
+    };
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(`${env.server.url}/?view=buckets&controls=0`);
+  await waitReady(page);
+  await page.mouse.move(1, 1);
+  await settled(page);
+  const clears = () => page.evaluate(() => window.__canvasClears);
+  const c0 = await clears();
+  // Frames forced with nothing changed (what a test's waitFrames or the page's wake() cause): none drawn.
+  const f0 = await page.evaluate(() => window.posenc.frameCount());
+  await page.waitForFunction((t) => { window.posenc.wake(); return window.posenc.frameCount() >= t; }, f0 + 10, { timeout: 20000 });
+  assert.equal(await clears(), c0, 'ten frames equal to the canvas drew nothing');
+  // Each change is drawn, and what the canvas shows then is the state's picture: the same pixels as a
+  // frame drawn whole after a resize there and back (which no skipped frame can have left stale). A new
+  // seed with the controls hidden changes the heatmap's texture more than the draw lists.
+  for (const change of [{ seed: '7' }, { seed: '8' }, { n: '48' }, { theme: 'dark' }]) {
+    const before = await clears();
+    await page.evaluate((s) => window.posenc.setState(s), change);
+    await settled(page);
+    assert.ok(await clears() > before, `${JSON.stringify(change)} is drawn`);
+    const shown = await page.screenshot();
+    await page.setViewportSize({ width: 901, height: 600 });
+    await settled(page);
+    await page.setViewportSize({ width: 900, height: 600 });
+    await settled(page);
+    assert.ok((await page.screenshot()).equals(shown), `${JSON.stringify(change)}: the canvas shows the state's picture`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
