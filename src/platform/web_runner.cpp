@@ -172,12 +172,12 @@ class WebRunner : public SdlRunner, public PageRunner {
   }
 
   // A frame equal to the one the canvas shows is not drawn again (the browser keeps showing it), unless
-  // the page reads the canvas in it: a capture, or the settling frame whose onSettled keeps an embed's
-  // poster. After a change that is one frame drawn of the three that settle it, and none while a test or
-  // the page keeps the app awake with nothing changing.
+  // the page reads the canvas in it: a capture, or (in an embed) the settling frame whose onSettled keeps
+  // the poster. After a change that is one frame drawn of the three that settle it, and none while a test
+  // or the page keeps the app awake with nothing changing.
   bool draw_wanted(int fb_width, int fb_height) override {
     key_ = frame_key(fb_width, fb_height);
-    const bool settling = key_ == last_hash_ && same_ == 1;
+    const bool settling = key_ == last_hash_ && same_ == 1 && page_reads_settled_canvas();
     if (key_ == drawn_key_ && !settling && !app_->capture_frame()) return false;
     drawn_key_ = key_;
     return true;
@@ -439,6 +439,10 @@ class WebRunner : public SdlRunner, public PageRunner {
   std::vector<app::SvgImage> svg_images_;  // its pictures while the page is told
 
   // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
+  static bool page_reads_settled_canvas() {
+    return EM_ASM_INT({ return Module.readsSettledCanvas ? 1 : 0; }) != 0;
+  }
+
   bool canvas_size_changed() {
     double cw = 0, ch = 0;
     emscripten_get_element_css_size("#canvas", &cw, &ch);

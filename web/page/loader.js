@@ -15,6 +15,9 @@ const urlQuery = window.location.search.slice(1), URL_ARGUMENT_MAX = 64 << 10;
 export function installModule() {
   window.Module = {
     canvas: canvas,
+    // The page reads the canvas when the app settles (onSettled keeps an embed's poster): the app then
+    // draws its settling frame, which equals the frame the canvas shows and is otherwise left out.
+    readsSettledCanvas: embedded,
     // The URL's state (a long one is set after the start, through the heap: argv is copied onto the stack).
     arguments: urlQuery && urlQuery.length <= URL_ARGUMENT_MAX ? ['--state', urlQuery] : [],
     // posenc.wasm compiled while the page loaded (index.html's head started it; an embed's start() does),
