@@ -50,9 +50,10 @@ export function setStateQuery(query) { call('posenc_set_state', null, ['string']
 export function stateQuery() { return call('posenc_get_state', 'string', [], []); }
 export function parseQuery(q) { const out = {}; new URLSearchParams(q).forEach(function (v, k) { out[k] = v; }); return out; }
 export function pageTheme() { document.body.classList.toggle('light', !call('posenc_is_dark', 'number', [], [])); }
-// A string the app returns, or '' before it runs or when this build has no such function.
-export function sq(name) { return page.alive && Module['_' + name] ? call(name, 'string', [], []) : ''; }
-// The same with arguments: what the app answers, or '' while it is not running yet (a question asked
-// before window.posenc.ready, e.g. an embedder polling probes(), has no answer rather than an error).
-export function ask(name, args = [], vals = []) { return page.alive ? call(name, 'string', args, vals) : ''; }
+// A string the app returns, or '' while it is not running yet (a question asked before window.posenc.ready,
+// e.g. an embedder polling probes(), has no answer rather than an error) or when this build has no such
+// function.
+export function ask(name, args = [], vals = []) {
+  return page.alive && Module['_' + name] ? call(name, 'string', args, vals) : '';
+}
 export function viewId() { return parseQuery(stateQuery()).view || 'view'; }

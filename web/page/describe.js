@@ -1,7 +1,7 @@
 // Words for readers who never see the canvas: the live description, the hover readout, the parameter
 // form (param-form.js) and the views as links.
 import { page, canvas, describeEl, readoutEl, viewsNav, embedded } from './page.js';
-import { call, sq } from './abi.js';
+import { call, ask } from './abi.js';
 import { t, tf } from './lang.js';
 
 // Words for assistive technology: the view's title, its formula, parameters and the numbers that matter
@@ -13,7 +13,7 @@ export function describe() {
   if (!d) {
     const st = window.posenc.getState(), ps = {};
     Object.keys(st).forEach(function (k) { if (['view', 'embed', 'controls', 'theme', 'lang'].indexOf(k) < 0) ps[k] = st[k]; });
-    d = { title: sq('posenc_view_title'), formula: sq('posenc_view_caption'), params: ps, numbers: [] };
+    d = { title: ask('posenc_view_title'), formula: ask('posenc_view_caption'), params: ps, numbers: [] };
   }
   return d;
 }
@@ -85,7 +85,7 @@ export function buildViewLinks() {
 // its own polite live region once it has rested 300 ms: never every frame, and the description of the
 // view beside it stays as it is.
 let readoutTimer = null;
-export function readoutText() { return page.alive && Module._posenc_hover_readout ? call('posenc_hover_readout', 'string', [], []) : ''; }
+export function readoutText() { return ask('posenc_hover_readout'); }
 export function scheduleReadout() {
   clearTimeout(readoutTimer);
   readoutTimer = setTimeout(function () {
