@@ -16,7 +16,14 @@
 
 namespace posenc::platform {
 namespace {
-uint64_t font_textures_built = 0;  // a rebuilt font texture may reuse the old one's GL name
+uint64_t font_textures_built = 0;  // a rebuilt font texture may reuse the old one's GL name (frame_key)
+
+// The renderer builds its font texture only with its other device objects: a new atlas needs it rebuilt.
+void rebuild_font_texture() {
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  ++font_textures_built;
+}
 }  // namespace
 
 ImGuiGl::ImGuiGl(float pixel_ratio) : pixel_ratio_(pixel_ratio) {
@@ -42,10 +49,7 @@ void ImGuiGl::set_pixel_ratio(float pixel_ratio) {
   if (std::abs(pixel_ratio - pixel_ratio_) <= 1e-3f) return;
   pixel_ratio_ = pixel_ratio;
   app::load_fonts(pixel_ratio);
-  // The renderer builds its font texture only with its other device objects: rebuild it here.
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
-  ++font_textures_built;
+  rebuild_font_texture();
 }
 
 void Runner::frame() {
@@ -54,11 +58,7 @@ void Runner::frame() {
   ImGui_ImplOpenGL3_NewFrame();
   // New glyphs (the Chinese interface's, characters drawn that the atlas lacked): a new atlas and font
   // texture before this frame draws.
-  if (app::reload_fonts_if_stale()) {
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
-    ++font_textures_built;
-  }
+  if (app::reload_fonts_if_stale()) rebuild_font_texture();
   ImGui::NewFrame();
   app_->frame();
   ImGui::Render();

@@ -438,7 +438,7 @@ class WebRunner : public SdlRunner, public PageRunner {
   std::string svg_;                        // the last SVG export (PageRunner::svg)
   std::vector<app::SvgImage> svg_images_;  // its pictures while the page is told
 
-  // FNV-1a over what ImGui drew: vertices, indices and the textures of each command.
+  // Module.readsSettledCanvas: the page reads the canvas in the settling frame (an embed keeps its poster).
   static bool page_reads_settled_canvas() {
     return EM_ASM_INT({ return Module.readsSettledCanvas ? 1 : 0; }) != 0;
   }
