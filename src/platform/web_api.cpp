@@ -536,6 +536,7 @@ EMSCRIPTEN_KEEPALIVE void posenc_cjk_font_failed(const char* why) {
 // ---- not called by the page
 
 EMSCRIPTEN_KEEPALIVE int posenc_sleeping() { return page_runner() && page_runner()->sleeping() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int posenc_input_pending() { return page_runner() ? page_runner()->input_pending() : 0; }
 
 EMSCRIPTEN_KEEPALIVE double posenc_last_update_ms() { return posenc::app::last_update_ms(); }
 // Its parts: the view's recompute() (the core) and upload() (the heatmaps' texture uploads).

@@ -207,6 +207,8 @@ void posenc_cjk_font_failed(const char* why);
 // Whether the main loop is paused because nothing changes (tests/e2e/idle: an idle page requests no
 // frames).
 int posenc_sleeping();
+// Input events not handled yet (tests/e2e's waitFrames: frames counted after typing that outran the frames).
+int posenc_input_pending();
 // Wall-clock ms of the last view recompute (core computation + texture upload), for bench/frame-timing.mjs.
 double posenc_last_update_ms();
 

@@ -92,6 +92,9 @@ class WebRunner : public SdlRunner, public PageRunner {
     if (!paused) wake(3);
   }
   bool sleeping() const override { return sleeping_; }
+  int input_pending() const override {
+    return std::max(0, SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT)) + (has_deferred_event() ? 1 : 0);
+  }
 
   // One changed touch point of a DOM touch event (event_ms: its timeStamp, the clock of
   // emscripten_get_now()); bit 1: the page prevents its default, bit 2: it says two fingers move a map.

@@ -22,6 +22,9 @@ class PageRunner {
   virtual void set_paused(bool paused) = 0;
   // Whether the main loop is paused because nothing changes.
   virtual bool sleeping() const = 0;
+  // Input events the app has not handled yet: queued, or held back for the next frame (one key release
+  // per frame, see SdlRunner::new_platform_frame).
+  virtual int input_pending() const = 0;
   // One changed touch point of a DOM touch event (event_ms: its timeStamp); true: the page prevents its
   // default.
   virtual int touch(TouchPhase phase, int id, ImVec2 pos, bool cancelable, double event_ms) = 0;

@@ -17,8 +17,9 @@
 // - Sizes and themes: loop over them on the one shared page (setViewportSize / theme=...), not one page each.
 // - Wait on the app, never on time: `waitFrames(page, n)` (n more frames drawn), `waitAsleep(page)` (the
 //   main loop paused: nothing left to draw), `page.waitForFunction(...)` on window.posenc state.
-// - Typing: `page.keyboard.type(text)` needs no delay (ImGui queues characters); keys that ImGui reads as
-//   held (Enter, arrows, Ctrl+A) are `page.keyboard.press`, each followed by the frames it needs.
+// - Typing: `page.keyboard.type(text)` needs no delay: the keys queue and the app takes one key release per
+//   frame; `waitFrames` counts its frames from the last queued event handled (_posenc_input_pending), so
+//   typing that outran the frames is never read half-done.
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -133,12 +134,18 @@ export async function waitReady(page, timeout = 30000) {
 
 // Waits until `frames` more frames have been drawn. The app draws only on change, so this keeps it awake
 // (window.posenc.wake) while it waits.
+// Input the app has not handled yet (typing outruns a slow frame: the app takes one key release per
+// frame) holds it off too: the frames are counted after the last queued event was handled.
 export async function waitFrames(page, frames = 3) {
-  const start = await page.evaluate(() => window.posenc.frameCount());
-  await page.waitForFunction((target) => {
+  await page.waitForFunction((frames) => {
+    const count = window.posenc.frameCount();
+    const pending = window.Module._posenc_input_pending ? window.Module._posenc_input_pending() : 0;
+    const w = window.__posencWaitFrames;
+    if (!w || w.id !== frames.id) window.__posencWaitFrames = { id: frames.id, target: count + frames.n };
+    if (pending > 0) window.__posencWaitFrames.target = Math.max(window.__posencWaitFrames.target, count + 1);
     if (window.posenc.wake) window.posenc.wake();
-    return window.posenc.frameCount() >= target;
-  }, start + frames, { timeout: 20000 });
+    return pending === 0 && count >= window.__posencWaitFrames.target;
+  }, { id: Math.random(), n: frames }, { timeout: 20000 });
 }
 
 // Waits until the app's main loop is paused (window.Module._posenc_sleeping(): nothing changed since the

@@ -85,6 +85,33 @@ test('input: typed slider values out of range or not numbers end clamped or unch
   assert.deepEqual(toy.errors, []);
 });
 
+// A browser may run no frame for a while (a busy GPU process, a throttled tab) while keys keep arriving:
+// they queue, and once frames resume the app takes all of them in order, one key release per frame.
+test('input: keys typed while no frame runs are all taken, in order, when frames resume', async () => {
+  const { page, errors } = await open('view=waves&n=32');
+  const r = await itemRect(page, 'slider.n');
+  await page.keyboard.down('Control');
+  await page.mouse.click(r.x + r.width * 0.8, r.y + r.height / 2);
+  await page.keyboard.up('Control');
+  await waitFrames(page, 2);
+  await page.evaluate(() => {  // animation frames held back (the main loop runs on them) until released
+    const raf = window.requestAnimationFrame.bind(window), held = [];
+    window.requestAnimationFrame = (cb) => { held.push(cb); return 0; };
+    window.releaseFrames = () => { window.requestAnimationFrame = raf; held.forEach((cb) => raf(cb)); };
+  });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('*1000');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.mouse.move(1, 1);
+  assert.ok(await page.evaluate(() => window.Module._posenc_input_pending()) >= 9, 'the keys wait in the queue (a frame already asked for may have taken a few)');
+  await page.evaluate(() => window.releaseFrames());
+  await waitFrames(page, 3);
+  assert.equal(await page.evaluate(() => window.Module._posenc_input_pending()), 0);
+  assert.equal((await page.evaluate(() => window.posenc.getState())).n, '3200', '32 * 100: the last 0 taken back');
+  assert.deepEqual(errors, []);
+});
+
 test('input: arrow keys step the focused slider (the one last clicked, dragged or entered)', async () => {
   const { page, errors } = await open('view=waves&n=64&d=128&base=10000');
   const state = () => page.evaluate(() => window.posenc.getState());
