@@ -1,5 +1,6 @@
 #include "core/exact_pow.h"
 
+#include <array>
 #include <cmath>
 
 namespace posenc {
@@ -69,35 +70,74 @@ Dd log_dd(double base) {
   }
   const Dd s = div({m - 1.0, 0.0}, two_sum(m, 1.0));  // m - 1 is exact (Sterbenz)
   const Dd s2 = mul(s, s);
+  // 1/n for the odd n of the series, computed once (the same division as in the loop: the same bits).
+  static const auto inverse_odd = [] {
+    std::array<Dd, 24> t{};
+    for (int n = 47; n >= 1; n -= 2) t[static_cast<size_t>(n / 2)] = div({1.0, 0.0}, {static_cast<double>(n), 0.0});
+    return t;
+  }();
   Dd series{0.0, 0.0};
-  for (int n = 47; n >= 1; n -= 2) series = add(mul(series, s2), div({1.0, 0.0}, {static_cast<double>(n), 0.0}));
+  for (int n = 47; n >= 1; n -= 2) series = add(mul(series, s2), inverse_odd[static_cast<size_t>(n / 2)]);
   const Dd ln_m = mul(mul(series, s), 2.0);
   return add(mul(kLn2, static_cast<double>(k)), ln_m);
 }
 
-// exp(y) = 2^k exp(r), r = y - k ln 2 with |r| <= 0.347; the Taylor series to r^30/30! reaches 1e-32.
+// exp(y) = 2^k exp(j/64) exp(t): r = y - k ln 2 with |r| <= 0.347, j = round(64 r), t = r - j/64 with
+// |t| <= 1/128. exp(j/64) comes from a table of the 45 values, each the Taylor series to x^30/30! (1e-32);
+// exp(t) is the series to t^13/13! (the rest < 1e-33) by Horner's rule with 1/n! as double-doubles.
 // Returns exp(r) and k.
+Dd exp_taylor(Dd x, int terms) {  // for the table: |x| <= 0.36
+  Dd sum{1.0, 0.0};
+  for (int n = terms; n >= 1; --n) sum = add({1.0, 0.0}, div(mul(sum, x), {static_cast<double>(n), 0.0}));
+  return sum;
+}
+
+constexpr int kExpTableHalf = 23;  // |j| <= 64 * 0.347 < 23
+
 Dd exp_dd(Dd y, int& k) {
+  static const auto table = [] {
+    std::array<Dd, 2 * kExpTableHalf + 1> t{};
+    for (int j = -kExpTableHalf; j <= kExpTableHalf; ++j)
+      t[static_cast<size_t>(j + kExpTableHalf)] = exp_taylor({j / 64.0, 0.0}, 30);  // j/64 is exact
+    return t;
+  }();
+  static const auto inverse_factorial = [] {
+    std::array<Dd, 14> c{};
+    c[0] = {1.0, 0.0};
+    for (int n = 1; n < 14; ++n) c[static_cast<size_t>(n)] = div(c[static_cast<size_t>(n - 1)], {static_cast<double>(n), 0.0});
+    return c;
+  }();
   const double kd = std::nearbyint(y.hi / kLn2.hi);
   k = static_cast<int>(kd);
   const Dd r = add(y, mul(kLn2, -kd));
-  Dd sum{1.0, 0.0};
-  for (int n = 30; n >= 1; --n) sum = add({1.0, 0.0}, div(mul(sum, r), {static_cast<double>(n), 0.0}));
-  return sum;
+  const double j = std::nearbyint(r.hi * 64.0);
+  const Dd t = add(r, {-j / 64.0, 0.0});
+  Dd sum = inverse_factorial[13];
+  for (int n = 12; n >= 0; --n) sum = add(mul(sum, t), inverse_factorial[static_cast<size_t>(n)]);
+  return mul(table[static_cast<size_t>(static_cast<int>(j) + kExpTableHalf)], sum);
 }
 
 }  // namespace
 
-double correctly_rounded_pow(double base, double exponent) {
-  if (!(base > 0) || !std::isfinite(base) || !std::isfinite(exponent) || !std::isnormal(base)) return std::pow(base, exponent);
-  if (exponent == 0 || base == 1) return 1.0;
+CorrectlyRoundedPowers::CorrectlyRoundedPowers(double base)
+    : base_(base), exact_(base > 0 && std::isfinite(base) && std::isnormal(base)) {
+  if (!exact_ || base == 1) return;
   const Dd ln_base = log_dd(base);
-  const Dd y = mul(ln_base, exponent);
+  ln_hi_ = ln_base.hi;
+  ln_lo_ = ln_base.lo;
+}
+
+double CorrectlyRoundedPowers::operator()(double exponent) const {
+  if (!exact_ || !std::isfinite(exponent)) return std::pow(base_, exponent);
+  if (exponent == 0 || base_ == 1) return 1.0;
+  const Dd y = mul(Dd{ln_hi_, ln_lo_}, exponent);
   // Outside the normal range the final ldexp would round a second time: leave those to std::pow.
-  if (!(std::fabs(y.hi) < 700.0)) return std::pow(base, exponent);
+  if (!(std::fabs(y.hi) < 700.0)) return std::pow(base_, exponent);
   int k = 0;
   const Dd e = exp_dd(y, k);
   return std::ldexp(e.hi + e.lo, k);  // hi + lo rounds once; the power of 2 is exact for a normal result
 }
+
+double correctly_rounded_pow(double base, double exponent) { return CorrectlyRoundedPowers(base)(exponent); }
 
 }  // namespace posenc

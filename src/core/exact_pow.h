@@ -11,4 +11,17 @@ namespace posenc {
 // values IEEE 754 fixes on every platform.
 double correctly_rounded_pow(double base, double exponent);
 
+// The same powers of one base: ln(base) is computed once (a RoPE table's frequencies share their base; the
+// tensor check's fits evaluate thousands of tables). powers(e) == correctly_rounded_pow(base, e), bit for bit.
+class CorrectlyRoundedPowers {
+ public:
+  explicit CorrectlyRoundedPowers(double base);
+  double operator()(double exponent) const;
+
+ private:
+  double base_;
+  bool exact_;                    // base > 0, finite and normal: the double-double path
+  double ln_hi_ = 0, ln_lo_ = 0;  // ln(base) as a double-double
+};
+
 }  // namespace posenc

@@ -324,7 +324,8 @@ int exponent_dim_of(const Problem& pb) { return pb.ref.scaling.type == RopeScali
 // base^(-2i/e) for the first `count` pairs, zeros up to `size`.
 std::vector<double> powers(double base, int e, int count, int size) {
   std::vector<double> w(static_cast<size_t>(size), 0.0);
-  for (int i = 0; i < count && i < size; ++i) w[static_cast<size_t>(i)] = correctly_rounded_pow(base, -2.0 * i / e);
+  const CorrectlyRoundedPowers power(base);
+  for (int i = 0; i < count && i < size; ++i) w[static_cast<size_t>(i)] = power(-2.0 * i / e);
   return w;
 }
 

@@ -49,7 +49,8 @@ void require_longrope_factors(const std::vector<double>& f, const char* field, i
 
 std::vector<double> inv_freq_for_base(int dim, double base) {
   std::vector<double> inv(dim / 2);
-  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / correctly_rounded_pow(base, static_cast<double>(2 * i) / dim);
+  const CorrectlyRoundedPowers power(base);
+  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / power(static_cast<double>(2 * i) / dim);
   return inv;
 }
 
@@ -181,8 +182,9 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
           yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings, s.truncate);
       if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
       out.inv_freq.resize(half);
+      const CorrectlyRoundedPowers power(base);
       for (int i = 0; i < half; ++i) {
-        const double pos_freq = correctly_rounded_pow(base, static_cast<double>(2 * i) / dim);
+        const double pos_freq = power(static_cast<double>(2 * i) / dim);
         const double extrapolation = 1.0 / pos_freq;
         const double interpolation = 1.0 / (f * pos_freq);
         const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
@@ -203,8 +205,8 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       out.long_factors = s.seq_len && *s.seq_len > s.original_max_position_embeddings;
       const std::vector<double>& ext = out.long_factors ? s.long_factor : s.short_factor;
       out.inv_freq.resize(half);
-      for (int i = 0; i < half; ++i)
-        out.inv_freq[i] = 1.0 / (ext[i] * correctly_rounded_pow(base, static_cast<double>(2 * i) / dim));
+      const CorrectlyRoundedPowers power(base);
+      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * power(static_cast<double>(2 * i) / dim));
       if (s.attention_factor) out.attention_scaling = *s.attention_factor;
       else if (f <= 1.0) out.attention_scaling = 1.0;
       else out.attention_scaling = std::sqrt(1 + std::log(f) / std::log(L));
@@ -236,7 +238,8 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       // 2i / head_dim, the remaining head_dim/2 - rope_angles pairs frequency 0; all / factor.
       const int angles = std::min(half, static_cast<int>(std::floor(s.partial_rotary_factor * dim / 2.0)));
       out.inv_freq.assign(half, 0.0);
-      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / correctly_rounded_pow(base, static_cast<double>(2 * i) / dim) / f;
+      const CorrectlyRoundedPowers power(base);
+      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / power(static_cast<double>(2 * i) / dim) / f;
       break;
     }
   }

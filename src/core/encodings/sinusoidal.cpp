@@ -20,7 +20,8 @@ std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedu
   check_dim_base(dim, base);
   const int half = dim / 2;
   std::vector<double> w(half);
-  for (int k = 0; k < half; ++k) w[k] = correctly_rounded_pow(base, -2.0 * k / dim);
+  const CorrectlyRoundedPowers power(base);
+  for (int k = 0; k < half; ++k) w[k] = power(-2.0 * k / dim);
   switch (schedule) {
     case FrequencySchedule::Geometric: break;
     case FrequencySchedule::Linear: {
