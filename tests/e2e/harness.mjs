@@ -216,12 +216,40 @@ const keepOpen = (context) => new Proxy(context, {
 
 // Opens /?query and waits for `frames` frames. Returns {page, context, errors}. With `reuse`, the file's
 // shared page in that state instead (sharedPage: no reload, for tests whose subject is not the load).
-export async function openState(env, query, { frames = 3, reuse = false, ...viewport } = {}) {
+export async function openState(env, query, { frames = 3, reuse = false, tab = null, ...viewport } = {}) {
   if (reuse) return sharedPage(env, query, { frames, ...viewport });
+  if (tab) return loadInTab(env, tab, query, { frames, ...viewport });
   const opened = await openPage(env.browser, `${env.server.url}/?${query}`, viewport);
   await waitReady(opened.page);
   await waitFrames(opened.page, frames);
   return opened;
+}
+
+// A fresh load of the app at /?query (a new page load: a fresh app and URL state) in the file's tab named
+// `tab`, one per name and device kind, navigated again for each load instead of a new browser context (a
+// new context costs ~3.5 CPU-s, a navigation ~0.8). For loads whose subject is the app's state, not the
+// browser's: the tab keeps the origin's storage and HTTP cache between loads, takes no routes or init
+// scripts, and its `context.close()` does nothing. `errors` hold only this load's.
+async function loadInTab(env, tab, query, { frames = 3, width = 1280, height = 800, deviceScaleFactor = 1, isMobile = false,
+                                             hasTouch = false } = {}) {
+  env.tabs ??= new Map();
+  const key = `${tab}/${deviceKind({ deviceScaleFactor, isMobile, hasTouch })}`;
+  let t = env.tabs.get(key);
+  const url = `${env.server.url}/?${query}`;
+  if (!t) {
+    const opened = await openPage(env.browser, 'about:blank', { width, height, deviceScaleFactor, isMobile, hasTouch });
+    t = { page: opened.page, errors: opened.errors, context: { close: async () => {}, real: opened.context } };
+    env.tabs.set(key, t);
+  } else {
+    const size = t.page.viewportSize();
+    if (size.width !== width || size.height !== height) await t.page.setViewportSize({ width, height });
+  }
+  t.errors.length = 0;
+  await t.page.goto(url);
+  await waitReady(t.page);
+  await waitFrames(t.page, frames);
+  const errors = t.errors;
+  return { page: t.page, context: t.context, errors };
 }
 
 // The app at /?query in a full-size iframe (#app) of a page: the way in of a page that embeds it, whose
@@ -246,8 +274,8 @@ export async function openInParent(env, query, { width = 1280, height = 800, fra
 // Opens a deep link and checks it was restored: every URL key in getState() (with `exact`, getState()
 // is the URL state and nothing else) and no notices. With `shot`, parks the mouse away from the view
 // (no tooltip) and saves a screenshot as `png`. Returns {page, context, errors, state, png}.
-export async function openDeepLink(env, query, { exact = false, shot = null, frames = 3, reuse = false } = {}) {
-  const opened = await openState(env, query, { frames, reuse });
+export async function openDeepLink(env, query, { exact = false, shot = null, frames = 3, reuse = false, tab = null } = {}) {
+  const opened = await openState(env, query, { frames, reuse, tab });
   const state = await opened.page.evaluate(() => window.posenc.getState());
   if (exact) assert.deepEqual(state, Object.fromEntries(new URLSearchParams(query)), 'getState() equals the URL state');
   else for (const [key, value] of new URLSearchParams(query)) assert.equal(state[key], value, `getState().${key}`);
@@ -262,7 +290,7 @@ export async function openDeepLink(env, query, { exact = false, shot = null, fra
 
 // Loading the full state the app reports gives exactly that state (the URL is a fixed point).
 export async function assertStateRoundTrip(env, state) {
-  const { page, context, errors } = await openState(env, new URLSearchParams(state).toString(), { frames: 2 });
+  const { page, context, errors } = await openState(env, new URLSearchParams(state).toString(), { frames: 2, tab: 'round-trip' });
   assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, 'full state round trip');
   assert.deepEqual(errors, []);
   await context.close();

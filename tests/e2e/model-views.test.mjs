@@ -16,7 +16,7 @@ const inspect = (file) => JSON.parse(execFileSync(posenc, ['inspect', path.join(
 
 test('view=rope&model=llama-3.1-8b: the keys are the model\'s, the numbers inspect\'s, an edited key wins', async () => {
   const model = inspect('llama-3.1-8b.json');
-  const { page, context, errors, state } = await openDeepLink(env, 'view=rope&model=llama-3.1-8b', { shot: 'model-rope-llama-3.1-8b.png' });
+  const { page, context, errors, state } = await openDeepLink(env, 'view=rope&model=llama-3.1-8b', { shot: 'model-rope-llama-3.1-8b.png', tab: 'load' });
   assert.deepEqual(
     { dim: state.dim, base: state.base, scaling: state.scaling, factor: state.factor, orig: state.orig, target: state.target,
       low: state.low_freq_factor, high: state.high_freq_factor },
@@ -40,7 +40,7 @@ test('view=rope&model=llama-3.1-8b: the keys are the model\'s, the numbers inspe
 });
 
 test('view=rope&model=phi-3-mini-128k: LongRoPE\'s factors cannot be keys here: a notice naming model says so', async () => {
-  const { page, context, errors } = await openState(env, 'view=rope&model=phi-3-mini-128k');
+  const { page, context, errors } = await openState(env, 'view=rope&model=phi-3-mini-128k', { tab: 'load' });
   const notices = await page.evaluate(() => window.posenc.noticeList());
   assert.deepEqual(notices.map((n) => n.key), ['model']);
   assert.match(notices[0].message, /LongRoPE/);
@@ -62,7 +62,7 @@ for (const [id, file, expect] of [
 ]) {
   test(`view=scores&model=${id}: the scheme and its numbers are the model's`, async () => {
     const model = inspect(file);
-    const { page, context, errors } = await openState(env, `view=scores&n=32&model=${id}`);
+    const { page, context, errors } = await openState(env, `view=scores&n=32&model=${id}`, { tab: 'load' });
     const state = await page.evaluate(() => window.posenc.getState());
     for (const [key, value] of Object.entries(expect)) assert.equal(state[key], value, key);
     assert.equal(Number(state.d), model.head_dim);

@@ -106,10 +106,8 @@ test('a pasted config.json (loadModel with its text) shows posenc inspect --json
 
 // The state a fresh page gives for ?view=model&model=<id> (without app-level keys).
 async function freshState(id) {
-  const fresh = await openState(env, `view=model&model=${id}`, { frames: 1 });
-  const state = await fresh.page.evaluate(() => window.posenc.getState());
-  await fresh.context.close();
-  return state;
+  const fresh = await openState(env, `view=model&model=${id}`, { frames: 1, tab: 'fresh' });
+  return fresh.page.evaluate(() => window.posenc.getState());
 }
 
 test('switching models by setState or posenc:setState gives exactly the fresh ?model=<id> state', async () => {

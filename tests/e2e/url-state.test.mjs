@@ -20,7 +20,7 @@ const DEEP_LINKS = {
 
 for (const [view, query] of Object.entries(DEEP_LINKS)) {
   test(`deep link restores ${view}`, async () => {
-    const { page, context, errors, state } = await openDeepLink(env, query, { frames: 2 });
+    const { page, context, errors, state } = await openDeepLink(env, query, { frames: 2, tab: 'deep-link' });
     await assertStateRoundTrip(env, state);
     await screenshot(page, `web-deeplink-${view}.png`);
     assert.deepEqual(errors, []);
