@@ -22,7 +22,7 @@ async function liveRegion(page) {
 }
 
 test('check: the view opens on a labelled example whose diagnosis is layout', async () => {
-  const { page, context, errors } = await openState(env, 'view=check');
+  const { page, context, errors } = await openState(env, 'view=check', { tab: 'load' });
   const live = await liveRegion(page);
   assert.match(live, /Example \(built in\)/, live);
   assert.match(live, /Verdict: mismatch/);
@@ -43,7 +43,7 @@ test('check: the view opens on a labelled example whose diagnosis is layout', as
 
 test('check: typing a cos tensor computed with the interleaved layout names layout', async () => {
   const d = 4, base = 10000, n = 4;
-  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`);
+  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`, { tab: 'load' });
   // [cos p w_0, cos p w_0, cos p w_1, cos p w_1]: a port that pairs neighbours where the reference pairs halves.
   const interleavedRow = (p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]);
   const rows = Array.from({ length: n }, (_, p) => interleavedRow(p).map((v) => v.toPrecision(7)).join(' '));
@@ -93,7 +93,7 @@ function npyFloat32(rows) {
 
 test('check: a .npy dropped on the page with positions off by one names position_offset', async () => {
   const d = 16, base = 10000, n = 24;
-  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`);
+  const { page, context, errors } = await openState(env, `view=check&kind=cos&dim=${d}&base=${base}`, { tab: 'load' });
   const rows = Array.from({ length: n }, (_, p) => halfRow(p + 1, d, base, Math.cos));  // positions 1..n for 0..n-1
   await page.evaluate(async (bytes) => {
     const file = new File([new Uint8Array(bytes)], 'cos.npy', { type: 'application/octet-stream' });
@@ -119,7 +119,7 @@ test('check: a .npy dropped on the page with positions off by one names position
 });
 
 test('check: window.posenc.check answers the check request with the known cause', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves');
+  const { page, context, errors } = await openState(env, 'view=waves', { tab: 'load' });
   const d = 8, base = 10000, positions = [0, 1, 2, 3, 4, 5, 6, 7];
   // cos computed with the interleaved layout where the reference is half: [c0, c0, c1, c1, ...].
   const actual = positions.map((p) => invFreq(d, base).flatMap((w) => [Math.cos(p * w), Math.cos(p * w)]));

@@ -76,7 +76,7 @@ test('a pasted config.json (loadModel with its text) shows posenc inspect --json
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'posenc-model-')), 'config.json');
   fs.writeFileSync(file, JSON.stringify(config));
   const model = inspect(file);
-  const { page, context, errors } = await openState(env, 'view=toy');
+  const { page, context, errors } = await openState(env, 'view=toy', { tab: 'load' });
   const notices = await page.evaluate((text) => window.posenc.loadModel(text), JSON.stringify(config));
   assert.deepEqual(notices, []);
   await waitFrames(page, 2);
@@ -91,7 +91,7 @@ test('a pasted config.json (loadModel with its text) shows posenc inspect --json
   await screenshot(page, 'model-loaded-yarn.png');
   // The same state from the URL alone (a shared link) gives the same RoPE numbers.
   const query = new URLSearchParams(state).toString();
-  const again = await openState(env, query);
+  const again = await openState(env, query, { tab: 'again' });
   assertRope(JSON.parse(await again.page.evaluate(() => window.posenc.exportData('json'))), 'rope', model.rope);
   await again.context.close();
   // A wrong type is a notice naming the key path; nothing crashes.
@@ -142,7 +142,7 @@ test('a failed load at any point is a notice naming the key; the previous model 
   const bad = JSON.stringify({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072,
     rope_theta: 500000.0, rope_scaling: { rope_type: 'llama3', factor: '8.0', original_max_position_embeddings: 8192 } });
   for (const theme of ['dark', 'light']) {
-    const { page, context, errors } = await openState(env, `view=model&model=llama-3.1-8b&theme=${theme}`);
+    const { page, context, errors } = await openState(env, `view=model&model=llama-3.1-8b&theme=${theme}`, { tab: 'load' });
     // After a switch by setState (the path a blog page's posenc:setState takes), and on a fresh page.
     for (const before of ['bloom', 'phi-3-mini-128k']) {
       await page.evaluate((m) => window.posenc.setState({ model: m }), before);
@@ -184,7 +184,7 @@ test('pair classes: LongRoPE at each length with its factors there; nothing inte
   });
   assert.equal(counts[2], 0, 'the long factors keep every pair within the trained angles');
   for (const theme of ['dark', 'light']) {
-    const { page, context, errors } = await openState(env, `view=model&model=phi-3-mini-128k&theme=${theme}`);
+    const { page, context, errors } = await openState(env, `view=model&model=phi-3-mini-128k&theme=${theme}`, { tab: 'load' });
     const summary = table(JSON.parse(await page.evaluate(() => window.posenc.exportData('json'))), 'rope: summary');
     assert.deepEqual(['full_turns', 'interpolated', 'extrapolated'].map((c) => cell(summary, 0, c)), counts);
     const numbers = (await page.evaluate(() => window.posenc.describe())).numbers;

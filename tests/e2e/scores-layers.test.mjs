@@ -18,7 +18,7 @@ const N = 160;                   // past the window W = 128
 const K = Math.ceil(N / 24);     // cells the sink column spans in the picture (scores_view.cpp sink_cells)
 
 async function openLayer(layer, extra = '') {
-  const opened = await openState(env, `view=scores&model=gpt-oss-20b&layer=${layer}&n=${N}${extra}`);
+  const opened = await openState(env, `view=scores&model=gpt-oss-20b&layer=${layer}&n=${N}${extra}`, { tab: 'load' });
   await opened.page.mouse.move(1, 1);
   await waitFrames(opened.page, 2);
   return opened;
@@ -89,7 +89,7 @@ test('scores: drop_rope scores the same q, k without the rotation; layer out of 
   assert.notEqual(dropped.rows[40][11], withRope.rows[40][11]);
   assert.notEqual(dropped.rows[40][40], withRope.rows[40][40]);
   await b.context.close();
-  const c = await openState(env, 'view=scores&model=gpt-oss-20b&layer=99');
+  const c = await openState(env, 'view=scores&model=gpt-oss-20b&layer=99', { tab: 'load' });
   const notices = await c.page.evaluate(() => window.posenc.notices());
   assert.match(notices, /layer/);
   await c.context.close();
