@@ -12,6 +12,9 @@
 //   setViewportSize, then `frames` frames. Its `errors` start empty for each call; its context's close()
 //   does nothing. A fresh page (openState without reuse) where the load itself is what is tested: deep
 //   links, the first frame, notices at load, start-up, a context option (colour scheme, init scripts).
+// - `openState(env, query, { tab: 'name' })` where a fresh load of the app is the point but the browser's
+//   state is not (a deep link's state, a round trip, a model from the URL): a navigation of the file's tab of
+//   that name (~0.8 CPU-s) instead of a new context (~3.5); no routes or init scripts on it.
 //   What the shared page does not reset: zoom windows, a focused slider, an open panel or popup, text
 //   left in a field: a test that depends on those sets them itself.
 // - Sizes and themes: loop over them on the one shared page (setViewportSize / theme=...), not one page each.
