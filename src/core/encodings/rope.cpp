@@ -47,10 +47,17 @@ void require_longrope_factors(const std::vector<double>& f, const char* field, i
     require(std::isfinite(x) && x > 0 && x <= 1e6, field, std::string(field) + " entries must be numbers in (0, 10^6]");
 }
 
-std::vector<double> inv_freq_for_base(int dim, double base) {
-  std::vector<double> inv(dim / 2);
+// base^(2i/dim) for each pair i < dim/2 (HF's base ** (arange(0, dim, 2) / dim)), correctly rounded.
+std::vector<double> pair_powers(int dim, double base) {
+  std::vector<double> p(dim / 2);
   const CorrectlyRoundedPowers power(base);
-  for (int i = 0; i < dim / 2; ++i) inv[i] = 1.0 / power(static_cast<double>(2 * i) / dim);
+  for (int i = 0; i < dim / 2; ++i) p[i] = power(static_cast<double>(2 * i) / dim);
+  return p;
+}
+
+std::vector<double> inv_freq_for_base(int dim, double base) {
+  std::vector<double> inv = pair_powers(dim, base);
+  for (double& x : inv) x = 1.0 / x;
   return inv;
 }
 
@@ -182,9 +189,9 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
           yarn_correction_range(s.beta_fast, s.beta_slow, dim, base, s.original_max_position_embeddings, s.truncate);
       if (low == high) high += 0.001;  // HF: prevent a zero-width ramp
       out.inv_freq.resize(half);
-      const CorrectlyRoundedPowers power(base);
+      const std::vector<double> pos_freqs = pair_powers(dim, base);
       for (int i = 0; i < half; ++i) {
-        const double pos_freq = power(static_cast<double>(2 * i) / dim);
+        const double pos_freq = pos_freqs[i];
         const double extrapolation = 1.0 / pos_freq;
         const double interpolation = 1.0 / (f * pos_freq);
         const double ramp = std::clamp((i - low) / (high - low), 0.0, 1.0);
@@ -204,9 +211,8 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       // current length exceeds the original one.
       out.long_factors = s.seq_len && *s.seq_len > s.original_max_position_embeddings;
       const std::vector<double>& ext = out.long_factors ? s.long_factor : s.short_factor;
-      out.inv_freq.resize(half);
-      const CorrectlyRoundedPowers power(base);
-      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * power(static_cast<double>(2 * i) / dim));
+      out.inv_freq = pair_powers(dim, base);
+      for (int i = 0; i < half; ++i) out.inv_freq[i] = 1.0 / (ext[i] * out.inv_freq[i]);
       if (s.attention_factor) out.attention_scaling = *s.attention_factor;
       else if (f <= 1.0) out.attention_scaling = 1.0;
       else out.attention_scaling = std::sqrt(1 + std::log(f) / std::log(L));
@@ -237,9 +243,9 @@ RopeFrequencies rope_frequencies(int dim, double base, const RopeScaling& s) {
       // _compute_proportional_rope_parameters: rope_angles = int(p * head_dim // 2) pairs with exponents
       // 2i / head_dim, the remaining head_dim/2 - rope_angles pairs frequency 0; all / factor.
       const int angles = std::min(half, static_cast<int>(std::floor(s.partial_rotary_factor * dim / 2.0)));
+      const std::vector<double> powers = pair_powers(dim, base);
       out.inv_freq.assign(half, 0.0);
-      const CorrectlyRoundedPowers power(base);
-      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / power(static_cast<double>(2 * i) / dim) / f;
+      for (int i = 0; i < angles; ++i) out.inv_freq[i] = 1.0 / powers[i] / f;
       break;
     }
   }
