@@ -136,9 +136,9 @@ export async function waitReady(page, timeout = 30000) {
 }
 
 // Waits until `frames` more frames have been drawn. The app draws only on change, so this keeps it awake
-// (window.posenc.wake) while it waits.
-// Input the app has not handled yet (typing outruns a slow frame: the app takes one key release per
-// frame) holds it off too: the frames are counted after the last queued event was handled.
+// (window.posenc.wake) while it waits. Input the app has not handled yet (typing outruns slow frames: the
+// app takes one key release per frame) holds it off too: it returns only once the queue is empty, and at
+// least one frame after the last poll that saw it not empty.
 export async function waitFrames(page, frames = 3) {
   await page.waitForFunction((frames) => {
     const count = window.posenc.frameCount();
@@ -241,7 +241,7 @@ async function loadInTab(env, tab, query, { frames = 3, width = 1280, height = 8
   const url = `${env.server.url}/?${query}`;
   if (!t) {
     const opened = await openPage(env.browser, 'about:blank', { width, height, deviceScaleFactor, isMobile, hasTouch });
-    t = { page: opened.page, errors: opened.errors, context: { close: async () => {}, real: opened.context } };
+    t = { page: opened.page, errors: opened.errors, context: keepOpen(opened.context) };
     env.tabs.set(key, t);
   } else {
     const size = t.page.viewportSize();
@@ -251,8 +251,7 @@ async function loadInTab(env, tab, query, { frames = 3, width = 1280, height = 8
   await t.page.goto(url);
   await waitReady(t.page);
   await waitFrames(t.page, frames);
-  const errors = t.errors;
-  return { page: t.page, context: t.context, errors };
+  return { page: t.page, context: t.context, errors: t.errors };
 }
 
 // The app at /?query in a full-size iframe (#app) of a page: the way in of a page that embeds it, whose
