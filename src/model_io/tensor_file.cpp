@@ -95,10 +95,6 @@ uint64_t element_count(const std::vector<int64_t>& shape, const std::string& fie
   return n;
 }
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // [SECTION] byte sources
 
 class Source {
@@ -612,10 +608,10 @@ TensorData read_any(const Source& src, const std::string& file_name, const std::
                     const std::string& name, const std::string& field, const std::string& default_name) {
   const std::string head = src.read(0, std::min<uint64_t>(src.size(), 8));
   const bool zip = head.rfind("PK\x03\x04", 0) == 0, pickle = !head.empty() && static_cast<unsigned char>(head[0]) == 0x80;
-  if (ends_with(file_name, ".pt") || ends_with(file_name, ".pth") || zip || pickle) refuse_pytorch(field);
-  if (ends_with(file_name, ".npy") || head.rfind("\x93NUMPY", 0) == 0) return read_npy(src, field);
-  if (ends_with(file_name, ".safetensors")) return read_safetensors(src, name, default_name, field);
-  if (ends_with(file_name, ".json") || json_text(src.read(0, std::min<uint64_t>(src.size(), 4096))))
+  if (file_name.ends_with(".pt") || file_name.ends_with(".pth") || zip || pickle) refuse_pytorch(field);
+  if (file_name.ends_with(".npy") || head.rfind("\x93NUMPY", 0) == 0) return read_npy(src, field);
+  if (file_name.ends_with(".safetensors")) return read_safetensors(src, name, default_name, field);
+  if (file_name.ends_with(".json") || json_text(src.read(0, std::min<uint64_t>(src.size(), 4096))))
     return read_json(src, field, path);
   return read_text(src, field);
 }
@@ -650,7 +646,7 @@ TensorData parse_tensor_bytes(const std::string& bytes, const std::string& file_
   return bounded(field, [&] {
     const MemorySource src(bytes, field);
     // Dropped without an extension we know: safetensors by its shape (a u64 length, then '{').
-    if (!ends_with(file_name, ".safetensors") && bytes.size() >= 9 && bytes[8] == '{') {
+    if (!file_name.ends_with(".safetensors") && bytes.size() >= 9 && bytes[8] == '{') {
       uint64_t n = 0;
       for (int i = 0; i < 8; ++i)
         n |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(i)])) << (8 * i);

@@ -15,10 +15,6 @@
 namespace posenc::model_io {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -208,7 +204,7 @@ uint64_t WeightsSession::add_file(const std::string& name, uint64_t size, std::s
     if (e.name == name) f = &e;
   if (!f) {
     if (files_.size() >= 4096) throw InvalidArgument("files", "more than 4096 weight files");
-    files_.push_back({name, size, 0, ends_with(name, ".gguf"), false, nullptr});
+    files_.push_back({name, size, 0, name.ends_with(".gguf"), false, nullptr});
     names_.push_back(name);
     f = &files_.back();
   }

@@ -37,7 +37,7 @@ std::string config_error(const std::string& text) {
   return "<ok>";
 }
 
-json eval(const std::string& request) { return json::parse(cli::evaluate_request(request)); }
+json eval_json(const std::string& request) { return json::parse(cli::evaluate_request(request)); }
 
 std::string eval_field(const std::string& request) {
   try {
@@ -215,19 +215,19 @@ TEST(EvalModel, ResponseHasExactlyTheContractFields) {
   EXPECT_EQ(eval_field(R"({"op":"model","config":[]})"), "config");
   EXPECT_EQ(eval_field(R"({"op":"model","config":{"model_type":"gpt2","n_embd":8,"n_head":2,"n_positions":8},"seq_len":0})"),
             "seq_len");
-  const json gemma = eval(R"({"op":"model","config":)" + *model_io::embedded_config_text("gemma-3-1b-it.json") + "}");
+  const json gemma = eval_json(R"({"op":"model","config":)" + *model_io::embedded_config_text("gemma-3-1b-it.json") + "}");
   EXPECT_EQ(gemma["layers"]["sliding_attention"]["base"], 10000.0);
   EXPECT_EQ(gemma["rope"], gemma["layers"]["full_attention"]);
-  const json t5 = eval(R"({"op":"model","config":)" + *model_io::embedded_config_text("t5-base.json") + "}");
+  const json t5 = eval_json(R"({"op":"model","config":)" + *model_io::embedded_config_text("t5-base.json") + "}");
   EXPECT_EQ(t5["t5"], json({{"num_buckets", 32}, {"max_distance", 128}, {"bidirectional", true}}));
 }
 
 TEST(EvalRope, LongropeYarnFieldsAndRotaryDim) {
-  const json l = eval(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
+  const json l = eval_json(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
       "short_factor":[1,2],"long_factor":[3,4],"original_max_position_embeddings":16,"factor":4,"seq_len":17}})");
   EXPECT_DOUBLE_EQ(l["inv_freq"][1].get<double>(), 1.0 / (4 * 100.0));
   EXPECT_DOUBLE_EQ(l["attention_scaling"].get<double>(), std::sqrt(1 + std::log(4.0) / std::log(16.0)));
-  const json y = eval(R"({"op":"rope_frequencies","dim":64,"base":10000,"scaling":{"type":"yarn","factor":40,
+  const json y = eval_json(R"({"op":"rope_frequencies","dim":64,"base":10000,"scaling":{"type":"yarn","factor":40,
       "original_max_position_embeddings":4096,"mscale":0.707,"mscale_all_dim":1,"truncate":false}})");
   EXPECT_NEAR(y["attention_scaling"].get<double>(), 0.9210423553163399, 1e-15);
   EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"linear","factor":2,"mscale":1}})"),
@@ -235,25 +235,25 @@ TEST(EvalRope, LongropeYarnFieldsAndRotaryDim) {
   EXPECT_EQ(eval_field(R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"longrope",
       "short_factor":[1],"long_factor":[3,4],"original_max_position_embeddings":16}})"),
             "scaling.short_factor");
-  const json p = eval(R"({"op":"rope_apply","x":[[1,2,3,4,5,6,7,8]],"positions":[3],"dim":8,"base":10000,
+  const json p = eval_json(R"({"op":"rope_apply","x":[[1,2,3,4,5,6,7,8]],"positions":[3],"dim":8,"base":10000,
       "layout":"half","rotary_dim":4})");
   EXPECT_NEAR(p["values"][0][0].get<double>(), -1.413352520780047, 1e-14);
   EXPECT_EQ(p["values"][0][7].get<double>(), 8.0);
   EXPECT_EQ(eval_field(R"({"op":"rope_apply","x":[[1,2]],"positions":[3],"dim":2,"base":10000,"layout":"half","rotary_dim":4})"),
             "rotary_dim");
-  const json a = eval(R"({"op":"attention","q":[[1,0,1,0]],"k":[[1,0,1,0]],"query_positions":[2],"key_positions":[0],
+  const json a = eval_json(R"({"op":"attention","q":[[1,0,1,0]],"k":[[1,0,1,0]],"query_positions":[2],"key_positions":[0],
       "position":{"scheme":"rope","base":10000,"layout":"half","rotary_dim":2}})");
   EXPECT_NEAR(a["logits"][0][0].get<double>(), (std::cos(2.0) + 1.0) / 2.0, 1e-12);
 }
 
 TEST(EvalHygiene, Int64RelativePositionsAndEarlySizeCheck) {
-  const json t = eval(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808,9223372036854775807,5000000],
+  const json t = eval_json(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808,9223372036854775807,5000000],
       "bidirectional":true,"num_buckets":32,"max_distance":128})");
   EXPECT_EQ(t["buckets"], json({15, 31, 31}));
-  const json c = eval(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808],"bidirectional":false,
+  const json c = eval_json(R"({"op":"t5_bucket","relative_positions":[-9223372036854775808],"bidirectional":false,
       "num_buckets":32,"max_distance":128})");
   EXPECT_EQ(c["buckets"], json({31}));
-  const json d = eval(R"({"op":"deberta_relative_positions","query_size":3,"key_size":1,"bucket_size":4,
+  const json d = eval_json(R"({"op":"deberta_relative_positions","query_size":3,"key_size":1,"bucket_size":4,
       "max_position":4000000000000})");
   EXPECT_EQ(d["relative_positions"], json({{0}, {1}, {2}}));
   // 2^24 + 1 positions: rejected by the pre-scan, naming the field.
@@ -267,7 +267,7 @@ TEST(EvalHygiene, Int64RelativePositionsAndEarlySizeCheck) {
 TEST(EvalHygiene, AttentionStreamsTheSameJson) {
   const std::string req = R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1],[2]],
       "query_positions":[0,1],"key_positions":[0,1],"causal":true})";
-  const json r = eval(req);
+  const json r = eval_json(req);
   EXPECT_TRUE(r["logits"][0][1].is_null());
   EXPECT_EQ(r["weights"][0], json({1.0, 0.0}));
   EXPECT_EQ(r["output"][0][0], 1.0);

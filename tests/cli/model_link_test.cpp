@@ -25,17 +25,12 @@ using posenc::app::App;
 using posenc::test::cell;
 using posenc::test::export_of;
 using posenc::test::model_op;
+using posenc::test::notice_keys;
 using posenc::test::preset_json;
 using posenc::test::state_value;
 using posenc::test::table;
 
 namespace {
-
-std::vector<std::string> notice_keys(App& app) {
-  std::vector<std::string> keys;
-  for (const auto& n : app.notice_list()) keys.push_back(n.key);
-  return keys;
-}
 
 // A fresh app loaded with `app`'s whole state has the same state and the same export.
 void expect_round_trip(App& app) {

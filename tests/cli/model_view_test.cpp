@@ -25,6 +25,7 @@ using posenc::app::App;
 using posenc::test::cell;
 using posenc::test::export_of;
 using posenc::test::model_op;
+using posenc::test::notice_keys;
 using posenc::test::preset_json;
 using posenc::test::table;
 
@@ -91,11 +92,6 @@ std::vector<std::string> unread_of(const char* id) {
   const json response = model_op(preset_json(id));
   for (const json& k : response["unread_keys"]) out.push_back(k.get<std::string>());
   for (size_t i = 0; i < response["assumptions"].size(); ++i) out.push_back("model");  // one notice per assumption
-  return out;
-}
-std::vector<std::string> notice_keys(App& app) {
-  std::vector<std::string> out;
-  for (const auto& n : app.notice_list()) out.push_back(n.key);
   return out;
 }
 }  // namespace

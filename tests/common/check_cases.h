@@ -4,9 +4,12 @@
 // and the integration tests (`posenc eval`, `posenc check` with .npy and .safetensors files).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "../common/rope_tables.h"
@@ -15,6 +18,27 @@
 #include "core/rng.h"
 
 namespace posenc::test {
+
+// A plain RoPE reference: dim and base, every other field its default.
+inline RopeCheckReference plain(int dim, double base) {
+  RopeCheckReference r;
+  r.dim = dim;
+  r.base = base;
+  return r;
+}
+
+// The top cause's name, or "(match)".
+inline std::string top(const RopeCheckResult& r) {
+  return r.diagnosis.empty() ? "(match)" : check_cause_name(r.diagnosis.front().cause);
+}
+
+// A diagnosis's fitted name `name` (a failure when it has none).
+inline std::string fit_string(const RopeCheckDiagnosis& d, const std::string& name) {
+  for (const auto& [k, v] : d.fitted)
+    if (k == name && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
+  ADD_FAILURE() << "no name fit '" << name << "' for " << check_cause_name(d.cause);
+  return "";
+}
 
 struct CauseCase {
   std::string name;   // unique: cause, then what varies

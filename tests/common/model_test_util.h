@@ -7,6 +7,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/app.h"
 #include "app/export.h"
@@ -39,6 +40,13 @@ inline nlohmann::json model_op(const nlohmann::json& config) {
 
 // The app's export (the double numbers behind the current view's picture) as JSON.
 inline nlohmann::json export_of(app::App& app) { return nlohmann::json::parse(app::export_json(app.export_data())); }
+
+// The keys of the notices the app shows, in order.
+inline std::vector<std::string> notice_keys(app::App& app) {
+  std::vector<std::string> keys;
+  for (const auto& n : app.notice_list()) keys.push_back(n.key);
+  return keys;
+}
 
 // The exported table whose name starts with `prefix`.
 inline const nlohmann::json& table(const nlohmann::json& exported, const std::string& prefix) {

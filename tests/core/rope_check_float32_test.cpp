@@ -10,25 +10,22 @@
 #include <variant>
 #include <vector>
 
+#include "../common/check_cases.h"
 #include "../common/rope_ports.h"
 #include "core/analysis/rope_check.h"
 #include "../common/test_util.h"
 
 using namespace posenc;
+using posenc::test::fit_string;
 using posenc::test::kRopePorts;
+using posenc::test::plain;
 using posenc::test::port_name;
 using posenc::test::port_tables;
 using posenc::test::PortHalf;
 using posenc::test::random_matrix;
+using posenc::test::top;
 
 namespace {
-
-RopeCheckReference plain(int dim, double base) {
-  RopeCheckReference r;
-  r.dim = dim;
-  r.base = base;
-  return r;
-}
 
 // 0 .. 127, then about 3% apart up to 131072 (the last two 131071 and 131072).
 std::vector<int64_t> long_positions() {
@@ -48,16 +45,6 @@ RopeCheckResult run(const RopeCheckReference& ref, CheckKind kind, Matrix actual
   if (kind != CheckKind::InvFreq) in.positions = pos;
   in.x = std::move(x);
   return rope_check(ref, in);
-}
-
-std::string top(const RopeCheckResult& r) {
-  return r.diagnosis.empty() ? "(match)" : check_cause_name(r.diagnosis.front().cause);
-}
-
-std::string fit_string(const RopeCheckDiagnosis& d, const std::string& name) {
-  for (const auto& [k, v] : d.fitted)
-    if (k == name && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
-  return "";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "core/analysis/rope_check.h"
+#include "check_cases.h"
 #include "rope_tables.h"
 #include "test_util.h"
 
@@ -21,9 +22,12 @@ namespace {
 using Kind = posenc::test::TableKind;
 using posenc::test::cos_sin;
 using posenc::test::cos_sin_table;
+using posenc::test::fit_string;
 using posenc::test::inv_freq_f32;
+using posenc::test::plain;
 using posenc::test::to_bf16;
 using posenc::test::to_fp16;
+using posenc::test::top;
 
 RopeCheckResult check(const RopeCheckReference& ref, CheckKind kind, Matrix actual, std::vector<int64_t> pos = {}, Matrix x = {},
                       Matrix q = {}, Matrix k = {}) {
@@ -42,24 +46,6 @@ double fit_number(const RopeCheckDiagnosis& d, const std::string& name) {
     if (k == name && std::holds_alternative<double>(v)) return std::get<double>(v);
   ADD_FAILURE() << "no numeric fit '" << name << "' for " << check_cause_name(d.cause);
   return NAN;
-}
-
-std::string fit_string(const RopeCheckDiagnosis& d, const std::string& name) {
-  for (const auto& [k, v] : d.fitted)
-    if (k == name && std::holds_alternative<std::string>(v)) return std::get<std::string>(v);
-  ADD_FAILURE() << "no name fit '" << name << "' for " << check_cause_name(d.cause);
-  return "";
-}
-
-std::string top(const RopeCheckResult& r) {
-  return r.diagnosis.empty() ? "(match)" : check_cause_name(r.diagnosis.front().cause);
-}
-
-RopeCheckReference plain(int dim, double base) {
-  RopeCheckReference r;
-  r.dim = dim;
-  r.base = base;
-  return r;
 }
 
 std::vector<int64_t> strided(int64_t n, int64_t stride, int64_t start = 0) {

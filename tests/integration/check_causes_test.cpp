@@ -27,9 +27,9 @@ namespace {
 using Check = posenc::test::PosencBinary;
 using posenc::test::json_rows;
 
-Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
+using posenc::test::run_posenc;
 
-std::string temp(const std::string& name) {
+std::string causes_temp(const std::string& name) {
   return testing::TempDir() + "posenc_causes_" + std::to_string(getpid()) + "_" + name;
 }
 
@@ -111,7 +111,7 @@ std::string positions_arg(const std::vector<int64_t>& pos) {
 
 TEST_F(Check, EveryThreadsTensorNamesItsCauseThroughEval) {
   for (const CauseCase& c : posenc::test::all_cause_cases()) {
-    const Proc p = run("eval -", request_of(c).dump());
+    const Proc p = run_posenc("eval -", request_of(c).dump());
     ASSERT_EQ(p.exit_code, 0) << c.name << ": " << p.err;
     const json r = json::parse(p.out);
     EXPECT_FALSE(r["match"].get<bool>()) << c.name;
@@ -133,7 +133,7 @@ TEST_F(Check, EveryThreadsTensorNamesItsCauseFromNpyAndSafetensors) {
       const bool npy = std::string(format) == "npy";
       std::vector<std::string> files;
       auto write = [&](const std::string& what, const Matrix& m, int heads, bool vector) {
-        const std::string f = temp(what + std::to_string(n) + "." + format);
+        const std::string f = causes_temp(what + std::to_string(n) + "." + format);
         if (npy) posenc::test::write_npy(f, m, "<f8", posenc::test::file_shape(m, heads, vector));
         else posenc::test::write_safetensors(f, {{what, m, posenc::test::file_shape(m, heads, vector)}});
         files.push_back(f);
@@ -142,7 +142,7 @@ TEST_F(Check, EveryThreadsTensorNamesItsCauseFromNpyAndSafetensors) {
       std::string args = "check --json --reference " + ref + tail + " --actual " + write("actual", c.actual, c.heads, vec);
       if (c.x.size()) args += " --x " + write("x", c.x, c.heads, false);
       if (c.q.size()) args += " --q " + write("q", c.q, 0, false) + " --k " + write("k", c.k, 0, false);
-      const Proc p = run(args);
+      const Proc p = run_posenc(args);
       EXPECT_EQ(p.exit_code, 1) << c.name << " " << format << ": " << p.err;
       const json r = json::parse(p.out);
       EXPECT_EQ(r["diagnosis"][0]["cause"], c.cause) << c.name << " " << format;
@@ -156,18 +156,18 @@ TEST_F(Check, EveryThreadsTensorNamesItsCauseFromNpyAndSafetensors) {
 TEST_F(Check, HumanOutputNamesTheHeadAndHidesSmallCauses) {
   for (const CauseCase& c : posenc::test::all_cause_cases()) {
     if (c.name != "unrotated_heads") continue;
-    const std::string a = temp("heads_a.npy"), x = temp("heads_x.npy");
+    const std::string a = causes_temp("heads_a.npy"), x = causes_temp("heads_x.npy");
     posenc::test::write_npy(a, c.actual, "<f8", posenc::test::file_shape(c.actual, c.heads));
     posenc::test::write_npy(x, c.x, "<f8", posenc::test::file_shape(c.x, c.heads));
-    const Proc p = run("check --reference " + posenc::test::shell_quote(reference_json(c.ref).dump()) +
-                       " --kind rotated --positions 37 --actual " + a + " --x " + x);
+    const Proc p = run_posenc("check --reference " + posenc::test::shell_quote(reference_json(c.ref).dump()) +
+                              " --kind rotated --positions 37 --actual " + a + " --x " + x);
     EXPECT_EQ(p.exit_code, 1);
     EXPECT_NE(p.out.find("MISMATCH (rotated, 8 x 1 x 64)"), std::string::npos) << p.out;
     EXPECT_NE(p.out.find("(head "), std::string::npos) << p.out;
     EXPECT_NE(p.out.find("1. unrotated_heads"), std::string::npos) << p.out;
     // Every listed cause explains >= 5%.
-    const json r = json::parse(run("check --json --reference " + posenc::test::shell_quote(reference_json(c.ref).dump()) +
-                                   " --kind rotated --positions 37 --actual " + a + " --x " + x)
+    const json r = json::parse(run_posenc("check --json --reference " + posenc::test::shell_quote(reference_json(c.ref).dump()) +
+                                          " --kind rotated --positions 37 --actual " + a + " --x " + x)
                                    .out);
     for (const json& d : r["diagnosis"]) {
       if (d["explains"].get<double>() < 0.05) {

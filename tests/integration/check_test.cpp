@@ -33,7 +33,7 @@ using posenc::test::case_randn;
 using posenc::test::case_range;
 using posenc::test::json_rows;
 
-Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
+using posenc::test::run_posenc;
 
 using Kind = posenc::test::TableKind;
 using posenc::test::cos_sin;
@@ -259,7 +259,7 @@ json parse_err(const Proc& p) {
 
 TEST_F(Check, EveryCauseIsTopThroughEval) {
   for (const Case& c : cases()) {
-    const Proc p = run("eval -", c.request.dump());
+    const Proc p = run_posenc("eval -", c.request.dump());
     ASSERT_EQ(p.exit_code, 0) << c.cause << ": " << p.err;
     const json r = json::parse(p.out);
     EXPECT_FALSE(r["match"].get<bool>()) << c.cause;
@@ -308,7 +308,7 @@ TEST_F(Check, EveryCauseIsTopThroughPosencCheck) {
         args += std::string(" --") + t + " " + posenc::test::shell_quote(f);
         files.push_back(f);
       }
-    const Proc p = run(args);
+    const Proc p = run_posenc(args);
     EXPECT_EQ(p.exit_code, 1) << c.cause << ": " << p.err;
     const json r = json::parse(p.out);
     EXPECT_EQ(r["diagnosis"][0]["cause"], c.cause);
@@ -328,7 +328,7 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   const std::string ref = posenc::test::shell_quote(R"({"dim":128,"base":500000})");
   const std::string npy = temp("cos32.npy"), st = temp("cos.safetensors"), txt = temp("cos.txt");
   write_npy(npy, c32, "<f4");
-  const Proc a = run("check --reference " + ref + " --kind cos --actual " + npy);
+  const Proc a = run_posenc("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(a.exit_code, 0) << a.out << a.err;
   EXPECT_NE(a.out.find("MATCH"), std::string::npos);
   // How close the worst element came, not a raw relative error of a near-zero element.
@@ -337,7 +337,7 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
   EXPECT_EQ(a.out.find("relative error"), std::string::npos) << a.out;
   // transformers' (1, n, dim) cos: the leading 1 is dropped.
   write_npy(npy, c32, "<f4", false, "(1, 512, 128)");
-  EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);
+  EXPECT_EQ(run_posenc("check --reference " + ref + " --kind cos --actual " + npy).exit_code, 0);
   // The double tensor, as text (CSV) and in a safetensors file with two tensors (--name).
   const Matrix c64 = cos_sin(Kind::Cos, pos, rope_frequencies(dim, 500000.0));
   {
@@ -347,20 +347,20 @@ TEST_F(Check, Float32AndDoubleTensorsMatchInEveryFileFormat) {
     for (Eigen::Index r = 0; r < c64.rows(); ++r)
       for (Eigen::Index cc = 0; cc < c64.cols(); ++cc) t << c64(r, cc) << (cc + 1 < c64.cols() ? "," : "\n");
   }
-  EXPECT_EQ(run("check --reference " + ref + " --kind cos --actual " + txt).exit_code, 0);
+  EXPECT_EQ(run_posenc("check --reference " + ref + " --kind cos --actual " + txt).exit_code, 0);
   write_safetensors(st, {{"cos", c32}, {"sin", cos_sin(Kind::Sin, pos, rope_frequencies(dim, 500000.0))}});
-  const Proc s = run("check --reference " + ref + " --kind sin --actual " + st + " --name sin --json");
+  const Proc s = run_posenc("check --reference " + ref + " --kind sin --actual " + st + " --name sin --json");
   EXPECT_EQ(s.exit_code, 0) << s.err;
   EXPECT_TRUE(json::parse(s.out)["match"].get<bool>());
   // Without --name the file's two tensors are named in the error.
-  const Proc amb = run("check --reference " + ref + " --kind sin --actual " + st);
+  const Proc amb = run_posenc("check --reference " + ref + " --kind sin --actual " + st);
   EXPECT_EQ(amb.exit_code, 2);
   EXPECT_EQ(parse_err(amb)["field"], "actual");
   // bfloat16 angles do not match; the human output names the cause, its fit and a fix.
   const Matrix bad = cos_sin_table(Kind::Cos, pos, dim / 2, 1.0, RopeLayout::Half,
                                    [&](int64_t p, int i) { return to_bf16(static_cast<double>(p) * w[static_cast<size_t>(i)]); });
   write_npy(npy, bad, "<f4");
-  const Proc b = run("check --reference " + ref + " --kind cos --actual " + npy);
+  const Proc b = run_posenc("check --reference " + ref + " --kind cos --actual " + npy);
   EXPECT_EQ(b.exit_code, 1);
   EXPECT_NE(b.out.find("MISMATCH"), std::string::npos);
   EXPECT_NE(b.out.find("angle_precision"), std::string::npos) << b.out;
@@ -438,15 +438,15 @@ TEST_F(Check, ReferenceFromAConfig) {
   const auto pos = case_range(16);
   const Matrix c = cos_sin(Kind::Cos, pos, rope_frequencies(64, 500000.0));
   json req = request({{"config", config}}, "cos", c, pos);
-  const Proc p = run("eval -", req.dump());
+  const Proc p = run_posenc("eval -", req.dump());
   ASSERT_EQ(p.exit_code, 0) << p.err;
   EXPECT_TRUE(json::parse(p.out)["match"].get<bool>());
   const std::string cfg = temp("config.json"), js = temp("cos.json");
   std::ofstream(cfg) << config.dump();
   std::ofstream(js) << json_rows(c).dump();
-  EXPECT_EQ(run("check --config " + cfg + " --kind cos --actual " + js).exit_code, 0);
+  EXPECT_EQ(run_posenc("check --config " + cfg + " --kind cos --actual " + js).exit_code, 0);
   req["reference"]["layer_type"] = "sliding_attention";
-  EXPECT_EQ(json::parse(run("eval -", req.dump()).err)["field"], "reference.layer_type");
+  EXPECT_EQ(json::parse(run_posenc("eval -", req.dump()).err)["field"], "reference.layer_type");
   std::remove(cfg.c_str());
   std::remove(js.c_str());
 }
@@ -492,17 +492,17 @@ TEST_F(Check, MlaPortThroughTheConfig) {
   // Full width, the rope slice last: a match.
   write_npy(a, port(128), "<f8");
   write_npy(xf, x, "<f8");
-  const Proc full = run(base);
+  const Proc full = run_posenc(base);
   EXPECT_EQ(full.exit_code, 0) << full.out << full.err;
   // The rope slice alone (q_pe after RoPE, 24 x 64): a match.
   write_npy(a, Matrix(port(128).rightCols(64)), "<f8");
   write_npy(xf, Matrix(x.rightCols(64)), "<f8");
-  const Proc alone = run(base);
+  const Proc alone = run_posenc(base);
   EXPECT_EQ(alone.exit_code, 0) << alone.out << alone.err;
   // The front slice rotated: rotary_offset, offset 0.
   write_npy(a, port(0), "<f8");
   write_npy(xf, x, "<f8");
-  const Proc front = run(base + " --json");
+  const Proc front = run_posenc(base + " --json");
   EXPECT_EQ(front.exit_code, 1) << front.err;
   const json r = json::parse(front.out);
   EXPECT_EQ(r["diagnosis"][0]["cause"], "rotary_offset") << front.out.substr(0, 2000);
@@ -512,13 +512,13 @@ TEST_F(Check, MlaPortThroughTheConfig) {
   write_npy(q, Matrix(x.rightCols(64)), "<f8");
   write_npy(k, Matrix(x.rightCols(64)), "<f8");
   write_npy(a, Matrix::Zero(24, 24), "<f8");
-  const Proc lg = run("check --config " + cfg + " --kind logits --actual " + a + " --q " + q + " --k " + k);
+  const Proc lg = run_posenc("check --config " + cfg + " --kind logits --actual " + a + " --q " + q + " --k " + k);
   EXPECT_EQ(lg.exit_code, 2);
   EXPECT_EQ(parse_err(lg)["field"], "q");
   // inspect says where the slice sits; the model response carries rope.rotary_offset.
-  const Proc ins = run("inspect " + cfg);
+  const Proc ins = run_posenc("inspect " + cfg);
   EXPECT_NE(ins.out.find("64 of 192 (32 pairs, interleaved layout; dims 128..191, the last)"), std::string::npos) << ins.out;
-  const Proc js = run("inspect --json " + cfg);
+  const Proc js = run_posenc("inspect --json " + cfg);
   ASSERT_EQ(js.exit_code, 0) << js.err;
   EXPECT_EQ(json::parse(js.out)["rope"]["rotary_offset"], 128) << js.out.substr(0, 1500);
   for (const auto& file : {cfg, a, xf, q, k}) std::remove(file.c_str());
@@ -542,7 +542,7 @@ TEST_F(Check, DeepseekV4LayerTypeNames) {
   json req = request({{"config", config}, {"layer_type", "main"}}, "inv_freq", inv_row(rope_frequencies(64, 10000.0)), {});
   auto top = [&](const std::string& type) {
     req["reference"]["layer_type"] = type;
-    const Proc p = run("eval -", req.dump());
+    const Proc p = run_posenc("eval -", req.dump());
     return p.exit_code == 0 ? json::parse(p.out)["match"].dump() : p.err;
   };
   EXPECT_EQ(top("main"), "true");
@@ -564,7 +564,7 @@ TEST_F(Check, DefaultPositionsLimitTheRowsOfActual) {
   const std::string ref = posenc::test::shell_quote(R"({"dim":2,"base":10000})");
   const std::string a = temp("many_rows.npy");
   write_npy(a, Matrix::Zero(1000002, 2), "<f4");
-  const Proc p = run("check --reference " + ref + " --kind cos --actual " + a);
+  const Proc p = run_posenc("check --reference " + ref + " --kind cos --actual " + a);
   EXPECT_EQ(p.exit_code, 2);
   const json e = parse_err(p);
   EXPECT_EQ(e["field"], "actual");
@@ -576,7 +576,7 @@ TEST_F(Check, DefaultPositionsLimitTheRowsOfActual) {
   const std::string q = temp("many_q.npy");
   write_npy(a, Matrix::Zero(2049, 2049), "<f4");
   write_npy(q, Matrix::Zero(2049, 2), "<f4");
-  const Proc l = run("check --reference " + ref + " --kind logits --actual " + a + " --q " + q + " --k " + q);
+  const Proc l = run_posenc("check --reference " + ref + " --kind logits --actual " + a + " --q " + q + " --k " + q);
   EXPECT_EQ(l.exit_code, 2);
   const json le = parse_err(l);
   EXPECT_EQ(le["field"], "actual");
@@ -590,7 +590,7 @@ TEST_F(Check, DefaultPositionsLimitTheRowsOfActual) {
 TEST_F(Check, BadInputIsExit2NamingTheField) {
   const json ref = {{"dim", 16}, {"base", 10000.0}};
   auto field = [](const json& req) {
-    const Proc p = run("eval -", req.dump());
+    const Proc p = run_posenc("eval -", req.dump());
     EXPECT_EQ(p.exit_code, 2) << req.dump() << " -> " << p.out;
     EXPECT_EQ(p.out, "");
     return parse_err(p)["field"];
@@ -627,11 +627,11 @@ TEST_F(Check, BadInputIsExit2NamingTheField) {
   const std::string npy = temp("huge.npy"), st = temp("bad.safetensors");
   write_npy(npy, Matrix::Zero(1, 4), "<f8", false, "(1000000, 1000000)");
   const std::string refq = posenc::test::shell_quote(ref.dump());
-  Proc p = run("check --reference " + refq + " --kind cos --actual " + npy);
+  Proc p = run_posenc("check --reference " + refq + " --kind cos --actual " + npy);
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_EQ(parse_err(p)["field"], "actual");
   write_npy(npy, Matrix::Zero(4, 16), "<f8", false, "(4, 17)");
-  p = run("check --reference " + refq + " --kind cos --actual " + npy);
+  p = run_posenc("check --reference " + refq + " --kind cos --actual " + npy);
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_EQ(parse_err(p)["field"], "actual");
   {
@@ -640,10 +640,10 @@ TEST_F(Check, BadInputIsExit2NamingTheField) {
     out.write(reinterpret_cast<const char*>(&n), 8);
     out << "{}";
   }
-  p = run("check --reference " + refq + " --kind cos --actual " + st);
+  p = run_posenc("check --reference " + refq + " --kind cos --actual " + st);
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_EQ(parse_err(p)["field"], "actual");
-  p = run("check --reference " + refq + " --kind rotated --actual " + npy);
+  p = run_posenc("check --reference " + refq + " --kind rotated --actual " + npy);
   EXPECT_EQ(p.exit_code, 2);
   std::remove(npy.c_str());
   std::remove(st.c_str());
@@ -651,17 +651,17 @@ TEST_F(Check, BadInputIsExit2NamingTheField) {
 
 TEST_F(Check, EvalInputBounds) {
   // An unknown key "" is named "" (not null).
-  Proc p = run("eval -", R"({"op":"alibi_slopes","heads":4,"":1})");
+  Proc p = run_posenc("eval -", R"({"op":"alibi_slopes","heads":4,"":1})");
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_EQ(parse_err(p)["field"], "");
   // Nesting is limited while parsing: 10^6 '[' are refused without building them.
-  p = run("eval -", std::string(1'000'000, '['));
+  p = run_posenc("eval -", std::string(1'000'000, '['));
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_NE(parse_err(p)["error"].get<std::string>().find("nested deeper than 64"), std::string::npos) << p.err;
   EXPECT_EQ(parse_err(p)["field"], nullptr);
   // A 1 MB unknown key is echoed at most 256 bytes.
   const std::string key(1'000'000, 'k');
-  p = run("eval -", "{\"op\":\"alibi_slopes\",\"heads\":4,\"" + key + "\":1}");
+  p = run_posenc("eval -", "{\"op\":\"alibi_slopes\",\"heads\":4,\"" + key + "\":1}");
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_LT(p.err.size(), 2000u);
   const std::string f = parse_err(p)["field"];

@@ -16,11 +16,11 @@ using nlohmann::json;
 namespace {
 
 using posenc::test::Proc;
-Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
+using posenc::test::run_posenc;
 
 // Asserts the bad-input contract: exit 2, nothing on stdout, one JSON object on stderr naming `field`.
 void expect_bad(const std::string& request, const json& field) {
-  const Proc r = run("eval -", request);
+  const Proc r = run_posenc("eval -", request);
   EXPECT_EQ(r.exit_code, 2) << request;
   EXPECT_EQ(r.out, "") << request;
   json e;
@@ -36,20 +36,20 @@ using Cli = posenc::test::PosencBinary;
 }  // namespace
 
 TEST_F(Cli, VersionAndUsage) {
-  const Proc v = run("--version");
+  const Proc v = run_posenc("--version");
   EXPECT_EQ(v.exit_code, 0);
   EXPECT_TRUE(std::regex_match(POSENC_VERSION, std::regex(R"(\d+\.\d+\.\d+)"))) << POSENC_VERSION;
   EXPECT_EQ(v.out, "posenc " POSENC_VERSION "\n");  // from project(VERSION) in CMakeLists.txt
-  const Proc u = run("eval");                       // FILE missing
+  const Proc u = run_posenc("eval");                // FILE missing
   EXPECT_EQ(u.exit_code, 2);
   EXPECT_EQ(u.out, "");
   EXPECT_EQ(json::parse(u.err)["field"], nullptr);
-  EXPECT_EQ(run("").exit_code, 2);  // no subcommand
+  EXPECT_EQ(run_posenc("").exit_code, 2);  // no subcommand
 }
 
 TEST_F(Cli, GoodRequestFromStdinAndFile) {
   const std::string req = R"({"op":"rope_frequencies","dim":4,"base":10000,"scaling":{"type":"linear","factor":4}})";
-  const Proc r = run("eval -", req);
+  const Proc r = run_posenc("eval -", req);
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.err, "");
   const json j = json::parse(r.out);
@@ -58,13 +58,13 @@ TEST_F(Cli, GoodRequestFromStdinAndFile) {
   // Same request from a file argument.
   const std::string path = testing::TempDir() + "posenc_cli_req.json";
   std::ofstream(path) << req;
-  const Proc f = run("eval '" + path + "'");
+  const Proc f = run_posenc("eval '" + path + "'");
   EXPECT_EQ(f.exit_code, 0);
   EXPECT_EQ(f.out, r.out);
 }
 
 TEST_F(Cli, FloatsRoundTripAndOneObjectPerResponse) {
-  const Proc r = run("eval -", R"({"op":"sinusoidal","positions":[1,12345,999999],"dim":8,"base":10000})");
+  const Proc r = run_posenc("eval -", R"({"op":"sinusoidal","positions":[1,12345,999999],"dim":8,"base":10000})");
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.out.back(), '\n');
   EXPECT_EQ(r.out.find('\n'), r.out.size() - 1);  // exactly one line, one object
@@ -76,8 +76,8 @@ TEST_F(Cli, FloatsRoundTripAndOneObjectPerResponse) {
 
 TEST_F(Cli, AttentionRoundTrip) {
   const Proc r =
-      run("eval -", R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1,2],[3,4]],"query_positions":[0,1],)"
-                    R"("key_positions":[0,1],"causal":true,"position":{"scheme":"alibi","slope":0.5}})");
+      run_posenc("eval -", R"({"op":"attention","q":[[1,0],[0,1]],"k":[[1,0],[0,1]],"v":[[1,2],[3,4]],"query_positions":[0,1],)"
+                           R"("key_positions":[0,1],"causal":true,"position":{"scheme":"alibi","slope":0.5}})");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const json j = json::parse(r.out);
   EXPECT_TRUE(j["logits"][0][1].is_null());
@@ -111,7 +111,7 @@ TEST_F(Cli, EveryBadInputClass) {
   expect_bad(R"({"op":"sinusoidal","positions":[0],"dim":4098})", "dim");  // past the limits
   expect_bad(R"({"op":"deberta_relative_positions","query_size":4097,"key_size":4097,"bucket_size":-1,"max_position":-1})",
              "key_size");
-  const Proc missing = run("eval /nonexistent/request.json");
+  const Proc missing = run_posenc("eval /nonexistent/request.json");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.out, "");
   EXPECT_EQ(json::parse(missing.err)["field"], nullptr);

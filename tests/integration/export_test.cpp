@@ -27,19 +27,19 @@ using posenc::app::StateMap;
 namespace {
 
 using posenc::test::Proc;
+using posenc::test::run_posenc;
 using posenc::test::shell_quote;
 using posenc::test::slurp;
-Proc run(const std::string& args, const std::string& input = "") { return posenc::test::run_posenc(args, input); }
 std::string quote(const std::string& s) { return shell_quote(s); }
 
 json eval(const std::string& request) {
-  const Proc r = run("eval -", request);
+  const Proc r = run_posenc("eval -", request);
   EXPECT_EQ(r.exit_code, 0) << request << " -> " << r.err;
   return json::parse(r.out);
 }
 
 json export_json(const std::string& state) {
-  const Proc r = run("export --format json --state " + quote(state));
+  const Proc r = run_posenc("export --format json --state " + quote(state));
   EXPECT_EQ(r.exit_code, 0) << state << " -> " << r.err;
   EXPECT_EQ(r.err, "");
   return json::parse(r.out);
@@ -144,7 +144,7 @@ TEST_F(ExportCli, ModelNotesAreWarningsNotErrors) {
   ASSERT_EQ(pairs["rows"].size(), model["rope"]["inv_freq"].size());
   for (size_t k = 0; k < pairs["rows"].size(); ++k)
     EXPECT_EQ(pairs["rows"][k][scaled].get<double>(), model["rope"]["inv_freq"][k].get<double>()) << k;
-  const Proc phi = run("export --format json --state " + quote("view=rope&model=phi-3-mini-128k"));
+  const Proc phi = run_posenc("export --format json --state " + quote("view=rope&model=phi-3-mini-128k"));
   EXPECT_EQ(phi.exit_code, 0) << phi.err;
   EXPECT_EQ(phi.err.rfind("posenc: note (model): model=phi-3-mini-128k: phi3 uses LongRoPE", 0), 0u) << phi.err;
   EXPECT_EQ(json::parse(phi.out)["view"], "rope");
@@ -171,7 +171,7 @@ TEST_F(ExportCli, MaskedCellsAreNullInJsonAndEmptyInCsv) {
   double sum = 0;
   for (int j = 0; j < 6; ++j) sum += w["rows"][5][j + 1].get<double>();
   EXPECT_NEAR(sum, 1.0, 1e-15);
-  const Proc csv = run("export --format csv --state " + quote(state));
+  const Proc csv = run_posenc("export --format csv --state " + quote(state));
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   const size_t block = csv.out.find("# weights\n");
   ASSERT_NE(block, std::string::npos);
@@ -187,7 +187,7 @@ TEST_F(ExportCli, MaskedCellsAreNullInJsonAndEmptyInCsv) {
 TEST_F(ExportCli, CsvCarriesTheSameDoublesAsJson) {
   const std::string state = "view=similarity&scheme=sinusoidal&n=32&d=16";
   const json data = export_json(state);
-  const Proc csv = run("export --format csv -o - --state " + quote(state));
+  const Proc csv = run_posenc("export --format csv -o - --state " + quote(state));
   ASSERT_EQ(csv.exit_code, 0);
   std::istringstream lines(csv.out.substr(csv.out.find("# similarity\n")));
   std::string line;
@@ -208,7 +208,7 @@ TEST_F(ExportCli, CsvCarriesTheSameDoublesAsJson) {
 
 TEST_F(ExportCli, OutputFileAndErrorsFollowTheEvalContract) {
   const std::string path = testing::TempDir() + "posenc_export.json";
-  const Proc ok = run("export --format json -o " + quote(path) + " --state 'view=toy'");
+  const Proc ok = run_posenc("export --format json -o " + quote(path) + " --state 'view=toy'");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
   EXPECT_EQ(ok.out, "");
   const json data = json::parse(slurp(path));
@@ -230,7 +230,7 @@ TEST_F(ExportCli, OutputFileAndErrorsFollowTheEvalContract) {
            {"view=rope&dim=2&scaling=ntk&factor=64", "dim"},
            {"view=waves&dims=0,1,2,3,4,5,6", "dims"},
            {"view=waves&d=16&dims=20", "dims"}}) {
-    const Proc r = run("export --state " + quote(state));
+    const Proc r = run_posenc("export --state " + quote(state));
     EXPECT_EQ(r.exit_code, 2) << state;
     EXPECT_EQ(r.out, "") << state;
     json e;
@@ -238,7 +238,7 @@ TEST_F(ExportCli, OutputFileAndErrorsFollowTheEvalContract) {
     EXPECT_EQ(e.size(), 2u);
     EXPECT_EQ(e["field"], field) << state << " -> " << r.err;
   }
-  EXPECT_EQ(run("export --format xml --state view=toy").exit_code, 2);
+  EXPECT_EQ(run_posenc("export --format xml --state view=toy").exit_code, 2);
 }
 
 // ---------------------------------------------------------------- posenc render
@@ -270,8 +270,9 @@ Image load_png(const std::string& path) {
 TEST_F(ExportCli, RenderedSimilarityHasABrightDiagonal) {
   const std::string png = testing::TempDir() + "posenc_render_similarity.png", probes = png + ".json";
   const int n = 64;
-  const Proc r = run("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme dark -o " +
-                     quote(png) + " --probes " + quote(probes));
+  const Proc r =
+      run_posenc("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme dark -o " +
+                 quote(png) + " --probes " + quote(probes));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Image img = load_png(png);
   ASSERT_EQ(img.w, 900);
@@ -308,24 +309,24 @@ TEST_F(ExportCli, RenderedSimilarityHasABrightDiagonal) {
 
 TEST_F(ExportCli, RenderThemeSizeAndBadState) {
   const std::string png = testing::TempDir() + "posenc_render_light.png";
-  const Proc r = run("render --state 'view=buckets&scheme=t5' --width 640 --height 400 -o " + quote(png));
+  const Proc r = run_posenc("render --state 'view=buckets&scheme=t5' --width 640 --height 400 -o " + quote(png));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Image img = load_png(png);
   ASSERT_EQ(img.w, 640);
   ASSERT_EQ(img.h, 400);
   EXPECT_GT(img.luma(img.w - 3, img.h - 3), 200);  // light by default
-  const Proc bad = run("render --state 'view=buckets&n=1' -o " + quote(png));
+  const Proc bad = run_posenc("render --state 'view=buckets&n=1' -o " + quote(png));
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(json::parse(bad.err)["field"], "n");
-  EXPECT_EQ(run("render --state view=toy --width 10 -o " + quote(png)).exit_code, 2);  // below 64 px
+  EXPECT_EQ(run_posenc("render --state view=toy --width 10 -o " + quote(png)).exit_code, 2);  // below 64 px
 }
 
 // -o *.svg: the same frame as SVG. The heatmap is an embedded PNG under vector axes (titles and ticks as
 // <text>); --transparent leaves the background out and is refused for a PNG.
 TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
   const std::string svg = testing::TempDir() + "posenc_render_similarity.svg";
-  const Proc r =
-      run("render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme light -o " + quote(svg));
+  const Proc r = run_posenc(
+      "render --state 'view=similarity&scheme=sinusoidal&n=64&d=64' --width 900 --height 560 --theme light -o " + quote(svg));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string doc = slurp(svg);
   EXPECT_EQ(doc.rfind("<?xml", 0), 0u);
@@ -337,10 +338,11 @@ TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
   EXPECT_NE(doc.find("<desc>posenc "), std::string::npos);
   EXPECT_NE(doc.find("view=similarity"), std::string::npos);
   const std::string clear = testing::TempDir() + "posenc_render_clear.svg";
-  ASSERT_EQ(run("render --state 'view=frequencies&figure=wavelength&controls=0' --transparent -o " + quote(clear)).exit_code, 0);
+  ASSERT_EQ(
+      run_posenc("render --state 'view=frequencies&figure=wavelength&controls=0' --transparent -o " + quote(clear)).exit_code, 0);
   EXPECT_NE(slurp(clear).find("class=\"curve\""), std::string::npos);
   EXPECT_EQ(slurp(clear).find("<path d=\"M0 0L1200 0L1200 800Z"), std::string::npos);  // no background
-  const Proc png = run("render --state view=waves --transparent -o " + quote(testing::TempDir() + "x.png"));
+  const Proc png = run_posenc("render --state view=waves --transparent -o " + quote(testing::TempDir() + "x.png"));
   EXPECT_EQ(png.exit_code, 2);
   EXPECT_EQ(json::parse(png.err)["field"], "transparent");
 }
@@ -350,9 +352,10 @@ TEST_F(ExportCli, RenderSvgHasTextAxesAndTheHeatmapAsAnImage) {
 TEST_F(ExportCli, RenderDrawsWhatExportPngDrawsAndControlsAddTheSidebar) {
   const std::string state = "view=scores&scheme=alibi&n=32&heads=4";
   const std::string png = testing::TempDir() + "posenc_render_figure.png", probes = png + ".json";
-  ASSERT_EQ(run("render --state " + quote(state) + " --width 900 --height 560 -o " + quote(png) + " --probes " + quote(probes))
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      run_posenc("render --state " + quote(state) + " --width 900 --height 560 -o " + quote(png) + " --probes " + quote(probes))
+          .exit_code,
+      0);
   const Image rendered = load_png(png);
   ASSERT_EQ(rendered.w, 900);
   // The Export PNG frame in-process: every frame is the capture frame.
@@ -377,10 +380,10 @@ TEST_F(ExportCli, RenderDrawsWhatExportPngDrawsAndControlsAddTheSidebar) {
 
   const std::string with = testing::TempDir() + "posenc_render_controls.png", with_probes = with + ".json";
   // At the default 1200 x 800 (a wide frame): the controls beside the plots.
-  ASSERT_EQ(
-      run("render --controls --state " + quote(state + "&controls=0") + " -o " + quote(with) + " --probes " + quote(with_probes))
-          .exit_code,
-      0);
+  ASSERT_EQ(run_posenc("render --controls --state " + quote(state + "&controls=0") + " -o " + quote(with) + " --probes " +
+                       quote(with_probes))
+                .exit_code,
+            0);
   const json sidebar = json::parse(slurp(with_probes))["probes"];
   EXPECT_TRUE(sidebar.contains("slider.n")) << sidebar.dump();
   EXPECT_NE(load_png(with).rgba, rendered.rgba);

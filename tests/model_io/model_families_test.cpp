@@ -35,8 +35,8 @@ using nlohmann::json;
 
 namespace {
 
-ModelPosition read(const json& config) { return read_hf_config(model_io::config_from_json(config)); }
-ModelPosition preset(const std::string& id) { return read_hf_config(model_io::preset_config(id)); }
+ModelPosition read_config(const json& config) { return read_hf_config(model_io::config_from_json(config)); }
+ModelPosition read_preset(const std::string& id) { return read_hf_config(model_io::preset_config(id)); }
 
 bool has_unread(const ModelPosition& m, const std::string& key) {
   return std::find(m.unread_keys.begin(), m.unread_keys.end(), key) != m.unread_keys.end();
@@ -75,11 +75,11 @@ TEST(ModelFamilies, EveryRowReadsAndModelTypesAreUnique) {
 
 // A model_type outside the table: read with the generic rules, each named.
 TEST(ModelFamilies, UnknownModelTypeNamesItsAssumptions) {
-  const ModelPosition m = read(json{{"model_type", "made_up_2026"},
-                                    {"hidden_size", 2048},
-                                    {"num_attention_heads", 16},
-                                    {"num_hidden_layers", 4},
-                                    {"max_position_embeddings", 8192}});
+  const ModelPosition m = read_config(json{{"model_type", "made_up_2026"},
+                                           {"hidden_size", 2048},
+                                           {"num_attention_heads", 16},
+                                           {"num_hidden_layers", 4},
+                                           {"max_position_embeddings", 8192}});
   ASSERT_EQ(m.position, PositionKind::Rope);
   EXPECT_EQ(m.family, "");
   for (const char* what : {"layout", "rope_layers", "head_dim", "base", "softmax_scale"}) EXPECT_TRUE(assumed(m, what)) << what;
@@ -95,22 +95,22 @@ TEST(ModelFamilies, UnknownModelTypeNamesItsAssumptions) {
     }
   EXPECT_TRUE(layout);
   // A known family takes no layout assumption.
-  EXPECT_FALSE(assumed(preset("llama-3.1-8b"), "layout"));
-  EXPECT_TRUE(preset("llama-3.1-8b").assumptions.empty());
+  EXPECT_FALSE(assumed(read_preset("llama-3.1-8b"), "layout"));
+  EXPECT_TRUE(read_preset("llama-3.1-8b").assumptions.empty());
 }
 
 // Hybrid keys an unknown family carries are named, never silently dropped.
 TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
-  const ModelPosition m = read(json{{"model_type", "new_hybrid"},
-                                    {"hidden_size", 1024},
-                                    {"num_attention_heads", 8},
-                                    {"num_hidden_layers", 3},
-                                    {"max_position_embeddings", 4096},
-                                    {"hybrid_override_pattern", "M*M"},
-                                    {"attn_type_list", {0, 1, 0}},
-                                    {"full_attn_idxs", {1}},
-                                    {"compress_ratios", {0, 4, 0}},
-                                    {"moe_layer_freq", 1}});
+  const ModelPosition m = read_config(json{{"model_type", "new_hybrid"},
+                                           {"hidden_size", 1024},
+                                           {"num_attention_heads", 8},
+                                           {"num_hidden_layers", 3},
+                                           {"max_position_embeddings", 4096},
+                                           {"hybrid_override_pattern", "M*M"},
+                                           {"attn_type_list", {0, 1, 0}},
+                                           {"full_attn_idxs", {1}},
+                                           {"compress_ratios", {0, 4, 0}},
+                                           {"moe_layer_freq", 1}});
   for (const char* k : {"hybrid_override_pattern", "attn_type_list", "full_attn_idxs", "compress_ratios"})
     EXPECT_TRUE(has_unread(m, k)) << k;
   EXPECT_FALSE(has_unread(m, "moe_layer_freq"));  // about experts, not attention
@@ -119,14 +119,14 @@ TEST(ModelFamilies, UnknownFamilysLayerKeysAreUnread) {
 // A key giving a layer type its own head width is read where the family declares it (Gemma 4's global_head_dim
 // on proportional full layers) and named everywhere else: the rotary dims would be "of" another width.
 TEST(ModelFamilies, OwnHeadWidthKeysAreUnreadOutsideGemma4) {
-  const ModelPosition m = read(json{{"model_type", "llama"},
-                                    {"hidden_size", 4096},
-                                    {"num_attention_heads", 32},
-                                    {"max_position_embeddings", 8192},
-                                    {"global_head_dim", 256},
-                                    {"local_head_dim", 64},
-                                    {"full_head_dim", 256},
-                                    {"v_head_dim", 128}});
+  const ModelPosition m = read_config(json{{"model_type", "llama"},
+                                           {"hidden_size", 4096},
+                                           {"num_attention_heads", 32},
+                                           {"max_position_embeddings", 8192},
+                                           {"global_head_dim", 256},
+                                           {"local_head_dim", 64},
+                                           {"full_head_dim", 256},
+                                           {"v_head_dim", 128}});
   for (const char* k : {"global_head_dim", "local_head_dim", "full_head_dim"}) EXPECT_TRUE(has_unread(m, k)) << k;
   EXPECT_FALSE(has_unread(m, "v_head_dim"));  // the value width: not in q.k
   EXPECT_EQ(rope_head_dim(m, *m.rope), 128);
@@ -148,21 +148,21 @@ TEST(ModelFamilies, LegacyTypeBesideRopeTypeIsNamedWhenItDiffers) {
               {"low_freq_factor", 1.0},
               {"high_freq_factor", 4.0},
               {"original_max_position_embeddings", 8192}}}};
-  const ModelPosition differs = read(c);
+  const ModelPosition differs = read_config(c);
   EXPECT_EQ(differs.rope->scaling.type, RopeScalingType::Llama3);
   EXPECT_TRUE(has_unread(differs, "rope_scaling.type"));
   ASSERT_TRUE(assumed(differs, "rope_type"));
   EXPECT_EQ(differs.assumptions.front().value, "llama3");
   EXPECT_NE(differs.assumptions.front().why.find("rope_scaling.type says 'linear'"), std::string::npos);
   c["rope_scaling"]["type"] = "llama3";
-  const ModelPosition same = read(c);
+  const ModelPosition same = read_config(c);
   EXPECT_FALSE(has_unread(same, "rope_scaling.type"));
   EXPECT_TRUE(same.assumptions.empty());
 }
 
 // ERNIE 4.5: GLM's rotate_half with cos repeat_interleave -> interleaved pairs; theta 500000, 128 dims.
 TEST(ModelFamilies, Ernie45IsInterleaved) {
-  const ModelPosition m = preset("ernie-4.5-0.3b");
+  const ModelPosition m = read_preset("ernie-4.5-0.3b");
   ASSERT_TRUE(m.rope);
   EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
   EXPECT_EQ(m.rope->rotary_dim, 128);
@@ -175,7 +175,7 @@ TEST(ModelFamilies, Ernie45IsInterleaved) {
 
 // EXAONE 4.0: sliding layers rotate, global layers do not (sliding_window set); llama3 x16 on every RoPE layer.
 TEST(ModelFamilies, Exaone4GlobalLayersHaveNoRope) {
-  const ModelPosition m = preset("exaone-4.0-32b");
+  const ModelPosition m = read_preset("exaone-4.0-32b");
   ASSERT_EQ(m.per_layer.size(), 64u);
   for (int i = 0; i < 64; ++i) {
     const LayerSpec& l = m.per_layer[size_t(i)];
@@ -190,15 +190,15 @@ TEST(ModelFamilies, Exaone4GlobalLayersHaveNoRope) {
   // "LLLG" spelled as a string; without a window (EXAONE-4.0-1.2B) every layer is global and rotates.
   json c = json::parse(*model_io::embedded_config_text("exaone-4.0-32b.json"));
   c["sliding_window_pattern"] = "LLLG";
-  EXPECT_EQ(read(c).per_layer[3].rope, false);
-  EXPECT_EQ(read(c).per_layer[2].attention, LayerAttention::Sliding);
+  EXPECT_EQ(read_config(c).per_layer[3].rope, false);
+  EXPECT_EQ(read_config(c).per_layer[2].attention, LayerAttention::Sliding);
   c["sliding_window"] = nullptr;
-  for (const LayerSpec& l : read(c).per_layer) EXPECT_TRUE(l.rope && l.attention == LayerAttention::Full);
+  for (const LayerSpec& l : read_config(c).per_layer) EXPECT_TRUE(l.rope && l.attention == LayerAttention::Full);
 }
 
 // LFM2: full_attn_idxs attend with RoPE (theta 1e6), the other layers are short convolutions.
 TEST(ModelFamilies, Lfm2ConvLayers) {
-  const ModelPosition m = preset("lfm2-350m");
+  const ModelPosition m = read_preset("lfm2-350m");
   ASSERT_EQ(m.per_layer.size(), 16u);
   const std::set<int> attn = {2, 5, 8, 10, 12, 14};
   for (int i = 0; i < 16; ++i) {
@@ -218,13 +218,13 @@ TEST(ModelFamilies, Lfm2ConvLayers) {
   json c = json::parse(*model_io::embedded_config_text("lfm2-350m.json"));
   c["layer_types"] = json::array();
   for (int i = 0; i < 16; ++i) c["layer_types"].push_back(i == 0 ? "full_attention" : "conv");
-  EXPECT_EQ(read(c).per_layer[0].attention, LayerAttention::Full);
-  EXPECT_EQ(read(c).per_layer[2].attention, LayerAttention::Linear);
+  EXPECT_EQ(read_config(c).per_layer[0].attention, LayerAttention::Full);
+  EXPECT_EQ(read_config(c).per_layer[2].attention, LayerAttention::Linear);
 }
 
 // Nemotron-3-Nano: one layer per pattern character; the attention layers carry no position at all.
 TEST(ModelFamilies, NemotronHAttentionWithoutPosition) {
-  const ModelPosition m = preset("nemotron-3-nano-30b-a3b");
+  const ModelPosition m = read_preset("nemotron-3-nano-30b-a3b");
   EXPECT_EQ(m.position, PositionKind::None);
   const std::string pattern = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
   ASSERT_EQ(m.per_layer.size(), pattern.size());
@@ -256,7 +256,7 @@ TEST(ModelFamilies, NemotronHAttentionWithoutPosition) {
 
 // Granite 4.0-H: Mamba2 layers, attention at 10, 13, 17, 27 with position_embedding_type "nope".
 TEST(ModelFamilies, GraniteHybridNope) {
-  const ModelPosition m = preset("granite-4.0-h-350m");
+  const ModelPosition m = read_preset("granite-4.0-h-350m");
   EXPECT_EQ(m.position, PositionKind::None);
   ASSERT_EQ(m.per_layer.size(), 32u);
   for (int i = 0; i < 32; ++i) {
@@ -266,18 +266,18 @@ TEST(ModelFamilies, GraniteHybridNope) {
   }
   json c = json::parse(*model_io::embedded_config_text("granite-4.0-h-350m.json"));
   c["position_embedding_type"] = "rope";
-  const ModelPosition rope = read(c);
+  const ModelPosition rope = read_config(c);
   ASSERT_TRUE(rope.rope);
   EXPECT_TRUE(rope.per_layer[10].rope);
   EXPECT_FALSE(rope.per_layer[0].rope);
   EXPECT_DOUBLE_EQ(rope.rope->softmax_scale, 0.015625);  // attention_multiplier replaces 1/sqrt(head_dim)
   c["position_embedding_type"] = "alibi";
-  EXPECT_THROW(read(c), InvalidArgument);
+  EXPECT_THROW(read_config(c), InvalidArgument);
 }
 
 // Kimi Linear: kda_layers (1-based) are KDA, the rest NoPE MLA; no max_position_embeddings needed.
 TEST(ModelFamilies, KimiLinearNopeMla) {
-  const ModelPosition m = preset("kimi-linear-48b-a3b");
+  const ModelPosition m = read_preset("kimi-linear-48b-a3b");
   EXPECT_EQ(m.position, PositionKind::None);
   EXPECT_EQ(m.head_dim, 192);
   ASSERT_EQ(m.per_layer.size(), 27u);
@@ -293,7 +293,7 @@ TEST(ModelFamilies, KimiLinearNopeMla) {
 // DeepSeek-V4-Flash: 2 sliding layers at rope_theta 1e4 (main), then compressed 4 / 128 at compress_rope_theta
 // 160000 with YaRN x16 from 65536, attention factor 1; 64 rotary dims of 512; sinks everywhere.
 TEST(ModelFamilies, DeepseekV4MainAndCompress) {
-  const ModelPosition m = preset("deepseek-v4-flash");
+  const ModelPosition m = read_preset("deepseek-v4-flash");
   ASSERT_EQ(m.per_layer.size(), 43u);
   EXPECT_EQ(m.head_dim, 512);
   const ModelRope& main = layer_rope(m, "main");
@@ -344,7 +344,7 @@ TEST(ModelFamilies, DeepseekV4MainAndCompress) {
 
 // MiniMax: rotary_dim 64 of 128 (NeoX); attn_type_list 0 = lightning linear attention.
 TEST(ModelFamilies, MinimaxRotaryDimAndAttnTypes) {
-  const ModelPosition m2 = preset("minimax-m2");
+  const ModelPosition m2 = read_preset("minimax-m2");
   EXPECT_EQ(m2.rope->rotary_dim, 64);
   EXPECT_EQ(m2.head_dim, 128);
   EXPECT_DOUBLE_EQ(m2.rope->base, 5e6);
@@ -353,13 +353,13 @@ TEST(ModelFamilies, MinimaxRotaryDimAndAttnTypes) {
   c["model_type"] = "minimax_m1";
   c["num_hidden_layers"] = 4;
   c["attn_type_list"] = {0, 0, 0, 1};
-  const ModelPosition m1 = read(c);
+  const ModelPosition m1 = read_config(c);
   EXPECT_EQ(m1.per_layer[0].attention, LayerAttention::Linear);
   EXPECT_EQ(m1.per_layer[0].mixer, "lightning");
   EXPECT_EQ(m1.per_layer[3].attention, LayerAttention::Full);
   EXPECT_TRUE(m1.per_layer[3].rope);
   c["attn_type_list"] = {0, 2, 0, 1};
-  EXPECT_THROW(read(c), InvalidArgument);
+  EXPECT_THROW(read_config(c), InvalidArgument);
 }
 
 // Hunyuan: rope_scaling {type dynamic, alpha 1000}: a fixed base theta * alpha^(d / (d - 2)) over head_dim.
@@ -379,7 +379,7 @@ TEST(ModelFamilies, HunyuanNtkAlpha) {
                     {"mscale", 1.0},
                     {"mscale_all_dim", 1.0},
                     {"type", "dynamic"}}}};
-  const ModelPosition m = read(c);
+  const ModelPosition m = read_config(c);
   EXPECT_EQ(m.rope->scaling.type, RopeScalingType::Ntk);
   const double base = 10000.0 * std::pow(1000.0, 128.0 / 126.0);  // 11158839.92507748
   EXPECT_NEAR(base, 11158839.92507748, 1e-4);
@@ -388,7 +388,7 @@ TEST(ModelFamilies, HunyuanNtkAlpha) {
   // Outside the Hunyuan family the alpha is not read, and named.
   json other = c;
   other["model_type"] = "llama";
-  EXPECT_TRUE(has_unread(read(other), "rope_scaling.alpha"));
+  EXPECT_TRUE(has_unread(read_config(other), "rope_scaling.alpha"));
 }
 
 // Mistral Large 3: YaRN with apply_scale false: no cos/sin magnitude, no softmax mscale^2.
@@ -410,14 +410,14 @@ TEST(ModelFamilies, MistralLarge3ApplyScaleFalse) {
               {"apply_scale", false},
               {"mscale", 1.0},
               {"mscale_all_dim", 1.0}}}};
-  const ModelPosition m = read(c);
+  const ModelPosition m = read_config(c);
   EXPECT_EQ(m.rope->layout, RopeLayout::Interleaved);
   EXPECT_DOUBLE_EQ(m.rope->frequencies.attention_scaling, 1.0);
   EXPECT_DOUBLE_EQ(m.rope->softmax_scale, 1.0 / std::sqrt(192.0));
   EXPECT_DOUBLE_EQ(m.rope->scaling.beta_fast, 32.0);
   c["rope_scaling"]["apply_scale"] = true;
   const double ms = 0.1 * std::log(36.0) + 1.0;  // get_mscale(36, 1)
-  EXPECT_NEAR(read(c).rope->softmax_scale, ms * ms / std::sqrt(192.0), 1e-15);
+  EXPECT_NEAR(read_config(c).rope->softmax_scale, ms * ms / std::sqrt(192.0), 1e-15);
 }
 
 // Falcon-H1: every layer attends with RoPE beside a parallel Mamba2; k is multiplied by key_multiplier.
@@ -425,7 +425,7 @@ TEST(ModelFamilies, FalconH1ParallelHybrid) {
   const json c = {{"model_type", "falcon_h1"}, {"hidden_size", 3072},     {"num_attention_heads", 12},
                   {"head_dim", 256},           {"num_hidden_layers", 44}, {"max_position_embeddings", 262144},
                   {"rope_theta", 1e11},        {"key_multiplier", 0.5}};
-  const ModelPosition m = read(c);
+  const ModelPosition m = read_config(c);
   EXPECT_DOUBLE_EQ(m.rope->softmax_scale, 0.5 / 16.0);
   for (const LayerSpec& l : m.per_layer) {
     EXPECT_EQ(l.attention, LayerAttention::Full);
@@ -452,7 +452,7 @@ TEST(ModelFamilies, Olmo3SlidingLayersUnscaled) {
               {"attention_factor", 1.2079441541679836},
               {"beta_fast", 32},
               {"beta_slow", 1}}}};
-  const ModelPosition m = read(c);
+  const ModelPosition m = read_config(c);
   EXPECT_EQ(layer_rope(m, "full_attention").scaling.type, RopeScalingType::Yarn);
   EXPECT_EQ(layer_rope(m, "sliding_attention").scaling.type, RopeScalingType::None);
   EXPECT_DOUBLE_EQ(layer_rope(m, "sliding_attention").base, 500000.0);
@@ -462,7 +462,7 @@ TEST(ModelFamilies, Olmo3SlidingLayersUnscaled) {
 
 // Two models: what differs, named by the model response's keys.
 TEST(ModelFamilies, CompareNamesDifferences) {
-  const ModelPosition a = preset("llama-3.1-8b"), b = preset("qwen2-7b");
+  const ModelPosition a = read_preset("llama-3.1-8b"), b = read_preset("qwen2-7b");
   const auto d = compare_models(a, b, 131072);
   auto find = [&](const std::string& what) {
     for (const ModelDifference& x : d)
@@ -483,7 +483,7 @@ TEST(ModelFamilies, CompareNamesDifferences) {
   EXPECT_EQ(dumped["num_attention_heads"], "32 28");
   EXPECT_EQ(dumped["rope.base"], "500000 1000000");
   EXPECT_EQ(dumped["rope.rope_type"], "\"llama3\" \"default\"");
-  EXPECT_EQ(layer_pattern_text(preset("gemma-3-1b").per_layer), "[sliding 512 rope x5, full rope] x4, sliding 512 rope x2");
+  EXPECT_EQ(layer_pattern_text(read_preset("gemma-3-1b").per_layer), "[sliding 512 rope x5, full rope] x4, sliding 512 rope x2");
 }
 
 // A GGUF of a hybrid family: the per-layer keys llama.cpp has for it are not read, and that is said.

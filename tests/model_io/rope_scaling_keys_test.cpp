@@ -73,7 +73,7 @@ json hf_config(RopeScalingType type, const char* extra = nullptr) {
           {"max_position_embeddings", 8192}, {"rope_theta", 10000.0},   {"rope_scaling", rs}};
 }
 
-bool unread(const ModelPosition& m, const std::string& key) {
+bool is_unread(const ModelPosition& m, const std::string& key) {
   return std::find(m.unread_keys.begin(), m.unread_keys.end(), key) != m.unread_keys.end();
 }
 
@@ -143,12 +143,12 @@ TEST(RopeScalingKeys, TheConfigReaderReadsExactlyEachTypesKeysAndNamesTheOthers)
     ASSERT_TRUE(m.rope) << name;
     EXPECT_EQ(m.rope->scaling.type, type) << name;
     for (const char* k : rope_scaling_keys(type))
-      if (rope_scaling_key(k)->config) { EXPECT_FALSE(unread(m, std::string("rope_scaling.") + k)) << name << " left " << k; }
+      if (rope_scaling_key(k)->config) { EXPECT_FALSE(is_unread(m, std::string("rope_scaling.") + k)) << name << " left " << k; }
     for (const RopeScalingKey& other : kRopeScalingKeys) {
       // partial_rotary_factor is also the rotary fraction of every type in v5 rope_parameters (read_rotary_dim).
       if (rope_scaling_takes(type, other.name) || std::string(other.name) == "partial_rotary_factor") continue;
       const ModelPosition with = read_hf_config(model_io::config_from_json(hf_config(type, other.name)));
-      EXPECT_TRUE(unread(with, std::string("rope_scaling.") + other.name)) << name << " did not name " << other.name;
+      EXPECT_TRUE(is_unread(with, std::string("rope_scaling.") + other.name)) << name << " did not name " << other.name;
     }
   }
 }

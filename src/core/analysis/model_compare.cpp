@@ -9,7 +9,7 @@
 namespace posenc {
 namespace {
 
-DiffValue num(double x) { return {significant(x, 10), x}; }
+DiffValue diff_num(double x) { return {significant(x, 10), x}; }
 DiffValue text(std::string s) { return {std::move(s), std::nullopt}; }
 
 struct Differ {
@@ -77,16 +77,17 @@ std::string runs_text(const std::vector<Run>& runs, size_t from, size_t to) {
 
 void rope_fields(Differ& d, const std::string& prefix, const ModelRope& a, const ModelRope& b) {
   d.add(prefix + "layout", text(rope_layout_name(a.layout)), text(rope_layout_name(b.layout)));
-  d.add(prefix + "rotary_dim", num(a.rotary_dim), num(b.rotary_dim));
-  d.add(prefix + "base", num(a.base), num(b.base));
+  d.add(prefix + "rotary_dim", diff_num(a.rotary_dim), diff_num(b.rotary_dim));
+  d.add(prefix + "base", diff_num(a.base), diff_num(b.base));
   d.add(prefix + "rope_type", text(rope_type_name(a.scaling.type)), text(rope_type_name(b.scaling.type)));
-  d.add(prefix + "factor", num(a.scaling.type == RopeScalingType::None ? 1.0 : a.scaling.factor),
-        num(b.scaling.type == RopeScalingType::None ? 1.0 : b.scaling.factor));
-  d.add(prefix + "original_max_position_embeddings", num(double(a.original_max_position_embeddings)),
-        num(double(b.original_max_position_embeddings)));
-  d.add(prefix + "max_position_embeddings", num(double(a.max_position_embeddings)), num(double(b.max_position_embeddings)));
-  d.add(prefix + "attention_scaling", num(a.frequencies.attention_scaling), num(b.frequencies.attention_scaling));
-  d.add(prefix + "softmax_scale", num(a.softmax_scale), num(b.softmax_scale));
+  d.add(prefix + "factor", diff_num(a.scaling.type == RopeScalingType::None ? 1.0 : a.scaling.factor),
+        diff_num(b.scaling.type == RopeScalingType::None ? 1.0 : b.scaling.factor));
+  d.add(prefix + "original_max_position_embeddings", diff_num(double(a.original_max_position_embeddings)),
+        diff_num(double(b.original_max_position_embeddings)));
+  d.add(prefix + "max_position_embeddings", diff_num(double(a.max_position_embeddings)),
+        diff_num(double(b.max_position_embeddings)));
+  d.add(prefix + "attention_scaling", diff_num(a.frequencies.attention_scaling), diff_num(b.frequencies.attention_scaling));
+  d.add(prefix + "softmax_scale", diff_num(a.softmax_scale), diff_num(b.softmax_scale));
 }
 
 std::string layer_type_names(const ModelPosition& m) {
@@ -128,8 +129,8 @@ std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelP
   Differ d;
   d.add("model_type", text(a.model_type), text(b.model_type));
   d.add("position", text(position_kind_name(a.position)), text(position_kind_name(b.position)));
-  d.add("head_dim", num(a.head_dim), num(b.head_dim));
-  d.add("num_attention_heads", num(a.num_attention_heads), num(b.num_attention_heads));
+  d.add("head_dim", diff_num(a.head_dim), diff_num(b.head_dim));
+  d.add("num_attention_heads", diff_num(a.num_attention_heads), diff_num(b.num_attention_heads));
   if (a.rope && b.rope) {
     rope_fields(d, "rope.", *a.rope, *b.rope);
     d.add("layers", text(layer_type_names(a)), text(layer_type_names(b)));
@@ -139,10 +140,10 @@ std::vector<ModelDifference> compare_models(const ModelPosition& a, const ModelP
   }
   const auto extrapolated = [&](const ModelPosition& m) -> DiffValue {
     if (!m.rope) return text("no RoPE");
-    return num(rope_pair_counts(*m.rope, target_length)[static_cast<size_t>(PairBehaviour::Extrapolated)]);
+    return diff_num(rope_pair_counts(*m.rope, target_length)[static_cast<size_t>(PairBehaviour::Extrapolated)]);
   };
   if (a.rope || b.rope) d.add("rope.extrapolated_at_" + std::to_string(target_length), extrapolated(a), extrapolated(b));
-  d.add("num_hidden_layers", num(a.num_hidden_layers), num(b.num_hidden_layers));
+  d.add("num_hidden_layers", diff_num(a.num_hidden_layers), diff_num(b.num_hidden_layers));
   d.add("per_layer", text(layer_pattern_text(a.per_layer)), text(layer_pattern_text(b.per_layer)));
   for (ModelDifference& x : d.out) {
     const std::vector<std::string> fields = assumption_fields(x.what);

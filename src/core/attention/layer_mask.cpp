@@ -8,7 +8,7 @@
 namespace posenc {
 namespace {
 
-constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+constexpr double kMaskedScore = -std::numeric_limits<double>::infinity();
 constexpr int64_t kMaxWindow = int64_t{1} << 31;
 
 // floor(a / b) for b > 0 (Python's //, which the reference uses; positions may be negative).
@@ -31,10 +31,10 @@ void mask_cells(M& logits, std::span<const int64_t> qpos, std::span<const int64_
 template <class Row>
 double softmax_row(const Row& e, std::optional<double> sink, double* w) {
   const Eigen::Index m = e.size();
-  double mx = sink.value_or(kNegInf);
+  double mx = sink.value_or(kMaskedScore);
   for (Eigen::Index j = 0; j < m; ++j)
     if (std::isfinite(double(e[j]))) mx = std::max(mx, double(e[j]));
-  if (mx == kNegInf) {  // nothing to attend to and no sink: all 0 (softmax_rows' rule)
+  if (mx == kMaskedScore) {  // nothing to attend to and no sink: all 0 (softmax_rows' rule)
     std::fill(w, w + m, 0.0);
     return 0.0;
   }

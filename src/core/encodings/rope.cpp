@@ -8,7 +8,7 @@
 namespace posenc {
 namespace {
 
-void check_dim_base(int dim, double base) {
+void check_rope_dim_base(int dim, double base) {
   require(dim >= 2 && dim <= kMaxDim, "dim", "dim must be in [2, " + std::to_string(kMaxDim) + "]");
   require(dim % 2 == 0, "dim", "dim must be even (rotation pairs)");
   require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
@@ -82,7 +82,7 @@ std::vector<const char*> rope_scaling_keys(RopeScalingType type) {
 }
 
 void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
-  check_dim_base(dim, base);
+  check_rope_dim_base(dim, base);
   if (s.type == RopeScalingType::None) return;
   // Every scaling has a factor; those that switch on the trained length read it next; then each its own.
   require_factor(s);
@@ -129,7 +129,7 @@ void validate_rope_scaling(const RopeScaling& s, int dim, double base) {
 }
 
 std::vector<double> rope_default_inv_freq(int dim, double base) {
-  check_dim_base(dim, base);
+  check_rope_dim_base(dim, base);
   return inv_freq_for_base(dim, base);
 }
 

@@ -8,7 +8,7 @@
 namespace posenc {
 namespace {
 
-void check_dim_base(int dim, double base) {
+void check_sinusoidal_dim_base(int dim, double base) {
   require_in_range(dim, 2, kMaxDim, "dim");
   require(dim % 2 == 0, "dim", "dim must be even (sin/cos pairs)");
   require(std::isfinite(base) && base > 1.0, "base", "base must be a finite number > 1");
@@ -17,7 +17,7 @@ void check_dim_base(int dim, double base) {
 }  // namespace
 
 std::vector<double> sinusoidal_frequencies(int dim, double base, FrequencySchedule schedule) {
-  check_dim_base(dim, base);
+  check_sinusoidal_dim_base(dim, base);
   const int half = dim / 2;
   std::vector<double> w(half);
   const CorrectlyRoundedPowers power(base);
