@@ -80,9 +80,14 @@ export function useBrowser() {
 // state (play back to the view's default) and a tab loads anew, so no test sees the pause.
 async function pauseKeptPages(env) {
   const pages = [...(env.shared?.values() ?? []), ...(env.tabs?.values() ?? [])].map((kept) => kept.page);
-  await Promise.all(pages.filter((page) => !page.isClosed()).map((page) => page.evaluate(() => {
+  await Promise.all(pages.filter((page) => !page.isClosed()).map(pausePlaying));
+}
+
+// Stops the app in `page` playing (play=1 -> 0), if it does: for a kept page no test looks at any more.
+function pausePlaying(page) {
+  return page.evaluate(() => {
     if (window.posenc?.getState && window.posenc.getState().play === '1') window.posenc.setState({ play: '0' });
-  }).catch(() => { /* a page that is not the app now (a test navigated it away): nothing to pause */ })));
+  }).catch(() => { /* a page that is not the app now (a test navigated it away): nothing to pause */ });
 }
 
 // Opens a page and records console errors and uncaught exceptions into `errors`.
@@ -307,6 +312,7 @@ export async function assertStateRoundTrip(env, state) {
   const { page, context, errors } = await openState(env, new URLSearchParams(state).toString(), { frames: 2, tab: 'round-trip' });
   assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, 'full state round trip');
   assert.deepEqual(errors, []);
+  await pausePlaying(page);  // the tab is kept (the next round trip loads anew): a RoPE state would play on beside the test
   await context.close();
 }
 
