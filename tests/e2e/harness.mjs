@@ -23,7 +23,7 @@
 // - Typing: `page.keyboard.type(text)` needs no delay: the keys queue and the app takes one key release per
 //   frame; `waitFrames` counts its frames from the last queued event handled (_posenc_input_pending), so
 //   typing that outran the frames is never read half-done.
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,8 +69,25 @@ export async function launchBrowser(extraArgs = []) {
 export function useBrowser() {
   const env = { server: null, browser: null };
   before(async () => { env.server = await serveSite(); env.browser = await launchBrowser(); });
+  afterEach(() => pauseKeptPages(env));
   after(async () => { await env.browser?.close(); await env.server?.close(); });
   return env;
+}
+
+// After each test, the pages the file keeps open (its shared pages and tabs) stop playing: a view that
+// plays (play=1: RoPE's rotating vector, its default) draws every frame, ~60 ms of CPU each at 1280x800, for
+// as long as the page is open, on the cores the next tests need. The next test's sharedPage sets its own
+// state (play back to the view's default) and a tab loads anew, so no test sees the pause.
+async function pauseKeptPages(env) {
+  const pages = [...(env.shared?.values() ?? []), ...(env.tabs?.values() ?? [])].map((kept) => kept.page);
+  await Promise.all(pages.filter((page) => !page.isClosed()).map(pausePlaying));
+}
+
+// Stops the app in `page` playing (play=1 -> 0), if it does: for a kept page no test looks at any more.
+function pausePlaying(page) {
+  return page.evaluate(() => {
+    if (window.posenc?.getState && window.posenc.getState().play === '1') window.posenc.setState({ play: '0' });
+  }).catch(() => { /* a page that is not the app now (a test navigated it away): nothing to pause */ });
 }
 
 // Opens a page and records console errors and uncaught exceptions into `errors`.
@@ -295,6 +312,7 @@ export async function assertStateRoundTrip(env, state) {
   const { page, context, errors } = await openState(env, new URLSearchParams(state).toString(), { frames: 2, tab: 'round-trip' });
   assert.deepEqual(await page.evaluate(() => window.posenc.getState()), state, 'full state round trip');
   assert.deepEqual(errors, []);
+  await pausePlaying(page);  // the tab is kept (the next round trip loads anew): a RoPE state would play on beside the test
   await context.close();
 }
 

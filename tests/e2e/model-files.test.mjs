@@ -78,7 +78,7 @@ async function assertModelView(page, model) {
 
 test('the Load button opens a file picker; a config.json from it fills the Model view (posenc inspect --json numbers)', async () => {
   const model = inspect(llamaJson);
-  const { page, context, errors } = await openState(env, 'view=model&model=gpt2');
+  const { page, context, errors } = await openState(env, 'view=model&model=gpt2', { tab: 'load' });
   const button = await itemRect(page, 'button.load_model');
   const [chooser] = await Promise.all([
     page.waitForEvent('filechooser'),
@@ -98,7 +98,7 @@ test('a GGUF from the file input is read only up to its header, in growing prefi
     const model = inspect(file);
     assert.equal(model.rope.rope_type, 'yarn');
     const size = fs.statSync(file).size;
-    const { page, context, errors } = await openState(env, 'view=model');
+    const { page, context, errors } = await openState(env, 'view=model', { tab: 'load' });
     await page.setInputFiles('#model-file', file);
     await waitLoaded(page, 'model');
     assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
@@ -114,7 +114,7 @@ test('a GGUF from the file input is read only up to its header, in growing prefi
 
 test('a GGUF dropped on the page fills the RoPE view it was dropped on', async () => {
   const model = inspect(qwenGguf);
-  const { page, context, errors } = await openState(env, 'view=rope&model=llama-3.1-8b');
+  const { page, context, errors } = await openState(env, 'view=rope&model=llama-3.1-8b', { tab: 'load' });
   const bytes = fs.readFileSync(qwenGguf).subarray(0, 2 * MiB).toString('base64');  // header + some "data"
   await page.evaluate((b64) => {
     const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -142,7 +142,7 @@ test('a GGUF dropped on the page fills the RoPE view it was dropped on', async (
 
 test('config.json text pasted on the focused canvas fills the scores view', async () => {
   const model = inspect(llamaJson);
-  const { page, context, errors } = await openState(env, 'view=scores&n=24');
+  const { page, context, errors } = await openState(env, 'view=scores&n=24', { tab: 'load' });
   await page.focus('#canvas');
   await page.evaluate((text) => {
     const dt = new DataTransfer();
@@ -171,7 +171,7 @@ test('config.json text pasted on the focused canvas fills the scores view', asyn
 
 test('a LongRoPE GGUF (factors in tensors) is refused with a notice naming the tensor', async () => {
   assert.throws(() => inspect(phiGguf), /rope_factors_long/);
-  const { page, context, errors } = await openState(env, 'view=model');
+  const { page, context, errors } = await openState(env, 'view=model', { tab: 'load' });
   await page.setInputFiles('#model-file', phiGguf);
   await page.waitForFunction(() => window.posenc.noticeList().length > 0, null, { timeout: 20000 });
   const notices = await page.evaluate(() => window.posenc.noticeList());
@@ -188,7 +188,7 @@ test('a LongRoPE GGUF (factors in tensors) is refused with a notice naming the t
 // exactly the app's config_json limit is copied in and read; one byte more is refused before the copy, with the
 // notice naming its size. A copy of the limit in the page that drifted either way fails one of the two.
 test('a config.json at the app\'s limit is read and one byte more is refused before the copy', async () => {
-  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b');
+  const { page, context, errors } = await openState(env, 'view=model&model=llama-3.1-8b', { tab: 'load' });
   const limits = await page.evaluate(() => JSON.parse(window.Module.ccall('posenc_file_limits', 'string', [], [])));
   assert.equal(limits.config_json, 8 * MiB);
   const config = '{"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "num_hidden_layers": 2, ' +

@@ -35,7 +35,7 @@ function assertLayers(exported, perLayer) {
 test('Llama 4 (Scout) pasted: every layer as the model op says, NoPE every 4th, chunks elsewhere; unread keys named', async () => {
   const model = modelOp(llama4);
   assert.equal(model.per_layer.length, 48);
-  const { page, context, errors } = await openState(env, 'view=toy');
+  const { page, context, errors } = await openState(env, 'view=toy', { tab: 'toy' });
   await paste(page, llama4);
   assertLayers(await exportJson(page), model.per_layer);
   // The exact kinds, independently of the model op: layer i has no RoPE and full attention iff (i + 1) % 4 == 0.
@@ -78,7 +78,7 @@ test('Llama 4 (Scout) pasted: every layer as the model op says, NoPE every 4th, 
 test('Qwen2-VL pasted: 28 full RoPE layers (sliding window off), M-RoPE 16/24/24 split, text vs image positions', async () => {
   const model = modelOp(qwen2vl);
   assert.deepEqual(model.rope.mrope_section, [16, 24, 24]);
-  const { page, context, errors } = await openState(env, 'view=toy');
+  const { page, context, errors } = await openState(env, 'view=toy', { tab: 'toy' });
   await paste(page, qwen2vl);
   const exported = await exportJson(page);
   assertLayers(exported, model.per_layer);

@@ -41,7 +41,7 @@ async function settled(page, key, value, said) {
 test('param form: keyboard only changes n, the scheme and a text field in three views; the live region says each value', async () => {
   // PE waves: the range of n (ArrowRight: one more), the encoding (ArrowDown: the next choice), dims (typed).
   {
-    const { page, context, errors } = await openState(env, 'view=waves&n=64&scheme=sinusoidal&dims=0,1');
+    const { page, context, errors } = await openState(env, 'view=waves&n=64&scheme=sinusoidal&dims=0,1', { tab: 'form' });
     await tabTo(page, 'n');
     assert.equal((await active(page)).type, 'range');
     await page.keyboard.press('ArrowRight');
@@ -78,7 +78,7 @@ test('param form: keyboard only changes n, the scheme and a text field in three 
   }
   // Scores: the scheme select (its rows follow the scheme; the focus stays on it) and n.
   {
-    const { page, context, errors } = await openState(env, 'view=scores&scheme=t5&n=32');
+    const { page, context, errors } = await openState(env, 'view=scores&scheme=t5&n=32', { tab: 'form' });
     const keys = () => page.evaluate(() => [...document.querySelectorAll('#params [data-param]')].map((e) => e.getAttribute('data-param')));
     assert.ok((await keys()).includes('buckets'), 'T5: the bucket count has a control');
     await tabTo(page, 'scheme');
@@ -96,7 +96,7 @@ test('param form: keyboard only changes n, the scheme and a text field in three 
   }
   // Permutation: the sentence (a text field), then the canvas is reached and left with Tab.
   {
-    const { page, context, errors } = await openState(env, 'view=permutation&sentence=the%20cat%20sat');
+    const { page, context, errors } = await openState(env, 'view=permutation&sentence=the%20cat%20sat', { tab: 'form' });
     await tabTo(page, 'sentence');
     await page.keyboard.press('Control+A');
     await page.keyboard.type('a b c d');
@@ -188,7 +188,7 @@ for (const theme of ['dark', 'light']) {
 }
 
 test('param form: follows the app (setState, its own controls) and sets the app', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&n=64');
+  const { page, context, errors } = await openState(env, 'view=waves&n=64', { tab: 'form' });
   await page.evaluate(() => window.posenc.setState({ n: '100' }));
   await page.waitForFunction(() => { window.posenc.wake(); return document.querySelector('[data-param="n"]').value === '100'; }, null, { timeout: 15000 });
   assert.equal(await page.evaluate(() => document.querySelector('[data-param-exact="n"]').value), '100');
@@ -199,7 +199,7 @@ test('param form: follows the app (setState, its own controls) and sets the app'
   await page.keyboard.press('Tab');
   await settled(page, 'n', '200', 'Sequence length n: 200');
   // A view without the controls (controls=0) has no form either.
-  const hidden = await openState(env, 'view=waves&embed=1&controls=0');
+  const hidden = await openState(env, 'view=waves&embed=1&controls=0', { tab: 'hidden' });
   assert.equal(await hidden.page.evaluate(() => document.getElementById('params').hidden), true);
   await hidden.context.close();
   assert.deepEqual(errors, []);

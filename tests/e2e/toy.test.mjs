@@ -63,7 +63,7 @@ test('toy: the seed example gives the expected signs, and reversing the words on
 
 test('toy: a vector field takes typing on a single click; a value outside [-10, 10] is said, not clamped', async () => {
   for (const [size, theme] of [[{ width: 1280, height: 800 }, 'dark'], [{ width: 720, height: 900 }, 'light']]) {
-    const { page, context, errors } = await openState(env, `${TOY}&theme=${theme}`, size);
+    const { page, context, errors } = await openState(env, `${TOY}&theme=${theme}`, { ...size, tab: 'toy' });
     await openControls(page, 'input.x1');
     const type = (key, text) => typeIntoField(page, key, text);  // one click, no double-click
     let { state, notices } = await type('x1', '2, -0.5');

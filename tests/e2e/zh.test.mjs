@@ -41,7 +41,7 @@ function assertChinese(label, text) {
 }
 
 test('zh: names, descriptions and the live region are Chinese at every size and theme; <html lang> follows', async () => {
-  const { page, context, errors } = await openState(env, 'view=rope&lang=zh&theme=light');
+  const { page, context, errors } = await openState(env, 'view=rope&lang=zh&theme=light', { tab: 'zh' });
   assert.equal((await state(page)).lang, 'zh', 'getState().lang');
   const sizes = [[1280, 800, '0'], [720, 480, '0'], [400, 300, '1']];
   for (const theme of ['light', 'dark']) {
@@ -92,7 +92,7 @@ test('zh: the phone (390x844, touch) in both themes', async () => {
 });
 
 test('zh: CJK glyphs are drawn, Chinese is one token per character, an IME composition arrives whole', async () => {
-  const { page, context, errors } = await openState(env, 'view=permutation&sentence=%E6%88%91%20%E4%B8%8D%20%E7%88%B1%20%E4%BD%A0');
+  const { page, context, errors } = await openState(env, 'view=permutation&sentence=%E6%88%91%20%E4%B8%8D%20%E7%88%B1%20%E4%BD%A0', { tab: 'zh' });
   // The same layout with four CJK characters and with four question marks: different pictures (the
   // characters are not drawn as "?").
   await page.mouse.move(1, 1);
@@ -130,6 +130,7 @@ test('zh: CJK glyphs are drawn, Chinese is one token per character, an IME compo
   await waitFrames(page, 4);
   assert.equal((await state(page)).sentence, '我不爱你', 'the composed text arrived whole (no pinyin, no lost characters)');
   assert.deepEqual((await exportJson(page)).tokens, ['我', '不', '爱', '你']);
+  await cdp.detach();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -177,7 +178,7 @@ test('zh: the IME preedit is drawn in the field while composing, never typed; th
 // no Latin ". " after Chinese); the embed code's iframe is named in Chinese; the view links follow a live
 // switch; embed.js names a lang=zh embed's iframe in Chinese, with the app's own titles.
 test('zh: full stops once and Chinese, the embed code and the view links in Chinese after a live switch', async () => {
-  const { page, context, errors } = await openState(env, 'view=waves&lang=en');
+  const { page, context, errors } = await openState(env, 'view=waves&lang=en', { tab: 'zh' });
   const links = () => page.evaluate(() => [...document.querySelectorAll('#views a')].map((a) => a.textContent));
   const english = await links();
   assert.ok(english.includes('PE waves'), `English view links: ${english}`);
