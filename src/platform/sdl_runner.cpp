@@ -78,14 +78,18 @@ void SdlRunner::new_platform_frame() {
   // The mouse likewise, as ImGui 1.87's input queue trickles it: after a button changed in this frame, a
   // second change of it or any motion waits for the next frame, so a click and a move away within one
   // slow frame is a click where it was made, not where the pointer went.
-  std::bitset<SDL_NUM_SCANCODES> pressed;
+  // Likewise a press of a key released in this frame: held and released and held again, ImGui would see it
+  // held throughout and the second press would be lost (Enter, Enter typed faster than the frames).
+  std::bitset<SDL_NUM_SCANCODES> pressed, released;
   unsigned buttons_changed = 0;
   // Handles `event` in this frame, or holds it back (false) when it must wait for the next.
   auto take = [&](const SDL_Event& event) {
     if (event.type == SDL_KEYDOWN || event.type == SDL_KEYUP) {
       const size_t key = size_t(event.key.keysym.scancode);
       if (event.type == SDL_KEYUP && pressed.test(key)) return false;
+      if (event.type == SDL_KEYDOWN && released.test(key)) return false;
       if (event.type == SDL_KEYDOWN) pressed.set(key);
+      if (event.type == SDL_KEYUP) released.set(key);
       key_mods_ = event.key.keysym.mod;
     }
     const bool button = event.type == SDL_MOUSEBUTTONDOWN || event.type == SDL_MOUSEBUTTONUP;
