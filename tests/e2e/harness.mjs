@@ -208,16 +208,17 @@ export async function sharedPage(env, query, { width = 1280, height = 800, devic
   const size = page.viewportSize();
   if (size.width !== width || size.height !== height) await page.setViewportSize({ width, height });
   const target = Object.fromEntries(new URLSearchParams(query));
+  // setState's promise: the language's files are in the app (a page switched to lang=zh here re-lays out
+  // when its catalogue arrives, which could move a field between a test's itemRect and its click).
   await page.evaluate(({ target, fresh, appDefaults }) => {
     const view = target.view || window.posenc.views()[0];
     if (target.model && !['none', 'custom'].includes(target.model)) {
       // A preset model: the view starts afresh when the model changes (the page's setState and the app
       // both do that), so leave any model first; the preset then gives the view its own defaults.
       window.posenc.setState({ view, model: 'none' });
-      window.posenc.setState({ ...appDefaults, ...target, view });
-    } else {
-      window.posenc.setState({ ...appDefaults, ...fresh[view], ...target, view });
+      return window.posenc.setState({ ...appDefaults, ...target, view });
     }
+    return window.posenc.setState({ ...appDefaults, ...fresh[view], ...target, view });
   }, { target, fresh: shared.fresh, appDefaults: APP_KEY_DEFAULTS });
   await page.mouse.move(1, 1);
   await waitFrames(page, frames);
