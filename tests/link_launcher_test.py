@@ -54,9 +54,10 @@ with tempfile.TemporaryDirectory() as work:
     open('a.o', 'wb').write(b'second object')
     check('3. an input with other bytes links again', link() == 0 and runs() == 2 and read('out.js') == b'second objectarchive')
     check('4. another flag links again', link('-Os') == 0 and runs() == 3)
-    check('5. a failed link fails, and is not kept', link('-fail') == 3 and link('-fail') == 3 and runs() == 5)
-    check('6. POSENC_LINK_CACHE=0 always links', link(POSENC_LINK_CACHE='0') == 0 and runs() == 6)
-    check('7. the first inputs again: the cache still has them', open('a.o', 'wb').write(b'first object') and
-          link() == 0 and runs() == 6 and read('out.js') == b'first objectarchive')
+    check('5. another EMCC_ environment links again', link(EMCC_CFLAGS='-g') == 0 and runs() == 4)
+    check('6. a failed link fails, and is not kept', link('-fail') == 3 and link('-fail') == 3 and runs() == 6)
+    check('7. POSENC_LINK_CACHE=0 always links', link(POSENC_LINK_CACHE='0') == 0 and runs() == 7)
+    check('8. the first inputs again: the cache still has them', open('a.o', 'wb').write(b'first object') and
+          link() == 0 and runs() == 7 and read('out.js') == b'first objectarchive')
 
 sys.exit(1 if failures else 0)
