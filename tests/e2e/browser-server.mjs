@@ -4,10 +4,10 @@
 // instead of one per file; every file still gets its own browser contexts and pages).
 //   node tests/e2e/browser-server.mjs
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from './harness.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from './harness.mjs';
 
 const server = await chromium.launchServer({
-  executablePath: process.env.POSENC_CHROMIUM || '/usr/bin/chromium',
+  executablePath: CHROMIUM,
   args: CHROMIUM_ARGS,
   headless: true,
 });

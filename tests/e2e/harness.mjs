@@ -42,11 +42,21 @@ export function serveSite(root = siteDir) {
   return serveStatic(root, 0);
 }
 
+// The browser: Debian's chromium-headless-shell (the same Chromium as `chromium`, without the browser's
+// own interface). The full `chromium` in --headless=new opens a browser window for every context, and each
+// window loads the omnibox popup's WebUI in a renderer of its own: 1.2 CPU-s per context, a third of an
+// app load's CPU, on the cores the page needs (bench/README.md, "Start-up"). POSENC_CHROMIUM names
+// another binary; a full Chromium gets --headless=new.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const CHROMIUM = process.env.POSENC_CHROMIUM
+  || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+
 // WebGL runs on SwiftShader (the CPU), in the GPU process: most of a run's CPU time. The page around it is
 // composited in software (--disable-gpu-compositing): SwiftShader compositing every frame cost the GPU
 // process about a sixth more CPU (layout.test: 103 -> 85 s) and changes nothing the tests look at.
 export const CHROMIUM_ARGS = [
-  '--headless=new', '--no-sandbox', '--disable-gpu-sandbox', '--use-angle=swiftshader',
+  ...(/headless-shell/.test(CHROMIUM) ? [] : ['--headless=new']),
+  '--no-sandbox', '--disable-gpu-sandbox', '--use-angle=swiftshader',
   '--enable-unsafe-swiftshader', '--disable-gpu-compositing', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
 ];
@@ -58,7 +68,7 @@ export async function launchBrowser(extraArgs = []) {
   const shared = process.env.POSENC_E2E_BROWSER;
   if (shared && extraArgs.length === 0) return chromium.connect(shared, { timeout: 30000 });
   return chromium.launch({
-    executablePath: process.env.POSENC_CHROMIUM || '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     args: [...CHROMIUM_ARGS, ...extraArgs],
     headless: true,
   });

@@ -51,6 +51,25 @@ test('share group: real buttons by name, reached by the keyboard, a live region 
   }
 });
 
+// Both ways to the clipboard: the Clipboard API, and the selected textarea a browser that refuses it gets
+// (no permission, a page over plain http); either way the keyboard goes on from the button it pressed.
+test('copy link keeps the keyboard where it was, with the Clipboard API and without it', async () => {
+  const p = await page();
+  await show(p, { theme: 'dark', embed: '0' }, { width: 1280, height: 800 });
+  for (const api of ['resolves', 'refuses']) {
+    await p.evaluate((a) => {
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: {
+        writeText: a === 'resolves' ? () => Promise.resolve() : () => Promise.reject(new Error('not allowed')) } });
+    }, api);
+    await p.getByRole('button', { name: 'Copy link' }).focus();
+    await p.keyboard.press('Enter');
+    await p.waitForFunction(() => /Link copied/.test(document.getElementById('share-status').textContent), null, { timeout: 5000 });
+    await p.keyboard.press('Tab');
+    assert.equal(await p.evaluate(() => document.activeElement.textContent), 'Copy embed code', `clipboard API ${api}`);
+    await p.evaluate(() => { document.getElementById('share-status').textContent = ''; });
+  }
+});
+
 test('copy embed code: the tag around the plain iframe, which asks to fit; its state and theme', async () => {
   const p = await page();
   await show(p, { view: 'buckets', scheme: 'alibi', heads: '12', theme: 'dark', embed: '0' }, { width: 1280, height: 800 });

@@ -54,11 +54,16 @@ export function copy(text, what, message) {
   } else { fallbackCopy(text); done(); }
   window.posenc.lastCopied = text;
 }
+// A browser that refuses navigator.clipboard (no permission, a page served over plain http): copied from a
+// selected textarea. The focus goes back where it was, so a keyboard user's next Tab goes on from the button.
 function fallbackCopy(text) {
+  const focused = document.activeElement;
   const ta = document.createElement('textarea');
-  ta.value = text; document.body.appendChild(ta); ta.select();
+  ta.value = text; ta.setAttribute('aria-hidden', 'true'); ta.style.position = 'fixed'; ta.style.opacity = '0';
+  document.body.appendChild(ta); ta.select();
   try { document.execCommand('copy'); } catch (e) { /* nothing else to try */ }
   ta.remove();
+  if (focused && focused !== document.body && focused.focus) focused.focus({ preventScroll: true });
 }
 export function download(name, blob) {
   const a = document.createElement('a');
