@@ -30,13 +30,18 @@ const CASES = [
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); return s[s.length >> 1]; };
 
-async function loadOnce(browser, url) {
+// One cold load. With `keepBodies` the responses' bodies are kept (for the page weight): fetching them
+// through the DevTools protocol (posenc.wasm: 2.5 MB of base64) costs the browser CPU while the page loads,
+// so the timed loads do not ask for them and the weight comes from a load of its own, not counted.
+async function loadOnce(browser, url, keepBodies = false) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const bodies = [];
-  page.on('response', async (r) => {
-    try { bodies.push({ url: r.url(), body: await r.body() }); } catch { /* redirects, aborted */ }
-  });
+  if (keepBodies) {
+    page.on('response', async (r) => {
+      try { bodies.push({ url: r.url(), body: await r.body() }); } catch { /* redirects, aborted */ }
+    });
+  }
   await page.goto(url);
   await page.waitForFunction(() => performance.getEntriesByName('posenc:ready').length > 0, null, { timeout: 60000 });
   const t = await page.evaluate(() => {
@@ -62,16 +67,14 @@ try {
   for (const server of servers) await loadOnce(browser, `${server.url}/`);
   for (const c of CASES.filter((c) => !only || c.name.includes(only))) {
     const samples = sites.map(() => []);
+    {
+      const { bodies } = await loadOnce(browser, `${servers[0].url}/${c.query}`, true);
+      const files = new Map();
+      for (const b of bodies) files.set(new URL(b.url).pathname, b.body);
+      weights.set(c.name, [...files].map(([path, body]) => ({ path, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length })));
+    }
     for (let i = 0; i < runs; ++i) {
-      for (let k = 0; k < servers.length; ++k) {
-        const { t, bodies } = await loadOnce(browser, `${servers[k].url}/${c.query}`);
-        samples[k].push(t);
-        if (k === 0 && !weights.has(c.name)) {
-          const files = new Map();
-          for (const b of bodies) files.set(new URL(b.url).pathname, b.body);
-          weights.set(c.name, [...files].map(([path, body]) => ({ path, bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length })));
-        }
-      }
+      for (let k = 0; k < servers.length; ++k) samples[k].push((await loadOnce(browser, `${servers[k].url}/${c.query}`)).t);
     }
     for (let k = 0; k < servers.length; ++k) {
       const row = { case: c.name, runs, ...(vs ? { site: sites[k] || 'build/web' } : {}) };
