@@ -56,17 +56,22 @@ test('share group: real buttons by name, reached by the keyboard, a live region 
 test('copy link keeps the keyboard where it was, with the Clipboard API and without it', async () => {
   const p = await page();
   await show(p, { theme: 'dark', embed: '0' }, { width: 1280, height: 800 });
-  for (const api of ['resolves', 'refuses']) {
-    await p.evaluate((a) => {
-      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: {
-        writeText: a === 'resolves' ? () => Promise.resolve() : () => Promise.reject(new Error('not allowed')) } });
-    }, api);
-    await p.getByRole('button', { name: 'Copy link' }).focus();
-    await p.keyboard.press('Enter');
-    await p.waitForFunction(() => /Link copied/.test(document.getElementById('share-status').textContent), null, { timeout: 5000 });
-    await p.keyboard.press('Tab');
-    assert.equal(await p.evaluate(() => document.activeElement.textContent), 'Copy embed code', `clipboard API ${api}`);
-    await p.evaluate(() => { document.getElementById('share-status').textContent = ''; });
+  try {
+    for (const api of ['resolves', 'refuses']) {
+      await p.evaluate((a) => {
+        Object.defineProperty(navigator, 'clipboard', { configurable: true, value: {
+          writeText: a === 'resolves' ? () => Promise.resolve() : () => Promise.reject(new Error('not allowed')) } });
+      }, api);
+      await p.getByRole('button', { name: 'Copy link' }).focus();
+      await p.keyboard.press('Enter');
+      await p.waitForFunction(() => /Link copied/.test(document.getElementById('share-status').textContent), null, { timeout: 5000 });
+      await p.keyboard.press('Tab');
+      assert.equal(await p.evaluate(() => document.activeElement.textContent), 'Copy embed code', `clipboard API ${api}`);
+      await p.evaluate(() => { document.getElementById('share-status').textContent = ''; });
+    }
+  } finally {
+    // The page is shared with the next tests: they get the browser's own clipboard back.
+    await p.evaluate(() => { delete navigator.clipboard; });
   }
 });
 
