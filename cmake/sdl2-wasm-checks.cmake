@@ -2,11 +2,14 @@
 # check_c_source_compiles, ...) under Debian 12's Emscripten 3.1.6, for scripts/bootstrap's SDL2-for-wasm
 # build. Each check is an emcc compile and link (~0.4 s); the 159 of them took 134 of a first
 # bootstrap's seconds on one core, and their answers are fixed by the two versions. scripts/bootstrap passes
-# this file (cmake -C) only when both versions match; any other SDL2 or Emscripten configures from scratch.
+# this file (cmake -C) only when both match the "For:" line below (it reads them there); any other SDL2 or
+# Emscripten configures from scratch.
+# For: SDL2-2.26.5 emcc 3.1.6
 # With it, the configure wrote the same CMakeCache.txt, SDL_config.h and build.ninja as without it.
 # To regenerate: configure SDL2 as scripts/bootstrap does without -C, then from its build directory
 #   grep -A1 '^//\(Have\|Test\)' CMakeCache.txt | grep -v '^//\|^--' \
 #     | awk -F'[:=]' '{printf "set(%s \"%s\" CACHE INTERNAL \"\")\n", $1, $3}'
+# and write the source folder's name and `emcc --version`'s number into the "For:" line.
 set(HAVE_ABS "1" CACHE INTERNAL "")
 set(HAVE_ACOS "1" CACHE INTERNAL "")
 set(HAVE_ACOSF "1" CACHE INTERNAL "")
