@@ -18,6 +18,8 @@
 //   What the shared page does not reset: zoom windows, a focused slider, an open panel or popup, text
 //   left in a field: a test that depends on those sets them itself.
 // - Sizes and themes: loop over them on the one shared page (setViewportSize / theme=...), not one page each.
+// - A file picker: `catchFileChooser(page)` before the click or key that opens it, not Playwright's
+//   `filechooser` event (armed without waiting: a busy page's picker can open before it is).
 // - Wait on the app, never on time: `waitFrames(page, n)` (n more frames drawn), `waitAsleep(page)` (the
 //   main loop paused: nothing left to draw), `page.waitForFunction(...)` on window.posenc state.
 // - Typing: `page.keyboard.type(text)` needs no delay: the keys queue and the app takes one key release per
@@ -376,6 +378,35 @@ export async function typeIntoField(page, key, text) {
     state: await page.evaluate(() => window.posenc.getState()),
     notices: await page.evaluate(() => window.posenc.noticeList()),
   };
+}
+
+// The next file picker the page opens, caught for certain: `const picker = await catchFileChooser(page)`,
+// then the click or key that opens it, then `await (await picker.opened).setFiles(paths)`. Playwright's
+// `filechooser` event is not enough: it sends Page.setInterceptFileChooserDialog without waiting for it,
+// and a renderer busy drawing (a page just loaded) handled it 125-190 ms later, after a picker opened by
+// the click right after it, which headless Chromium then cancelled (no event, no file). Here interception
+// is on, acknowledged by the renderer, before this resolves, in a CDP session of its own that ends with
+// setFiles. `opened` resolves to {multiple, setFiles(paths)}; setFiles fires the input's change event,
+// as Playwright's does (DOM.setFileInputFiles; a folder path for a webkitdirectory input).
+export async function catchFileChooser(page, timeout = 30000) {
+  const cdp = await page.context().newCDPSession(page);
+  let timer;
+  const opened = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no file picker opened in ${timeout} ms`)), timeout);
+    cdp.once('Page.fileChooserOpened', (e) => { clearTimeout(timer); resolve(e); });
+  }).finally(() => clearTimeout(timer));
+  await cdp.send('Page.enable');
+  await cdp.send('Page.setInterceptFileChooserDialog', { enabled: true });
+  const chooser = opened.then((e) => ({
+      multiple: e.mode === 'selectMultiple',
+      setFiles: async (paths) => {
+        const files = [].concat(paths).map((p) => path.resolve(p));
+        await cdp.send('DOM.setFileInputFiles', { files, backendNodeId: e.backendNodeId });
+        await cdp.detach();
+      },
+  }), async (e) => { await cdp.detach().catch(() => {}); throw e; });
+  chooser.catch(() => {});  // a test that failed before awaiting it gets its own error, not this one's
+  return { opened: chooser };
 }
 
 // Drags the slider in rect `slider` from fraction `from` to `to` of its width, parks the mouse away from

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, openState, waitFrames, itemRect, screenshot, repo, table, column, cell, assertClose, exportJson } from './harness.mjs';
+import { useBrowser, openState, waitFrames, itemRect, catchFileChooser, screenshot, repo, table, column, cell, assertClose, exportJson } from './harness.mjs';
 import { gguf, qwen2YarnMetadata } from './gguf-writer.mjs';
 
 const env = useBrowser();
@@ -80,10 +80,10 @@ test('the Load button opens a file picker; a config.json from it fills the Model
   const model = inspect(llamaJson);
   const { page, context, errors } = await openState(env, 'view=model&model=gpt2', { tab: 'load' });
   const button = await itemRect(page, 'button.load_model');
-  const [chooser] = await Promise.all([
-    page.waitForEvent('filechooser'),
-    page.mouse.click(button.x + button.width / 2, button.y + button.height / 2),
-  ]);
+  const picker = await catchFileChooser(page);
+  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+  const chooser = await picker.opened;
+  assert.equal(chooser.multiple, false);
   await chooser.setFiles(llamaJson);
   await waitLoaded(page, 'model');
   assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);

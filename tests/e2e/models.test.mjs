@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { useBrowser, openState, waitFrames, itemRect, repo, table, cell, exportJson } from './harness.mjs';
+import { useBrowser, openState, waitFrames, itemRect, catchFileChooser, repo, table, cell, exportJson } from './harness.mjs';
 
 const env = useBrowser();
 const posenc = path.join(repo, 'build', 'native', 'posenc');
@@ -197,11 +197,10 @@ test('a second model loaded from a file: compare=custom, and Copy link says it c
     await setState(p, { compare: '', theme });
     await waitFrames(p, 2);
     assert.equal(await p.getByRole('button', { name: 'Load second model', exact: true }).count(), 1);
-    // (Waiting for the picker first: Playwright intercepts it only once its request reached the browser.)
-    const picker = p.waitForEvent('filechooser', { timeout: 30000 });
+    const picker = await catchFileChooser(p);
     await tabBackTo(p, 'load-compare');
     await p.keyboard.press('Enter');
-    await (await picker).setFiles(path.join(configs, file));
+    await (await picker.opened).setFiles(path.join(configs, file));
     await p.waitForFunction(() => window.posenc.getState().compare === 'custom', null, { timeout: 10000 });
     assert.equal(table(await exportJson(p), 'compare model: ').name, `compare model: ${modelType} (rope)`, `${width}x${height}`);
     for (const probe of ['card.model', 'card.compare']) await itemRect(p, probe);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import {
   useBrowser, openPage, sharedPage, itemRect, waitFrames, waitReady, screenshot, cellPoint, cellPixel, colorDistance, exportJson,
-  table, siteDir, settledFrames, repo,
+  table, siteDir, settledFrames, repo, catchFileChooser,
 } from './harness.mjs';
 import { serveStatic } from '../../scripts/static-server.mjs';
 import { writeModel } from './weights-model.mjs';
@@ -189,8 +189,7 @@ test('usage: a report dropped, picked from the keyboard, and through window.pose
   await page.evaluate(() => window.posenc.setState({ view: 'waves' }));
   await page.evaluate(() => window.posenc.setState({ view: 'usage' }));
   await waitFrames(page, 2);
-  // (Waiting for the picker first: Playwright intercepts it only once its request reached the browser.)
-  const picker = page.waitForEvent('filechooser', { timeout: 30000 });
+  const picker = await catchFileChooser(page);
   await page.focus('#canvas');
   let focused = '';
   for (let i = 0; i < 60 && focused !== 'load-weights-files'; ++i) {
@@ -199,7 +198,7 @@ test('usage: a report dropped, picked from the keyboard, and through window.pose
   }
   assert.equal(focused, 'load-weights-files', 'the Load files button is reached with Tab');
   await page.keyboard.press('Enter');
-  await (await picker).setFiles(path.join(dir, 'report.json'));
+  await (await picker.opened).setFiles(path.join(dir, 'report.json'));
   await page.waitForFunction(() => window.posenc.description().includes('6 layers'), null, { timeout: 20000 });
   // loadWeights resolves to the report as the CLI writes it.
   const json = await page.evaluate((t) => window.posenc.loadWeights([new File([t], 'r.json')]), text);
@@ -213,7 +212,7 @@ test('usage: a generated model folder picked from the keyboard reads to the CLI\
   assert.equal(cli.status, 0, cli.stderr);
   const expected = JSON.parse(cli.stdout);
   const { page, errors } = await onSite('view=usage');
-  const picker = page.waitForEvent('filechooser', { timeout: 30000 });
+  const picker = await catchFileChooser(page);
   await page.focus('#canvas');
   let focused = '';
   for (let i = 0; i < 60 && focused !== 'load-weights-folder'; ++i) {
@@ -222,7 +221,7 @@ test('usage: a generated model folder picked from the keyboard reads to the CLI\
   }
   assert.equal(focused, 'load-weights-folder', 'the Load model folder button is reached with Tab');
   await page.keyboard.press('Enter');
-  await (await picker).setFiles(path.join(dir, 'llama-tiny'));
+  await (await picker.opened).setFiles(path.join(dir, 'llama-tiny'));
   await page.waitForFunction(() => window.posenc.description().includes('2 layers'), null, { timeout: 30000 });
   assert.deepEqual(await page.evaluate(() => window.posenc.noticeList()), []);
   // Nothing but the headers and the q/k/norm ranges was read.
