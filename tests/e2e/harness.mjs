@@ -393,17 +393,17 @@ export async function catchFileChooser(page, timeout = 30000) {
   let timer;
   const opened = new Promise((resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no file picker opened in ${timeout} ms`)), timeout);
-    cdp.once('Page.fileChooserOpened', (e) => { clearTimeout(timer); resolve(e); });
+    cdp.once('Page.fileChooserOpened', resolve);
   }).finally(() => clearTimeout(timer));
   await cdp.send('Page.enable');
   await cdp.send('Page.setInterceptFileChooserDialog', { enabled: true });
   const chooser = opened.then((e) => ({
-      multiple: e.mode === 'selectMultiple',
-      setFiles: async (paths) => {
-        const files = [].concat(paths).map((p) => path.resolve(p));
-        await cdp.send('DOM.setFileInputFiles', { files, backendNodeId: e.backendNodeId });
-        await cdp.detach();
-      },
+    multiple: e.mode === 'selectMultiple',
+    setFiles: async (paths) => {
+      const files = [].concat(paths).map((p) => path.resolve(p));
+      await cdp.send('DOM.setFileInputFiles', { files, backendNodeId: e.backendNodeId });
+      await cdp.detach();
+    },
   }), async (e) => { await cdp.detach().catch(() => {}); throw e; });
   chooser.catch(() => {});  // a test that failed before awaiting it gets its own error, not this one's
   return { opened: chooser };
